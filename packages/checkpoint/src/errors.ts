@@ -1,0 +1,78 @@
+/** Marks Thresher checkpoint errors so `instanceof`-like checks survive duplicate package copies. */
+const CHECKPOINT_ERROR = Symbol.for('thresher.checkpoint.error');
+
+/** Stable error codes of `@thresher/checkpoint`; branch on these, not on messages. */
+export const CheckpointErrorCode = {
+  Corrupt: 'THRESHER_CORRUPT_CHECKPOINT',
+  FutureSchema: 'THRESHER_FUTURE_SCHEMA',
+  Conflict: 'THRESHER_CONFLICT',
+  Encoding: 'THRESHER_UNENCODABLE_VALUE',
+  Store: 'THRESHER_STORE',
+} as const;
+export type CheckpointErrorCode = (typeof CheckpointErrorCode)[keyof typeof CheckpointErrorCode];
+
+/** Base class of every error raised by the checkpoint document or a repository. */
+export class CheckpointError extends Error {
+  readonly [CHECKPOINT_ERROR] = true;
+  readonly code: CheckpointErrorCode;
+  /** Whether retrying the same call may succeed (a transient store fault) or never will. */
+  readonly retryable: boolean;
+
+  constructor(code: CheckpointErrorCode, message: string, options?: { cause?: unknown; retryable?: boolean }) {
+    super(`${code}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retryable = options?.retryable ?? false;
+  }
+
+  static is(value: unknown): value is CheckpointError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CHECKPOINT_ERROR] === true;
+  }
+}
+
+/** A stored document whose bytes do not decode, whose digest does not match, or whose body is malformed. */
+export class CorruptCheckpointError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    readonly seq: number | undefined,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(CheckpointErrorCode.Corrupt, `checkpoint of instance ${instanceId} at seq ${seq ?? '?'} is corrupt: ${reason}`, options);
+  }
+}
+
+/** A document written by a newer Thresher than this build; nothing of it is restored. */
+export class FutureSchemaError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    readonly schema: number,
+    readonly supported: number,
+  ) {
+    super(
+      CheckpointErrorCode.FutureSchema,
+      `checkpoint of instance ${instanceId} has schema ${schema}, but this build supports at most ${supported}; upgrade Thresher to restore it`,
+    );
+  }
+}
+
+/** A write that lost a race: its parent is not the instance's latest checkpoint, or the same seq holds other bytes. */
+export class ConflictError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    readonly seq: number,
+    reason: string,
+  ) {
+    super(CheckpointErrorCode.Conflict, `conflicting write to instance ${instanceId} at seq ${seq}: ${reason}`);
+  }
+}
+
+/** A value that cannot be stored faithfully (a function, a symbol, a cycle, a class instance); named by its path. */
+export class UnencodableValueError extends CheckpointError {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(CheckpointErrorCode.Encoding, `cannot store the value at ${path}: ${reason}`);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The checkpoint document: the records of one instance at one seq (DESIGN §3, §4).
+ * These records are the engine's runtime state; there is no second representation.
+ */
+
+/** A JSON-like value as the engine holds it in variables; the codec also carries what JSON cannot. */
+export type Value = unknown;
+
+/** Variables of one scope, by name. */
+export type Variables = Record<string, Value>;
+
+export const InstanceStatus = {
+  Running: 'running',
+  Completed: 'completed',
+  Terminated: 'terminated',
+} as const;
+export type InstanceStatus = (typeof InstanceStatus)[keyof typeof InstanceStatus];
+
+export interface DefinitionRef {
+  /** The `bpmn:definitions` id (or the process id when the file has none). */
+  id: string;
+  version: number;
+  /** sha256 of the canonical compiled model; the instance is pinned to it. */
+  digest: string;
+}
+
+export interface InstanceRecord {
+  id: string;
+  processId: string;
+  definition: DefinitionRef;
+  status: InstanceStatus;
+  businessKey: string | null;
+  /** Set for a called child (Call Activity); null for a root instance. */
+  parentId: string | null;
+  callNodeId: string | null;
+  /** Epoch ms, from the engine's clock. */
+  startedAt: number;
+  endedAt: number | null;
+  /** Source of the instance's next local id (tracks, jobs, incidents); keeps ids deterministic. */
+  nextId: number;
+}
+
+export interface ScopeRecord {
+  /** `/` for the process, `/sub_1` for an embedded sub-process activation (DESIGN §3). */
+  path: string;
+  /** The element hosting the scope: the process id for `/`, else the sub-process id. */
+  nodeId: string;
+  /** The track parked on the host element; null for the root scope. */
+  hostTrack: string | null;
+  parentPath: string | null;
+  /** The scope machine's state value. */
+  state: string;
+  data: Variables;
+}
+
+/** What a parked track waits on. */
+export type TrackWait =
+  | { kind: 'job'; jobId: string }
+  | { kind: 'userTask'; taskId: string }
+  | { kind: 'scope'; path: string }
+  | { kind: 'join' }
+  | { kind: 'incident'; incidentId: string };
+
+export interface TrackRecord {
+  id: string;
+  scopePath: string;
+  /** The element the track is at. */
+  nodeId: string;
+  /** The sequence flow it arrived by, if any (joins count arrivals per flow). */
+  viaFlow: string | null;
+  /** The track machine's state value. */
+  state: string;
+  /** How many times this element was entered in this scope before this activation (loops make new invocations). */
+  attempt: number;
+  wait: TrackWait | null;
+  /** Variables local to the element while it runs (its input mappings). */
+  locals: Variables | null;
+}
+
+export interface JobRecord {
+  id: string;
+  trackId: string;
+  nodeId: string;
+  taskType: string;
+  /** Domain-separated digest of the invocation; handlers get it as their idempotency key. */
+  identity: string;
+  /** Failed attempts so far. */
+  failures: number;
+  retriesLeft: number;
+  /** Epoch ms before which the job must not be dispatched again (retry backoff); null when due now. */
+  notBefore: number | null;
+  lastError: string | null;
+}
+
+export interface UserTaskRecord {
+  id: string;
+  trackId: string;
+  nodeId: string;
+  name: string | null;
+  assignee: string | null;
+  createdAt: number;
+}
+
+export interface IncidentRecord {
+  id: string;
+  trackId: string;
+  nodeId: string;
+  /** Set when the incident came from a job whose retries ran out. */
+  jobId: string | null;
+  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed';
+  message: string;
+  raisedAt: number;
+}
+
+/** One completed element, for history and for comparing end states. */
+export interface HistoryEntry {
+  node: string;
+  scope: string;
+  track: string;
+}
+
+export interface CheckpointBody {
+  instance: InstanceRecord;
+  scopes: ScopeRecord[];
+  tracks: TrackRecord[];
+  jobs: JobRecord[];
+  userTasks: UserTaskRecord[];
+  incidents: IncidentRecord[];
+  history: HistoryEntry[];
+}
+
+/** The durable document of one instance at one seq. */
+export interface CheckpointDocument {
+  schema: number;
+  instanceId: string;
+  seq: number;
+  parentSeq: number | null;
+  definitionDigest: string;
+  capturedAt: number;
+  body: CheckpointBody;
+  /** sha256 over the canonical encoding of every other field. */
+  digest: string;
+}
+
+/** A completed step's receipt: binds the step identity to its result by digest only (seed 001). */
+export interface ResultReceipt {
+  identity: string;
+  resultDigest: string;
+  resultBytes: number;
+}
+
+/** A journal entry: a completed job's result, filed against the checkpoint it completed after. */
+export interface JournalEntry {
+  jobId: string;
+  result: Variables;
+  receipt: ResultReceipt;
+}

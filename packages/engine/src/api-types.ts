@@ -1,0 +1,146 @@
+import type {
+  HistoryEntry,
+  IncidentRecord,
+  InstanceStatus,
+  Repository,
+  Variables,
+} from '@thresher/checkpoint';
+
+/** What a service-task handler receives. */
+export interface Job {
+  /** The job record id, unique within its instance. */
+  id: string;
+  instanceId: string;
+  /** The element being executed. */
+  elementId: string;
+  elementName: string | null;
+  taskType: string;
+  /** Every variable visible to the task, its input mappings applied. */
+  variables: Variables;
+  /**
+   * The step identity: stable across retries and restarts of the same invocation. Pass it to the
+   * outside world as an idempotency key; at-least-once delivery means a handler may see it twice.
+   */
+  idempotencyKey: string;
+  /** 1 for the first try, 2 for the first retry, … (resets after `retryIncident`). */
+  attempt: number;
+  businessKey: string | null;
+}
+
+/** A service-task handler: returns the variables it produces (or nothing). Throwing fails the attempt. */
+export type Handler = (job: Job) => Promise<Variables | undefined | void> | Variables | undefined | void;
+
+/** Handlers by task type (`zeebe:taskDefinition type`, else the element id). */
+export type Handlers = Record<string, Handler>;
+
+/** The clock the engine reads and schedules with; tests inject a virtual one. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface EngineOptions {
+  repository: Repository;
+  handlers?: Handlers;
+  clock?: Clock;
+  /** Default handler retries when the task does not say (`zeebe:taskDefinition retries`). Default 3. */
+  retries?: number;
+  /** Backoff before retry n (1-based) in ms. Default: 1000 · 2^(n−1), capped at 60 s. */
+  backoff?: (failure: number) => number;
+  /** `strict` (default): every persist point is durable before any effect it records leaves the engine. */
+  durability?: 'strict';
+}
+
+export interface DeployResult {
+  definitionId: string;
+  version: number;
+  digest: string;
+  /** Ids of the executable processes in the deployment. */
+  processes: string[];
+}
+
+export interface StartOptions {
+  variables?: Variables;
+  businessKey?: string;
+  /** Start the process of this deployment digest; by default the latest version deployed. */
+  digest?: string;
+}
+
+export interface UserTaskView {
+  id: string;
+  instanceId: string;
+  elementId: string;
+  name: string | null;
+  assignee: string | null;
+  /** Variables visible to the task, its input mappings applied. */
+  variables: Variables;
+  createdAt: number;
+}
+
+export interface UserTaskFilter {
+  instanceId?: string;
+  elementId?: string;
+}
+
+export interface InstanceView {
+  id: string;
+  processId: string;
+  definitionId: string;
+  version: number;
+  digest: string;
+  status: InstanceStatus;
+  businessKey: string | null;
+  /** The root scope's variables. */
+  variables: Variables;
+  /** Variables of every open scope by path (`/`, `/sub_1`). */
+  scopes: Record<string, Variables>;
+  /** Elements where live tracks are (waiting or about to move). */
+  activeElements: string[];
+  incidents: IncidentRecord[];
+  /** Completed elements in order. */
+  history: HistoryEntry[];
+  startedAt: number;
+  endedAt: number | null;
+  seq: number;
+}
+
+/** Why `settled` returned: the instance ended, or it waits for something outside the engine. */
+export type SettledState =
+  | { instanceId: string; status: 'completed' | 'terminated' }
+  | { instanceId: string; status: 'waiting'; userTasks: UserTaskView[]; incidents: IncidentRecord[] };
+
+export interface RecoverReport {
+  /** Instances restored and running again. */
+  restored: string[];
+  /** Instances that could not be restored, with why; the others went on. */
+  failed: { instanceId: string; error: Error }[];
+}
+
+interface EventBase {
+  /** Unique and stable: derived from what the event is, so a replay repeats the same id. */
+  id: string;
+  instanceId: string;
+  at: number;
+}
+
+/** Everything the engine publishes (DESIGN §7). */
+export type EngineEvent = EventBase &
+  (
+    | { type: 'instance.started'; processId: string }
+    | { type: 'instance.completed' }
+    | { type: 'instance.terminated'; elementId: string }
+    | { type: 'instance.restored'; seq: number }
+    | { type: 'track.entered'; trackId: string; elementId: string }
+    | { type: 'track.left'; trackId: string; elementId: string }
+    | { type: 'job.dispatched'; jobId: string; elementId: string; taskType: string; attempt: number }
+    | { type: 'job.completed'; jobId: string; elementId: string }
+    | { type: 'job.failed'; jobId: string; elementId: string; error: string; retriesLeft: number }
+    | { type: 'userTask.created'; taskId: string; elementId: string }
+    | { type: 'userTask.completed'; taskId: string; elementId: string }
+    | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
+    | { type: 'incident.resolved'; incidentId: string; elementId: string }
+    | { type: 'checkpoint.saved'; seq: number }
+  );
+
+export type EngineEventType = EngineEvent['type'];

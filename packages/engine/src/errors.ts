@@ -1,0 +1,111 @@
+/** Marks Thresher engine errors so checks survive duplicate package copies. */
+const ENGINE_ERROR = Symbol.for('thresher.engine.error');
+
+/** Stable error codes of `@thresher/engine`; branch on these, not on messages. */
+export const EngineErrorCode = {
+  Model: 'THRESHER_MODEL',
+  NotFound: 'THRESHER_NOT_FOUND',
+  InvalidState: 'THRESHER_INVALID_STATE',
+  IllegalTransition: 'THRESHER_ILLEGAL_TRANSITION',
+  Expression: 'THRESHER_EXPRESSION',
+  Closed: 'THRESHER_ENGINE_CLOSED',
+  Restore: 'THRESHER_RESTORE',
+} as const;
+export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
+
+/** Base class of every error the engine raises. */
+export class EngineError extends Error {
+  readonly [ENGINE_ERROR] = true;
+  readonly code: EngineErrorCode;
+
+  constructor(code: EngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(`${code}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+
+  static is(value: unknown): value is EngineError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ENGINE_ERROR] === true;
+  }
+}
+
+/** A recoverable issue found while compiling, carried by a `ModelError`. */
+export interface ModelIssue {
+  elementId: string | null;
+  elementType: string | null;
+  message: string;
+  line?: number;
+}
+
+/**
+ * A model Thresher will not run: malformed XML, a dangling reference, an expression that does not parse,
+ * or an element it does not execute. Names the element (id and type) and, where known, the line.
+ */
+export class ModelError extends EngineError {
+  readonly elementId: string | null;
+  readonly elementType: string | null;
+  readonly line: number | undefined;
+  /** Every problem found, the first of which is the message. */
+  readonly issues: ModelIssue[];
+
+  constructor(issues: ModelIssue[]) {
+    const first = issues[0] ?? { elementId: null, elementType: null, message: 'invalid model' };
+    const where = first.elementId ? `${first.elementType ?? 'element'} "${first.elementId}"` : 'model';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(EngineErrorCode.Model, `${where}: ${first.message}${first.line ? ` (line ${first.line})` : ''}${more}`);
+    this.elementId = first.elementId;
+    this.elementType = first.elementType;
+    this.line = first.line;
+    this.issues = issues;
+  }
+}
+
+/** An instance, task, incident or process that does not exist. */
+export class NotFoundError extends EngineError {
+  constructor(
+    readonly kind: 'instance' | 'userTask' | 'incident' | 'process' | 'deployment' | 'handler',
+    readonly id: string,
+  ) {
+    super(EngineErrorCode.NotFound, `no ${kind} "${id}"`);
+  }
+}
+
+/** A request that does not fit the instance's state (completing a task twice, starting on a closed engine). */
+export class InvalidStateError extends EngineError {
+  constructor(message: string) {
+    super(EngineErrorCode.InvalidState, message);
+  }
+}
+
+/** A machine was asked to take a transition its lifecycle does not allow: a bug, never a state that drifts. */
+export class IllegalTransitionError extends EngineError {
+  constructor(
+    readonly machine: string,
+    readonly state: string,
+    readonly event: string,
+  ) {
+    super(EngineErrorCode.IllegalTransition, `${machine} in state "${state}" cannot take "${event}"`);
+  }
+}
+
+/** A FEEL expression that failed to evaluate at run time. */
+export class ExpressionError extends EngineError {
+  constructor(
+    readonly elementId: string,
+    readonly expression: string,
+    reason: string,
+  ) {
+    super(EngineErrorCode.Expression, `expression "${expression}" of "${elementId}" failed: ${reason}`);
+  }
+}
+
+/** An instance whose stored state cannot be brought back (missing deployment, unknown element). */
+export class RestoreError extends EngineError {
+  constructor(
+    readonly instanceId: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(EngineErrorCode.Restore, `instance ${instanceId} cannot be restored: ${reason}`, options);
+  }
+}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+
+// Tests run against the TypeScript sources; the CLI's child-process tests use the built dist.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@thresher\/checkpoint$/, replacement: src('checkpoint/src/index.ts') },
+      { find: /^@thresher\/engine$/, replacement: src('engine/src/index.ts') },
+      { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },
+      { find: /^@thresher\/cli$/, replacement: src('cli/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
