@@ -38,7 +38,11 @@ export class CorruptCheckpointError extends CheckpointError {
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super(CheckpointErrorCode.Corrupt, `checkpoint of instance ${instanceId} at seq ${seq ?? '?'} is corrupt: ${reason}`, options);
+    super(
+      CheckpointErrorCode.Corrupt,
+      `checkpoint of instance ${instanceId} at seq ${seq ?? '?'} is corrupt: ${reason}`,
+      options,
+    );
   }
 }
 

@@ -73,8 +73,10 @@ export interface TrackRecord {
   /** How many times this element was entered in this scope before this activation (loops make new invocations). */
   attempt: number;
   wait: TrackWait | null;
-  /** Variables local to the element while it runs (its input mappings). */
+  /** Variables local to the element while it runs (its input mappings; a sub-process's data at its end). */
   locals: Variables | null;
+  /** What the element produced (handler result, user-task variables, script value), applied when it leaves. */
+  result: Variables | null;
 }
 
 export interface JobRecord {
@@ -108,6 +110,8 @@ export interface IncidentRecord {
   /** Set when the incident came from a job whose retries ran out. */
   jobId: string | null;
   kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed';
+  /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
+  resume: 'enter' | 'leave' | 'job';
   message: string;
   raisedAt: number;
 }

@@ -1,10 +1,4 @@
-import type {
-  HistoryEntry,
-  IncidentRecord,
-  InstanceStatus,
-  Repository,
-  Variables,
-} from '@thresher/checkpoint';
+import type { HistoryEntry, IncidentRecord, InstanceStatus, Repository, Variables } from '@thresher/checkpoint';
 
 /** What a service-task handler receives. */
 export interface Job {

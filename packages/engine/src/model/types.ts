@@ -49,17 +49,27 @@ interface NodeBase {
   io: IoMapping;
 }
 
-export interface StartEventNode extends NodeBase { type: typeof NodeType.StartEvent }
-export interface EndEventNode extends NodeBase { type: typeof NodeType.EndEvent }
-export interface TerminateEndEventNode extends NodeBase { type: typeof NodeType.TerminateEndEvent }
+export interface StartEventNode extends NodeBase {
+  type: typeof NodeType.StartEvent;
+}
+export interface EndEventNode extends NodeBase {
+  type: typeof NodeType.EndEvent;
+}
+export interface TerminateEndEventNode extends NodeBase {
+  type: typeof NodeType.TerminateEndEvent;
+}
 /** `bpmn:task` (abstract) and `bpmn:manualTask` pass straight through. */
-export interface TaskNode extends NodeBase { type: typeof NodeType.Task | typeof NodeType.ManualTask }
+export interface TaskNode extends NodeBase {
+  type: typeof NodeType.Task | typeof NodeType.ManualTask;
+}
 export interface ServiceTaskNode extends NodeBase {
   type: typeof NodeType.ServiceTask;
   /** `zeebe:taskDefinition type`, else the element id. */
   taskType: string;
   /** `zeebe:taskDefinition retries`, else undefined (the engine's default applies). */
   retries: number | undefined;
+  /** `zeebe:taskHeaders` as key → value (static job headers); the compiler always sets it, `{}` when none. */
+  headers?: Record<string, string>;
 }
 export interface ScriptTaskNode extends NodeBase {
   type: typeof NodeType.ScriptTask;

@@ -1,0 +1,35 @@
+import { describe } from 'vitest';
+import type { Repository } from '../repository.js';
+import { checkpoint, contractTest, expectStoreError } from './fixtures.js';
+import type { RepositoryContractInitializer } from './types.js';
+
+/** `Repository#close`: handles are released and the repository refuses further work. */
+export function describeClose<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
+  const test = contractTest(initializer);
+
+  describe('Repository#close', () => {
+    test('should refuse every further call with a store error once closed', async (repository) => {
+      await repository.put(checkpoint('order-1', 1));
+
+      await repository.close();
+
+      await expectStoreError(repository.put(checkpoint('order-1', 2)));
+      await expectStoreError(repository.putWrites('order-1', 1, []));
+      await expectStoreError(repository.get('order-1'));
+      await expectStoreError(repository.list('order-1'));
+      await expectStoreError(repository.delete('order-1'));
+      await expectStoreError(repository.instances());
+      await expectStoreError(
+        repository.putDeployment({ definitionId: 'd', digest: 'digest-1', xml: '<definitions/>', deployedAt: 0 }),
+      );
+      await expectStoreError(repository.getDeployment('digest-1'));
+      await expectStoreError(repository.deployments());
+    });
+
+    test('should resolve when closed a second time', async (repository) => {
+      await repository.close();
+
+      await repository.close();
+    });
+  });
+}

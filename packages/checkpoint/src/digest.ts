@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './codec.js';
+
+/** sha256 hex of bytes or text. */
+export function sha256(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** sha256 hex of a value's canonical encoding. */
+export function digestValue(value: unknown): string {
+  return sha256(canonicalJson(value));
+}
+
+/**
+ * A domain-separated digest: the domain string and the canonical JSON are joined by a NUL byte so that no
+ * value of one domain can collide with a value of another.
+ */
+export function domainDigest(domain: string, value: unknown): string {
+  return createHash('sha256').update(domain).update('\u0000').update(canonicalJson(value)).digest('hex');
+}

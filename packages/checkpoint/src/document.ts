@@ -1,0 +1,86 @@
+import { canonicalBytes, fromCanonicalBytes } from './codec.js';
+import { sha256 } from './digest.js';
+import { CorruptCheckpointError, FutureSchemaError } from './errors.js';
+import { migrateToCurrent } from './migrations.js';
+import type { CheckpointBody, CheckpointDocument } from './types.js';
+
+/** The schema this build writes. Every change to the body bumps it and adds a migration. */
+export const CURRENT_SCHEMA = 1;
+
+/** A document before it is sealed with its digest. */
+export type UnsealedCheckpoint = Omit<CheckpointDocument, 'digest' | 'schema'>;
+
+/** The digest of a document: sha256 over the canonical encoding of every field but `digest`. */
+export function checkpointDigest(document: Omit<CheckpointDocument, 'digest'>): string {
+  return sha256(canonicalBytes(document, '$checkpoint'));
+}
+
+/**
+ * Seal a document at the current schema and encode it. The body is encoded at capture time, so a value
+ * that cannot be restored (a function, a cycle) fails here, naming its path, not on restore.
+ */
+export function sealCheckpoint(unsealed: UnsealedCheckpoint): { document: CheckpointDocument; bytes: Uint8Array } {
+  const withSchema = { ...unsealed, schema: CURRENT_SCHEMA };
+  const digest = checkpointDigest(withSchema);
+  const document: CheckpointDocument = { ...withSchema, digest };
+  return { document, bytes: canonicalBytes(document, '$checkpoint') };
+}
+
+/**
+ * Decode stored bytes: verify the digest, refuse a future schema, migrate an older one, check the shape.
+ * `expected` names the instance and seq for errors (the bytes may be too broken to say).
+ */
+export function openCheckpoint(bytes: Uint8Array, expected: { instanceId: string; seq?: number }): CheckpointDocument {
+  let raw: unknown;
+  try {
+    raw = fromCanonicalBytes(bytes);
+  } catch (cause) {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, 'the bytes are not a JSON document', { cause });
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, 'the document is not an object');
+  }
+  const record = raw as Record<string, unknown>;
+  // A document without a schema field predates versioning: it is the oldest version, not an error.
+  const schema = record.schema === undefined ? 1 : record.schema;
+  if (typeof schema !== 'number' || !Number.isInteger(schema) || schema < 1) {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, `schema "${String(schema)}" is not a version`);
+  }
+  // Checked before the digest: a newer build may seal documents differently, and must be refused as such.
+  if (schema > CURRENT_SCHEMA) throw new FutureSchemaError(expected.instanceId, schema, CURRENT_SCHEMA);
+  const { digest, ...rest } = record;
+  if (typeof digest !== 'string' || digest !== checkpointDigest(rest as Omit<CheckpointDocument, 'digest'>)) {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, 'the digest does not match the content');
+  }
+  const migrated = migrateToCurrent({ ...record, schema }, schema);
+  assertShape(migrated, expected);
+  if (migrated.instanceId !== expected.instanceId) {
+    throw new CorruptCheckpointError(
+      expected.instanceId,
+      expected.seq,
+      `the document belongs to instance ${migrated.instanceId}`,
+    );
+  }
+  return migrated;
+}
+
+const BODY_LISTS: (keyof CheckpointBody)[] = ['scopes', 'tracks', 'jobs', 'userTasks', 'incidents', 'history'];
+
+function assertShape(
+  doc: Record<string, unknown>,
+  expected: { instanceId: string; seq?: number },
+): asserts doc is CheckpointDocument & Record<string, unknown> {
+  const fail = (reason: string): never => {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, reason);
+  };
+  if (typeof doc.instanceId !== 'string') fail('instanceId is missing');
+  if (typeof doc.seq !== 'number') fail('seq is missing');
+  if (typeof doc.definitionDigest !== 'string') fail('definitionDigest is missing');
+  const body = doc.body as Record<string, unknown> | undefined;
+  if (typeof body !== 'object' || body === null) return fail('body is missing');
+  const instance = body.instance as Record<string, unknown> | undefined;
+  if (typeof instance !== 'object' || instance === null || typeof instance.id !== 'string') {
+    fail('body.instance is missing');
+  }
+  for (const list of BODY_LISTS) if (!Array.isArray(body[list])) fail(`body.${list} is not a list`);
+}

@@ -1,0 +1,48 @@
+/**
+ * @module @thresher/checkpoint
+ *
+ * The durable document of one Thresher instance at one seq: its records, the canonical value codec,
+ * digests, step identities and result receipts, the schema chain, the `Repository` contract every store
+ * implements, and an in-memory repository.
+ */
+
+export { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from './codec.js';
+export { digestValue, domainDigest, sha256 } from './digest.js';
+export type { UnsealedCheckpoint } from './document.js';
+export { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from './document.js';
+export {
+  CheckpointError,
+  CheckpointErrorCode,
+  ConflictError,
+  CorruptCheckpointError,
+  FutureSchemaError,
+  UnencodableValueError,
+} from './errors.js';
+export type { StepIdentityInput } from './identity.js';
+export {
+  decodeJournalEntry,
+  digestInputs,
+  encodeJournalEntry,
+  receiptMatches,
+  resultReceipt,
+  STEP_IDENTITY_DOMAIN,
+  STEP_INPUT_DOMAIN,
+  STEP_RESULT_DOMAIN,
+  stepIdentity,
+} from './identity.js';
+export { createMemoryRepository } from './memory-repository.js';
+export { MIGRATIONS } from './migrations.js';
+export type {
+  Deployment,
+  DeploymentInput,
+  InstanceMeta,
+  InstanceQuery,
+  InstanceSummary,
+  ListOptions,
+  PendingWrite,
+  PutCheckpoint,
+  Repository,
+  StoredCheckpoint,
+} from './repository.js';
+export type * from './types.js';
+export { InstanceStatus } from './types.js';

@@ -1,0 +1,263 @@
+import { CheckpointError, CheckpointErrorCode, ConflictError } from './errors.js';
+import type {
+  Deployment,
+  DeploymentInput,
+  InstanceMeta,
+  InstanceQuery,
+  InstanceSummary,
+  ListOptions,
+  PendingWrite,
+  Repository,
+  StoredCheckpoint,
+} from './repository.js';
+
+interface CheckpointEntry {
+  seq: number;
+  parentSeq: number | null;
+  schema: number;
+  definitionDigest: string;
+  digest: string;
+  bytes: Uint8Array;
+  /** In insertion order; `writeKeys` makes (taskId, index) idempotent. */
+  writes: PendingWrite[];
+  writeKeys: Map<string, Set<number>>;
+}
+
+interface InstanceEntry {
+  /** Keyed by seq; `put` only appends seqs above the latest, so insertion order is seq order. */
+  checkpoints: Map<number, CheckpointEntry>;
+  latestSeq: number;
+  definitionDigest: string;
+  meta: InstanceMeta;
+}
+
+/**
+ * Create the in-memory reference implementation of the {@link Repository} contract.
+ *
+ * @remarks
+ * Nothing survives the process: use it for tests, examples and short-lived runs. Bytes are copied on the
+ * way in and out, so neither the caller's buffer nor a returned one can change what is stored. Every
+ * method checks and mutates within one synchronous turn, which makes it atomic with respect to other
+ * calls even though it returns a promise.
+ *
+ * @example
+ * ```ts
+ * const repository = createMemoryRepository();
+ * await repository.put(checkpoint);
+ * const latest = await repository.get(checkpoint.instanceId);
+ * ```
+ */
+export function createMemoryRepository(): Repository {
+  const instances = new Map<string, InstanceEntry>();
+  const deploymentsInOrder: Deployment[] = [];
+  const deploymentsByDigest = new Map<string, Deployment>();
+  let closed = false;
+
+  // Async so that a closed repository (and every other refusal) rejects rather than throws synchronously.
+  const assertOpen = async (): Promise<void> => {
+    if (closed) {
+      throw new CheckpointError(CheckpointErrorCode.Store, 'the memory repository is closed; create a new one');
+    }
+  };
+
+  return {
+    async put(checkpoint) {
+      await assertOpen();
+      const { instanceId, seq, parentSeq } = checkpoint;
+      const instance = instances.get(instanceId);
+      const existing = instance?.checkpoints.get(seq);
+      if (existing !== undefined) {
+        // A replayed put (e.g. a retry after a lost acknowledgement) is a no-op only if it is the same document.
+        if (equalBytes(existing.bytes, checkpoint.bytes)) return;
+        throw new ConflictError(instanceId, seq, `seq ${seq} is already stored with different bytes`);
+      }
+      const latest = instance?.latestSeq ?? null;
+      if (parentSeq !== latest) {
+        throw new ConflictError(
+          instanceId,
+          seq,
+          latest === null
+            ? `the instance has no checkpoint, so parentSeq must be null, not ${parentSeq}`
+            : `parentSeq ${parentSeq} is stale; the latest seq is ${latest}`,
+        );
+      }
+      if (latest !== null && seq <= latest) {
+        throw new ConflictError(instanceId, seq, `seq ${seq} must be greater than its parent seq ${latest}`);
+      }
+      const entry: CheckpointEntry = {
+        seq,
+        parentSeq,
+        schema: checkpoint.schema,
+        definitionDigest: checkpoint.definitionDigest,
+        digest: checkpoint.digest,
+        bytes: copyBytes(checkpoint.bytes),
+        writes: [],
+        writeKeys: new Map(),
+      };
+      const checkpoints = instance?.checkpoints ?? new Map<number, CheckpointEntry>();
+      checkpoints.set(seq, entry);
+      instances.set(instanceId, {
+        checkpoints,
+        latestSeq: seq,
+        definitionDigest: checkpoint.definitionDigest,
+        meta: { ...checkpoint.meta },
+      });
+    },
+
+    async putWrites(instanceId, seq, writes) {
+      await assertOpen();
+      const entry = instances.get(instanceId)?.checkpoints.get(seq);
+      if (entry === undefined) {
+        throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
+      }
+      for (const write of writes) {
+        let indexes = entry.writeKeys.get(write.taskId);
+        if (indexes === undefined) {
+          indexes = new Set();
+          entry.writeKeys.set(write.taskId, indexes);
+        }
+        // The first entry for a (taskId, index) wins: a retried task must not rewrite its journal.
+        if (indexes.has(write.index)) continue;
+        indexes.add(write.index);
+        entry.writes.push(copyWrite(write));
+      }
+    },
+
+    async get(instanceId, seq) {
+      await assertOpen();
+      const instance = instances.get(instanceId);
+      if (instance === undefined) return undefined;
+      const entry = instance.checkpoints.get(seq ?? instance.latestSeq);
+      return entry === undefined ? undefined : toStored(instanceId, entry);
+    },
+
+    async list(instanceId, options: ListOptions = {}) {
+      await assertOpen();
+      const instance = instances.get(instanceId);
+      if (instance === undefined) return [];
+      const { before, limit } = options;
+      const result: StoredCheckpoint[] = [];
+      for (const entry of instance.checkpoints.values()) {
+        if (limit !== undefined && result.length >= limit) break;
+        if (before !== undefined && entry.seq >= before) break;
+        result.push(toStored(instanceId, entry));
+      }
+      return result;
+    },
+
+    async delete(instanceId) {
+      await assertOpen();
+      instances.delete(instanceId);
+    },
+
+    async instances(query: InstanceQuery = {}) {
+      await assertOpen();
+      const { after, limit } = query;
+      const matching: InstanceSummary[] = [];
+      for (const [instanceId, instance] of instances) {
+        const { meta } = instance;
+        if (query.roots && meta.parentId !== null) continue;
+        if (query.children && meta.parentId === null) continue;
+        if (query.parentId !== undefined && meta.parentId !== query.parentId) continue;
+        if (query.status !== undefined && meta.status !== query.status) continue;
+        if (query.definition !== undefined && meta.definitionId !== query.definition) continue;
+        if (after !== undefined && compareCodePoints(instanceId, after) <= 0) continue;
+        matching.push({
+          ...meta,
+          instanceId,
+          latestSeq: instance.latestSeq,
+          definitionDigest: instance.definitionDigest,
+        });
+      }
+      matching.sort((a, b) => compareCodePoints(a.instanceId, b.instanceId));
+      return limit === undefined ? matching : matching.slice(0, limit);
+    },
+
+    async putDeployment(input: DeploymentInput) {
+      await assertOpen();
+      const existing = deploymentsByDigest.get(input.digest);
+      if (existing !== undefined) return { ...existing };
+      let version = 1;
+      for (const deployment of deploymentsInOrder) {
+        if (deployment.definitionId === input.definitionId) version = Math.max(version, deployment.version + 1);
+      }
+      const deployment: Deployment = {
+        definitionId: input.definitionId,
+        digest: input.digest,
+        xml: input.xml,
+        deployedAt: input.deployedAt,
+        version,
+      };
+      deploymentsInOrder.push(deployment);
+      deploymentsByDigest.set(deployment.digest, deployment);
+      return { ...deployment };
+    },
+
+    async getDeployment(digest) {
+      await assertOpen();
+      const deployment = deploymentsByDigest.get(digest);
+      return deployment === undefined ? undefined : { ...deployment };
+    },
+
+    async deployments(definitionId) {
+      await assertOpen();
+      return deploymentsInOrder
+        .filter((deployment) => definitionId === undefined || deployment.definitionId === definitionId)
+        .map((deployment) => ({ ...deployment }));
+    },
+
+    async close() {
+      // Idempotent so that a harness may close a repository a test already closed.
+      closed = true;
+      instances.clear();
+      deploymentsInOrder.length = 0;
+      deploymentsByDigest.clear();
+    },
+  };
+}
+
+function toStored(instanceId: string, entry: CheckpointEntry): StoredCheckpoint {
+  return {
+    instanceId,
+    seq: entry.seq,
+    parentSeq: entry.parentSeq,
+    schema: entry.schema,
+    definitionDigest: entry.definitionDigest,
+    digest: entry.digest,
+    bytes: copyBytes(entry.bytes),
+    writes: entry.writes.map(copyWrite),
+  };
+}
+
+function copyWrite(write: PendingWrite): PendingWrite {
+  return { taskId: write.taskId, index: write.index, value: copyBytes(write.value) };
+}
+
+/** A plain `Uint8Array` copy; `new Uint8Array(view)` copies even when handed a Node `Buffer`. */
+function copyBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) {
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Order strings by Unicode code point, as SQL stores do when comparing UTF-8 bytes. JavaScript's `<`
+ * compares UTF-16 code units instead, which sorts U+E000–U+FFFF after astral characters such as emoji
+ * and would make `after` paging disagree between stores.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalBytes, fromCanonicalBytes } from '../src/codec.js';
+import { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from '../src/document.js';
+import { CorruptCheckpointError, FutureSchemaError } from '../src/errors.js';
+import type { CheckpointBody } from '../src/types.js';
+
+const body = (): CheckpointBody => ({
+  instance: {
+    id: 'inst-1',
+    processId: 'p',
+    definition: { id: 'd', version: 1, digest: 'abc' },
+    status: 'running',
+    businessKey: null,
+    parentId: null,
+    callNodeId: null,
+    startedAt: 1,
+    endedAt: null,
+    nextId: 0,
+  },
+  scopes: [{ path: '/', nodeId: 'p', hostTrack: null, parentPath: null, state: 'active', data: { when: new Date(5) } }],
+  tracks: [],
+  jobs: [],
+  userTasks: [],
+  incidents: [],
+  history: [],
+});
+
+const seal = () =>
+  sealCheckpoint({ instanceId: 'inst-1', seq: 3, parentSeq: 2, definitionDigest: 'abc', capturedAt: 9, body: body() });
+
+describe('checkpoint document', () => {
+  it('should seal at the current schema and open to an equal document', () => {
+    const { document, bytes } = seal();
+    expect(document.schema).toBe(CURRENT_SCHEMA);
+    expect(openCheckpoint(bytes, { instanceId: 'inst-1', seq: 3 })).toEqual(document);
+  });
+
+  it('should produce the same bytes for the same content', () => {
+    expect(Buffer.from(seal().bytes).equals(Buffer.from(seal().bytes))).toBe(true);
+  });
+
+  it('should refuse bytes whose content no longer matches the digest', () => {
+    const { bytes } = seal();
+    const tampered = Buffer.from(
+      Buffer.from(bytes).toString('utf8').replace('"status":"running"', '"status":"completed"'),
+    );
+    expect(() => openCheckpoint(tampered, { instanceId: 'inst-1', seq: 3 })).toThrow(CorruptCheckpointError);
+  });
+
+  it('should refuse truncated bytes as corrupt, naming instance and seq', () => {
+    const { bytes } = seal();
+    const open = () => openCheckpoint(bytes.slice(0, 40), { instanceId: 'inst-1', seq: 3 });
+    expect(open).toThrow(CorruptCheckpointError);
+    expect(open).toThrow(/inst-1 at seq 3/);
+  });
+
+  it('should refuse a document from a future schema before reading its body', () => {
+    const { document } = seal();
+    const { digest: _, ...rest } = document;
+    const future = { ...rest, schema: CURRENT_SCHEMA + 1, body: { unknown: true } };
+    const bytes = canonicalBytes({ ...future, digest: checkpointDigest(future as never) });
+    const open = () => openCheckpoint(bytes, { instanceId: 'inst-1', seq: 3 });
+    expect(open).toThrow(FutureSchemaError);
+    expect(open).toThrow(`schema ${CURRENT_SCHEMA + 1}`);
+  });
+
+  it('should treat a document without a schema field as the oldest version', () => {
+    const { document } = seal();
+    const { digest: _, schema: __, ...rest } = document;
+    const bytes = canonicalBytes({ ...rest, digest: checkpointDigest(rest as never) });
+    expect(openCheckpoint(bytes, { instanceId: 'inst-1' }).schema).toBe(1);
+  });
+
+  it('should refuse a body that fails its shape check', () => {
+    const { document } = seal();
+    const { digest: _, ...rest } = document;
+    const broken = { ...rest, body: { ...rest.body, tracks: 'none' } };
+    const bytes = canonicalBytes({ ...broken, digest: checkpointDigest(broken as never) });
+    expect(() => openCheckpoint(bytes, { instanceId: 'inst-1' })).toThrow(/body.tracks is not a list/);
+  });
+
+  it('should keep variable values faithfully inside the document', () => {
+    const opened = openCheckpoint(seal().bytes, { instanceId: 'inst-1' });
+    expect(opened.body.scopes[0]?.data.when).toEqual(new Date(5));
+    expect(fromCanonicalBytes(canonicalBytes({ a: 1 }))).toEqual({ a: 1 });
+  });
+});

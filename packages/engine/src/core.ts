@@ -1,0 +1,544 @@
+import {
+  digestInputs,
+  type IncidentRecord,
+  type ScopeRecord,
+  stepIdentity,
+  type TrackRecord,
+  type Variables,
+} from '@thresher/checkpoint';
+import type { Announcement, CoreContext, Effect, InstanceEvent } from './core-types.js';
+import { InvalidStateError, NotFoundError } from './errors.js';
+import { chooseFlows, FlowError } from './flows.js';
+import type { InstanceState } from './instance-state.js';
+import { inclusiveJoinReady, parallelJoinReady } from './joins.js';
+import { advanceScope, advanceTrack, initialState, scopeMachine, type TrackEvent, trackMachine } from './machines.js';
+import { MappingError, runMappings } from './mappings.js';
+import type { Node } from './model/types.js';
+
+/**
+ * The engine's core: apply one event to one instance and run every track it frees until each waits or
+ * ends. It reads only the model, the state and `ctx.now`; it mutates the state and returns the effects
+ * the runtime performs once the new state is durable. No I/O, no wall clock, no randomness.
+ */
+export function applyEvent(ctx: CoreContext, state: InstanceState, event: InstanceEvent): Effect[] {
+  const step = new Step(ctx, state);
+  step.apply(event);
+  step.drain();
+  return step.effects;
+}
+
+class Step {
+  readonly effects: Effect[] = [];
+  private readonly agenda: string[] = [];
+  private readonly id: string;
+
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly state: InstanceState,
+  ) {
+    this.id = state.instance.id;
+  }
+
+  apply(event: InstanceEvent): void {
+    switch (event.type) {
+      case 'instance.start':
+        return this.start(event.variables);
+      case 'job.completed':
+        return this.jobCompleted(event.jobId, event.result);
+      case 'job.failed':
+        return this.jobFailed(event.jobId, event.error);
+      case 'userTask.completed':
+        return this.userTaskCompleted(event.taskId, event.variables);
+      case 'incident.retry':
+        return this.retryIncident(event.incidentId);
+    }
+  }
+
+  /** Move every runnable track until each waits or ends, then settle joins and drained scopes. */
+  drain(): void {
+    for (;;) {
+      while (this.agenda.length > 0) {
+        const track = this.state.tracks.get(this.agenda.shift()!);
+        if (track?.state === 'entering') this.enter(track);
+        else if (track?.state === 'leaving') this.leave(track);
+      }
+      if (!this.fireInclusiveJoins() && !this.closeDrainedScopes()) break;
+    }
+    for (const [id, track] of this.state.tracks) {
+      if (track.state === 'done' || track.state === 'cancelled') this.state.tracks.delete(id);
+    }
+  }
+
+  // ── events ──────────────────────────────────────────────────────────────────────────────────────────
+
+  private start(variables: Variables): void {
+    const { process } = this.ctx;
+    const startNode = process.startNodes[0];
+    if (!startNode) throw new InvalidStateError(`process ${process.id} has no none start event`);
+    Object.assign(this.state.scope('/').data, variables);
+    this.announce({ id: `${this.id}:instance.started`, type: 'instance.started', processId: process.id });
+    this.spawn('/', startNode, null);
+  }
+
+  private jobCompleted(jobId: string, result: Variables): void {
+    const job = this.state.jobs.get(jobId);
+    // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
+    if (!job) return;
+    const track = this.state.track(job.trackId);
+    this.state.jobs.delete(jobId);
+    track.result = result;
+    track.wait = null;
+    this.announce({
+      id: `${this.id}:${job.identity}:job.completed`,
+      type: 'job.completed',
+      jobId,
+      elementId: job.nodeId,
+    });
+    this.transition(track, 'RESUME');
+  }
+
+  private jobFailed(jobId: string, error: string): void {
+    const job = this.state.jobs.get(jobId);
+    if (!job) return;
+    job.failures += 1;
+    job.retriesLeft = Math.max(0, job.retriesLeft - 1);
+    job.lastError = error;
+    this.announce({
+      id: `${this.id}:${job.identity}:job.failed:${job.failures}`,
+      type: 'job.failed',
+      jobId,
+      elementId: job.nodeId,
+      error,
+      retriesLeft: job.retriesLeft,
+    });
+    if (job.retriesLeft > 0) {
+      job.notBefore = this.ctx.now + this.ctx.backoff(job.failures);
+      this.effects.push({ type: 'dispatch', jobId });
+      return;
+    }
+    job.notBefore = null;
+    this.raiseIncident(this.state.track(job.trackId), 'job-failed', 'job', `handler failed: ${error}`, jobId);
+  }
+
+  private userTaskCompleted(taskId: string, variables: Variables): void {
+    const task = this.state.userTasks.get(taskId);
+    if (!task) throw new NotFoundError('userTask', `${this.id}/${taskId}`);
+    const track = this.state.track(task.trackId);
+    this.state.userTasks.delete(taskId);
+    track.result = variables;
+    track.wait = null;
+    this.announce({
+      id: `${this.id}:userTask.completed:${taskId}`,
+      type: 'userTask.completed',
+      taskId,
+      elementId: task.nodeId,
+    });
+    this.transition(track, 'RESUME');
+  }
+
+  private retryIncident(incidentId: string): void {
+    const incident = this.state.incidents.get(incidentId);
+    if (!incident) throw new NotFoundError('incident', `${this.id}/${incidentId}`);
+    this.state.incidents.delete(incidentId);
+    const track = this.state.track(incident.trackId);
+    this.announce({
+      id: `${this.id}:incident.resolved:${incidentId}`,
+      type: 'incident.resolved',
+      incidentId,
+      elementId: incident.nodeId,
+    });
+    const job = incident.jobId === null ? undefined : this.state.jobs.get(incident.jobId);
+    if (job) {
+      const node = this.node(job.nodeId);
+      job.retriesLeft = (node.type === 'serviceTask' ? node.retries : undefined) ?? this.ctx.defaultRetries;
+      job.notBefore = null;
+      track.wait = { kind: 'job', jobId: job.id };
+      this.transition(track, 'RETRY_WAIT');
+      this.effects.push({ type: 'dispatch', jobId: job.id });
+      return;
+    }
+    track.wait = null;
+    this.transition(track, incident.resume === 'leave' ? 'RETRY_LEAVE' : 'RETRY_ENTER');
+  }
+
+  // ── entering an element ─────────────────────────────────────────────────────────────────────────────
+
+  private enter(track: TrackRecord): void {
+    const node = this.node(track.nodeId);
+    this.announce({
+      id: `${this.id}:${track.scopePath}:${node.id}:${track.attempt}:${track.id}:entered`,
+      type: 'track.entered',
+      trackId: track.id,
+      elementId: node.id,
+    });
+    if (node.type !== 'subProcess' && node.io.inputs.length > 0) {
+      const locals = this.mapOrIncident(track, node.io.inputs, this.state.visible(track.scopePath), 'enter');
+      if (!locals) return;
+      track.locals = locals;
+    }
+    switch (node.type) {
+      case 'startEvent':
+      case 'task':
+      case 'manualTask':
+      case 'exclusiveGateway':
+        return this.transition(track, 'COMPLETE');
+      case 'endEvent':
+        return this.end(track, node);
+      case 'terminateEndEvent':
+        this.end(track, node);
+        return this.terminate(track.scopePath, node.id);
+      case 'serviceTask':
+        return this.createJob(track, node.taskType, node.retries);
+      case 'scriptTask': {
+        const value = this.evaluateOrIncident(track, node.expression, 'enter');
+        if (value === NO_VALUE) return;
+        track.result = { [node.resultVariable]: value };
+        return this.transition(track, 'COMPLETE');
+      }
+      case 'userTask':
+        return this.createUserTask(track, node);
+      case 'parallelGateway':
+      case 'inclusiveGateway':
+        if (node.incoming.length <= 1) return this.transition(track, 'COMPLETE');
+        track.wait = { kind: 'join' };
+        this.transition(track, 'WAIT');
+        if (node.type === 'parallelGateway') this.fireParallelJoin(track);
+        return;
+      case 'subProcess':
+        return this.openScope(track, node);
+    }
+  }
+
+  private createJob(track: TrackRecord, taskType: string, retries: number | undefined): void {
+    const variables = { ...this.state.visible(track.scopePath), ...track.locals };
+    const identity = stepIdentity({
+      instanceId: this.id,
+      definitionDigest: this.state.instance.definition.digest,
+      nodeId: track.nodeId,
+      scopePath: track.scopePath,
+      attempt: track.attempt,
+      inputDigest: digestInputs(variables),
+    });
+    const jobId = this.state.nextId('j');
+    this.state.jobs.set(jobId, {
+      id: jobId,
+      trackId: track.id,
+      nodeId: track.nodeId,
+      taskType,
+      identity,
+      failures: 0,
+      retriesLeft: retries ?? this.ctx.defaultRetries,
+      notBefore: null,
+      lastError: null,
+    });
+    track.wait = { kind: 'job', jobId };
+    this.transition(track, 'WAIT');
+    this.effects.push({ type: 'dispatch', jobId });
+  }
+
+  private createUserTask(track: TrackRecord, node: Node & { type: 'userTask' }): void {
+    const taskId = this.state.nextId('u');
+    this.state.userTasks.set(taskId, {
+      id: taskId,
+      trackId: track.id,
+      nodeId: node.id,
+      name: node.name,
+      assignee: node.assignee,
+      createdAt: this.ctx.now,
+    });
+    track.wait = { kind: 'userTask', taskId };
+    this.transition(track, 'WAIT');
+    this.announce({
+      id: `${this.id}:userTask.created:${taskId}`,
+      type: 'userTask.created',
+      taskId,
+      elementId: node.id,
+    });
+  }
+
+  private end(track: TrackRecord, node: Node): void {
+    this.record(track, node);
+    this.transition(track, 'END');
+  }
+
+  // ── leaving an element ──────────────────────────────────────────────────────────────────────────────
+
+  private leave(track: TrackRecord): void {
+    const node = this.node(track.nodeId);
+    if (!this.applyOutputs(track, node)) return;
+    let flows: ReturnType<typeof chooseFlows>;
+    try {
+      flows = chooseFlows(this.ctx.process, node, this.state.visible(track.scopePath));
+    } catch (error) {
+      if (!(error instanceof FlowError)) throw error;
+      this.raiseIncident(track, error.kind, 'leave', error.message, null);
+      return;
+    }
+    this.record(track, node);
+    track.locals = null;
+    track.result = null;
+    track.wait = null;
+    const [first, ...rest] = flows;
+    if (!first) return this.transition(track, 'END');
+    this.transition(track, 'MOVE');
+    this.place(track, first.target, first.id);
+    this.agenda.push(track.id);
+    for (const flow of rest) this.spawn(track.scopePath, flow.target, flow.id);
+  }
+
+  /**
+   * Apply what the element produced: with output mappings, evaluate them over the element's view and
+   * propagate the targets; without, propagate the result as it is. False when an incident was raised.
+   */
+  private applyOutputs(track: TrackRecord, node: Node): boolean {
+    const path = track.scopePath;
+    if (node.io.outputs.length > 0) {
+      const view = { ...this.state.visible(path), ...track.locals, ...track.result };
+      const outputs = this.mapOrIncident(track, node.io.outputs, view, 'leave');
+      if (!outputs) return false;
+      this.state.propagate(path, outputs);
+    } else if (track.result !== null && node.type !== 'subProcess') {
+      this.state.propagate(path, track.result);
+    }
+    return true;
+  }
+
+  // ── scopes ──────────────────────────────────────────────────────────────────────────────────────────
+
+  private openScope(host: TrackRecord, node: Node & { type: 'subProcess' }): void {
+    const parent = host.scopePath;
+    const data = this.mapOrIncident(host, node.io.inputs, this.state.visible(parent), 'enter');
+    if (!data) return;
+    const base = `${parent === '/' ? '' : parent}/${node.id}`;
+    let path = base;
+    for (let n = 2; this.state.scopes.has(path); n++) path = `${base}#${n}`;
+    const scope: ScopeRecord = {
+      path,
+      nodeId: node.id,
+      hostTrack: host.id,
+      parentPath: parent,
+      state: initialState(scopeMachine),
+      data,
+    };
+    this.state.scopes.set(path, scope);
+    host.wait = { kind: 'scope', path };
+    this.transition(host, 'WAIT');
+    const start = node.startNodes[0];
+    if (!start) throw new InvalidStateError(`sub-process ${node.id} has no none start event`);
+    this.spawn(path, start, null);
+  }
+
+  /** Close every scope whose tracks have all ended: the root completes the instance, others resume their host. */
+  private closeDrainedScopes(): boolean {
+    let closed = false;
+    for (const scope of [...this.state.scopes.values()].reverse()) {
+      if (scope.state !== 'active' || this.state.liveTracks(scope.path).length > 0) continue;
+      if (scope.path !== '/' && this.hasOpenChild(scope.path)) continue;
+      closed = true;
+      scope.state = advanceScope(scope.state, 'COMPLETE');
+      if (scope.parentPath === null) {
+        this.finishInstance('completed');
+        continue;
+      }
+      this.state.scopes.delete(scope.path);
+      const host = this.state.track(scope.hostTrack!);
+      host.locals = { ...scope.data };
+      host.wait = null;
+      this.transition(host, 'RESUME');
+    }
+    return closed;
+  }
+
+  private hasOpenChild(path: string): boolean {
+    for (const scope of this.state.scopes.values()) if (scope.parentPath === path) return true;
+    return false;
+  }
+
+  /** A terminate end event: cancel every other track of the scope and its inner scopes. */
+  private terminate(path: string, nodeId: string): void {
+    this.cancelInside(path);
+    if (path === '/') {
+      const root = this.state.scope('/');
+      root.state = advanceScope(root.state, 'TERMINATE');
+      this.finishInstance('terminated', nodeId);
+    }
+  }
+
+  private cancelInside(path: string): void {
+    for (const scope of [...this.state.scopes.values()]) {
+      if (scope.parentPath === path) {
+        this.cancelInside(scope.path);
+        scope.state = advanceScope(scope.state, 'TERMINATE');
+        this.state.scopes.delete(scope.path);
+      }
+    }
+    for (const track of this.state.liveTracks(path)) this.cancel(track);
+  }
+
+  private cancel(track: TrackRecord): void {
+    const wait = track.wait;
+    if (wait?.kind === 'job') this.state.jobs.delete(wait.jobId);
+    if (wait?.kind === 'userTask') this.state.userTasks.delete(wait.taskId);
+    if (wait?.kind === 'incident') {
+      const incident = this.state.incidents.get(wait.incidentId);
+      if (incident?.jobId) this.state.jobs.delete(incident.jobId);
+      this.state.incidents.delete(wait.incidentId);
+    }
+    track.wait = null;
+    this.transition(track, 'CANCEL');
+  }
+
+  private finishInstance(status: 'completed' | 'terminated', nodeId?: string): void {
+    const instance = this.state.instance;
+    instance.status = status;
+    instance.endedAt = this.ctx.now;
+    if (status === 'completed') this.announce({ id: `${this.id}:instance.completed`, type: 'instance.completed' });
+    else this.announce({ id: `${this.id}:instance.terminated`, type: 'instance.terminated', elementId: nodeId ?? '' });
+  }
+
+  // ── joins ───────────────────────────────────────────────────────────────────────────────────────────
+
+  private fireParallelJoin(arrived: TrackRecord): void {
+    const node = this.node(arrived.nodeId);
+    const merged = parallelJoinReady(this.state, node, arrived.scopePath);
+    if (merged) this.merge(merged);
+  }
+
+  private fireInclusiveJoins(): boolean {
+    let fired = false;
+    for (const track of [...this.state.tracks.values()]) {
+      if (track.state !== 'waiting' || track.wait?.kind !== 'join') continue;
+      const node = this.node(track.nodeId);
+      if (node.type !== 'inclusiveGateway') continue;
+      const merged = inclusiveJoinReady(this.ctx.process, this.state, node, track.scopePath);
+      if (merged) {
+        this.merge(merged);
+        fired = true;
+      }
+    }
+    return fired;
+  }
+
+  /** The first track continues through the join; the others it absorbed end there. */
+  private merge([survivor, ...absorbed]: TrackRecord[]): void {
+    for (const track of absorbed) {
+      track.wait = null;
+      this.transition(track, 'END');
+    }
+    survivor!.wait = null;
+    this.transition(survivor!, 'RESUME');
+  }
+
+  // ── helpers ─────────────────────────────────────────────────────────────────────────────────────────
+
+  private spawn(path: string, nodeId: string, viaFlow: string | null): void {
+    const track: TrackRecord = {
+      id: this.state.nextId('t'),
+      scopePath: path,
+      nodeId,
+      viaFlow,
+      state: initialState(trackMachine),
+      attempt: 0,
+      wait: null,
+      locals: null,
+      result: null,
+    };
+    this.place(track, nodeId, viaFlow);
+    this.state.tracks.set(track.id, track);
+    this.agenda.push(track.id);
+  }
+
+  private place(track: TrackRecord, nodeId: string, viaFlow: string | null): void {
+    track.nodeId = nodeId;
+    track.viaFlow = viaFlow;
+    track.attempt = this.state.completions(nodeId, track.scopePath);
+  }
+
+  private transition(track: TrackRecord, event: TrackEvent): void {
+    track.state = advanceTrack(track.state, event);
+    if (track.state === 'entering' || track.state === 'leaving') this.agenda.push(track.id);
+  }
+
+  private record(track: TrackRecord, node: Node): void {
+    this.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+    this.announce({
+      id: `${this.id}:${track.scopePath}:${node.id}:${track.attempt}:${track.id}:left`,
+      type: 'track.left',
+      trackId: track.id,
+      elementId: node.id,
+    });
+  }
+
+  private raiseIncident(
+    track: TrackRecord,
+    kind: IncidentRecord['kind'],
+    resume: IncidentRecord['resume'],
+    message: string,
+    jobId: string | null,
+  ): void {
+    const incidentId = this.state.nextId('i');
+    this.state.incidents.set(incidentId, {
+      id: incidentId,
+      trackId: track.id,
+      nodeId: track.nodeId,
+      jobId,
+      kind,
+      resume,
+      message,
+      raisedAt: this.ctx.now,
+    });
+    track.wait = { kind: 'incident', incidentId };
+    this.transition(track, 'FAIL');
+    this.announce({
+      id: `${this.id}:incident.raised:${incidentId}`,
+      type: 'incident.raised',
+      incidentId,
+      elementId: track.nodeId,
+      message,
+    });
+  }
+
+  private mapOrIncident(
+    track: TrackRecord,
+    mappings: Parameters<typeof runMappings>[0],
+    view: Variables,
+    resume: 'enter' | 'leave',
+  ): Variables | undefined {
+    try {
+      return runMappings(mappings, view);
+    } catch (error) {
+      if (!(error instanceof MappingError)) throw error;
+      this.raiseIncident(track, 'mapping-failed', resume, error.message, null);
+      return undefined;
+    }
+  }
+
+  private evaluateOrIncident(
+    track: TrackRecord,
+    expression: Parameters<typeof runMappings>[0][number]['source'],
+    resume: 'enter' | 'leave',
+  ): unknown {
+    try {
+      return runMappings([{ source: expression, target: 'value' }], {
+        ...this.state.visible(track.scopePath),
+        ...track.locals,
+      }).value;
+    } catch (error) {
+      if (!(error instanceof MappingError)) throw error;
+      this.raiseIncident(track, 'expression-failed', resume, error.message, null);
+      return NO_VALUE;
+    }
+  }
+
+  private node(id: string): Node {
+    const node = this.ctx.process.nodes.get(id);
+    if (!node) throw new InvalidStateError(`element "${id}" is not in process ${this.ctx.process.id}`);
+    return node;
+  }
+
+  private announce(event: Announcement): void {
+    this.effects.push({ type: 'announce', event });
+  }
+}
+
+const NO_VALUE = Symbol('no value');

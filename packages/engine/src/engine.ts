@@ -1,0 +1,367 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import {
+  canonicalBytes,
+  type Deployment,
+  decodeJournalEntry,
+  type InstanceQuery,
+  type InstanceSummary,
+  openCheckpoint,
+  type Repository,
+  receiptMatches,
+  type Variables,
+} from '@thresher/checkpoint';
+import type {
+  Clock,
+  DeployResult,
+  EngineEvent,
+  EngineEventType,
+  EngineOptions,
+  Handlers,
+  InstanceView,
+  RecoverReport,
+  SettledState,
+  StartOptions,
+  UserTaskFilter,
+  UserTaskView,
+} from './api-types.js';
+import { defaultBackoff, systemClock } from './clock.js';
+import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError, RestoreError } from './errors.js';
+import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
+import { InstanceState } from './instance-state.js';
+import { initialState, scopeMachine } from './machines.js';
+import { compile } from './model/index.js';
+import type { ProcessDef, ProcessModel } from './model/types.js';
+import { instanceView, parseExternalId, userTaskView } from './views.js';
+
+interface LoadedDefinition {
+  deployment: Deployment;
+  model: ProcessModel;
+}
+
+type Listener<T extends EngineEventType | '*'> = (
+  event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
+) => void;
+
+/**
+ * A durable BPMN engine on one repository. Each instance has one loop that is its only writer; every
+ * change is durable before any effect it records leaves the engine.
+ *
+ * @example
+ * const engine = new Engine({ repository: createSqliteRepository({ path: 'app.db' }), handlers });
+ * await engine.deploy(xml);
+ * const id = await engine.start('order-fulfilment', { variables: { total: 120 } });
+ * console.log(await engine.settled(id));
+ */
+export class Engine {
+  readonly repository: Repository;
+  private readonly clock: Clock;
+  private readonly handlers: Handlers;
+  private readonly host: RuntimeHost;
+  private readonly emitter = new EventEmitter();
+  private readonly runtimes = new Map<string, InstanceRuntime>();
+  private readonly loading = new Map<string, Promise<InstanceRuntime>>();
+  private readonly definitions = new Map<string, Promise<LoadedDefinition>>();
+  private closed = false;
+
+  constructor(options: EngineOptions) {
+    this.repository = options.repository;
+    this.clock = options.clock ?? systemClock;
+    this.handlers = { ...options.handlers };
+    this.emitter.setMaxListeners(0);
+    this.host = {
+      repository: this.repository,
+      clock: this.clock,
+      handlers: this.handlers,
+      defaultRetries: options.retries ?? 3,
+      backoff: options.backoff ?? defaultBackoff,
+      emit: (event) => this.publish(event),
+      fault: (instanceId, error) => {
+        this.runtimes.delete(instanceId);
+        this.emitter.emit('fault', { instanceId, error });
+      },
+    };
+  }
+
+  /** Register or replace the handler of a task type. */
+  handle(taskType: string, handler: Handlers[string]): this {
+    this.handlers[taskType] = handler;
+    return this;
+  }
+
+  /** Compile and store a model; the same model deployed twice is one deployment. Throws `ModelError`. */
+  async deploy(xml: string): Promise<DeployResult> {
+    this.assertOpen();
+    const model = await compile(xml);
+    const deployment = await this.repository.putDeployment({
+      definitionId: model.definitionId,
+      digest: model.digest,
+      xml,
+      deployedAt: this.clock.now(),
+    });
+    this.definitions.set(model.digest, Promise.resolve({ deployment, model }));
+    return {
+      definitionId: deployment.definitionId,
+      version: deployment.version,
+      digest: deployment.digest,
+      processes: [...model.processes.values()].filter((p) => p.executable).map((p) => p.id),
+    };
+  }
+
+  /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
+  async start(processId: string, options: StartOptions = {}): Promise<string> {
+    this.assertOpen();
+    const { deployment, process } = await this.findProcess(processId, options.digest);
+    const variables = options.variables ?? {};
+    canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
+    const id = randomUUID();
+    const now = this.clock.now();
+    const state = new InstanceState({
+      instance: {
+        id,
+        processId,
+        definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
+        status: 'running',
+        businessKey: options.businessKey ?? null,
+        parentId: null,
+        callNodeId: null,
+        startedAt: now,
+        endedAt: null,
+        nextId: 0,
+      },
+      scopes: [
+        {
+          path: '/',
+          nodeId: processId,
+          hostTrack: null,
+          parentPath: null,
+          state: initialState(scopeMachine),
+          data: {},
+        },
+      ],
+      tracks: [],
+      jobs: [],
+      userTasks: [],
+      incidents: [],
+      history: [],
+    });
+    const runtime = new InstanceRuntime(this.host, process, state, null, null);
+    this.runtimes.set(id, runtime);
+    try {
+      await runtime.submit({ type: 'instance.start', variables: { ...variables } });
+    } catch (error) {
+      this.runtimes.delete(id);
+      throw error;
+    }
+    return id;
+  }
+
+  /** Resolves once the instance has ended or waits only for the outside world (user tasks, incidents). */
+  async settled(instanceId: string): Promise<SettledState> {
+    return (await this.runtime(instanceId)).settled();
+  }
+
+  /** The instance as it is now (live), or as its latest checkpoint says. */
+  async instance(instanceId: string): Promise<InstanceView | undefined> {
+    const live = this.runtimes.get(instanceId);
+    if (live) return instanceView(live.current, live.latestSeq, await this.deploymentOf(live.current));
+    const stored = await this.repository.get(instanceId);
+    if (!stored) return undefined;
+    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
+    const state = new InstanceState(document.body);
+    return instanceView(state, stored.seq, await this.deploymentOf(state));
+  }
+
+  /** Instances in the repository, by what it indexes. */
+  instances(query?: InstanceQuery): Promise<InstanceSummary[]> {
+    return this.repository.instances(query);
+  }
+
+  /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
+  async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
+    if (filter.instanceId) await this.runtime(filter.instanceId);
+    const out: UserTaskView[] = [];
+    for (const runtime of this.runtimes.values()) {
+      const state = runtime.current;
+      if (filter.instanceId && state.instance.id !== filter.instanceId) continue;
+      for (const task of state.userTasks.values()) {
+        if (filter.elementId && task.nodeId !== filter.elementId) continue;
+        out.push(userTaskView(state, task));
+      }
+    }
+    return out;
+  }
+
+  /** Complete a user task (`<instanceId>/<taskId>`) with the variables it produced. */
+  async completeUserTask(taskId: string, variables: Variables = {}): Promise<void> {
+    const { instanceId, localId } = this.parseId('userTask', taskId);
+    canonicalBytes(variables, '$variables');
+    const runtime = await this.runtime(instanceId);
+    if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
+    await runtime.submit({ type: 'userTask.completed', taskId: localId, variables: { ...variables } });
+  }
+
+  /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */
+  async retryIncident(incidentId: string): Promise<void> {
+    const { instanceId, localId } = this.parseId('incident', incidentId);
+    const runtime = await this.runtime(instanceId);
+    if (!runtime.current.incidents.has(localId)) throw new NotFoundError('incident', incidentId);
+    await runtime.submit({ type: 'incident.retry', incidentId: localId });
+  }
+
+  /**
+   * Restore every running instance (or the given ones) from the repository and continue each where it
+   * was. An instance that cannot be restored is reported and the others go on.
+   */
+  async recover(options: { instanceIds?: string[] } = {}): Promise<RecoverReport> {
+    this.assertOpen();
+    const ids = options.instanceIds ?? (await this.runningInstanceIds());
+    const report: RecoverReport = { restored: [], failed: [] };
+    for (const instanceId of ids) {
+      try {
+        await this.runtime(instanceId);
+        report.restored.push(instanceId);
+      } catch (error) {
+        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    return report;
+  }
+
+  /** Subscribe to engine events (`'*'` for all). Returns the unsubscribe function. */
+  on<T extends EngineEventType | '*'>(type: T, listener: Listener<T>): () => void {
+    this.emitter.on(type, listener as (event: EngineEvent) => void);
+    return () => this.emitter.off(type, listener as (event: EngineEvent) => void);
+  }
+
+  /** Called when an instance's loop stopped because a write failed; the instance is dropped from memory. */
+  onFault(listener: (fault: { instanceId: string; error: Error }) => void): () => void {
+    this.emitter.on('fault', listener);
+    return () => this.emitter.off('fault', listener);
+  }
+
+  /** Stop every loop after its current write. Handlers still running finish unheard; nothing durable is lost. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.loading.values()]);
+    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.stop()));
+    this.runtimes.clear();
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────────────────────────────────
+
+  private publish(event: EngineEvent): void {
+    this.emitter.emit(event.type, event);
+    this.emitter.emit('*', event);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EngineError(EngineErrorCode.Closed, 'the engine is closed');
+  }
+
+  private parseId(kind: 'userTask' | 'incident', id: string): { instanceId: string; localId: string } {
+    const parsed = parseExternalId(id);
+    if (!parsed) throw new NotFoundError(kind, id);
+    return parsed;
+  }
+
+  private async runningInstanceIds(): Promise<string[]> {
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.repository.instances({ status: 'running', limit: 500, ...(after ? { after } : {}) });
+      for (const summary of page) ids.push(summary.instanceId);
+      if (page.length < 500) return ids;
+      after = page[page.length - 1]!.instanceId;
+    }
+  }
+
+  /** The live loop of an instance, restoring it from the repository when it is not in memory. */
+  private runtime(instanceId: string): Promise<InstanceRuntime> {
+    const live = this.runtimes.get(instanceId);
+    if (live) return Promise.resolve(live);
+    this.assertOpen();
+    let loading = this.loading.get(instanceId);
+    if (!loading) {
+      loading = this.restore(instanceId).finally(() => this.loading.delete(instanceId));
+      this.loading.set(instanceId, loading);
+    }
+    return loading;
+  }
+
+  private async restore(instanceId: string): Promise<InstanceRuntime> {
+    const stored = await this.repository.get(instanceId);
+    if (!stored) throw new NotFoundError('instance', instanceId);
+    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
+    const { definition } = await this.definition(document.definitionDigest, instanceId);
+    const state = new InstanceState(document.body);
+    const process = definition.model.processes.get(state.instance.processId);
+    if (!process) {
+      throw new RestoreError(
+        instanceId,
+        `process ${state.instance.processId} is not in deployment ${document.definitionDigest}`,
+      );
+    }
+    const journal = stored.writes.map((write) => decodeJournalEntry(write.value));
+    for (const entry of journal) {
+      const job = state.jobs.get(entry.jobId);
+      // Fail closed: a result that does not match its receipt, or a receipt for another invocation.
+      if (!receiptMatches(entry.receipt, entry.result) || (job && job.identity !== entry.receipt.identity)) {
+        throw new RestoreError(instanceId, `journal entry for job ${entry.jobId} does not match its receipt`);
+      }
+    }
+    const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
+    this.runtimes.set(instanceId, runtime);
+    if (state.instance.status === 'running') {
+      this.publish({
+        id: `${instanceId}:instance.restored:${stored.seq}`,
+        type: 'instance.restored',
+        instanceId,
+        at: this.clock.now(),
+        seq: stored.seq,
+      });
+      await runtime.replayJournal(journal);
+      await runtime.resumeJobs();
+    }
+    return runtime;
+  }
+
+  private async findProcess(
+    processId: string,
+    digest?: string,
+  ): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    const candidates = digest
+      ? [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined)
+      : (await this.repository.deployments()).reverse();
+    for (const deployment of candidates) {
+      const { model } = await this.definitionFrom(deployment);
+      const process = model.processes.get(processId);
+      if (process) {
+        if (!process.executable)
+          throw new InvalidStateError(`process ${processId} is not executable (isExecutable="false")`);
+        return { deployment, process };
+      }
+    }
+    throw new NotFoundError('process', digest ? `${processId}@${digest}` : processId);
+  }
+
+  private async definition(digest: string, instanceId: string): Promise<{ definition: LoadedDefinition }> {
+    const deployment = await this.repository.getDeployment(digest);
+    if (!deployment) throw new RestoreError(instanceId, `its deployment ${digest} is not in the repository`);
+    return { definition: await this.definitionFrom(deployment) };
+  }
+
+  private definitionFrom(deployment: Deployment): Promise<LoadedDefinition> {
+    let loaded: Promise<LoadedDefinition> | undefined = this.definitions.get(deployment.digest);
+    if (!loaded) {
+      loaded = compile(deployment.xml).then((model) => ({ deployment, model }));
+      this.definitions.set(deployment.digest, loaded);
+    }
+    return loaded;
+  }
+
+  private async deploymentOf(state: InstanceState): Promise<Deployment | undefined> {
+    return (await this.definitions.get(state.instance.definition.digest))?.deployment;
+  }
+}

@@ -1,0 +1,336 @@
+import {
+  canonicalBytes,
+  encodeJournalEntry,
+  type JournalEntry,
+  openCheckpoint,
+  type Repository,
+  resultReceipt,
+  sealCheckpoint,
+  type Variables,
+} from '@thresher/checkpoint';
+import type { Clock, EngineEvent, Handlers, Job, SettledState } from './api-types.js';
+import { applyEvent } from './core.js';
+import type { Announcement, CoreContext, Effect, InstanceEvent } from './core-types.js';
+import { NotFoundError } from './errors.js';
+import { InstanceState } from './instance-state.js';
+import type { ProcessDef } from './model/types.js';
+import { incidentViews, userTaskView } from './views.js';
+
+/** What a runtime needs from its engine. */
+export interface RuntimeHost {
+  repository: Repository;
+  clock: Clock;
+  handlers: Handlers;
+  defaultRetries: number;
+  backoff: (failure: number) => number;
+  emit(event: EngineEvent): void;
+  /** A store or engine fault that stopped this instance's loop. */
+  fault(instanceId: string, error: Error): void;
+}
+
+/**
+ * The loop of one instance: the single writer of its state. Every event is applied, made durable, and
+ * only then are its effects performed (handlers called, events published), so a crash may repeat an
+ * effect but never lose one.
+ */
+export class InstanceRuntime {
+  private tail: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private readonly running = new Set<string>();
+  private readonly timers = new Map<string, unknown>();
+  private settledWaiters: Array<() => void> = [];
+  private broken: Error | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly host: RuntimeHost,
+    private readonly process: ProcessDef,
+    private state: InstanceState,
+    /** The seq of the latest durable checkpoint; null before the first. */
+    private seq: number | null,
+    private lastBytes: Uint8Array | null,
+  ) {}
+
+  get id(): string {
+    return this.state.instance.id;
+  }
+
+  get current(): InstanceState {
+    return this.state;
+  }
+
+  get latestSeq(): number {
+    return this.seq ?? -1;
+  }
+
+  /** Apply an event, persist, perform its effects. Rejects (state unchanged) when the event is refused. */
+  submit(event: InstanceEvent): Promise<void> {
+    return this.enqueue(async () => {
+      const effects = this.applyOrRollback([event]);
+      await this.persist();
+      this.perform(effects);
+    });
+  }
+
+  /** Apply journal entries recovered with the checkpoint: their handlers are not called again. */
+  replayJournal(entries: JournalEntry[]): Promise<void> {
+    return this.enqueue(async () => {
+      const pending = entries.filter((entry) => this.state.jobs.has(entry.jobId));
+      if (pending.length === 0) return;
+      const effects = this.applyOrRollback(
+        pending.map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result })),
+      );
+      await this.persist();
+      this.perform(effects);
+    });
+  }
+
+  /** Dispatch every job the restored state has in flight. */
+  resumeJobs(): Promise<void> {
+    return this.enqueue(async () => {
+      for (const track of this.state.tracks.values()) {
+        if (track.wait?.kind === 'job') this.dispatch(track.wait.jobId);
+      }
+    });
+  }
+
+  /** Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents). */
+  settled(): Promise<SettledState> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (this.broken) {
+          reject(this.broken);
+          return true;
+        }
+        const result = this.settledState();
+        if (result) resolve(result);
+        return result !== undefined;
+      };
+      const waiter = (): void => {
+        if (!check()) this.settledWaiters.push(waiter);
+      };
+      waiter();
+    });
+  }
+
+  /** Stop dispatching; results arriving later are dropped (their jobs stay in flight in the document). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const handle of this.timers.values()) this.host.clock.clearTimeout(handle);
+    this.timers.clear();
+    await this.tail;
+  }
+
+  // ── the loop ────────────────────────────────────────────────────────────────────────────────────────
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    this.queued++;
+    const run = this.tail.then(async () => {
+      if (this.broken) throw this.broken;
+      await work();
+    });
+    const settle = (): void => {
+      this.queued--;
+      this.notifySettled();
+    };
+    this.tail = run.then(settle, settle);
+    return run;
+  }
+
+  /**
+   * A write the store refused or failed leaves memory ahead of what is durable: the loop stops for good
+   * and the instance is restored from the store by the next engine (or `recover()`).
+   */
+  private async durably(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.broken = error instanceof Error ? error : new Error(String(error));
+      this.host.fault(this.id, this.broken);
+      throw error;
+    }
+  }
+
+  private applyOrRollback(events: InstanceEvent[]): Effect[] {
+    const effects: Effect[] = [];
+    try {
+      for (const event of events) effects.push(...applyEvent(this.context(), this.state, event));
+      return effects;
+    } catch (error) {
+      // The core may have changed records before refusing; go back to what is durable.
+      if (this.lastBytes) this.state = new InstanceState(openCheckpoint(this.lastBytes, { instanceId: this.id }).body);
+      throw error;
+    }
+  }
+
+  private context(): CoreContext {
+    return {
+      process: this.process,
+      now: this.host.clock.now(),
+      defaultRetries: this.host.defaultRetries,
+      backoff: this.host.backoff,
+    };
+  }
+
+  private async persist(): Promise<void> {
+    const instance = this.state.instance;
+    const seq = this.seq === null ? 0 : this.seq + 1;
+    const { document, bytes } = sealCheckpoint({
+      instanceId: instance.id,
+      seq,
+      parentSeq: this.seq,
+      definitionDigest: instance.definition.digest,
+      capturedAt: this.host.clock.now(),
+      body: this.state.toBody(),
+    });
+    await this.durably(() =>
+      this.host.repository.put({
+        instanceId: instance.id,
+        seq,
+        parentSeq: this.seq,
+        schema: document.schema,
+        definitionDigest: document.definitionDigest,
+        digest: document.digest,
+        bytes,
+        meta: {
+          status: instance.status,
+          processId: instance.processId,
+          definitionId: instance.definition.id,
+          businessKey: instance.businessKey,
+          parentId: instance.parentId,
+          callNodeId: instance.callNodeId,
+        },
+      }),
+    );
+    this.seq = seq;
+    this.lastBytes = bytes;
+    this.announce({ id: `${instance.id}:checkpoint.saved:${seq}`, type: 'checkpoint.saved', seq });
+  }
+
+  private perform(effects: Effect[]): void {
+    for (const effect of effects) {
+      if (effect.type === 'announce') this.announce(effect.event);
+      else this.dispatch(effect.jobId);
+    }
+  }
+
+  private announce(event: Announcement): void {
+    this.host.emit({ ...event, instanceId: this.id, at: this.host.clock.now() } as EngineEvent);
+  }
+
+  // ── jobs ────────────────────────────────────────────────────────────────────────────────────────────
+
+  private dispatch(jobId: string): void {
+    const job = this.state.jobs.get(jobId);
+    if (!job || this.stopped || this.running.has(jobId) || this.timers.has(jobId)) return;
+    const delay = job.notBefore === null ? 0 : job.notBefore - this.host.clock.now();
+    if (delay > 0) {
+      const handle = this.host.clock.setTimeout(() => {
+        this.timers.delete(jobId);
+        this.dispatch(jobId);
+      }, delay);
+      this.timers.set(jobId, handle);
+      return;
+    }
+    const node = this.process.nodes.get(job.nodeId);
+    const track = this.state.track(job.trackId);
+    const attempt = job.failures + 1;
+    const view: Job = {
+      id: job.id,
+      instanceId: this.id,
+      elementId: job.nodeId,
+      elementName: node?.name ?? null,
+      taskType: job.taskType,
+      variables: { ...this.state.visible(track.scopePath), ...track.locals },
+      idempotencyKey: job.identity,
+      attempt,
+      businessKey: this.state.instance.businessKey,
+    };
+    this.running.add(jobId);
+    this.announce({
+      id: `${this.id}:${job.identity}:job.dispatched:${attempt}`,
+      type: 'job.dispatched',
+      jobId,
+      elementId: job.nodeId,
+      taskType: job.taskType,
+      attempt,
+    });
+    const handler = this.host.handlers[job.taskType];
+    Promise.resolve()
+      .then(() => {
+        if (!handler) throw new NotFoundError('handler', job.taskType);
+        return handler(view);
+      })
+      .then(
+        (result) => this.jobSettled(jobId, checkResult(job.taskType, result)),
+        (error: unknown) => this.jobSettled(jobId, { error: describe(error) }),
+      );
+  }
+
+  private jobSettled(jobId: string, outcome: { result: Variables } | { error: string }): void {
+    this.running.delete(jobId);
+    if (this.stopped) return this.notifySettled();
+    const work =
+      'result' in outcome
+        ? this.completeJob(jobId, outcome.result)
+        : this.submit({ type: 'job.failed', jobId, error: outcome.error });
+    work.catch(() => {}); // faults are reported through host.fault and settled()
+    this.notifySettled();
+  }
+
+  /** Journal the result against the current checkpoint, then apply it: a kill in between loses nothing. */
+  private completeJob(jobId: string, result: Variables): Promise<void> {
+    return this.enqueue(async () => {
+      const job = this.state.jobs.get(jobId);
+      if (!job || this.seq === null) return;
+      const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
+      const seq = this.seq;
+      await this.durably(() =>
+        this.host.repository.putWrites(this.id, seq, [{ taskId: jobId, index: 0, value: encodeJournalEntry(entry) }]),
+      );
+      const effects = this.applyOrRollback([{ type: 'job.completed', jobId, result }]);
+      await this.persist();
+      this.perform(effects);
+    });
+  }
+
+  // ── settling ────────────────────────────────────────────────────────────────────────────────────────
+
+  private settledState(): SettledState | undefined {
+    const { instance } = this.state;
+    if (instance.status !== 'running') return { instanceId: instance.id, status: instance.status };
+    if (this.queued > 0 || this.running.size > 0 || this.timers.size > 0) return undefined;
+    return {
+      instanceId: instance.id,
+      status: 'waiting',
+      userTasks: [...this.state.userTasks.values()].map((task) => userTaskView(this.state, task)),
+      incidents: incidentViews(this.state),
+    };
+  }
+
+  private notifySettled(): void {
+    const waiters = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}
+
+function checkResult(taskType: string, result: unknown): { result: Variables } | { error: string } {
+  if (result === undefined || result === null) return { result: {} };
+  if (typeof result !== 'object' || Array.isArray(result)) {
+    return {
+      error: `the handler for "${taskType}" returned ${Array.isArray(result) ? 'an array' : typeof result}; return an object of variables`,
+    };
+  }
+  try {
+    canonicalBytes(result, '$result');
+  } catch (error) {
+    return { error: describe(error) };
+  }
+  return { result: result as Variables };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,120 @@
+/**
+ * Walks one container (a process or an embedded sub-process): compiles its flow nodes, recursing
+ * into sub-processes, then its sequence flows, then the rules that need both.
+ *
+ * @module
+ */
+import { readExtensions, readIoMapping } from './extensions.js';
+import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
+import type { IssueCollector } from './issues.js';
+import { children, idOf, type ModdleElement, str } from './moddle.js';
+import { compileNode, DATA_ELEMENTS, type NodeFrame, unsupportedReason } from './nodes.js';
+import type { UnresolvedReferences } from './read-warnings.js';
+import { type Flow, type Node, NodeType, type SubProcessNode } from './types.js';
+
+/** Deeper nesting than this is refused rather than risking the stack on hostile input. */
+const MAX_DEPTH = 64;
+
+/** What a process compile accumulates across all of its containers. */
+export interface ProcessContext {
+  issues: IssueCollector;
+  unresolved: UnresolvedReferences;
+  /** Every node of the process, nested ones included, in document order. */
+  nodes: Map<string, Node>;
+  flows: Map<string, Flow>;
+}
+
+/** The start events a container turned out to have. */
+export interface ContainerStarts {
+  /** Ids of its none start events. */
+  startNodes: string[];
+  /** Whether a start event was refused (already reported, so "no none start event" would only repeat it). */
+  refusedStart: boolean;
+}
+
+/** Compiles the flow elements of `container` (whose id is `containerId`) into `context`. */
+export function compileContainer(
+  context: ProcessContext,
+  container: ModdleElement,
+  containerId: string,
+  depth: number,
+): ContainerStarts {
+  const view: ContainerView = { id: containerId, nodes: new Map(), refused: new Set(), declared: new Map() };
+  let refusedStart = false;
+  const sequenceFlows: ModdleElement[] = [];
+  for (const element of children(container, 'flowElements')) {
+    if (element.$type === 'bpmn:SequenceFlow') {
+      sequenceFlows.push(element);
+      continue;
+    }
+    if (DATA_ELEMENTS.has(element.$type)) continue;
+    const id = idOf(element);
+    if (!id) {
+      context.issues.error(element, `${element.$type} has no id`);
+      continue;
+    }
+    const reason = element.$instanceOf('bpmn:FlowNode')
+      ? unsupportedReason(element)
+      : `${element.$type} is not supported yet`;
+    if (reason) {
+      context.issues.error(element, reason);
+      view.refused.add(id);
+      refusedStart ||= element.$type === 'bpmn:StartEvent';
+      continue;
+    }
+    const frame: NodeFrame = {
+      id,
+      name: str(element, 'name') || null,
+      container: containerId,
+      incoming: [],
+      outgoing: [],
+      io: { inputs: [], outputs: [] },
+    };
+    const node =
+      element.$type === 'bpmn:SubProcess'
+        ? subProcess(context, element, frame, depth)
+        : compileNode(element, frame, context.issues);
+    if (!node) {
+      view.refused.add(id);
+      refusedStart ||= element.$type === 'bpmn:StartEvent';
+      continue;
+    }
+    view.nodes.set(id, { node, element });
+    // Sub-process nodes are placed before their children, keeping `nodes` in document order.
+    if (!context.nodes.has(id)) context.nodes.set(id, node);
+  }
+  for (const element of sequenceFlows) {
+    const flow = compileFlow(element, view, context.unresolved, context.issues);
+    if (flow) context.flows.set(flow.id, flow);
+  }
+  checkFlowRules(view, context.flows, context.issues);
+  const startNodes = [...view.nodes.values()]
+    .filter(({ node }) => node.type === NodeType.StartEvent)
+    .map(({ node }) => node.id);
+  return { startNodes, refusedStart };
+}
+
+function subProcess(
+  context: ProcessContext,
+  element: ModdleElement,
+  frame: NodeFrame,
+  depth: number,
+): SubProcessNode | null {
+  if (depth >= MAX_DEPTH) {
+    context.issues.error(element, `sub-processes nested more than ${MAX_DEPTH} deep are not supported`);
+    return null;
+  }
+  const extensions = readExtensions(element, ['zeebe:IoMapping'], context.issues);
+  frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
+  const node: SubProcessNode = { ...frame, type: NodeType.SubProcess, startNodes: [] };
+  context.nodes.set(node.id, node);
+  const starts = compileContainer(context, element, node.id, depth + 1);
+  node.startNodes = starts.startNodes;
+  if (node.startNodes.length > 1 || (node.startNodes.length === 0 && !starts.refusedStart)) {
+    context.issues.error(
+      element,
+      `an embedded sub-process needs exactly one none start event, found ${node.startNodes.length}`,
+    );
+  }
+  return node;
+}

@@ -1,0 +1,34 @@
+/**
+ * The deployment digest: sha256 over the canonical JSON of the compiled model (DESIGN §2), so it
+ * follows behaviour, not bytes — whitespace and diagram layout do not move it.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import stringify from 'fast-json-stable-stringify';
+import type { ProcessDef } from './types.js';
+
+/** The canonical, Map-free form of a model's processes that the digest covers. */
+export function canonicalModel(definitionId: string, processes: ReadonlyMap<string, ProcessDef>): unknown {
+  return {
+    definitionId,
+    processes: sortedObject(processes, (process): unknown => ({
+      ...process,
+      nodes: sortedObject(process.nodes, (node) => node),
+      flows: sortedObject(process.flows, (flow) => flow),
+    })),
+  };
+}
+
+/** sha256 hex of the canonical model. */
+export function digestModel(definitionId: string, processes: ReadonlyMap<string, ProcessDef>): string {
+  return createHash('sha256')
+    .update(stringify(canonicalModel(definitionId, processes)), 'utf8')
+    .digest('hex');
+}
+
+function sortedObject<TValue>(map: ReadonlyMap<string, TValue>, convert: (value: TValue) => unknown): object {
+  const keys = [...map.keys()].sort();
+  // fromEntries defines own properties, so an element id such as `__proto__` stays a key.
+  return Object.fromEntries(keys.map((key) => [key, convert(map.get(key) as TValue)]));
+}

@@ -1,0 +1,137 @@
+/**
+ * Sequence flows: endpoints in the same container, FEEL conditions only where a gateway decides,
+ * and the gateway rules that depend on the flows (an outgoing flow, a default that is one of them).
+ *
+ * @module
+ */
+import { compileExpression } from './expression.js';
+import type { IssueCollector } from './issues.js';
+import { child, idOf, type ModdleElement, str } from './moddle.js';
+import type { UnresolvedReferences } from './read-warnings.js';
+import { type Flow, type Node, NodeType } from './types.js';
+
+/** One container's flow nodes, as the flow checks need them. */
+export interface ContainerView {
+  id: string;
+  /** Compiled nodes directly in this container, with their moddle elements. */
+  nodes: Map<string, { node: Node; element: ModdleElement }>;
+  /** Ids of flow nodes in this container that were refused (already reported). */
+  refused: Set<string>;
+  /** Flow ids by the id their `sourceRef` names, compiled or not: refused flows still count as outgoing. */
+  declared: Map<string, string[]>;
+}
+
+/**
+ * Compiles a sequence flow and links it into its endpoints' `outgoing` / `incoming`.
+ *
+ * @returns the flow, or null when an issue was recorded (or an endpoint was already refused).
+ */
+export function compileFlow(
+  element: ModdleElement,
+  view: ContainerView,
+  unresolved: UnresolvedReferences,
+  issues: IssueCollector,
+): Flow | null {
+  const id = idOf(element);
+  if (!id) {
+    issues.error(element, 'bpmn:SequenceFlow has no id');
+    return null;
+  }
+  const sourceId = idOf(child(element, 'sourceRef') ?? element);
+  if (sourceId !== undefined && sourceId !== id)
+    view.declared.set(sourceId, [...(view.declared.get(sourceId) ?? []), id]);
+  const source = endpoint(element, 'sourceRef', view, unresolved, issues);
+  const target = endpoint(element, 'targetRef', view, unresolved, issues);
+  const condition = conditionOf(element, issues);
+  if (!source || !target || condition === undefined) return null;
+  if (condition && !decides(source.node)) {
+    const why =
+      source.node.type === NodeType.ParallelGateway
+        ? 'a bpmn:ParallelGateway takes every outgoing flow, so a condition on one is not allowed'
+        : `a conditional flow out of ${source.element.$type} is not supported yet (exclusive and inclusive gateways decide)`;
+    issues.error(element, why);
+    return null;
+  }
+  const flow: Flow = {
+    id,
+    name: str(element, 'name') || null,
+    source: source.node.id,
+    target: target.node.id,
+    condition,
+  };
+  source.node.outgoing.push(id);
+  target.node.incoming.push(id);
+  return flow;
+}
+
+function decides(node: Node): boolean {
+  return node.type === NodeType.ExclusiveGateway || node.type === NodeType.InclusiveGateway;
+}
+
+function endpoint(
+  flow: ModdleElement,
+  property: 'sourceRef' | 'targetRef',
+  view: ContainerView,
+  unresolved: UnresolvedReferences,
+  issues: IssueCollector,
+): { node: Node; element: ModdleElement } | null {
+  const ref = child(flow, property);
+  if (!ref) {
+    // A dangling reference was reported when the XML was read; only an absent one is new.
+    if (!unresolved.get(flow)?.has(`bpmn:${property}`)) issues.error(flow, `bpmn:SequenceFlow has no ${property}`);
+    return null;
+  }
+  const refId = idOf(ref) ?? '';
+  const found = view.nodes.get(refId);
+  if (found) return found;
+  if (!view.refused.has(refId)) {
+    issues.error(
+      flow,
+      `${property} "${refId}" (${ref.$type}) is not a flow node in the same container "${view.id}" as the flow`,
+    );
+  }
+  return null;
+}
+
+/** The flow's condition: null when unconditional, undefined when it is there but unusable. */
+function conditionOf(flow: ModdleElement, issues: IssueCollector): Flow['condition'] | undefined {
+  const expression = child(flow, 'conditionExpression');
+  if (!expression) return null;
+  const language = str(expression, 'language');
+  if (language && !/feel/i.test(language)) {
+    issues.error(flow, `condition language "${language}" is not supported (Thresher evaluates FEEL)`);
+    return undefined;
+  }
+  return compileExpression(str(expression, 'body'), flow, 'condition', issues) ?? undefined;
+}
+
+/** Checks the rules that need a container's flows in place: gateways, starts and ends. */
+export function checkFlowRules(view: ContainerView, flows: ReadonlyMap<string, Flow>, issues: IssueCollector): void {
+  for (const { node, element } of view.nodes.values()) {
+    switch (node.type) {
+      case NodeType.StartEvent:
+        if (node.incoming.length > 0) issues.error(element, 'a start event cannot have incoming sequence flows');
+        break;
+      case NodeType.EndEvent:
+      case NodeType.TerminateEndEvent:
+        if (node.outgoing.length > 0) issues.error(element, 'an end event cannot have outgoing sequence flows');
+        break;
+      case NodeType.ExclusiveGateway:
+      case NodeType.InclusiveGateway:
+      case NodeType.ParallelGateway: {
+        // Flows refused for their own reasons were reported already; they still count here.
+        const declared = view.declared.get(node.id) ?? [];
+        if (declared.length === 0) issues.error(element, `${element.$type} has no outgoing sequence flow`);
+        if (node.defaultFlow === null) break;
+        if (!declared.includes(node.defaultFlow)) {
+          issues.error(element, `default flow "${node.defaultFlow}" is not one of the gateway's outgoing flows`);
+        } else if (flows.get(node.defaultFlow)?.condition) {
+          issues.error(element, `default flow "${node.defaultFlow}" must not have a condition`);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}

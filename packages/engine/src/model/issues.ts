@@ -1,0 +1,101 @@
+/**
+ * Collects what the compiler finds wrong (issues, which refuse the model) and what it merely notes
+ * (warnings), each naming the element and, where the XML shows it, the line.
+ *
+ * @module
+ */
+import type { ModelIssue } from '../errors.js';
+import { idOf, type ModdleElement } from './moddle.js';
+import type { ModelWarning } from './types.js';
+
+const ID_ATTRIBUTE = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** Maps element ids to the 1-based line of their `id="…"` attribute in the XML. */
+export class LineIndex {
+  private lines: Map<string, number> | undefined;
+  private lineStarts: number[] | undefined;
+
+  constructor(private readonly xml: string) {}
+
+  /** The line of the element with this id, if the XML shows one. */
+  lineOf(id: string | null | undefined): number | undefined {
+    if (!id) return undefined;
+    this.lines ??= this.indexIds();
+    return this.lines.get(id);
+  }
+
+  /** The offset in the XML of a 0-based line and column, as bpmn-moddle reports them. */
+  offsetOf(line: number, column: number): number {
+    this.lineStarts ??= this.indexLines();
+    const start = this.lineStarts[line];
+    return start === undefined ? this.xml.length : start + column;
+  }
+
+  /** The text of the XML from an offset, at most `length` characters. */
+  slice(offset: number, length: number): string {
+    return this.xml.slice(offset, offset + length);
+  }
+
+  private indexLines(): number[] {
+    const starts = [0];
+    for (let index = this.xml.indexOf('\n'); index >= 0; index = this.xml.indexOf('\n', index + 1)) {
+      starts.push(index + 1);
+    }
+    return starts;
+  }
+
+  private indexIds(): Map<string, number> {
+    const lines = new Map<string, number>();
+    this.lineStarts ??= this.indexLines();
+    const starts = this.lineStarts;
+    let line = 0;
+    for (const match of this.xml.matchAll(ID_ATTRIBUTE)) {
+      const id = match[1] ?? match[2];
+      if (id === undefined || lines.has(id)) continue;
+      while (line + 1 < starts.length && (starts[line + 1] ?? Number.POSITIVE_INFINITY) <= match.index) line += 1;
+      lines.set(id, line + 1);
+    }
+    return lines;
+  }
+}
+
+/** Accumulates issues and warnings; the compiler throws one ModelError with all issues at the end. */
+export class IssueCollector {
+  readonly issues: ModelIssue[] = [];
+  readonly warnings: ModelWarning[] = [];
+
+  constructor(readonly lines: LineIndex) {}
+
+  /** Records a problem with a moddle element (named by its id and `$type`). */
+  error(element: ModdleElement, message: string): void {
+    this.errorAt(idOf(element) ?? null, element.$type, message);
+  }
+
+  /** Records a problem with an element named explicitly (or with no element at all). */
+  errorAt(elementId: string | null, elementType: string | null, message: string, line?: number): void {
+    const issue: ModelIssue = { elementId, elementType, message };
+    const at = line ?? this.lines.lineOf(elementId);
+    if (at !== undefined) issue.line = at;
+    this.issues.push(issue);
+  }
+
+  /** Records something worth knowing that does not stop the model. */
+  warn(elementId: string | null, message: string): void {
+    this.warnings.push({ message, elementId });
+  }
+
+  /** A collector for one part of the model, sharing the line index; merge it back with `absorb`. */
+  fork(): IssueCollector {
+    return new IssueCollector(this.lines);
+  }
+
+  /** Takes over another collector's findings; with `asWarnings`, its issues become warnings. */
+  absorb(other: IssueCollector, asWarnings?: (issue: ModelIssue) => string): void {
+    if (asWarnings) {
+      for (const issue of other.issues) this.warn(issue.elementId, asWarnings(issue));
+    } else {
+      this.issues.push(...other.issues);
+    }
+    this.warnings.push(...other.warnings);
+  }
+}

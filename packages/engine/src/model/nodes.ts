@@ -1,0 +1,209 @@
+/**
+ * Compiles one flow node (everything but a sub-process, which `container.ts` recurses into) and
+ * refuses, by name, every element or feature Thresher does not execute yet.
+ *
+ * @module
+ */
+import { compileExpression } from './expression.js';
+import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
+import type { IssueCollector } from './issues.js';
+import { child, children, idOf, type ModdleElement, str } from './moddle.js';
+import { type GatewayNode, type IoMapping, type Node, NodeType } from './types.js';
+
+/** BPMN types Thresher executes, mapped to the node type they compile to. */
+const SUPPORTED: Readonly<Record<string, NodeType>> = {
+  'bpmn:StartEvent': NodeType.StartEvent,
+  'bpmn:EndEvent': NodeType.EndEvent,
+  'bpmn:Task': NodeType.Task,
+  'bpmn:ManualTask': NodeType.ManualTask,
+  'bpmn:ServiceTask': NodeType.ServiceTask,
+  'bpmn:ScriptTask': NodeType.ScriptTask,
+  'bpmn:UserTask': NodeType.UserTask,
+  'bpmn:ExclusiveGateway': NodeType.ExclusiveGateway,
+  'bpmn:ParallelGateway': NodeType.ParallelGateway,
+  'bpmn:InclusiveGateway': NodeType.InclusiveGateway,
+  'bpmn:SubProcess': NodeType.SubProcess,
+};
+
+/** Flow elements that carry data or documentation only: accepted and not executed. */
+export const DATA_ELEMENTS: ReadonlySet<string> = new Set([
+  'bpmn:DataObject',
+  'bpmn:DataObjectReference',
+  'bpmn:DataStoreReference',
+]);
+
+/** The fields every node shares, before flows fill `incoming` and `outgoing`. */
+export interface NodeFrame {
+  id: string;
+  name: string | null;
+  container: string;
+  incoming: string[];
+  outgoing: string[];
+  io: IoMapping;
+}
+
+/**
+ * Why Thresher cannot run this flow node, or null when it can. Covers unsupported types, event
+ * definitions, loops and compensation, so that nothing is ever dropped silently.
+ */
+export function unsupportedReason(element: ModdleElement): string | null {
+  const type = element.$type;
+  if (!(type in SUPPORTED)) return `${type} is not supported yet`;
+  if (type === 'bpmn:SubProcess' && element.triggeredByEvent === true) {
+    return 'event sub-process (bpmn:SubProcess triggeredByEvent="true") is not supported yet';
+  }
+  if (type === 'bpmn:StartEvent' || type === 'bpmn:EndEvent') {
+    const definitions = [...children(element, 'eventDefinitions'), ...children(element, 'eventDefinitionRef')];
+    const terminate = type === 'bpmn:EndEvent' && definitions.length === 1 && isTerminate(definitions[0]);
+    if (definitions.length > 0 && !terminate) {
+      return `${type} with ${definitions.map((definition) => definition.$type).join(' and ')} is not supported yet`;
+    }
+  }
+  if (element.$instanceOf('bpmn:Activity')) {
+    const loop = child(element, 'loopCharacteristics');
+    if (loop) return `${loop.$type} on ${type} is not supported yet`;
+    if (element.isForCompensation === true)
+      return `compensation handler ${type} (isForCompensation) is not supported yet`;
+    for (const quantity of ['startQuantity', 'completionQuantity']) {
+      const value = element[quantity];
+      if (value !== undefined && value !== 1) return `${quantity}="${String(value)}" is not supported yet`;
+    }
+    if (child(element, 'default')) return `a default flow out of ${type} is not supported yet`;
+  }
+  return null;
+}
+
+function isTerminate(definition: ModdleElement | undefined): boolean {
+  return definition?.$type === 'bpmn:TerminateEventDefinition';
+}
+
+/** The extension elements each node type reads; any other Zeebe behaviour on it refuses the model. */
+export function usedExtensions(type: string): readonly string[] {
+  switch (type) {
+    case 'bpmn:ServiceTask':
+      return ['zeebe:TaskDefinition', 'zeebe:TaskHeaders', 'zeebe:IoMapping'];
+    case 'bpmn:ScriptTask':
+      return ['zeebe:Script', 'zeebe:IoMapping'];
+    case 'bpmn:UserTask':
+      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping'];
+    case 'bpmn:ExclusiveGateway':
+    case 'bpmn:ParallelGateway':
+    case 'bpmn:InclusiveGateway':
+      return [];
+    default:
+      return ['zeebe:IoMapping'];
+  }
+}
+
+/**
+ * Compiles a supported flow node other than a sub-process (check `unsupportedReason` first).
+ *
+ * @returns the node, or null when an issue was recorded.
+ */
+export function compileNode(element: ModdleElement, frame: NodeFrame, issues: IssueCollector): Node | null {
+  const extensions = readExtensions(element, usedExtensions(element.$type), issues);
+  frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), issues);
+  switch (element.$type) {
+    case 'bpmn:StartEvent':
+      return { ...frame, type: NodeType.StartEvent };
+    case 'bpmn:EndEvent':
+      return children(element, 'eventDefinitions').length + children(element, 'eventDefinitionRef').length > 0
+        ? { ...frame, type: NodeType.TerminateEndEvent }
+        : { ...frame, type: NodeType.EndEvent };
+    case 'bpmn:Task':
+      return { ...frame, type: NodeType.Task };
+    case 'bpmn:ManualTask':
+      return { ...frame, type: NodeType.ManualTask };
+    case 'bpmn:ServiceTask':
+      return serviceTask(element, frame, extensions, issues);
+    case 'bpmn:ScriptTask':
+      return scriptTask(element, frame, extensions.get('zeebe:Script'), issues);
+    case 'bpmn:UserTask':
+      return userTask(element, frame, extensions.get('zeebe:AssignmentDefinition'), issues);
+    case 'bpmn:ExclusiveGateway':
+    case 'bpmn:ParallelGateway':
+    case 'bpmn:InclusiveGateway':
+      return gateway(element, frame);
+    default:
+      issues.error(element, `${element.$type} is not supported yet`);
+      return null;
+  }
+}
+
+function serviceTask(
+  element: ModdleElement,
+  frame: NodeFrame,
+  extensions: Map<string, ModdleElement>,
+  issues: IssueCollector,
+): Node | null {
+  const definition = extensions.get('zeebe:TaskDefinition');
+  const type = definition ? str(definition, 'type')?.trim() : undefined;
+  if (type?.startsWith('=')) {
+    issues.error(element, `zeebe:taskDefinition type given as an expression ("${type}") is not supported yet`);
+    return null;
+  }
+  const retriesText = definition ? str(definition, 'retries') : undefined;
+  let retries: number | undefined;
+  if (retriesText !== undefined) {
+    retries = /^\s*\d+\s*$/.test(retriesText) ? Number(retriesText) : Number.NaN;
+    if (!Number.isSafeInteger(retries)) {
+      issues.error(element, `zeebe:taskDefinition retries "${retriesText}" is not a non-negative integer`);
+      return null;
+    }
+  }
+  return {
+    ...frame,
+    type: NodeType.ServiceTask,
+    taskType: type || frame.id,
+    retries,
+    headers: readHeaders(extensions.get('zeebe:TaskHeaders')),
+  };
+}
+
+function scriptTask(
+  element: ModdleElement,
+  frame: NodeFrame,
+  script: ModdleElement | undefined,
+  issues: IssueCollector,
+): Node | null {
+  // A FEEL `bpmn:script` body stands in for zeebe:script's expression; other languages are refused.
+  const format = str(element, 'scriptFormat');
+  const body = format && /feel/i.test(format) ? str(element, 'script') : undefined;
+  const raw = (script ? str(script, 'expression') : undefined) ?? body;
+  const resultVariable = script ? str(script, 'resultVariable')?.trim() : undefined;
+  let ok = true;
+  if (raw === undefined || raw.trim() === '') {
+    const why = format && !body ? ` (scriptFormat "${format}" is not FEEL)` : '';
+    issues.error(element, `bpmn:ScriptTask needs a zeebe:script expression${why}`);
+    ok = false;
+  }
+  if (!resultVariable) {
+    issues.error(element, 'bpmn:ScriptTask needs a zeebe:script resultVariable');
+    ok = false;
+  }
+  if (!ok || raw === undefined || !resultVariable) return null;
+  const expression = compileExpression(raw, element, 'zeebe:script expression', issues);
+  return expression ? { ...frame, type: NodeType.ScriptTask, expression, resultVariable } : null;
+}
+
+function userTask(
+  element: ModdleElement,
+  frame: NodeFrame,
+  assignment: ModdleElement | undefined,
+  issues: IssueCollector,
+): Node | null {
+  const assignee = assignment ? str(assignment, 'assignee')?.trim() || null : null;
+  if (
+    assignee?.startsWith('=') &&
+    !compileExpression(assignee, element, 'zeebe:assignmentDefinition assignee', issues)
+  ) {
+    return null;
+  }
+  return { ...frame, type: NodeType.UserTask, assignee };
+}
+
+function gateway(element: ModdleElement, frame: NodeFrame): GatewayNode {
+  const type = SUPPORTED[element.$type] as GatewayNode['type'];
+  const flow = type === NodeType.ParallelGateway ? undefined : child(element, 'default');
+  return { ...frame, type, defaultFlow: flow ? (idOf(flow) ?? null) : null };
+}

@@ -1,0 +1,59 @@
+import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
+import type { InstanceView, UserTaskView } from './api-types.js';
+import type { InstanceState } from './instance-state.js';
+
+/** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
+export function externalId(instanceId: string, localId: string): string {
+  return `${instanceId}/${localId}`;
+}
+
+/** Split an external id back into the instance and the local id; undefined when it has no `/`. */
+export function parseExternalId(id: string): { instanceId: string; localId: string } | undefined {
+  const cut = id.lastIndexOf('/');
+  if (cut <= 0 || cut === id.length - 1) return undefined;
+  return { instanceId: id.slice(0, cut), localId: id.slice(cut + 1) };
+}
+
+export function userTaskView(state: InstanceState, task: UserTaskRecord): UserTaskView {
+  const track = state.track(task.trackId);
+  return {
+    id: externalId(state.instance.id, task.id),
+    instanceId: state.instance.id,
+    elementId: task.nodeId,
+    name: task.name,
+    assignee: task.assignee,
+    variables: { ...state.visible(track.scopePath), ...track.locals },
+    createdAt: task.createdAt,
+  };
+}
+
+function incidentView(instanceId: string, incident: IncidentRecord): IncidentRecord {
+  return { ...incident, id: externalId(instanceId, incident.id) };
+}
+
+export function incidentViews(state: InstanceState): IncidentRecord[] {
+  return [...state.incidents.values()].map((incident) => incidentView(state.instance.id, incident));
+}
+
+export function instanceView(state: InstanceState, seq: number, deployment: Deployment | undefined): InstanceView {
+  const { instance } = state;
+  const scopes: Record<string, Variables> = {};
+  for (const scope of state.scopes.values()) scopes[scope.path] = { ...scope.data };
+  return {
+    id: instance.id,
+    processId: instance.processId,
+    definitionId: instance.definition.id,
+    version: deployment?.version ?? instance.definition.version,
+    digest: instance.definition.digest,
+    status: instance.status,
+    businessKey: instance.businessKey,
+    variables: { ...state.scopes.get('/')?.data },
+    scopes,
+    activeElements: [...state.tracks.values()].map((track) => track.nodeId),
+    incidents: incidentViews(state),
+    history: [...state.history],
+    startedAt: instance.startedAt,
+    endedAt: instance.endedAt,
+    seq,
+  };
+}

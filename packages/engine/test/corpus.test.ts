@@ -1,0 +1,176 @@
+/**
+ * The BPMN MIWG reference models (shared/corpus/miwg, beside the repository) run as data: each file
+ * must compile or be refused with a ModelError whose every issue names an element — never another
+ * error, never a hang. The expected outcome per file is pinned below, so a regression (or a newly
+ * supported element) flips a test and the table gets updated on purpose.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ModelError } from '../src/errors.js';
+import { type CompileOptions, compile } from '../src/model/index.js';
+
+const corpusUrl = new URL('../../../../shared/corpus/miwg/', import.meta.url);
+const corpusDir = fileURLToPath(corpusUrl);
+if (!existsSync(corpusDir)) {
+  throw new Error(`BPMN MIWG corpus not found at ${corpusDir}: shared/ must sit beside the repository`);
+}
+const files = readdirSync(corpusDir)
+  .filter((name) => name.endsWith('.bpmn'))
+  .sort();
+
+/** `compiles`, or the first issue as `elementType: message`. */
+type Outcome = string;
+
+interface Expectation {
+  /** `compile(xml)`: what a user running the file gets. */
+  asIs: Outcome;
+  /** `compile(xml, { allowNonExecutable: true })`: element coverage, ignoring `isExecutable="false"`. */
+  everyProcess: Outcome;
+}
+
+const NOT_EXECUTABLE =
+  'bpmn:Process: no executable process: set isExecutable="true" on the process Thresher should run';
+
+const EXPECTED: Record<string, Expectation> = {
+  'A.1.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
+  'A.2.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
+  'A.2.1.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:Task: a default flow out of bpmn:Task is not supported yet',
+  },
+  'A.3.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:SubProcess: an embedded sub-process needs exactly one none start event, found 0',
+  },
+  'A.4.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
+  'A.4.1.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
+  'B.1.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:TimerEventDefinition is not supported yet',
+  },
+  'B.2.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:ConditionalEventDefinition is not supported yet',
+  },
+  'C.1.0.bpmn': {
+    asIs: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet',
+    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet',
+  },
+  'C.1.1.bpmn': {
+    asIs: `bpmn:SequenceFlow: condition "bpmn:getDataObject('approved')" is not valid FEEL: Unrecognized token in <VariableName> at character 4`,
+    everyProcess: `bpmn:SequenceFlow: condition "bpmn:getDataObject('approved')" is not valid FEEL: Unrecognized token in <VariableName> at character 4`,
+  },
+  'C.2.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet',
+  },
+  'C.3.0.bpmn': {
+    asIs: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet',
+    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet',
+  },
+  'C.4.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:IntermediateThrowEvent: bpmn:IntermediateThrowEvent is not supported yet',
+  },
+  'C.5.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'bpmn:CallActivity: bpmn:CallActivity is not supported yet' },
+  'C.6.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:IntermediateCatchEvent: bpmn:IntermediateCatchEvent is not supported yet',
+  },
+  'C.7.0.bpmn': {
+    asIs: NOT_EXECUTABLE,
+    everyProcess: 'bpmn:BusinessRuleTask: bpmn:BusinessRuleTask is not supported yet',
+  },
+  'C.8.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'bpmn:SendTask: bpmn:SendTask is not supported yet' },
+  'C.8.1.bpmn': {
+    asIs: 'bpmn:Operation: bpmn:outMessageRef refers to "triso:unspecified", which does not exist',
+    everyProcess: 'bpmn:Operation: bpmn:outMessageRef refers to "triso:unspecified", which does not exist',
+  },
+  'C.9.0.bpmn': {
+    asIs: 'bpmn:SubProcess: event sub-process (bpmn:SubProcess triggeredByEvent="true") is not supported yet',
+    everyProcess: 'bpmn:SubProcess: event sub-process (bpmn:SubProcess triggeredByEvent="true") is not supported yet',
+  },
+  'C.9.1.bpmn': {
+    asIs: 'bpmn:SendTask: bpmn:SendTask is not supported yet',
+    everyProcess: 'bpmn:SendTask: bpmn:SendTask is not supported yet',
+  },
+  'C.9.2.bpmn': {
+    asIs: 'bpmn:BoundaryEvent: bpmn:BoundaryEvent is not supported yet',
+    everyProcess: 'bpmn:BoundaryEvent: bpmn:BoundaryEvent is not supported yet',
+  },
+};
+
+/** A compile that has not finished in this long is treated as a hang. */
+const HANG_MS = 10_000;
+
+interface Row {
+  file: string;
+  mode: keyof Expectation;
+  outcome: Outcome;
+  issues: number;
+  ms: number;
+}
+const rows: Row[] = [];
+
+async function outcomeOf(xml: string, options: CompileOptions): Promise<{ outcome: Outcome; issues: number }> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`compile did not finish within ${HANG_MS} ms`)), HANG_MS);
+  });
+  try {
+    await Promise.race([compile(xml, options), hang]);
+    return { outcome: 'compiles', issues: 0 };
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    for (const issue of error.issues) {
+      expect(issue.elementId, `issue without an element id: ${issue.message}`).toEqual(expect.any(String));
+      expect(issue.elementType, `issue without an element type: ${issue.message}`).toMatch(/^bpmn:/);
+    }
+    const first = error.issues[0];
+    return { outcome: `${first?.elementType}: ${first?.message}`, issues: error.issues.length };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('BPMN MIWG corpus', () => {
+  it('has an expectation for every reference model, and a model for every expectation', () => {
+    expect(files.length).toBeGreaterThan(0);
+    expect(files).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  describe.each(files)('%s', (file) => {
+    const xml = readFileSync(new URL(file, corpusUrl), 'utf8');
+    const modes: Array<[keyof Expectation, CompileOptions]> = [
+      ['asIs', {}],
+      ['everyProcess', { allowNonExecutable: true }],
+    ];
+    it.each(modes)('%s: compiles or is refused as expected', async (mode, options) => {
+      const started = performance.now();
+      const { outcome, issues } = await outcomeOf(xml, options);
+      rows.push({ file, mode, outcome, issues, ms: Math.round(performance.now() - started) });
+      expect(outcome).toBe(EXPECTED[file]?.[mode]);
+    });
+  });
+
+  // Runs after the per-file tests above (tests in a file run in order), over what they observed.
+  it('compiles at least one reference model', () => {
+    const compiling = rows.filter((row) => row.mode === 'everyProcess' && row.outcome === 'compiles');
+    expect(compiling.map((row) => row.file)).toEqual(['A.1.0.bpmn', 'A.2.0.bpmn', 'A.4.0.bpmn', 'A.4.1.bpmn']);
+  });
+
+  afterAll(() => {
+    const table = rows
+      .sort((a, b) => a.file.localeCompare(b.file) || a.mode.localeCompare(b.mode))
+      .map((row) => ({
+        file: row.file,
+        mode: row.mode,
+        outcome: row.outcome.length > 110 ? `${row.outcome.slice(0, 107)}...` : row.outcome,
+        issues: row.issues,
+        ms: row.ms,
+      }));
+    console.log('BPMN MIWG corpus outcomes');
+    console.table(table);
+  });
+});

@@ -1,0 +1,111 @@
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import type { SqliteDatabase } from './sqlite-store.js';
+
+/** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
+export interface Migration {
+  /** What the step changes, for people reading `PRAGMA user_version` against this list. */
+  description: string;
+  sql: string;
+}
+
+/**
+ * The schema, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
+ * A database records how many have been applied in `PRAGMA user_version`.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    description: 'instances, checkpoints, writes and deployments',
+    sql: `
+      CREATE TABLE instances (
+        instance_id       TEXT    NOT NULL PRIMARY KEY,
+        latest_seq        INTEGER NOT NULL,
+        definition_digest TEXT    NOT NULL,
+        status            TEXT    NOT NULL,
+        process_id        TEXT    NOT NULL,
+        definition_id     TEXT    NOT NULL,
+        business_key      TEXT,
+        parent_id         TEXT,
+        call_node_id      TEXT
+      );
+      CREATE INDEX instances_by_status ON instances (status, instance_id);
+      CREATE INDEX instances_by_definition ON instances (definition_id, instance_id);
+      CREATE INDEX instances_by_parent ON instances (parent_id, instance_id);
+
+      CREATE TABLE checkpoints (
+        instance_id       TEXT    NOT NULL REFERENCES instances (instance_id) ON DELETE CASCADE,
+        seq               INTEGER NOT NULL,
+        parent_seq        INTEGER,
+        schema            INTEGER NOT NULL,
+        definition_digest TEXT    NOT NULL,
+        digest            TEXT    NOT NULL,
+        document          BLOB    NOT NULL,
+        PRIMARY KEY (instance_id, seq)
+      );
+
+      CREATE TABLE writes (
+        instance_id TEXT    NOT NULL,
+        seq         INTEGER NOT NULL,
+        task_id     TEXT    NOT NULL,
+        idx         INTEGER NOT NULL,
+        ord         INTEGER NOT NULL,
+        value       BLOB    NOT NULL,
+        PRIMARY KEY (instance_id, seq, task_id, idx),
+        FOREIGN KEY (instance_id, seq) REFERENCES checkpoints (instance_id, seq) ON DELETE CASCADE
+      );
+      CREATE UNIQUE INDEX writes_in_order ON writes (instance_id, seq, ord);
+
+      CREATE TABLE deployments (
+        ord           INTEGER NOT NULL PRIMARY KEY,
+        digest        TEXT    NOT NULL UNIQUE,
+        definition_id TEXT    NOT NULL,
+        version       INTEGER NOT NULL,
+        xml           TEXT    NOT NULL,
+        deployed_at   INTEGER NOT NULL,
+        UNIQUE (definition_id, version)
+      );
+    `,
+  },
+];
+
+/** The schema version this build creates and understands: the number of migrations. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Read `PRAGMA user_version`, the number of migrations applied to the database. */
+export function schemaVersion(db: SqliteDatabase): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+/**
+ * Refuse a database written by a newer build: its tables may mean something this build cannot honour,
+ * and writing to it could corrupt what the newer build relies on.
+ */
+export function assertKnownSchema(path: string, version: number): void {
+  if (version > SCHEMA_VERSION) {
+    throw new CheckpointError(
+      CheckpointErrorCode.FutureSchema,
+      `the SQLite database ${path} has schema version ${version}, but this build of @thresher/store-sqlite ` +
+        `supports at most ${SCHEMA_VERSION}; upgrade Thresher to open it`,
+    );
+  }
+}
+
+/**
+ * Bring the database up to {@link SCHEMA_VERSION}. Runs in one IMMEDIATE transaction that re-reads the
+ * version under the write lock, so two processes opening a fresh file at once apply each step once; a
+ * failed step leaves the database at the version it had.
+ */
+export function migrate(db: SqliteDatabase, path: string): void {
+  const current = schemaVersion(db);
+  assertKnownSchema(path, current);
+  // Up to date: don't take the write lock, which another process may be holding for a while.
+  if (current === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const version = schemaVersion(db);
+    assertKnownSchema(path, version);
+    for (let next = version; next < SCHEMA_VERSION; next++) {
+      db.exec(MIGRATIONS[next]!.sql);
+      // user_version lives in the database header, so it commits or rolls back with the step.
+      db.pragma(`user_version = ${next + 1}`);
+    }
+  }).immediate();
+}

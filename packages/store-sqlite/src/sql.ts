@@ -1,0 +1,126 @@
+/**
+ * The statements the SQLite repository prepares once per connection, and the rows they return.
+ * Tables and columns are created by `migrations.ts`; keep the two in step.
+ */
+
+/** A `checkpoints` row; `document` is the canonical bytes as stored (a BLOB, read back as a Buffer). */
+export interface CheckpointRow {
+  instance_id: string;
+  seq: number;
+  parent_seq: number | null;
+  schema: number;
+  definition_digest: string;
+  digest: string;
+  document: Uint8Array;
+}
+
+/** A `writes` row as read with its checkpoint. */
+export interface WriteRow {
+  seq: number;
+  task_id: string;
+  idx: number;
+  value: Uint8Array;
+}
+
+/** An `instances` row: what `put` indexes for discovery. */
+export interface InstanceRow {
+  instance_id: string;
+  latest_seq: number;
+  definition_digest: string;
+  status: string;
+  process_id: string;
+  definition_id: string;
+  business_key: string | null;
+  parent_id: string | null;
+  call_node_id: string | null;
+}
+
+/** A `deployments` row. */
+export interface DeploymentRow {
+  definition_id: string;
+  digest: string;
+  version: number;
+  xml: string;
+  deployed_at: number;
+}
+
+const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
+const INSTANCE_COLUMNS =
+  'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id';
+const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
+
+/** Every fixed statement, by name. Named parameters (`@name`) bind from objects. */
+export const SQL = {
+  selectDocument: 'SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
+  upsertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
+    VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
+      @parent_id, @call_node_id)
+    ON CONFLICT (instance_id) DO UPDATE SET
+      latest_seq = excluded.latest_seq, definition_digest = excluded.definition_digest, status = excluded.status,
+      process_id = excluded.process_id, definition_id = excluded.definition_id,
+      business_key = excluded.business_key, parent_id = excluded.parent_id, call_node_id = excluded.call_node_id`,
+  insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
+    VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
+
+  checkpointExists: 'SELECT 1 AS present FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  selectMaxWriteOrd: 'SELECT MAX(ord) AS ord FROM writes WHERE instance_id = ? AND seq = ?',
+  // DO NOTHING, not REPLACE: the first entry for a (task_id, idx) wins, so a retried task cannot rewrite it.
+  insertWrite: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`,
+
+  selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
+  selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`,
+  selectWritesOf: 'SELECT seq, task_id, idx, value FROM writes WHERE instance_id = ? AND seq = ? ORDER BY ord',
+  // LIMIT -1 means no limit in SQLite.
+  selectList: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq < ? ORDER BY seq LIMIT ?`,
+  selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
+    WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
+
+  deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
+  deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
+  deleteInstance: 'DELETE FROM instances WHERE instance_id = ?',
+
+  selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE digest = ?`,
+  selectNextVersion: 'SELECT COALESCE(MAX(version), 0) + 1 AS version FROM deployments WHERE definition_id = ?',
+  insertDeployment: `INSERT INTO deployments (${DEPLOYMENT_COLUMNS})
+    VALUES (@definition_id, @digest, @version, @xml, @deployed_at)`,
+  // ord is the rowid: insertion order, which is what "oldest first" means here (deployedAt is the caller's clock).
+  selectDeployments: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments ORDER BY ord`,
+  selectDeploymentsOf: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE definition_id = ? ORDER BY ord`,
+} as const;
+
+/** The filters of an `instances` query that are present, which decide the statement's shape. */
+export interface InstanceFilterShape {
+  roots: boolean;
+  children: boolean;
+  parentId: boolean;
+  status: boolean;
+  definition: boolean;
+  after: boolean;
+  limit: boolean;
+}
+
+/**
+ * The `instances` statement for one filter shape. Built per shape (and cached by the caller) rather than
+ * as one statement of `(? IS NULL OR col = ?)` terms, which would keep SQLite from using the indexes.
+ * Parameters bind by name: `@parentId`, `@status`, `@definition`, `@after`, `@limit`.
+ */
+export function selectInstancesSql(shape: InstanceFilterShape): string {
+  const where: string[] = [];
+  if (shape.roots) where.push('parent_id IS NULL');
+  if (shape.children) where.push('parent_id IS NOT NULL');
+  if (shape.parentId) where.push('parent_id = @parentId');
+  if (shape.status) where.push('status = @status');
+  if (shape.definition) where.push('definition_id = @definition');
+  // BINARY collation compares UTF-8 bytes, i.e. code points: the order the contract's keyset paging uses.
+  if (shape.after) where.push('instance_id > @after');
+  return [
+    `SELECT ${INSTANCE_COLUMNS} FROM instances`,
+    where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
+    'ORDER BY instance_id',
+    shape.limit ? 'LIMIT @limit' : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
+}

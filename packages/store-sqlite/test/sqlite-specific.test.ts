@@ -1,0 +1,360 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueError } from '@thresher/checkpoint';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteRepository, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+
+let directory: string;
+const opened: SqliteRepository[] = [];
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'thresher-sqlite-'));
+});
+
+afterEach(async () => {
+  for (const repository of opened.splice(0)) await repository.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function open(path = join(directory, 'thresher.db'), synchronous?: 'FULL' | 'NORMAL'): SqliteRepository {
+  const repository = createSqliteRepository(synchronous === undefined ? { path } : { path, synchronous });
+  opened.push(repository);
+  return repository;
+}
+
+/** A raw better-sqlite3 connection to inspect or tamper with the file behind the repository's back. */
+function raw(path: string): Database.Database {
+  return new Database(path);
+}
+
+function checkpoint(instanceId: string, seq: number, bytes: Uint8Array, parentSeq = seq === 1 ? null : seq - 1) {
+  return {
+    instanceId,
+    seq,
+    parentSeq,
+    schema: 1,
+    definitionDigest: 'definition-digest',
+    digest: `digest-${seq}`,
+    bytes,
+    meta: {
+      status: 'running',
+      processId: 'order_process',
+      definitionId: 'order-fulfilment',
+      businessKey: 'A-1001',
+      parentId: null,
+      callNodeId: null,
+    },
+  } satisfies PutCheckpoint;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+describe('createSqliteRepository', () => {
+  it('should open the file in WAL mode', async () => {
+    const repository = open();
+
+    const db = raw(repository.path);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('should apply every migration to a fresh file and record the schema version', async () => {
+    const repository = open();
+
+    const db = raw(repository.path);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      expect(tables).toEqual(['checkpoints', 'deployments', 'instances', 'writes']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('should keep everything readable after close and reopen', async () => {
+    const path = join(directory, 'thresher.db');
+    const first = open(path);
+    await first.put(checkpoint('order-1', 1, utf8('one')));
+    await first.put(checkpoint('order-1', 2, utf8('two')));
+    await first.putWrites('order-1', 2, [{ taskId: 'charge', index: 0, value: Uint8Array.of(0, 1) }]);
+    const deployment = await first.putDeployment({
+      definitionId: 'order-fulfilment',
+      digest: 'model-1',
+      xml: '<definitions/>',
+      deployedAt: 1,
+    });
+    await first.close();
+
+    const reopened = open(path);
+
+    expect((await reopened.list('order-1')).map(({ seq, bytes }) => [seq, Array.from(bytes)])).toEqual([
+      [1, Array.from(utf8('one'))],
+      [2, Array.from(utf8('two'))],
+    ]);
+    expect((await reopened.get('order-1'))?.writes).toEqual([
+      { taskId: 'charge', index: 0, value: Uint8Array.of(0, 1) },
+    ]);
+    expect((await reopened.instances()).map(({ instanceId, latestSeq }) => [instanceId, latestSeq])).toEqual([
+      ['order-1', 2],
+    ]);
+    expect(await reopened.deployments()).toEqual([deployment]);
+    await reopened.put(checkpoint('order-1', 3, utf8('three')));
+    expect((await reopened.get('order-1'))?.seq).toBe(3);
+  });
+
+  it('should refuse a database whose schema version is newer than this build supports, naming both', async () => {
+    const path = join(directory, 'future.db');
+    const db = raw(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+
+    let error: unknown;
+    try {
+      open(path);
+    } catch (caught) {
+      error = caught;
+    }
+
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as CheckpointError).code).toBe('THRESHER_FUTURE_SCHEMA');
+    expect((error as CheckpointError).message).toContain(path);
+    expect((error as CheckpointError).message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    expect((error as CheckpointError).message).toContain(`at most ${SCHEMA_VERSION}`);
+    const after = raw(path);
+    try {
+      // Refused before anything was written: neither the version nor the journal mode changed.
+      expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+      expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    } finally {
+      after.close();
+    }
+  });
+
+  it('should create the missing parent directories of a relative path', async () => {
+    const target = join(directory, 'project', '.thresher', 'thresher.db');
+    const path = relative(process.cwd(), target);
+    expect(path.startsWith('/')).toBe(false);
+
+    const repository = open(path);
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+
+    expect(repository.path).toBe(target);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it('should open a private in-memory database for ":memory:"', async () => {
+    const repository = open(':memory:');
+
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+
+    expect(repository.path).toBe(':memory:');
+    expect((await repository.get('order-1'))?.seq).toBe(1);
+  });
+
+  it('should accept synchronous NORMAL and refuse a value that is neither FULL nor NORMAL', async () => {
+    const repository = open(join(directory, 'normal.db'), 'NORMAL');
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+
+    expect(() => createSqliteRepository({ path: join(directory, 'bad.db'), synchronous: 'OFF' as 'FULL' })).toThrow(
+      CheckpointError,
+    );
+    expect(existsSync(join(directory, 'bad.db'))).toBe(false);
+  });
+});
+
+describe('SqliteRepository', () => {
+  it('should store a document as a BLOB and read its bytes back verbatim', async () => {
+    const repository = open();
+    const bytes = Uint8Array.of(0, 0x7b, 0, 0xff, 0xfe, 0, 0x22, 0xc3, 0x28, 0);
+
+    await repository.put(checkpoint('order-1', 1, bytes));
+
+    const db = raw(repository.path);
+    try {
+      const row = db.prepare('SELECT typeof(document) AS type, document FROM checkpoints').get() as {
+        type: string;
+        document: Buffer;
+      };
+      expect(row.type).toBe('blob');
+      expect(Array.from(row.document)).toEqual(Array.from(bytes));
+    } finally {
+      db.close();
+    }
+    const stored = await repository.get('order-1');
+    expect(Object.getPrototypeOf(stored?.bytes)).toBe(Uint8Array.prototype);
+    expect(Array.from(stored!.bytes)).toEqual(Array.from(bytes));
+  });
+
+  it('should see puts made through another connection to the same file and refuse a stale parent', async () => {
+    const path = join(directory, 'shared.db');
+    const mine = open(path);
+    const theirs = open(path);
+    await mine.put(checkpoint('order-1', 1, utf8('one')));
+
+    await expect(theirs.put(checkpoint('order-1', 1, utf8('other one')))).rejects.toBeInstanceOf(ConflictError);
+    await theirs.put(checkpoint('order-1', 2, utf8('two by them')));
+    await expect(mine.put(checkpoint('order-1', 2, utf8('two by me')))).rejects.toBeInstanceOf(ConflictError);
+    await expect(mine.put(checkpoint('order-1', 3, utf8('three'), 1))).rejects.toBeInstanceOf(ConflictError);
+
+    expect((await mine.get('order-1'))?.bytes).toEqual(utf8('two by them'));
+  });
+
+  it('should leave no rows of a deleted instance behind', async () => {
+    const repository = open();
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+    await repository.putWrites('order-1', 1, [{ taskId: 'charge', index: 0, value: utf8('paid') }]);
+
+    await repository.delete('order-1');
+
+    const db = raw(repository.path);
+    try {
+      const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+      expect([count('instances'), count('checkpoints'), count('writes')]).toEqual([0, 0, 0]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('should refuse text SQLite would mangle, a lone surrogate, rather than store it altered', async () => {
+    const repository = open();
+
+    await expect(repository.put(checkpoint('order-\uD800', 1, utf8('one')))).rejects.toBeInstanceOf(
+      UnencodableValueError,
+    );
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+    await expect(
+      repository.putWrites('order-1', 1, [{ taskId: 'charge-\uDC00', index: 0, value: utf8('paid') }]),
+    ).rejects.toMatchObject({ code: 'THRESHER_UNENCODABLE_VALUE', path: 'writes[0].taskId' });
+
+    expect(await repository.instances()).toHaveLength(1);
+    expect(await repository.get('order-\uD800')).toBeUndefined();
+    expect((await repository.get('order-1'))?.writes).toEqual([]);
+  });
+
+  it('should report a driver failure as a CheckpointError with code THRESHER_STORE and the cause', async () => {
+    const repository = open();
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+    const db = raw(repository.path);
+    db.exec('DROP TABLE writes');
+    db.close();
+
+    const error = await repository.get('order-1').then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as CheckpointError).code).toBe('THRESHER_STORE');
+    expect((error as CheckpointError).message).toContain(repository.path);
+    expect((error as CheckpointError).cause).toBeInstanceOf(Error);
+  });
+});
+
+/** The built package: child processes run plain Node, which cannot load the TypeScript sources. */
+const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/**
+ * One writer process: opens the file (racing the others through migration), reports ready, waits for the
+ * go line on stdin (so all writers contend at once), then commits `increments` checkpoints to one shared
+ * instance, each derived from the latest it read, retrying when it loses the race.
+ */
+const WRITER = `
+const [dist, path, name, increments] = process.argv.slice(2);
+const { createSqliteRepository } = await import(dist);
+const repository = createSqliteRepository({ path });
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.destroy();
+const meta = { status: 'running', processId: 'p', definitionId: 'd', businessKey: null, parentId: null, callNodeId: null };
+let won = 0;
+let lost = 0;
+while (won < Number(increments)) {
+  const latest = await repository.get('shared');
+  const seq = (latest?.seq ?? 0) + 1;
+  const bytes = new TextEncoder().encode(name + ':' + seq);
+  try {
+    await repository.put({ instanceId: 'shared', seq, parentSeq: latest?.seq ?? null, schema: 1,
+      definitionDigest: 'd', digest: name + ':' + seq, bytes, meta });
+    won++;
+  } catch (error) {
+    if (error.code !== 'THRESHER_CONFLICT') throw error;
+    lost++;
+  }
+}
+await repository.close();
+process.stdout.write(JSON.stringify({ name, won, lost }));
+`;
+
+interface Writer {
+  /** Settles once the writer has opened the repository. */
+  ready: Promise<void>;
+  go(): void;
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function startWriter(script: string, path: string, name: string, increments: number): Writer {
+  const child = spawn(process.execPath, [script, pathToFileURL(DIST).href, path, name, String(increments)]);
+  let stdout = '';
+  let stderr = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolvePromise) => {
+    markReady = resolvePromise;
+  });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    if (stdout.startsWith('ready\n')) markReady();
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      // A writer that died before it was ready must not leave the barrier waiting forever.
+      markReady();
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+  return { ready, go: () => child.stdin.end('go\n'), done };
+}
+
+describe('SqliteRepository across processes', () => {
+  it.skipIf(!existsSync(DIST))(
+    'should let processes sharing one fresh file commit every checkpoint exactly once (needs `pnpm run build`)',
+    async () => {
+      const path = join(directory, 'shared.db');
+      const script = join(directory, 'writer.mjs');
+      writeFileSync(script, WRITER);
+      const writers = ['w1', 'w2', 'w3', 'w4'];
+      const increments = 50;
+
+      const running = writers.map((name) => startWriter(script, path, name, increments));
+      await Promise.all(running.map(({ ready }) => ready));
+      for (const writer of running) writer.go();
+      const results = await Promise.all(running.map(({ done }) => done));
+
+      for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
+      const repository = open(path);
+      const history = await repository.list('shared');
+      expect(history.map(({ seq }) => seq)).toEqual(
+        Array.from({ length: writers.length * increments }, (_, i) => i + 1),
+      );
+      expect(history.every(({ seq, parentSeq }) => parentSeq === (seq === 1 ? null : seq - 1))).toBe(true);
+      // Every acknowledged put is in the history, under the writer that was told it won.
+      const byWriter = new Map(writers.map((name) => [name, 0]));
+      for (const { bytes, seq } of history) {
+        const [name, written] = new TextDecoder().decode(bytes).split(':');
+        expect(Number(written)).toBe(seq);
+        byWriter.set(name!, (byWriter.get(name!) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(byWriter)).toEqual(Object.fromEntries(writers.map((name) => [name, increments])));
+    },
+  );
+});
