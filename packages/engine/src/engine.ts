@@ -76,6 +76,7 @@ export class Engine {
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
+      ended: (instanceId) => this.runtimes.delete(instanceId),
       fault: (instanceId, error) => {
         this.runtimes.delete(instanceId);
         this.emitter.emit('fault', { instanceId, error });
@@ -312,8 +313,8 @@ export class Engine {
       }
     }
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
-    this.runtimes.set(instanceId, runtime);
     if (state.instance.status === 'running') {
+      this.runtimes.set(instanceId, runtime);
       this.publish({
         id: `${instanceId}:instance.restored:${stored.seq}`,
         type: 'instance.restored',

@@ -26,6 +26,8 @@ export interface RuntimeHost {
   emit(event: EngineEvent): void;
   /** A store or engine fault that stopped this instance's loop. */
   fault(instanceId: string, error: Error): void;
+  /** The instance ended and its end is durable: the engine may let go of the loop. */
+  ended(instanceId: string): void;
 }
 
 /**
@@ -205,6 +207,7 @@ export class InstanceRuntime {
     );
     this.seq = seq;
     this.lastBytes = bytes;
+    if (instance.status !== 'running') this.host.ended(instance.id);
     this.announce({ id: `${instance.id}:checkpoint.saved:${seq}`, type: 'checkpoint.saved', seq });
   }
 
@@ -270,7 +273,8 @@ export class InstanceRuntime {
 
   private jobSettled(jobId: string, outcome: { result: Variables } | { error: string }): void {
     this.running.delete(jobId);
-    if (this.stopped) return this.notifySettled();
+    // A stopped loop, or a job cancelled meanwhile (terminate), takes no result.
+    if (this.stopped || !this.state.jobs.has(jobId)) return this.notifySettled();
     const work =
       'result' in outcome
         ? this.completeJob(jobId, outcome.result)

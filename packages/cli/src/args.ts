@@ -1,0 +1,429 @@
+import { parseArgs } from 'node:util';
+import type { Variables } from '@thresher/checkpoint';
+import { UsageError } from './errors.js';
+import { parseVars } from './vars.js';
+
+/** One flag of a command. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** May be given several times (`--var a=1 --var b=2`). */
+  multiple?: boolean;
+  short?: string;
+  /** The value's placeholder in help text (`URL`, `k=v`). */
+  placeholder?: string;
+  description: string;
+}
+
+/** One positional argument of a command. */
+export interface PositionalSpec {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+/** A command's flags and arguments; the help text is generated from it. */
+export interface CommandSpec {
+  name: string;
+  usage: string;
+  summary: string;
+  positionals: PositionalSpec[];
+  options: Record<string, OptionSpec>;
+  examples: string[];
+}
+
+/** What the generic parser returns before a command types it. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+const json: OptionSpec = {
+  type: 'boolean',
+  description: 'print one JSON document on stdout (the outcome) and no progress',
+};
+const store: OptionSpec = {
+  type: 'string',
+  placeholder: 'URL',
+  description: 'sqlite:PATH, PATH.db or memory: (default ./.thresher/thresher.db, or $THRESHER_STORE)',
+};
+const handlers: OptionSpec = {
+  type: 'string',
+  placeholder: 'MODULE',
+  description: 'an ES module whose exports (default object or named functions) handle service tasks by task type',
+};
+const yes: OptionSpec = {
+  type: 'boolean',
+  short: 'y',
+  description: 'complete every user task with no extra variables',
+};
+const vars: OptionSpec = {
+  type: 'string',
+  multiple: true,
+  placeholder: 'k=v',
+  description: 'a variable; v is JSON when it parses (2, true, [1,2]), else a string',
+};
+const help: OptionSpec = { type: 'boolean', short: 'h', description: 'show this help' };
+
+/** Every command `thresher` knows, in the order help lists them. */
+export const COMMANDS = {
+  run: {
+    name: 'run',
+    usage:
+      'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--store URL] [--yes] [--json]',
+    summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
+    positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
+    options: {
+      process: { type: 'string', placeholder: 'ID', description: 'the process to start when the file has several' },
+      var: vars,
+      'business-key': { type: 'string', placeholder: 'KEY', description: 'the business key of the new instance' },
+      handlers,
+      store,
+      yes,
+      json,
+      help,
+    },
+    examples: [
+      'thresher run order.bpmn --handlers handlers.mjs --var total=120 --var express=true',
+      `echo '{"approved":true}' | thresher run order.bpmn --handlers handlers.mjs --json`,
+      'thresher run order.bpmn --handlers handlers.mjs --yes --store memory:',
+    ],
+  },
+  inspect: {
+    name: 'inspect',
+    usage: 'thresher inspect FILE.bpmn [--json]',
+    summary: 'compile a BPMN file and list its processes and elements, or every problem found',
+    positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to compile' }],
+    options: { json, help },
+    examples: ['thresher inspect order.bpmn', 'thresher inspect order.bpmn --json'],
+  },
+  instances: {
+    name: 'instances',
+    usage: 'thresher instances [--roots | --children] [--status S] [--store URL] [--json]',
+    summary: 'list the instances in the store',
+    positionals: [],
+    options: {
+      roots: { type: 'boolean', description: 'only instances with no parent' },
+      children: { type: 'boolean', description: 'only called children' },
+      status: { type: 'string', placeholder: 'S', description: 'running, completed or terminated' },
+      store,
+      json,
+      help,
+    },
+    examples: ['thresher instances', 'thresher instances --status running --json'],
+  },
+  show: {
+    name: 'show',
+    usage: 'thresher show ID [--history] [--store URL] [--json]',
+    summary: 'show one instance: status, variables, scopes, active elements, incidents and open user tasks',
+    positionals: [{ name: 'ID', required: true, description: 'the instance id' }],
+    options: {
+      history: { type: 'boolean', description: 'also list the completed elements in order' },
+      store,
+      json,
+      help,
+    },
+    examples: ['thresher show 3f0c…', 'thresher show 3f0c… --history --json'],
+  },
+  complete: {
+    name: 'complete',
+    usage: 'thresher complete ID TASK [--var k=v]... [--handlers MODULE] [--store URL] [--json]',
+    summary: 'complete an open user task, then drive the instance until it ends or parks again',
+    positionals: [
+      { name: 'ID', required: true, description: 'the instance id' },
+      {
+        name: 'TASK',
+        required: true,
+        description: 'the user task: its id (ID/u7 or u7) or its element id (approve-order)',
+      },
+    ],
+    options: { var: vars, handlers, store, json, help },
+    examples: ['thresher complete 3f0c… approve-order --var approved=true --handlers handlers.mjs'],
+  },
+  resume: {
+    name: 'resume',
+    usage: 'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--json]',
+    summary: 'restore instances from the store (after a crash) and drive each until it ends or parks',
+    positionals: [{ name: 'ID', required: false, description: 'the instance id (or --all)' }],
+    options: {
+      all: { type: 'boolean', description: 'every running instance in the store' },
+      handlers,
+      store,
+      yes,
+      json,
+      help,
+    },
+    examples: ['thresher resume --all --handlers handlers.mjs', 'thresher resume 3f0c… --handlers handlers.mjs --yes'],
+  },
+  retry: {
+    name: 'retry',
+    usage: 'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--json]',
+    summary: 'resolve an instance’s incidents (or one) and drive it again; failed jobs get fresh retries',
+    positionals: [
+      { name: 'ID', required: true, description: 'the instance id' },
+      {
+        name: 'INCIDENT',
+        required: false,
+        description: 'one incident: its id (ID/i4 or i4) or its element id; default every incident',
+      },
+    ],
+    options: { handlers, store, yes, json, help },
+    examples: ['thresher retry 3f0c… --handlers handlers.mjs'],
+  },
+  help: {
+    name: 'help',
+    usage: 'thresher help [COMMAND]',
+    summary: 'show help for thresher or one command',
+    positionals: [{ name: 'COMMAND', required: false, description: 'the command to describe' }],
+    options: { help },
+    examples: ['thresher help run'],
+  },
+} satisfies Record<string, CommandSpec>;
+
+/** The name of a command `thresher` knows. */
+export type CommandName = keyof typeof COMMANDS;
+
+/** Whether `name` is a command (own keys only: `toString` is not a command). */
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** The `--store`, `--handlers` and `--json` every engine-backed command shares. */
+interface StoreArgs {
+  store: string | undefined;
+  json: boolean;
+}
+
+/** `thresher run`, parsed; `variables` already read from `--var`. */
+export interface RunArgs extends StoreArgs {
+  file: string;
+  process: string | undefined;
+  variables: Variables;
+  businessKey: string | undefined;
+  handlers: string | undefined;
+  yes: boolean;
+}
+
+/** `thresher inspect`, parsed. */
+export interface InspectArgs {
+  file: string;
+  json: boolean;
+}
+
+/** `thresher instances`, parsed. */
+export interface InstancesArgs extends StoreArgs {
+  roots: boolean;
+  children: boolean;
+  status: 'running' | 'completed' | 'terminated' | undefined;
+}
+
+/** `thresher show`, parsed. */
+export interface ShowArgs extends StoreArgs {
+  id: string;
+  history: boolean;
+}
+
+/** `thresher complete`, parsed. */
+export interface CompleteArgs extends StoreArgs {
+  id: string;
+  task: string;
+  variables: Variables;
+  handlers: string | undefined;
+}
+
+/** `thresher resume`, parsed. */
+export interface ResumeArgs extends StoreArgs {
+  /** undefined with `--all`. */
+  id: string | undefined;
+  handlers: string | undefined;
+  yes: boolean;
+}
+
+/** `thresher retry`, parsed. */
+export interface RetryArgs extends StoreArgs {
+  id: string;
+  incident: string | undefined;
+  handlers: string | undefined;
+  yes: boolean;
+}
+
+/** A parsed command line: `help` when `--help` was asked for on any command. */
+export type Parsed<T> = { help: true } | ({ help: false } & T);
+
+/**
+ * Parses a command's arguments strictly: an unknown flag, a flag without its value, a value on a
+ * boolean flag, a string flag given twice, a missing or an extra argument all throw `UsageError`
+ * naming the flag or argument, with the command's usage line.
+ */
+export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
+  for (const [name, option] of Object.entries(spec.options)) {
+    options[name] = {
+      type: option.type,
+      ...(option.multiple ? { multiple: true } : {}),
+      ...(option.short ? { short: option.short } : {}),
+    };
+  }
+  // strict: false so that every problem is reported here, in thresher's words, with the flag's name.
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const values: ParsedArgs['values'] = {};
+  const positionals: string[] = [];
+  function fail(message: string): never {
+    throw new UsageError(message, spec.usage);
+  }
+
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind !== 'option') continue;
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
+    if (!option) fail(`unknown option ${token.rawName} for "thresher ${spec.name}"`);
+    const flag = `--${token.name}`;
+    if (option.type === 'boolean') {
+      if (token.value !== undefined) fail(`option ${flag} takes no value (got ${JSON.stringify(token.value)})`);
+      values[token.name] = true;
+      continue;
+    }
+    const placeholder = option.placeholder ?? 'VALUE';
+    if (token.value === undefined) fail(`option ${flag} needs a value: ${flag} ${placeholder}`);
+    const value = token.value;
+    if (!token.inlineValue && /^--?[A-Za-z]/.test(value)) {
+      fail(`option ${flag} needs a value but got the option ${value}; write ${flag}=${value} if that is the value`);
+    }
+    if (option.multiple) {
+      const list = (values[token.name] as string[] | undefined) ?? [];
+      list.push(value);
+      values[token.name] = list;
+    } else if (values[token.name] !== undefined) {
+      fail(`option ${flag} given twice`);
+    } else {
+      values[token.name] = value;
+    }
+  }
+  if (values.help) return { values, positionals };
+  const required = spec.positionals.filter((positional) => positional.required);
+  if (positionals.length < required.length) {
+    fail(`missing ${required[positionals.length]!.name}`);
+  }
+  if (positionals.length > spec.positionals.length) {
+    fail(`unexpected argument ${JSON.stringify(positionals[spec.positionals.length])}`);
+  }
+  return { values, positionals };
+}
+
+const text = (values: ParsedArgs['values'], name: string): string | undefined => values[name] as string | undefined;
+const flag = (values: ParsedArgs['values'], name: string): boolean => values[name] === true;
+const list = (values: ParsedArgs['values'], name: string): string[] => (values[name] as string[] | undefined) ?? [];
+
+function parse<T>(spec: CommandSpec, argv: readonly string[], build: (args: ParsedArgs) => T): Parsed<T> {
+  const args = parseCommandArgs(spec, argv);
+  if (args.values.help) return { help: true };
+  return { help: false, ...build(args) };
+}
+
+/** Parses `thresher run` arguments (after the command name). */
+export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
+  const spec = COMMANDS.run;
+  return parse(spec, argv, ({ values, positionals }) => ({
+    file: positionals[0]!,
+    process: text(values, 'process'),
+    variables: parseVars(list(values, 'var'), '--var', spec.usage),
+    businessKey: text(values, 'business-key'),
+    handlers: text(values, 'handlers'),
+    store: text(values, 'store'),
+    yes: flag(values, 'yes'),
+    json: flag(values, 'json'),
+  }));
+}
+
+/** Parses `thresher inspect` arguments. */
+export function parseInspectArgs(argv: readonly string[]): Parsed<InspectArgs> {
+  return parse(COMMANDS.inspect, argv, ({ values, positionals }) => ({
+    file: positionals[0]!,
+    json: flag(values, 'json'),
+  }));
+}
+
+const STATUSES = ['running', 'completed', 'terminated'] as const;
+
+/** Parses `thresher instances` arguments; `--roots` with `--children` and an unknown `--status` are usage errors. */
+export function parseInstancesArgs(argv: readonly string[]): Parsed<InstancesArgs> {
+  const spec = COMMANDS.instances;
+  return parse(spec, argv, ({ values }) => {
+    if (flag(values, 'roots') && flag(values, 'children')) {
+      throw new UsageError('options --roots and --children exclude each other', spec.usage);
+    }
+    const status = text(values, 'status');
+    if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+      throw new UsageError(
+        `option --status ${JSON.stringify(status)}: expected one of ${STATUSES.join(', ')}`,
+        spec.usage,
+      );
+    }
+    return {
+      roots: flag(values, 'roots'),
+      children: flag(values, 'children'),
+      status: status as InstancesArgs['status'],
+      store: text(values, 'store'),
+      json: flag(values, 'json'),
+    };
+  });
+}
+
+/** Parses `thresher show` arguments. */
+export function parseShowArgs(argv: readonly string[]): Parsed<ShowArgs> {
+  return parse(COMMANDS.show, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    history: flag(values, 'history'),
+    store: text(values, 'store'),
+    json: flag(values, 'json'),
+  }));
+}
+
+/** Parses `thresher complete` arguments. */
+export function parseCompleteArgs(argv: readonly string[]): Parsed<CompleteArgs> {
+  const spec = COMMANDS.complete;
+  return parse(spec, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    task: positionals[1]!,
+    variables: parseVars(list(values, 'var'), '--var', spec.usage),
+    handlers: text(values, 'handlers'),
+    store: text(values, 'store'),
+    json: flag(values, 'json'),
+  }));
+}
+
+/** Parses `thresher resume` arguments: exactly one of ID and `--all`. */
+export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
+  const spec = COMMANDS.resume;
+  return parse(spec, argv, ({ values, positionals }) => {
+    const all = flag(values, 'all');
+    if (all && positionals[0] !== undefined) {
+      throw new UsageError(
+        `give an instance ID or --all, not both (got ${JSON.stringify(positionals[0])} and --all)`,
+        spec.usage,
+      );
+    }
+    if (!all && positionals[0] === undefined) throw new UsageError('missing ID (or --all)', spec.usage);
+    return {
+      id: positionals[0],
+      handlers: text(values, 'handlers'),
+      store: text(values, 'store'),
+      yes: flag(values, 'yes'),
+      json: flag(values, 'json'),
+    };
+  });
+}
+
+/** Parses `thresher retry` arguments. */
+export function parseRetryArgs(argv: readonly string[]): Parsed<RetryArgs> {
+  return parse(COMMANDS.retry, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    incident: positionals[1],
+    handlers: text(values, 'handlers'),
+    store: text(values, 'store'),
+    yes: flag(values, 'yes'),
+    json: flag(values, 'json'),
+  }));
+}

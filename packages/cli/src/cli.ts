@@ -1,0 +1,109 @@
+import { EngineError } from '@thresher/engine';
+import { COMMANDS, isCommandName } from './args.js';
+import type { CommandTable } from './command.js';
+import { completeCommand } from './commands/complete.js';
+import { inspectCommand } from './commands/inspect.js';
+import { instancesCommand } from './commands/instances.js';
+import { resumeCommand } from './commands/resume.js';
+import { retryCommand } from './commands/retry.js';
+import { runCommand } from './commands/run.js';
+import { showCommand } from './commands/show.js';
+import { CliError, UsageError } from './errors.js';
+import { ExitCode } from './exit-code.js';
+import { commandHelp, mainHelp, version } from './help.js';
+import type { CliIo } from './io.js';
+import { formatModelError, isModelError, modelErrorDocument } from './model-report.js';
+import { createOutput, type Output } from './output.js';
+
+const commands: CommandTable = {
+  run: runCommand,
+  inspect: inspectCommand,
+  instances: instancesCommand,
+  show: showCommand,
+  complete: completeCommand,
+  resume: resumeCommand,
+  retry: retryCommand,
+};
+
+/** Whether `--json` is among the flags (before a `--`), known before the command parses its arguments. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * Runs one `thresher` command line in-process and returns its exit code (see `ExitCode`). Everything
+ * it reads or writes goes through `io`; it never touches `process`.
+ *
+ * @example
+ * const code = await runCli(['run', 'order.bpmn', '--yes', '--json'], io);
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const out = createOutput(io, wantsJson(argv));
+  const [first, ...rest] = argv;
+  try {
+    if (first === undefined) throw new UsageError('no command given');
+    if (first === '--help' || first === '-h') {
+      io.stdout.write(mainHelp());
+      return ExitCode.Ok;
+    }
+    if (first === '--version' || first === '-v') {
+      io.stdout.write(`${version()}\n`);
+      return ExitCode.Ok;
+    }
+    if (first === 'help') return help(rest, io);
+    if (!isCommandName(first) || first === 'help') {
+      throw new UsageError(
+        first.startsWith('-') ? `unknown option ${first}; a command comes first` : `unknown command "${first}"`,
+      );
+    }
+    return await commands[first](rest, { io, out });
+  } catch (error) {
+    return report(error, out, io);
+  }
+}
+
+function help(rest: readonly string[], io: CliIo): ExitCode {
+  const [name, extra] = rest;
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.stdout.write(mainHelp());
+    return ExitCode.Ok;
+  }
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, COMMANDS.help.usage);
+  if (!isCommandName(name)) throw new UsageError(`unknown command "${name}"`, COMMANDS.help.usage);
+  io.stdout.write(commandHelp(name));
+  return ExitCode.Ok;
+}
+
+/** Turns what a command threw into its message and exit code; unexpected errors exit 1, loudly. */
+function report(error: unknown, out: Output, io: CliIo): ExitCode {
+  if (CliError.is(error)) {
+    if (UsageError.isUsage(error)) {
+      const usage = error.usage ?? 'thresher COMMAND [ARGS]; see thresher --help';
+      out.error(`thresher: ${error.message}\nusage: ${usage}`);
+    } else {
+      out.error(`thresher: ${error.message}`);
+    }
+    errorDocument(out, { code: error.code, message: error.message }, error.exitCode);
+    return error.exitCode;
+  }
+  if (isModelError(error)) {
+    out.error(`thresher: ${formatModelError(error, undefined)}`);
+    if (!out.documented) out.document(modelErrorDocument(error, undefined));
+    return ExitCode.Failed;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  out.error(`thresher: ${message}`);
+  if (io.env.THRESHER_DEBUG && error instanceof Error && error.stack) out.error(error.stack);
+  const code = EngineError.is(error)
+    ? error.code
+    : error instanceof Error && 'code' in error
+      ? String(error.code)
+      : undefined;
+  errorDocument(out, { ...(code ? { code } : {}), message }, ExitCode.Failed);
+  return ExitCode.Failed;
+}
+
+function errorDocument(out: Output, error: { code?: string; message: string }, exitCode: ExitCode): void {
+  if (!out.documented) out.document({ status: 'error', exitCode, error });
+}

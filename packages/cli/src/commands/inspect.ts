@@ -1,0 +1,108 @@
+import { compile, type Node, type ProcessDef, type ProcessModel } from '@thresher/engine';
+import { COMMANDS, parseInspectArgs } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { ExitCode } from '../exit-code.js';
+import { commandHelp } from '../help.js';
+import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
+import { formatTable } from '../output.js';
+
+const usage = COMMANDS.inspect.usage;
+
+/** One element as `inspect` reports it. */
+export interface ElementSummary {
+  id: string;
+  type: Node['type'];
+  name: string | null;
+  /** The sub-process (or process) it sits in. */
+  container: string;
+  /** Service tasks: the handler's task type. */
+  taskType?: string;
+  /** Service tasks: `zeebe:taskDefinition retries`, when set. */
+  retries?: number;
+}
+
+export interface ProcessSummary {
+  id: string;
+  name: string | null;
+  executable: boolean;
+  elements: ElementSummary[];
+  flows: number;
+}
+
+function elementSummary(node: Node): ElementSummary {
+  const summary: ElementSummary = { id: node.id, type: node.type, name: node.name, container: node.container };
+  if (node.type === 'serviceTask') {
+    summary.taskType = node.taskType;
+    if (node.retries !== undefined) summary.retries = node.retries;
+  }
+  return summary;
+}
+
+function processSummary(process: ProcessDef): ProcessSummary {
+  return {
+    id: process.id,
+    name: process.name,
+    executable: process.executable,
+    elements: [...process.nodes.values()].map(elementSummary),
+    flows: process.flows.size,
+  };
+}
+
+function formatModel(file: string, model: ProcessModel, processes: ProcessSummary[]): string {
+  const lines = [`${file}: definitions ${model.definitionId}, digest ${model.digest.slice(0, 12)}`];
+  for (const process of processes) {
+    const name = process.name ? ` "${process.name}"` : '';
+    lines.push('', `process ${process.id}${name}${process.executable ? '' : ' (not executable)'}`);
+    const rows = process.elements.map((element) => [
+      element.id,
+      element.type,
+      element.name ?? '',
+      element.taskType !== undefined
+        ? `type=${element.taskType}${element.retries !== undefined ? ` retries=${element.retries}` : ''}`
+        : '',
+    ]);
+    lines.push(
+      formatTable(['ELEMENT', 'TYPE', 'NAME', 'TASK'], rows)
+        .split('\n')
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    );
+    lines.push(`  ${process.elements.length} elements, ${process.flows} sequence flows`);
+  }
+  if (model.warnings.length > 0) {
+    lines.push('', 'warnings:');
+    for (const warning of model.warnings)
+      lines.push(`  ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
+  }
+  return lines.join('\n');
+}
+
+/** `thresher inspect FILE.bpmn`: compile without a store and describe the model, or every problem in it. */
+export async function inspectCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
+  const args = parseInspectArgs(argv);
+  if (args.help) {
+    io.stdout.write(commandHelp('inspect'));
+    return ExitCode.Ok;
+  }
+  const xml = await readBpmn(args.file, io.cwd, usage);
+  let model: ProcessModel;
+  try {
+    model = await compile(xml);
+  } catch (error) {
+    if (!isModelError(error)) throw error;
+    if (out.json) out.document(modelErrorDocument(error, args.file));
+    else out.print(formatModelError(error, args.file));
+    return ExitCode.Failed;
+  }
+  const processes = [...model.processes.values()].map(processSummary);
+  out.print(formatModel(args.file, model, processes));
+  out.document({
+    status: 'ok',
+    file: args.file,
+    definitionId: model.definitionId,
+    digest: model.digest,
+    processes,
+    warnings: model.warnings,
+  });
+  return ExitCode.Ok;
+}

@@ -1,0 +1,86 @@
+import { openCheckpoint } from '@thresher/checkpoint';
+import type { InstanceView } from '@thresher/engine';
+import { COMMANDS, parseShowArgs } from '../args.js';
+import type { CommandContext } from '../command.js';
+import type { TaskInfo } from '../drive.js';
+import { FailedError } from '../errors.js';
+import { ExitCode } from '../exit-code.js';
+import { commandHelp } from '../help.js';
+import { formatTable, formatVariables } from '../output.js';
+import { type Session, withSession } from '../session.js';
+
+/**
+ * The open user tasks of a running instance, read from its latest checkpoint.
+ *
+ * @remarks Not `engine.userTasks()`: that restores the instance, which re-dispatches its in-flight jobs
+ * (and, with no handlers loaded, records failed attempts). `show` must not change what it shows.
+ */
+async function openUserTasks(session: Session, instanceId: string): Promise<TaskInfo[]> {
+  const stored = await session.repository.get(instanceId);
+  if (!stored) return [];
+  const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
+  return document.body.userTasks.map((task) => ({
+    id: `${instanceId}/${task.id}`,
+    localId: task.id,
+    elementId: task.nodeId,
+    name: task.name,
+  }));
+}
+
+function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: boolean): string {
+  const lines = [
+    `Instance ${view.id}`,
+    `  process:      ${view.processId} (${view.definitionId} version ${view.version}, ${view.digest.slice(0, 12)})`,
+    `  status:       ${view.status}`,
+    `  business key: ${view.businessKey ?? '(none)'}`,
+    `  started:      ${new Date(view.startedAt).toISOString()}`,
+  ];
+  if (view.endedAt !== null) lines.push(`  ended:        ${new Date(view.endedAt).toISOString()}`);
+  lines.push(`  checkpoint:   ${view.seq}`, 'Variables:', formatVariables(view.variables));
+  const inner = Object.entries(view.scopes).filter(([path]) => path !== '/');
+  for (const [path, variables] of inner) lines.push(`Scope ${path}:`, formatVariables(variables));
+  if (view.activeElements.length > 0) lines.push(`Active elements: ${view.activeElements.join(', ')}`);
+  if (userTasks.length > 0) {
+    lines.push('Open user tasks:');
+    for (const task of userTasks)
+      lines.push(`  ${task.elementId}${task.name ? ` "${task.name}"` : ''} [task ${task.id}]`);
+  }
+  if (view.incidents.length > 0) {
+    lines.push('Incidents:');
+    for (const incident of view.incidents) {
+      lines.push(`  ${incident.nodeId}: ${incident.message} [incident ${incident.id}, ${incident.kind}]`);
+    }
+  }
+  if (history) {
+    lines.push('History:');
+    const rows = view.history.map((entry, index) => [String(index + 1), entry.node, entry.scope, entry.track]);
+    lines.push(
+      rows.length === 0
+        ? '  (none)'
+        : formatTable(['#', 'ELEMENT', 'SCOPE', 'TRACK'], rows)
+            .split('\n')
+            .map((line) => `  ${line}`)
+            .join('\n'),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `thresher show ID`: one instance as its latest checkpoint says. */
+export async function showCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
+  const args = parseShowArgs(argv);
+  if (args.help) {
+    io.stdout.write(commandHelp('show'));
+    return ExitCode.Ok;
+  }
+  const options = { store: args.store, handlers: undefined, create: false, usage: COMMANDS.show.usage };
+  return withSession(io, out, options, async (session) => {
+    const view = await session.engine.instance(args.id);
+    if (!view) throw new FailedError(`no instance ${args.id}`);
+    const userTasks = view.status === 'running' ? await openUserTasks(session, args.id) : [];
+    const { history, ...rest } = view;
+    out.document({ ...rest, userTasks, ...(args.history ? { history } : {}) });
+    out.print(formatInstance(view, userTasks, args.history));
+    return ExitCode.Ok;
+  });
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { COMMANDS, type CommandName, type CommandSpec } from './args.js';
+
+const EXIT_CODES = `Exit codes:
+  0  completed (or terminated by a terminate end event); the query ran
+  1  an incident, an invalid model, a restore failure, a missing instance
+  2  a usage error: unknown flag, missing argument, unreadable file or handlers module
+  3  parked: the instance is stored and waits for something the CLI cannot give (a user task)`;
+
+/** `thresher --help`: every command with its one-line summary. */
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const commands = Object.values(COMMANDS)
+    .map((spec: CommandSpec) => `  ${spec.name.padEnd(width)}  ${spec.summary}`)
+    .join('\n');
+  return `thresher — run durable BPMN 2.0 processes
+
+Usage: thresher COMMAND [ARGS] [--json]
+       thresher help COMMAND | thresher --help | thresher --version
+
+Commands:
+${commands}
+
+Stores: --store sqlite:PATH | PATH.db | memory:  (default ./.thresher/thresher.db, or $THRESHER_STORE)
+
+${EXIT_CODES}
+`;
+}
+
+/** `thresher help COMMAND`: usage line, arguments, flags, examples and exit codes. */
+export function commandHelp(name: CommandName): string {
+  const spec: CommandSpec = COMMANDS[name];
+  const lines = [`Usage: ${spec.usage}`, '', `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`];
+  if (spec.positionals.length > 0) {
+    lines.push('', 'Arguments:');
+    for (const positional of spec.positionals) lines.push(`  ${positional.name.padEnd(22)}  ${positional.description}`);
+  }
+  lines.push('', 'Options:');
+  for (const [flag, option] of Object.entries(spec.options)) {
+    const short = option.short ? `-${option.short}, ` : '';
+    const value = option.type === 'string' ? ` ${option.placeholder ?? 'VALUE'}` : '';
+    const repeat = option.multiple ? '...' : '';
+    lines.push(`  ${`${short}--${flag}${value}${repeat}`.padEnd(22)}  ${option.description}`);
+  }
+  if (spec.examples.length > 0) {
+    lines.push('', 'Examples:', ...spec.examples.map((example) => `  ${example}`));
+  }
+  if (name !== 'help') lines.push('', EXIT_CODES);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The version of the package the CLI runs from (`src/` in tests, `dist/` when built: both one level down). */
+export function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
+  return manifest.version ?? '0.0.0';
+}

@@ -1,0 +1,59 @@
+import { createInterface } from 'node:readline/promises';
+
+/** Where output goes: `process.stdout` or, in tests, a string buffer. */
+export interface CliWritable {
+  write(chunk: string): unknown;
+}
+
+/**
+ * Everything the CLI takes from its process, passed in so every command runs in-process in tests.
+ * Only `main.ts` reads `process`.
+ */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: CliWritable;
+  stderr: CliWritable;
+  env: Record<string, string | undefined>;
+  /** Relative paths (BPMN files, handler modules, the default store) resolve against it. */
+  cwd: string;
+  /** Both stdin and stdout are terminals: user tasks are asked interactively. */
+  isTTY: boolean;
+}
+
+/**
+ * Reads stdin a line at a time, on demand. Lines that arrive before they are asked for are kept, so
+ * scripted answers (`printf '…\n…\n' | thresher run …`) can be piped in all at once.
+ */
+export class LineReader {
+  private readonly lines: string[] = [];
+  private readonly waiters: Array<(line: string | undefined) => void> = [];
+  private ended = false;
+  private readonly rl;
+
+  constructor(input: NodeJS.ReadableStream) {
+    // terminal: false — on a TTY the kernel's line discipline already echoes and edits the line.
+    this.rl = createInterface({ input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
+    this.rl.on('line', (line) => {
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(line);
+      else this.lines.push(line);
+    });
+    this.rl.on('close', () => {
+      this.ended = true;
+      for (const waiter of this.waiters.splice(0)) waiter(undefined);
+    });
+  }
+
+  /** The next line without its newline, or undefined once the input has ended. */
+  next(): Promise<string | undefined> {
+    const line = this.lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.ended) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stop reading so the process can exit; pending reads see the end of input. */
+  close(): void {
+    this.rl.close();
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The `thresher` binary: the only place the CLI reads `process`.
+ *
+ * @module
+ */
+import { runCli } from './index.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+});

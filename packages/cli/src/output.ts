@@ -1,0 +1,91 @@
+import type { CliIo } from './io.js';
+
+/**
+ * Where a command's words go. Human mode: the outcome on stdout, progress on stderr. `--json`: exactly
+ * one JSON document on stdout and no progress; errors still go to stderr.
+ *
+ * @remarks Plain text, no colour, so NO_COLOR and dumb terminals need nothing special.
+ */
+export interface Output {
+  readonly json: boolean;
+  /** Whether the `--json` document has been printed. */
+  readonly documented: boolean;
+  /** A progress line on stderr; dropped under `--json`. */
+  progress(line: string): void;
+  /** Human outcome text on stdout; dropped under `--json` (the document carries it). */
+  print(text: string): void;
+  /** The one JSON document of `--json`; ignored in human mode. */
+  document(value: unknown): void;
+  /** An error or warning line on stderr, in both modes. */
+  error(line: string): void;
+}
+
+export function createOutput(io: CliIo, json: boolean): Output {
+  let documented = false;
+  return {
+    json,
+    get documented() {
+      return documented;
+    },
+    progress: (line) => {
+      if (!json) io.stderr.write(`${line}\n`);
+    },
+    print: (text) => {
+      if (!json) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    document: (value) => {
+      if (!json) return;
+      // One document per run is the --json contract; a second one is a bug in a command.
+      if (documented) throw new Error('thresher: a command tried to print a second JSON document');
+      documented = true;
+      io.stdout.write(`${toJson(value, 2)}\n`);
+    },
+    error: (line) => {
+      io.stderr.write(`${line}\n`);
+    },
+  };
+}
+
+/** JSON for values the engine's codec carries but JSON does not (bigint, Map, Set, bytes). */
+export function toJson(value: unknown, indent?: number): string {
+  return JSON.stringify(
+    value,
+    (_key, item: unknown) => {
+      if (typeof item === 'bigint') return item.toString();
+      if (item instanceof Map) return Object.fromEntries(item);
+      if (item instanceof Set) return [...item];
+      if (item instanceof Uint8Array) return Buffer.from(item).toString('base64');
+      return item;
+    },
+    indent,
+  );
+}
+
+/** A variable's value as one line: JSON for structured values, strings quoted. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  return toJson(value) ?? String(value);
+}
+
+/** `name = value` lines, indented; `(none)` when empty. */
+export function formatVariables(variables: Record<string, unknown>, indent = '  '): string {
+  const names = Object.keys(variables);
+  if (names.length === 0) return `${indent}(none)`;
+  return names.map((name) => `${indent}${name} = ${formatValue(variables[name])}`).join('\n');
+}
+
+/** A plain text table: a header row and left-aligned columns two spaces apart. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** Quotes a command-line argument for a POSIX shell when it needs it. */
+export function shellQuote(argument: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COMMANDS,
+  parseCompleteArgs,
+  parseInspectArgs,
+  parseInstancesArgs,
+  parseResumeArgs,
+  parseRetryArgs,
+  parseRunArgs,
+  parseShowArgs,
+} from '../src/args.js';
+import { UsageError } from '../src/errors.js';
+
+/** Expects a UsageError whose message matches and which carries the command's usage line. */
+function refuses(parse: () => unknown, message: RegExp, usage: string): void {
+  let error: unknown;
+  try {
+    parse();
+  } catch (thrown) {
+    error = thrown;
+  }
+  expect(error).toBeInstanceOf(UsageError);
+  expect((error as UsageError).message).toMatch(message);
+  expect((error as UsageError).usage).toBe(usage);
+}
+
+describe('parseRunArgs', () => {
+  const usage = COMMANDS.run.usage;
+
+  it('should read the file and every flag', () => {
+    expect(
+      parseRunArgs([
+        'order.bpmn',
+        '--process',
+        'order',
+        '--var',
+        'total=120',
+        '--var=express=true',
+        '--business-key',
+        'A-1',
+        '--handlers',
+        'h.mjs',
+        '--store',
+        'memory:',
+        '-y',
+        '--json',
+      ]),
+    ).toEqual({
+      help: false,
+      file: 'order.bpmn',
+      process: 'order',
+      variables: { total: 120, express: true },
+      businessKey: 'A-1',
+      handlers: 'h.mjs',
+      store: 'memory:',
+      yes: true,
+      json: true,
+    });
+  });
+
+  it('should default every flag', () => {
+    expect(parseRunArgs(['order.bpmn'])).toEqual({
+      help: false,
+      file: 'order.bpmn',
+      process: undefined,
+      variables: {},
+      businessKey: undefined,
+      handlers: undefined,
+      store: undefined,
+      yes: false,
+      json: false,
+    });
+  });
+
+  it('should answer --help even without the file', () => {
+    expect(parseRunArgs(['--help'])).toEqual({ help: true });
+    expect(parseRunArgs(['-h'])).toEqual({ help: true });
+  });
+
+  it('should take a positional after "--" literally', () => {
+    expect(parseRunArgs(['--', '--odd.bpmn'])).toMatchObject({ file: '--odd.bpmn' });
+  });
+
+  it('should refuse an unknown flag, naming it', () => {
+    refuses(
+      () => parseRunArgs(['order.bpmn', '--frobnicate']),
+      /unknown option --frobnicate for "thresher run"/,
+      usage,
+    );
+  });
+
+  it('should refuse an unknown short flag, naming it', () => {
+    refuses(() => parseRunArgs(['order.bpmn', '-q']), /unknown option -q/, usage);
+  });
+
+  it('should refuse a string flag without its value', () => {
+    refuses(() => parseRunArgs(['order.bpmn', '--process']), /option --process needs a value: --process ID/, usage);
+  });
+
+  it('should refuse a string flag followed by another flag', () => {
+    refuses(
+      () => parseRunArgs(['order.bpmn', '--store', '--json']),
+      /option --store needs a value but got the option --json; write --store=--json/,
+      usage,
+    );
+  });
+
+  it('should refuse a value on a boolean flag', () => {
+    refuses(() => parseRunArgs(['order.bpmn', '--json=yes']), /option --json takes no value/, usage);
+  });
+
+  it('should refuse a single-valued flag given twice', () => {
+    refuses(
+      () => parseRunArgs(['order.bpmn', '--process', 'a', '--process', 'b']),
+      /option --process given twice/,
+      usage,
+    );
+  });
+
+  it('should refuse a missing file', () => {
+    refuses(() => parseRunArgs([]), /missing FILE\.bpmn/, usage);
+  });
+
+  it('should refuse an extra argument', () => {
+    refuses(() => parseRunArgs(['a.bpmn', 'b.bpmn']), /unexpected argument "b\.bpmn"/, usage);
+  });
+
+  it('should refuse a --var without "=", naming it', () => {
+    refuses(() => parseRunArgs(['a.bpmn', '--var', 'total']), /--var "total": expected NAME=VALUE/, usage);
+  });
+
+  it('should refuse a --var without a name', () => {
+    refuses(
+      () => parseRunArgs(['a.bpmn', '--var', '=1']),
+      /--var "=1": the variable name before "=" is missing/,
+      usage,
+    );
+  });
+});
+
+describe('parseInspectArgs', () => {
+  it('should read the file and --json', () => {
+    expect(parseInspectArgs(['a.bpmn', '--json'])).toEqual({ help: false, file: 'a.bpmn', json: true });
+  });
+
+  it('should refuse run-only flags', () => {
+    refuses(
+      () => parseInspectArgs(['a.bpmn', '--store', 'x.db']),
+      /unknown option --store for "thresher inspect"/,
+      COMMANDS.inspect.usage,
+    );
+  });
+});
+
+describe('parseInstancesArgs', () => {
+  const usage = COMMANDS.instances.usage;
+
+  it('should read the filters', () => {
+    expect(parseInstancesArgs(['--roots', '--status', 'running'])).toEqual({
+      help: false,
+      roots: true,
+      children: false,
+      status: 'running',
+      store: undefined,
+      json: false,
+    });
+  });
+
+  it('should refuse --roots with --children', () => {
+    refuses(() => parseInstancesArgs(['--roots', '--children']), /--roots and --children exclude each other/, usage);
+  });
+
+  it('should refuse an unknown status, naming the choices', () => {
+    refuses(
+      () => parseInstancesArgs(['--status', 'paused']),
+      /option --status "paused": expected one of running, completed, terminated/,
+      usage,
+    );
+  });
+
+  it('should refuse a positional argument', () => {
+    refuses(() => parseInstancesArgs(['abc']), /unexpected argument "abc"/, usage);
+  });
+});
+
+describe('parseShowArgs', () => {
+  it('should read the id and --history', () => {
+    expect(parseShowArgs(['id-1', '--history'])).toEqual({
+      help: false,
+      id: 'id-1',
+      history: true,
+      store: undefined,
+      json: false,
+    });
+  });
+
+  it('should refuse a missing id', () => {
+    refuses(() => parseShowArgs([]), /missing ID/, COMMANDS.show.usage);
+  });
+});
+
+describe('parseCompleteArgs', () => {
+  const usage = COMMANDS.complete.usage;
+
+  it('should read the id, the task and the variables', () => {
+    expect(parseCompleteArgs(['id-1', 'approve', '--var', 'approved=true'])).toEqual({
+      help: false,
+      id: 'id-1',
+      task: 'approve',
+      variables: { approved: true },
+      handlers: undefined,
+      store: undefined,
+      json: false,
+    });
+  });
+
+  it('should refuse a missing task', () => {
+    refuses(() => parseCompleteArgs(['id-1']), /missing TASK/, usage);
+  });
+
+  it('should refuse --yes, which only run, resume and retry take', () => {
+    refuses(() => parseCompleteArgs(['id-1', 'approve', '--yes']), /unknown option --yes/, usage);
+  });
+});
+
+describe('parseResumeArgs', () => {
+  const usage = COMMANDS.resume.usage;
+
+  it('should read one id', () => {
+    expect(parseResumeArgs(['id-1'])).toMatchObject({ help: false, id: 'id-1', yes: false });
+  });
+
+  it('should read --all', () => {
+    expect(parseResumeArgs(['--all', '--yes'])).toMatchObject({ help: false, id: undefined, yes: true });
+  });
+
+  it('should refuse neither an id nor --all', () => {
+    refuses(() => parseResumeArgs([]), /missing ID \(or --all\)/, usage);
+  });
+
+  it('should refuse both an id and --all', () => {
+    refuses(() => parseResumeArgs(['id-1', '--all']), /give an instance ID or --all, not both/, usage);
+  });
+});
+
+describe('parseRetryArgs', () => {
+  it('should read the id and an optional incident', () => {
+    expect(parseRetryArgs(['id-1'])).toMatchObject({ id: 'id-1', incident: undefined });
+    expect(parseRetryArgs(['id-1', 'i3'])).toMatchObject({ id: 'id-1', incident: 'i3' });
+  });
+
+  it('should refuse a missing id', () => {
+    refuses(() => parseRetryArgs([]), /missing ID/, COMMANDS.retry.usage);
+  });
+});

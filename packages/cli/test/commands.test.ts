@@ -1,0 +1,583 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/index.js';
+import { approvalProcess, definitions, scriptProcess, serviceProcess, Workspace } from './helpers.js';
+
+interface Outcome {
+  status: string;
+  instanceId: string;
+  processId: string;
+  variables: Record<string, unknown>;
+  userTasks?: { id: string; elementId: string; name: string | null }[];
+  incidents?: { id: string; localId: string; elementId: string; message: string; retry: string }[];
+  commands?: string[];
+  elementId?: string | null;
+}
+
+const ws = new Workspace();
+const store = (name: string) => ['--store', `sqlite:${name}.db`];
+
+beforeAll(() => {
+  ws.write('doubler.bpmn', definitions('doubler-defs', scriptProcess()));
+  ws.write('approval.bpmn', definitions('approval-defs', approvalProcess));
+  ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
+  ws.write('two.bpmn', definitions('two-defs', scriptProcess('first'), scriptProcess('second')));
+  ws.write(
+    'bad.bpmn',
+    definitions(
+      'bad-defs',
+      `  <bpmn:process id="bad" isExecutable="true">
+    <bpmn:startEvent id="start"><bpmn:outgoing>f1</bpmn:outgoing></bpmn:startEvent>
+    <bpmn:sendTask id="notify" name="Notify"><bpmn:incoming>f1</bpmn:incoming></bpmn:sendTask>
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="notify" />
+    <bpmn:sequenceFlow id="f2" sourceRef="notify" targetRef="missing" />
+  </bpmn:process>`,
+    ),
+  );
+  ws.write('greet.mjs', "export function greet(job) {\n  return { greeting: 'hello ' + job.variables.name };\n}\n");
+  ws.write(
+    'greet-default.mjs',
+    "export default { greet: async (job) => ({ greeting: 'hi ' + job.variables.name, attempt: job.attempt }) };\nexport const unused = 1;\n",
+  );
+  ws.write('fail.mjs', "export function greet() {\n  throw new Error('mail server down');\n}\n");
+  ws.write('empty.mjs', 'export const answer = 42;\n');
+  ws.write('broken.mjs', 'export function greet( {\n');
+});
+
+afterAll(() => ws.remove());
+
+describe('thresher run', () => {
+  it('should run a model to completion and print one JSON document', async () => {
+    // given a script task doubling a
+    // when
+    const run = await ws.thresher(['run', 'doubler.bpmn', '--var', 'a=21', ...store('run'), '--json']);
+    // then
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.stderr).toBe('');
+    const outcome = run.json<Outcome>();
+    expect(outcome).toMatchObject({ status: 'completed', processId: 'doubler', variables: { a: 21, doubled: 42 } });
+    expect(outcome.instanceId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('should print the outcome on stdout and progress on stderr without --json', async () => {
+    const run = await ws.thresher(['run', 'doubler.bpmn', '--var', 'a=2', ...store('run')]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.stdout).toMatch(/^Instance [0-9a-f-]{36} completed \(process doubler\)\./);
+    expect(run.stdout).toContain('doubled = 4');
+    expect(run.stderr).toContain('deployed doubler-defs version 1');
+    expect(run.stderr).toContain('started doubler as instance');
+  });
+
+  it('should pass --var values as JSON when they parse and as strings otherwise', async () => {
+    const run = await ws.thresher([
+      'run',
+      'doubler.bpmn',
+      '--var',
+      'a=2',
+      '--var',
+      'ok=true',
+      '--var',
+      'items=[1,2]',
+      '--var',
+      'orderId=A-1001',
+      '--var',
+      'zip=007',
+      '--store',
+      'memory:',
+      '--json',
+    ]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>().variables).toEqual({
+      a: 2,
+      ok: true,
+      items: [1, 2],
+      orderId: 'A-1001',
+      zip: '007',
+      doubled: 4,
+    });
+  });
+
+  it('should complete a user task with the JSON object line read from stdin', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('stdin'), '--json'], {
+      stdin: '{"approved":true,"by":"ann"}\n',
+    });
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>()).toMatchObject({ status: 'completed', variables: { approved: true, by: 'ann' } });
+  });
+
+  it('should exit 0 and name the element when a terminate end event ends the instance', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('stdin')], { stdin: '\n{"approved":false}\n' });
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.stdout).toMatch(/terminated at rejected/);
+  });
+
+  it('should exit 2 when a stdin answer is not a JSON object, leaving the instance parked', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('stdin')], { stdin: 'approved=true\n' });
+    expect(run.code).toBe(ExitCode.Usage);
+    expect(run.stdout).toMatch(/not a JSON object/);
+    expect(run.stdout).toMatch(/thresher complete [0-9a-f-]{36} approve/);
+  });
+
+  it('should complete every user task with --yes', async () => {
+    const run = await ws.thresher([
+      'run',
+      'approval.bpmn',
+      '--var',
+      'approved=true',
+      '--yes',
+      ...store('yes'),
+      '--json',
+    ]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>()).toMatchObject({ status: 'completed', variables: { approved: true } });
+  });
+
+  it('should ask on a terminal for k=v lines until an empty line', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('tty'), '--json'], {
+      isTTY: true,
+      stdin: 'oops\napproved=true\nnote=fine\n\n',
+    });
+    expect(run.code).toBe(ExitCode.Ok);
+    const outcome = run.json<Outcome>();
+    expect(outcome).toMatchObject({ status: 'completed', variables: { approved: true, note: 'fine' } });
+    expect(run.stderr).toContain(`Task Approve order (approve) of instance ${outcome.instanceId}`);
+    expect(run.stderr).toMatch(/answer "oops": expected NAME=VALUE/);
+  });
+
+  it('should use the handlers of a --handlers module (named exports)', async () => {
+    const run = await ws.thresher([
+      'run',
+      'greeting.bpmn',
+      '--handlers',
+      'greet.mjs',
+      '--var',
+      'name=Ada',
+      ...store('h'),
+      '--json',
+    ]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>().variables).toEqual({ name: 'Ada', greeting: 'hello Ada' });
+  });
+
+  it('should use the handlers of a --handlers module (default object export)', async () => {
+    const run = await ws.thresher([
+      'run',
+      'greeting.bpmn',
+      '--handlers',
+      'greet-default.mjs',
+      '--var',
+      'name=Bo',
+      '--store',
+      'memory:',
+      '--json',
+    ]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>().variables).toEqual({ name: 'Bo', greeting: 'hi Bo', attempt: 1 });
+  });
+
+  it('should start the process --process names in a file with several', async () => {
+    const run = await ws.thresher([
+      'run',
+      'two.bpmn',
+      '--process',
+      'second',
+      '--var',
+      'a=1',
+      '--store',
+      'memory:',
+      '--json',
+    ]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Outcome>()).toMatchObject({ status: 'completed', processId: 'second' });
+  });
+
+  it('should exit 1 and name the element and how to retry when a handler fails', async () => {
+    const run = await ws.thresher(['run', 'greeting.bpmn', '--handlers', 'fail.mjs', ...store('incident'), '--json']);
+    expect(run.code).toBe(ExitCode.Failed);
+    const outcome = run.json<Outcome>();
+    expect(outcome.status).toBe('incident');
+    expect(outcome.incidents).toHaveLength(1);
+    const [incident] = outcome.incidents!;
+    expect(incident).toMatchObject({ elementId: 'greet', message: expect.stringContaining('mail server down') });
+    expect(incident!.id).toBe(`${outcome.instanceId}/${incident!.localId}`);
+    expect(incident!.retry).toBe(
+      `thresher retry ${outcome.instanceId} ${incident!.localId} --handlers fail.mjs --store sqlite:incident.db`,
+    );
+  });
+
+  it('should say how to retry an incident in human output', async () => {
+    const run = await ws.thresher(['run', 'greeting.bpmn', '--handlers', 'fail.mjs', '--store', 'memory:']);
+    expect(run.code).toBe(ExitCode.Failed);
+    expect(run.stdout).toMatch(/greet: handler failed: mail server down/);
+    expect(run.stdout).toMatch(/incident [0-9a-f-]{36}\/i\d+ \(job-failed\)/);
+    expect(run.stdout).toMatch(/fix the cause, then retry: thresher retry /);
+  });
+
+  it('should exit 1 naming the element of an invalid model', async () => {
+    const run = await ws.thresher(['run', 'bad.bpmn', '--store', 'memory:']);
+    expect(run.code).toBe(ExitCode.Failed);
+    expect(run.stderr).toMatch(/bpmn:SendTask "notify" \(line \d+\): .*not supported/);
+    expect(run.stderr).toMatch(/bpmn:SequenceFlow "f2"/);
+  });
+
+  it('should say that the memory: store keeps a parked instance nowhere', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', '--store', 'memory:']);
+    expect(run.code).toBe(ExitCode.Parked);
+    expect(run.stdout).toMatch(/memory: store keeps nothing/);
+    expect(run.stdout).not.toMatch(/thresher complete/);
+  });
+
+  it('should create the default store under the working directory', async () => {
+    const run = await ws.thresher(['run', 'doubler.bpmn', '--var', 'a=1']);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(existsSync(ws.path('.thresher/thresher.db'))).toBe(true);
+  });
+});
+
+describe('a parked instance, continued by later commands on the same store', () => {
+  let instanceId = '';
+  let taskId = '';
+
+  it('should park with exit 3, naming the task and the commands that continue it', async () => {
+    // given no answer on stdin
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('parked'), '--handlers', 'greet.mjs']);
+    // then
+    expect(run.code).toBe(ExitCode.Parked);
+    const id = /Instance ([0-9a-f-]{36}) is parked/.exec(run.stdout)?.[1];
+    expect(id).toBeDefined();
+    instanceId = id!;
+    expect(run.stdout).toContain('user task "Approve order" (approve)');
+    expect(run.stdout).toContain(
+      `thresher complete ${instanceId} approve --var k=v --handlers greet.mjs --store sqlite:parked.db`,
+    );
+    expect(run.stdout).toContain(`thresher resume ${instanceId} --handlers greet.mjs --store sqlite:parked.db`);
+  });
+
+  it('should park with --json too, the document carrying the task and the commands', async () => {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store('parked-json'), '--json']);
+    expect(run.code).toBe(ExitCode.Parked);
+    const outcome = run.json<Outcome>();
+    expect(outcome.status).toBe('parked');
+    expect(outcome.userTasks).toEqual([
+      {
+        id: expect.stringMatching(/\/u\d+$/),
+        localId: expect.any(String),
+        elementId: 'approve',
+        name: 'Approve order',
+      },
+    ]);
+    expect(outcome.commands?.[0]).toBe(
+      `thresher complete ${outcome.instanceId} approve --var k=v --store sqlite:parked-json.db`,
+    );
+  });
+
+  it('should list it with thresher instances', async () => {
+    const list = await ws.thresher(['instances', ...store('parked'), '--json']);
+    expect(list.code).toBe(ExitCode.Ok);
+    const { instances } = list.json<{ instances: { instanceId: string; processId: string; status: string }[] }>();
+    expect(instances).toContainEqual(expect.objectContaining({ instanceId, processId: 'approval', status: 'running' }));
+    const table = await ws.thresher(['instances', ...store('parked'), '--status', 'running']);
+    expect(table.stdout).toMatch(/^ID\s+PROCESS\s+STATUS\s+SEQ\s+BUSINESS KEY/);
+    expect(table.stdout).toContain(instanceId);
+    const none = await ws.thresher(['instances', ...store('parked'), '--status', 'completed']);
+    expect(none.stdout).toBe('no instances\n');
+  });
+
+  it('should show it running with its open user task', async () => {
+    const show = await ws.thresher(['show', instanceId, ...store('parked'), '--json']);
+    expect(show.code).toBe(ExitCode.Ok);
+    const view = show.json<{
+      status: string;
+      userTasks: { id: string; elementId: string }[];
+      activeElements: string[];
+    }>();
+    expect(view.status).toBe('running');
+    expect(view.activeElements).toEqual(['approve']);
+    expect(view.userTasks).toEqual([expect.objectContaining({ elementId: 'approve' })]);
+    taskId = view.userTasks[0]!.id;
+    const human = await ws.thresher(['show', instanceId, ...store('parked')]);
+    expect(human.stdout).toContain(`Instance ${instanceId}`);
+    expect(human.stdout).toContain(`approve "Approve order" [task ${taskId}]`);
+  });
+
+  it('should refuse to complete a task the instance does not have', async () => {
+    const complete = await ws.thresher(['complete', instanceId, 'ship', ...store('parked')]);
+    expect(complete.code).toBe(ExitCode.Failed);
+    expect(complete.stderr).toContain(`instance ${instanceId} has no open user task "ship"; open: approve [${taskId}]`);
+  });
+
+  it('should finish it with thresher complete', async () => {
+    const complete = await ws.thresher([
+      'complete',
+      instanceId,
+      'approve',
+      '--var',
+      'approved=true',
+      ...store('parked'),
+      '--json',
+    ]);
+    expect(complete.code).toBe(ExitCode.Ok);
+    expect(complete.json<Outcome>()).toMatchObject({ status: 'completed', instanceId, variables: { approved: true } });
+  });
+
+  it('should show it completed, with its history', async () => {
+    const show = await ws.thresher(['show', instanceId, '--history', ...store('parked'), '--json']);
+    expect(show.code).toBe(ExitCode.Ok);
+    const view = show.json<{ status: string; userTasks: unknown[]; history: { node: string }[] }>();
+    expect(view.status).toBe('completed');
+    expect(view.userTasks).toEqual([]);
+    expect(view.history.map((entry) => entry.node)).toContain('approve');
+    const human = await ws.thresher(['show', instanceId, '--history', ...store('parked')]);
+    expect(human.stdout).toMatch(/status:\s+completed/);
+    expect(human.stdout).toMatch(/History:/);
+  });
+
+  it('should refuse to complete a task of an instance that has ended', async () => {
+    const complete = await ws.thresher(['complete', instanceId, 'approve', ...store('parked')]);
+    expect(complete.code).toBe(ExitCode.Failed);
+    expect(complete.stderr).toContain(`instance ${instanceId} is completed and has no open user task`);
+  });
+});
+
+describe('thresher complete, by task id', () => {
+  it('should accept the full task id and the local id, and park again when more tasks wait', async () => {
+    // given two parked instances
+    const first = (await ws.thresher(['run', 'approval.bpmn', ...store('ids'), '--json'])).json<Outcome>();
+    const second = (await ws.thresher(['run', 'approval.bpmn', ...store('ids'), '--json'])).json<Outcome>();
+    // when each is completed by one form of its task id
+    const byFull = await ws.thresher([
+      'complete',
+      first.instanceId,
+      first.userTasks![0]!.id,
+      '--var',
+      'approved=true',
+      ...store('ids'),
+    ]);
+    const local = first.userTasks![0]!.id.split('/').at(-1)!;
+    const byLocal = await ws.thresher(['complete', second.instanceId, local, ...store('ids'), '--json']);
+    // then
+    expect(byFull.code).toBe(ExitCode.Ok);
+    expect(byLocal.code).toBe(ExitCode.Ok);
+    expect(byLocal.json<Outcome>()).toMatchObject({ status: 'terminated', elementId: 'rejected' });
+  });
+
+  it('should exit 1 for an instance that does not exist', async () => {
+    const complete = await ws.thresher(['complete', 'no-such-instance', 'approve', ...store('ids')]);
+    expect(complete.code).toBe(ExitCode.Failed);
+    expect(complete.stderr).toContain('no instance no-such-instance');
+  });
+});
+
+describe('thresher resume and retry', () => {
+  it('should resume a parked instance with --yes', async () => {
+    const parked = (
+      await ws.thresher(['run', 'approval.bpmn', '--var', 'approved=true', ...store('resume'), '--json'])
+    ).json<Outcome>();
+    const resume = await ws.thresher(['resume', parked.instanceId, '--yes', ...store('resume'), '--json']);
+    expect(resume.code).toBe(ExitCode.Ok);
+    const report = resume.json<{ restored: string[]; failed: unknown[]; outcomes: Outcome[] }>();
+    expect(report.restored).toEqual([parked.instanceId]);
+    expect(report.failed).toEqual([]);
+    expect(report.outcomes).toEqual([expect.objectContaining({ status: 'completed', instanceId: parked.instanceId })]);
+  });
+
+  it('should park again when resuming off a terminal without --yes', async () => {
+    const parked = (await ws.thresher(['run', 'approval.bpmn', ...store('resume2'), '--json'])).json<Outcome>();
+    const resume = await ws.thresher(['resume', '--all', ...store('resume2')]);
+    expect(resume.code).toBe(ExitCode.Parked);
+    expect(resume.stdout).toContain(`Instance ${parked.instanceId} is parked`);
+  });
+
+  it('should report an instance it cannot restore and exit 1', async () => {
+    const resume = await ws.thresher(['resume', 'no-such-instance', ...store('resume2'), '--json']);
+    expect(resume.code).toBe(ExitCode.Failed);
+    expect(resume.json<{ failed: { instanceId: string }[] }>().failed).toEqual([
+      expect.objectContaining({ instanceId: 'no-such-instance' }),
+    ]);
+    expect(resume.stderr).toContain('cannot restore instance no-such-instance');
+  });
+
+  it('should have nothing to resume in an empty store', async () => {
+    const resume = await ws.thresher(['resume', '--all', ...store('never-created')]);
+    expect(resume.code).toBe(ExitCode.Ok);
+    expect(resume.stdout).toBe('no running instances to resume\n');
+    expect(existsSync(ws.path('never-created.db'))).toBe(false);
+  });
+
+  it('should retry an incident once the handler is fixed', async () => {
+    const failed = await ws.thresher([
+      'run',
+      'greeting.bpmn',
+      '--handlers',
+      'fail.mjs',
+      '--var',
+      'name=Cy',
+      ...store('retry'),
+      '--json',
+    ]);
+    expect(failed.code).toBe(ExitCode.Failed);
+    const { instanceId, incidents } = failed.json<Outcome>();
+    const retry = await ws.thresher([
+      'retry',
+      instanceId,
+      incidents![0]!.localId,
+      '--handlers',
+      'greet.mjs',
+      ...store('retry'),
+      '--json',
+    ]);
+    expect(retry.code).toBe(ExitCode.Ok);
+    expect(retry.json<Outcome>()).toMatchObject({ status: 'completed', variables: { greeting: 'hello Cy' } });
+  });
+});
+
+describe('thresher inspect', () => {
+  it('should list the processes and elements of a model', async () => {
+    const inspect = await ws.thresher(['inspect', 'greeting.bpmn', '--json']);
+    expect(inspect.code).toBe(ExitCode.Ok);
+    const model = inspect.json<{ processes: { id: string; flows: number; elements: Record<string, unknown>[] }[] }>();
+    expect(model.processes).toHaveLength(1);
+    expect(model.processes[0]).toMatchObject({ id: 'greeting', flows: 2 });
+    expect(model.processes[0]!.elements).toContainEqual(
+      expect.objectContaining({ id: 'greet', type: 'serviceTask', name: 'Greet', taskType: 'greet', retries: 1 }),
+    );
+    const human = await ws.thresher(['inspect', 'greeting.bpmn']);
+    expect(human.stdout).toMatch(/greet\s+serviceTask\s+Greet\s+type=greet retries=1/);
+    expect(human.stdout).toContain('3 elements, 2 sequence flows');
+  });
+
+  it('should exit 1 listing every issue of an invalid model, naming each element', async () => {
+    const inspect = await ws.thresher(['inspect', 'bad.bpmn']);
+    expect(inspect.code).toBe(ExitCode.Failed);
+    expect(inspect.stdout).toMatch(/invalid model \(2 issues\)/);
+    expect(inspect.stdout).toMatch(/bpmn:SendTask "notify" \(line \d+\)/);
+    expect(inspect.stdout).toMatch(/bpmn:SequenceFlow "f2" \(line \d+\): .*"missing"/);
+    const json = await ws.thresher(['inspect', 'bad.bpmn', '--json']);
+    expect(json.code).toBe(ExitCode.Failed);
+    expect(
+      json
+        .json<{ issues: { elementId: string }[] }>()
+        .issues.map((issue) => issue.elementId)
+        .sort(),
+    ).toEqual(['f2', 'notify']);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  const usage = (argv: string[], message: RegExp | string) =>
+    it(`should refuse "thresher ${argv.join(' ')}"`, async () => {
+      const run = await ws.thresher(argv);
+      expect(run.code).toBe(ExitCode.Usage);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toMatch(/usage: thresher/);
+    });
+  usage([], /no command given/);
+  usage(['frobnicate'], /unknown command "frobnicate"/);
+  usage(['--frobnicate'], /unknown option --frobnicate/);
+  usage(
+    ['run', 'doubler.bpmn', '--frobnicate'],
+    /unknown option --frobnicate for "thresher run"\nusage: thresher run FILE\.bpmn/,
+  );
+  usage(['run'], /missing FILE\.bpmn/);
+  usage(['run', 'doubler.bpmn', '--var', 'total'], /--var "total": expected NAME=VALUE/);
+  usage(['run', 'nowhere.bpmn'], /cannot read nowhere\.bpmn: no such file/);
+  usage(['run', 'doubler.bpmn', '--store', 'postgres://localhost/db'], /PostgreSQL store not available yet/);
+  usage(['run', 'doubler.bpmn', '--store', 'data.json'], /unknown store/);
+  usage(['run', 'greeting.bpmn', '--handlers', 'nowhere.mjs'], /--handlers nowhere\.mjs: no such file/);
+  usage(
+    ['run', 'greeting.bpmn', '--handlers', 'empty.mjs'],
+    /--handlers empty\.mjs: the module exports no handler functions/,
+  );
+  usage(['run', 'greeting.bpmn', '--handlers', 'broken.mjs'], /--handlers broken\.mjs: the module failed to load/);
+  usage(
+    ['run', 'two.bpmn', '--store', 'memory:'],
+    /several executable processes; choose one with --process: first, second/,
+  );
+  usage(
+    ['run', 'two.bpmn', '--process', 'third', '--store', 'memory:'],
+    /--process third: two\.bpmn has no executable process "third"/,
+  );
+  usage(['instances', '--roots', '--children'], /--roots and --children exclude each other/);
+  usage(['resume'], /missing ID \(or --all\)/);
+  usage(['help', 'frobnicate'], /unknown command "frobnicate"/);
+
+  it('should print an error document under --json', async () => {
+    const run = await ws.thresher(['run', 'doubler.bpmn', '--store', 'postgres://x', '--json']);
+    expect(run.code).toBe(ExitCode.Usage);
+    expect(run.json()).toMatchObject({ status: 'error', exitCode: 2, error: { code: 'THRESHER_CLI_USAGE' } });
+  });
+});
+
+describe('thresher show and instances on a missing instance or store', () => {
+  it('should exit 1 for an instance that does not exist', async () => {
+    const show = await ws.thresher(['show', 'no-such-instance', ...store('run')]);
+    expect(show.code).toBe(ExitCode.Failed);
+    expect(show.stderr).toBe('thresher: no instance no-such-instance\n');
+  });
+
+  it('should list nothing, and create nothing, for a store that does not exist', async () => {
+    const list = await ws.thresher(['instances', ...store('absent'), '--json']);
+    expect(list.code).toBe(ExitCode.Ok);
+    expect(list.json()).toEqual({ instances: [] });
+    expect(existsSync(ws.path('absent.db'))).toBe(false);
+  });
+});
+
+describe('help and version', () => {
+  it('should list every command for --help', async () => {
+    const help = await ws.thresher(['--help']);
+    expect(help.code).toBe(ExitCode.Ok);
+    for (const command of ['run', 'inspect', 'instances', 'show', 'complete', 'resume', 'retry']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+    }
+  });
+
+  it('should describe one command for help COMMAND and COMMAND --help', async () => {
+    const help = await ws.thresher(['help', 'run']);
+    expect(help.code).toBe(ExitCode.Ok);
+    expect(help.stdout).toMatch(/^Usage: thresher run FILE\.bpmn/);
+    expect(help.stdout).toContain('--var k=v...');
+    expect(help.stdout).toContain('Exit codes:');
+    expect((await ws.thresher(['run', '--help'])).stdout).toBe(help.stdout);
+  });
+
+  it('should print the package version', async () => {
+    const version = await ws.thresher(['--version']);
+    expect(version.code).toBe(ExitCode.Ok);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../../fixtures/order-fulfilment/${name}`, import.meta.url));
+
+describe.runIf(existsSync(fixture('order-fulfilment.bpmn')) && existsSync(fixture('handlers.mjs')))(
+  'the order-fulfilment fixture',
+  () => {
+    it('should run end to end with --yes', async () => {
+      const run = await ws.thresher([
+        'run',
+        fixture('order-fulfilment.bpmn'),
+        '--handlers',
+        fixture('handlers.mjs'),
+        '--var',
+        'orderId="A-1001"',
+        '--var',
+        'total=120',
+        '--var',
+        'approved=true',
+        '--yes',
+        ...store('fixture'),
+        '--json',
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(ExitCode.Ok);
+      expect(run.json<Outcome>()).toMatchObject({
+        status: 'completed',
+        processId: 'order-fulfilment',
+        variables: { total: 120, approved: true, orderId: 'A-1001' },
+      });
+    });
+  },
+);
