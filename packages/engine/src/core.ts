@@ -1,19 +1,12 @@
-import {
-  digestInputs,
-  type IncidentRecord,
-  type ScopeRecord,
-  stepIdentity,
-  type TrackRecord,
-  type Variables,
-} from '@thresher/checkpoint';
-import type { Announcement, CoreContext, Effect, InstanceEvent } from './core-types.js';
+import { digestInputs, type ScopeRecord, stepIdentity, type TrackRecord, type Variables } from '@thresher/checkpoint';
+import type { CoreContext, Effect, InstanceEvent } from './core-types.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
 import { chooseFlows, FlowError } from './flows.js';
 import type { InstanceState } from './instance-state.js';
 import { inclusiveJoinReady, parallelJoinReady } from './joins.js';
-import { advanceScope, advanceTrack, initialState, scopeMachine, type TrackEvent, trackMachine } from './machines.js';
-import { MappingError, runMappings } from './mappings.js';
+import { advanceScope, initialState, scopeMachine } from './machines.js';
 import type { Node } from './model/types.js';
+import { NO_VALUE, StepBase } from './step-base.js';
 
 /**
  * The engine's core: apply one event to one instance and run every track it frees until each waits or
@@ -27,18 +20,7 @@ export function applyEvent(ctx: CoreContext, state: InstanceState, event: Instan
   return step.effects;
 }
 
-class Step {
-  readonly effects: Effect[] = [];
-  private readonly agenda: string[] = [];
-  private readonly id: string;
-
-  constructor(
-    private readonly ctx: CoreContext,
-    private readonly state: InstanceState,
-  ) {
-    this.id = state.instance.id;
-  }
-
+class Step extends StepBase {
   apply(event: InstanceEvent): void {
     switch (event.type) {
       case 'instance.start':
@@ -364,38 +346,6 @@ class Step {
     }
   }
 
-  private cancelInside(path: string): void {
-    for (const scope of [...this.state.scopes.values()]) {
-      if (scope.parentPath === path) {
-        this.cancelInside(scope.path);
-        scope.state = advanceScope(scope.state, 'TERMINATE');
-        this.state.scopes.delete(scope.path);
-      }
-    }
-    for (const track of this.state.liveTracks(path)) this.cancel(track);
-  }
-
-  private cancel(track: TrackRecord): void {
-    const wait = track.wait;
-    if (wait?.kind === 'job') this.state.jobs.delete(wait.jobId);
-    if (wait?.kind === 'userTask') this.state.userTasks.delete(wait.taskId);
-    if (wait?.kind === 'incident') {
-      const incident = this.state.incidents.get(wait.incidentId);
-      if (incident?.jobId) this.state.jobs.delete(incident.jobId);
-      this.state.incidents.delete(wait.incidentId);
-    }
-    track.wait = null;
-    this.transition(track, 'CANCEL');
-  }
-
-  private finishInstance(status: 'completed' | 'terminated', nodeId?: string): void {
-    const instance = this.state.instance;
-    instance.status = status;
-    instance.endedAt = this.ctx.now;
-    if (status === 'completed') this.announce({ id: `${this.id}:instance.completed`, type: 'instance.completed' });
-    else this.announce({ id: `${this.id}:instance.terminated`, type: 'instance.terminated', elementId: nodeId ?? '' });
-  }
-
   // ── joins ───────────────────────────────────────────────────────────────────────────────────────────
 
   private fireParallelJoin(arrived: TrackRecord): void {
@@ -428,117 +378,4 @@ class Step {
     survivor!.wait = null;
     this.transition(survivor!, 'RESUME');
   }
-
-  // ── helpers ─────────────────────────────────────────────────────────────────────────────────────────
-
-  private spawn(path: string, nodeId: string, viaFlow: string | null): void {
-    const track: TrackRecord = {
-      id: this.state.nextId('t'),
-      scopePath: path,
-      nodeId,
-      viaFlow,
-      state: initialState(trackMachine),
-      attempt: 0,
-      wait: null,
-      locals: null,
-      result: null,
-    };
-    this.place(track, nodeId, viaFlow);
-    this.state.tracks.set(track.id, track);
-    this.agenda.push(track.id);
-  }
-
-  private place(track: TrackRecord, nodeId: string, viaFlow: string | null): void {
-    track.nodeId = nodeId;
-    track.viaFlow = viaFlow;
-    track.attempt = this.state.completions(nodeId, track.scopePath);
-  }
-
-  private transition(track: TrackRecord, event: TrackEvent): void {
-    track.state = advanceTrack(track.state, event);
-    if (track.state === 'entering' || track.state === 'leaving') this.agenda.push(track.id);
-  }
-
-  private record(track: TrackRecord, node: Node): void {
-    this.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
-    this.announce({
-      id: `${this.id}:${track.scopePath}:${node.id}:${track.attempt}:${track.id}:left`,
-      type: 'track.left',
-      trackId: track.id,
-      elementId: node.id,
-    });
-  }
-
-  private raiseIncident(
-    track: TrackRecord,
-    kind: IncidentRecord['kind'],
-    resume: IncidentRecord['resume'],
-    message: string,
-    jobId: string | null,
-  ): void {
-    const incidentId = this.state.nextId('i');
-    this.state.incidents.set(incidentId, {
-      id: incidentId,
-      trackId: track.id,
-      nodeId: track.nodeId,
-      jobId,
-      kind,
-      resume,
-      message,
-      raisedAt: this.ctx.now,
-    });
-    track.wait = { kind: 'incident', incidentId };
-    this.transition(track, 'FAIL');
-    this.announce({
-      id: `${this.id}:incident.raised:${incidentId}`,
-      type: 'incident.raised',
-      incidentId,
-      elementId: track.nodeId,
-      message,
-    });
-  }
-
-  private mapOrIncident(
-    track: TrackRecord,
-    mappings: Parameters<typeof runMappings>[0],
-    view: Variables,
-    resume: 'enter' | 'leave',
-  ): Variables | undefined {
-    try {
-      return runMappings(mappings, view);
-    } catch (error) {
-      if (!(error instanceof MappingError)) throw error;
-      this.raiseIncident(track, 'mapping-failed', resume, error.message, null);
-      return undefined;
-    }
-  }
-
-  private evaluateOrIncident(
-    track: TrackRecord,
-    expression: Parameters<typeof runMappings>[0][number]['source'],
-    resume: 'enter' | 'leave',
-  ): unknown {
-    try {
-      return runMappings([{ source: expression, target: 'value' }], {
-        ...this.state.visible(track.scopePath),
-        ...track.locals,
-      }).value;
-    } catch (error) {
-      if (!(error instanceof MappingError)) throw error;
-      this.raiseIncident(track, 'expression-failed', resume, error.message, null);
-      return NO_VALUE;
-    }
-  }
-
-  private node(id: string): Node {
-    const node = this.ctx.process.nodes.get(id);
-    if (!node) throw new InvalidStateError(`element "${id}" is not in process ${this.ctx.process.id}`);
-    return node;
-  }
-
-  private announce(event: Announcement): void {
-    this.effects.push({ type: 'announce', event });
-  }
 }
-
-const NO_VALUE = Symbol('no value');
