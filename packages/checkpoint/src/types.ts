@@ -51,6 +51,8 @@ export interface ScopeRecord {
   /** The scope machine's state value. */
   state: string;
   data: Variables;
+  /** How many times each element was entered in this scope: a track's `attempt` comes from it. */
+  visits: Record<string, number>;
 }
 
 /** What a parked track waits on. */
@@ -70,7 +72,10 @@ export interface TrackRecord {
   viaFlow: string | null;
   /** The track machine's state value. */
   state: string;
-  /** How many times this element was entered in this scope before this activation (loops make new invocations). */
+  /**
+   * How many times this element was entered in this scope before this activation: loops, concurrent
+   * tokens and re-entries after a cancellation are each a new invocation with its own step identity.
+   */
   attempt: number;
   wait: TrackWait | null;
   /** Variables local to the element while it runs (its input mappings; a sub-process's data at its end). */

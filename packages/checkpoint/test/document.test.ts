@@ -17,7 +17,17 @@ const body = (): CheckpointBody => ({
     endedAt: null,
     nextId: 0,
   },
-  scopes: [{ path: '/', nodeId: 'p', hostTrack: null, parentPath: null, state: 'active', data: { when: new Date(5) } }],
+  scopes: [
+    {
+      path: '/',
+      nodeId: 'p',
+      hostTrack: null,
+      parentPath: null,
+      state: 'active',
+      data: { when: new Date(5) },
+      visits: {},
+    },
+  ],
   tracks: [],
   jobs: [],
   userTasks: [],

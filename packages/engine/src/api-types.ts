@@ -16,7 +16,7 @@ export interface Job {
    * outside world as an idempotency key; at-least-once delivery means a handler may see it twice.
    */
   idempotencyKey: string;
-  /** 1 for the first try, 2 for the first retry, … (resets after `retryIncident`). */
+  /** 1 for the first try, then one more for every later try, including those after `retryIncident`. */
   attempt: number;
   businessKey: string | null;
 }

@@ -21,6 +21,8 @@ export function applyEvent(ctx: CoreContext, state: InstanceState, event: Instan
 }
 
 class Step extends StepBase {
+  private readonly reentering = new Set<string>();
+
   apply(event: InstanceEvent): void {
     switch (event.type) {
       case 'instance.start':
@@ -140,6 +142,8 @@ class Step extends StepBase {
       return;
     }
     track.wait = null;
+    // The same activation tries again: it is not announced as entered a second time.
+    if (incident.resume !== 'leave') this.reentering.add(track.id);
     this.transition(track, incident.resume === 'leave' ? 'RETRY_LEAVE' : 'RETRY_ENTER');
   }
 
@@ -147,12 +151,13 @@ class Step extends StepBase {
 
   private enter(track: TrackRecord): void {
     const node = this.node(track.nodeId);
-    this.announce({
-      id: `${this.id}:${track.scopePath}:${node.id}:${track.attempt}:${track.id}:entered`,
-      type: 'track.entered',
-      trackId: track.id,
-      elementId: node.id,
-    });
+    if (!this.reentering.delete(track.id))
+      this.announce({
+        id: `${this.id}:${track.scopePath}:${node.id}:${track.attempt}:${track.id}:entered`,
+        type: 'track.entered',
+        trackId: track.id,
+        elementId: node.id,
+      });
     if (node.type !== 'subProcess' && node.io.inputs.length > 0) {
       const locals = this.mapOrIncident(track, node.io.inputs, this.state.visible(track.scopePath), 'enter');
       if (!locals) return;
@@ -291,9 +296,9 @@ class Step extends StepBase {
     const parent = host.scopePath;
     const data = this.mapOrIncident(host, node.io.inputs, this.state.visible(parent), 'enter');
     if (!data) return;
+    // One path per activation (`/sub`, then `/sub#2`, …): step identities inside never repeat a pass's.
     const base = `${parent === '/' ? '' : parent}/${node.id}`;
-    let path = base;
-    for (let n = 2; this.state.scopes.has(path); n++) path = `${base}#${n}`;
+    const path = host.attempt === 0 ? base : `${base}#${host.attempt + 1}`;
     const scope: ScopeRecord = {
       path,
       nodeId: node.id,
@@ -301,6 +306,7 @@ class Step extends StepBase {
       parentPath: parent,
       state: initialState(scopeMachine),
       data,
+      visits: {},
     };
     this.state.scopes.set(path, scope);
     host.wait = { kind: 'scope', path };

@@ -138,6 +138,7 @@ export class Engine {
           parentPath: null,
           state: initialState(scopeMachine),
           data: {},
+          visits: {},
         },
       ],
       tracks: [],

@@ -101,11 +101,4 @@ export class InstanceState {
     }
     return out;
   }
-
-  /** How many times `nodeId` completed in scope `path` so far; a loop's next pass is a new invocation. */
-  completions(nodeId: string, path: string): number {
-    let count = 0;
-    for (const entry of this.history) if (entry.node === nodeId && entry.scope === path) count++;
-    return count;
-  }
 }

@@ -46,7 +46,9 @@ export abstract class StepBase {
   protected place(track: TrackRecord, nodeId: string, viaFlow: string | null): void {
     track.nodeId = nodeId;
     track.viaFlow = viaFlow;
-    track.attempt = this.state.completions(nodeId, track.scopePath);
+    const { visits } = this.state.scope(track.scopePath);
+    track.attempt = visits[nodeId] ?? 0;
+    visits[nodeId] = track.attempt + 1;
   }
 
   protected transition(track: TrackRecord, event: TrackEvent): void {
