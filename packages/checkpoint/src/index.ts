@@ -6,6 +6,7 @@
  * implements, and an in-memory repository.
  */
 
+export { emptyCheckpointBody } from './body.js';
 export { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from './codec.js';
 export { digestValue, domainDigest, sha256 } from './digest.js';
 export type { UnsealedCheckpoint } from './document.js';
@@ -32,6 +33,7 @@ export {
 } from './identity.js';
 export { createMemoryRepository } from './memory-repository.js';
 export { MIGRATIONS } from './migrations.js';
+export { decidePut, equalBytes } from './put-rules.js';
 export type {
   Deployment,
   DeploymentInput,

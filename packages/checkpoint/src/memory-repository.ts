@@ -1,4 +1,5 @@
 import { CheckpointError, CheckpointErrorCode, ConflictError } from './errors.js';
+import { decidePut } from './put-rules.js';
 import type {
   Deployment,
   DeploymentInput,
@@ -65,25 +66,8 @@ export function createMemoryRepository(): Repository {
       await assertOpen();
       const { instanceId, seq, parentSeq } = checkpoint;
       const instance = instances.get(instanceId);
-      const existing = instance?.checkpoints.get(seq);
-      if (existing !== undefined) {
-        // A replayed put (e.g. a retry after a lost acknowledgement) is a no-op only if it is the same document.
-        if (equalBytes(existing.bytes, checkpoint.bytes)) return;
-        throw new ConflictError(instanceId, seq, `seq ${seq} is already stored with different bytes`);
-      }
-      const latest = instance?.latestSeq ?? null;
-      if (parentSeq !== latest) {
-        throw new ConflictError(
-          instanceId,
-          seq,
-          latest === null
-            ? `the instance has no checkpoint, so parentSeq must be null, not ${parentSeq}`
-            : `parentSeq ${parentSeq} is stale; the latest seq is ${latest}`,
-        );
-      }
-      if (latest !== null && seq <= latest) {
-        throw new ConflictError(instanceId, seq, `seq ${seq} must be greater than its parent seq ${latest}`);
-      }
+      const stored = instance?.checkpoints.get(seq)?.bytes;
+      if (decidePut(checkpoint, stored, instance?.latestSeq ?? null) === 'replay') return;
       const entry: CheckpointEntry = {
         seq,
         parentSeq,
@@ -236,14 +220,6 @@ function copyWrite(write: PendingWrite): PendingWrite {
 /** A plain `Uint8Array` copy; `new Uint8Array(view)` copies even when handed a Node `Buffer`. */
 function copyBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) {
-    if (a[i] !== b[i]) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,39 +1,29 @@
 import { describe, expect, it } from 'vitest';
+import { emptyCheckpointBody } from '../src/body.js';
 import { canonicalBytes, fromCanonicalBytes } from '../src/codec.js';
 import { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from '../src/document.js';
 import { CorruptCheckpointError, FutureSchemaError } from '../src/errors.js';
 import type { CheckpointBody } from '../src/types.js';
 
-const body = (): CheckpointBody => ({
-  instance: {
-    id: 'inst-1',
-    processId: 'p',
-    definition: { id: 'd', version: 1, digest: 'abc' },
-    status: 'running',
-    businessKey: null,
-    parentId: null,
-    callNodeId: null,
-    startedAt: 1,
-    endedAt: null,
-    nextId: 0,
-  },
-  scopes: [
+const body = (): CheckpointBody => {
+  const empty = emptyCheckpointBody(
     {
-      path: '/',
-      nodeId: 'p',
-      hostTrack: null,
-      parentPath: null,
-      state: 'active',
-      data: { when: new Date(5) },
-      visits: {},
+      id: 'inst-1',
+      processId: 'p',
+      definition: { id: 'd', version: 1, digest: 'abc' },
+      status: 'running',
+      businessKey: null,
+      parentId: null,
+      callNodeId: null,
+      startedAt: 1,
+      endedAt: null,
+      nextId: 0,
     },
-  ],
-  tracks: [],
-  jobs: [],
-  userTasks: [],
-  incidents: [],
-  history: [],
-});
+    'active',
+  );
+  empty.scopes[0]!.data.when = new Date(5);
+  return empty;
+};
 
 const seal = () =>
   sealCheckpoint({ instanceId: 'inst-1', seq: 3, parentSeq: 2, definitionDigest: 'abc', capturedAt: 9, body: body() });

@@ -4,6 +4,7 @@ import {
   canonicalBytes,
   type Deployment,
   decodeJournalEntry,
+  emptyCheckpointBody,
   type InstanceQuery,
   type InstanceSummary,
   openCheckpoint,
@@ -117,36 +118,23 @@ export class Engine {
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
     const id = randomUUID();
     const now = this.clock.now();
-    const state = new InstanceState({
-      instance: {
-        id,
-        processId,
-        definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
-        status: 'running',
-        businessKey: options.businessKey ?? null,
-        parentId: null,
-        callNodeId: null,
-        startedAt: now,
-        endedAt: null,
-        nextId: 0,
-      },
-      scopes: [
+    const state = new InstanceState(
+      emptyCheckpointBody(
         {
-          path: '/',
-          nodeId: processId,
-          hostTrack: null,
-          parentPath: null,
-          state: initialState(scopeMachine),
-          data: {},
-          visits: {},
+          id,
+          processId,
+          definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
+          status: 'running',
+          businessKey: options.businessKey ?? null,
+          parentId: null,
+          callNodeId: null,
+          startedAt: now,
+          endedAt: null,
+          nextId: 0,
         },
-      ],
-      tracks: [],
-      jobs: [],
-      userTasks: [],
-      incidents: [],
-      history: [],
-    });
+        initialState(scopeMachine),
+      ),
+    );
     const runtime = new InstanceRuntime(this.host, process, state, null, null);
     this.runtimes.set(id, runtime);
     try {

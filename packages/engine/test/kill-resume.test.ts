@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../src/api-types.js';
 import { type KillScenario, runKilledAt, runUninterrupted } from '../src/testing/index.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
-
-const orderXml = readFileSync(
-  new URL('../../../fixtures/order-fulfilment/order-fulfilment.bpmn', import.meta.url),
-  'utf8',
-);
-const { default: orderHandlers } = (await import(
-  new URL('../../../fixtures/order-fulfilment/handlers.mjs', import.meta.url).href
-)) as { default: Handlers };
+import { orderHandlers, orderXml } from './fixtures/order.js';
 
 const order =
   (name: string, variables: Record<string, unknown>, approved = true): (() => KillScenario) =>

@@ -1,34 +1,7 @@
-import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { Handlers, Job } from '../src/api-types.js';
-import { Engine } from '../src/engine.js';
+import type { Job } from '../src/api-types.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
-
-async function engineWith(xml: string, handlers: Handlers = {}): Promise<Engine> {
-  const engine = new Engine({ repository: createMemoryRepository(), handlers, backoff: () => 0 });
-  await engine.deploy(xml);
-  return engine;
-}
-
-/** A service task of type `step`: the `steps` handlers below record every call. */
-function step(id: string): string {
-  return `<bpmn:serviceTask id="${id}">${ext('<zeebe:taskDefinition type="step" />')}</bpmn:serviceTask>`;
-}
-
-/** A `step` handler recording each job, setting `<elementId>Ran`. */
-function steps(): { jobs: Job[]; handlers: Handlers; ran: (elementId: string) => number } {
-  const jobs: Job[] = [];
-  return {
-    jobs,
-    handlers: {
-      step: (job) => {
-        jobs.push(job);
-        return { [`${job.elementId}Ran`]: true };
-      },
-    },
-    ran: (elementId) => jobs.filter((job) => job.elementId === elementId).length,
-  };
-}
+import { engineWith, step, steps } from './fixtures/runtime.js';
 
 describe('SubProcess', () => {
   const withSub = (io: string, inner: string, innerFlows: string) =>

@@ -1,18 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteRepository } from '@thresher/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-
-const orderXml = readFileSync(
-  new URL('../../../fixtures/order-fulfilment/order-fulfilment.bpmn', import.meta.url),
-  'utf8',
-);
-const { default: orderHandlers } = (await import(
-  new URL('../../../fixtures/order-fulfilment/handlers.mjs', import.meta.url).href
-)) as { default: Handlers };
+import { orderHandlers, orderXml } from './fixtures/order.js';
 
 let directory: string;
 

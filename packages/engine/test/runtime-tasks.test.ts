@@ -1,16 +1,9 @@
-import { createMemoryRepository, UnencodableValueError, type Variables } from '@thresher/checkpoint';
+import { UnencodableValueError, type Variables } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, Handlers, Job } from '../src/api-types.js';
-import { Engine } from '../src/engine.js';
 import { EngineErrorCode, NotFoundError } from '../src/errors.js';
 import { around, bpmn, chain, ext } from './fixtures/bpmn/xml.js';
-
-/** A fresh engine on a memory repository with the model deployed; no retry backoff. */
-async function engineWith(xml: string, handlers: Handlers = {}): Promise<Engine> {
-  const engine = new Engine({ repository: createMemoryRepository(), handlers, backoff: () => 0 });
-  await engine.deploy(xml);
-  return engine;
-}
+import { engineWith } from './fixtures/runtime.js';
 
 /** A service task `x`; `extra` goes inside its extension elements. */
 function serviceTask(taskDefinition: string, extra = ''): string {

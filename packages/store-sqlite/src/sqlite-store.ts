@@ -6,6 +6,7 @@ import {
   ConflictError,
   type Deployment,
   type DeploymentInput,
+  decidePut,
   type InstanceQuery,
   type InstanceStatus,
   type InstanceSummary,
@@ -296,26 +297,10 @@ export class SqliteRepository implements Repository {
 
   #putInTransaction(checkpoint: PutCheckpoint): void {
     const { instanceId, seq, parentSeq, meta } = checkpoint;
-    const existing = this.#sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
-    if (existing !== undefined) {
-      // A replayed put (e.g. a retry after a lost acknowledgement) is a no-op only if it is the same document.
-      if (equalBytes(existing.document, checkpoint.bytes)) return;
-      throw new ConflictError(instanceId, seq, `seq ${seq} is already stored with different bytes`);
-    }
+    const stored = this.#sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
     const latest =
       (this.#sql.selectLatestSeq.get(instanceId) as { latest_seq: number } | undefined)?.latest_seq ?? null;
-    if (parentSeq !== latest) {
-      throw new ConflictError(
-        instanceId,
-        seq,
-        latest === null
-          ? `the instance has no checkpoint, so parentSeq must be null, not ${parentSeq}`
-          : `parentSeq ${parentSeq} is stale; the latest seq is ${latest}`,
-      );
-    }
-    if (latest !== null && seq <= latest) {
-      throw new ConflictError(instanceId, seq, `seq ${seq} must be greater than its parent seq ${latest}`);
-    }
+    if (decidePut(checkpoint, stored?.document, latest) === 'replay') return;
     // The instance row first: checkpoints reference it. An upsert, never REPLACE, which would cascade-delete.
     this.#sql.upsertInstance.run({
       instance_id: instanceId,
@@ -465,12 +450,4 @@ function toDeployment(row: DeploymentRow): Deployment {
     deployedAt: row.deployed_at,
     version: row.version,
   };
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) {
-    if (a[i] !== b[i]) return false;
-  }
-  return true;
 }
