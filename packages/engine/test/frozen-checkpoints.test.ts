@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { CURRENT_SCHEMA, createMemoryRepository, type Variables } from '@thresher/checkpoint';
+import stringify from 'fast-json-stable-stringify';
+import { describe, expect, it } from 'vitest';
+import type { Handlers } from '../src/api-types.js';
+import { Engine } from '../src/engine.js';
+
+/** A document frozen by fixtures/checkpoints/freeze.mjs from a running instance of an older build. */
+interface FrozenExample {
+  description: string;
+  schema: number;
+  deployment: { definitionId: string; digest: string; version: number; xml: string };
+  handlers: string;
+  answers: Record<string, Variables>;
+  expected: { status: string; variables: Variables };
+  checkpoint: {
+    instanceId: string;
+    seq: number;
+    parentSeq: number | null;
+    schema: number;
+    definitionDigest: string;
+    digest: string;
+    document: unknown;
+    writes: { taskId: string; index: number; value: unknown }[];
+  };
+}
+
+const root = new URL('../../../', import.meta.url);
+const frozenRoot = new URL('fixtures/checkpoints/', root);
+const examples = readdirSync(frozenRoot, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && /^v\d+$/.test(entry.name))
+  .flatMap((dir) =>
+    readdirSync(new URL(`${dir.name}/`, frozenRoot))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => [`${dir.name}/${file}`, new URL(`${dir.name}/${file}`, frozenRoot)] as const),
+  );
+
+const bytes = (value: unknown) => new Uint8Array(Buffer.from(stringify(value), 'utf8'));
+
+describe('frozen checkpoints of every schema ever written', () => {
+  it('should have examples of every schema older than the current one', () => {
+    const schemas = new Set(examples.map(([name]) => Number(name.slice(1, name.indexOf('/')))));
+    for (let schema = 1; schema < CURRENT_SCHEMA; schema++) expect(schemas).toContain(schema);
+  });
+
+  it.each(examples)('should restore %s with this build and run it to completion', async (_, file) => {
+    // given a repository holding the frozen document, its journal and its deployment, as an older build left them
+    const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
+    const { checkpoint, deployment } = example;
+    const repository = createMemoryRepository();
+    await repository.putDeployment({ ...deployment, deployedAt: 0 });
+    await repository.put({
+      instanceId: checkpoint.instanceId,
+      seq: checkpoint.seq,
+      // The first checkpoint this store holds of the instance: imported without its history.
+      parentSeq: null,
+      schema: checkpoint.schema,
+      definitionDigest: checkpoint.definitionDigest,
+      digest: checkpoint.digest,
+      bytes: bytes(checkpoint.document),
+      meta: {
+        status: 'running',
+        processId: 'order-fulfilment',
+        definitionId: deployment.definitionId,
+        businessKey: null,
+        parentId: null,
+        callNodeId: null,
+      },
+    });
+    if (checkpoint.writes.length > 0) {
+      await repository.putWrites(
+        checkpoint.instanceId,
+        checkpoint.seq,
+        checkpoint.writes.map((write) => ({ taskId: write.taskId, index: write.index, value: bytes(write.value) })),
+      );
+    }
+    const { default: handlers } = (await import(new URL(example.handlers, root).href)) as { default: Handlers };
+    const calls: string[] = [];
+    const counted: Handlers = Object.fromEntries(
+      Object.entries(handlers).map(([type, handler]) => [type, (job) => (calls.push(job.elementId), handler(job))]),
+    );
+
+    // when a current engine recovers it and the outside world answers its user tasks
+    const engine = new Engine({ repository, handlers: counted, backoff: () => 0 });
+    const report = await engine.recover();
+    expect(report.failed).toEqual([]);
+    expect(report.restored).toEqual([checkpoint.instanceId]);
+    for (;;) {
+      const settled = await engine.settled(checkpoint.instanceId);
+      if (settled.status !== 'waiting' || settled.userTasks.length === 0) break;
+      for (const task of settled.userTasks)
+        await engine.completeUserTask(task.id, example.answers[task.elementId] ?? {});
+    }
+
+    // then it ends as the uninterrupted run did, without re-running a step its journal recorded
+    const view = await engine.instance(checkpoint.instanceId);
+    expect(view?.status).toBe(example.expected.status);
+    expect(view?.variables).toMatchObject(example.expected.variables);
+    expect(new Set(calls).size).toBe(calls.length);
+    for (const write of checkpoint.writes) {
+      const journaled = (write.value as { jobId: string }).jobId;
+      const node = (checkpoint.document as { body: { jobs: { id: string; nodeId: string }[] } }).body.jobs.find(
+        (job) => job.id === journaled,
+      )?.nodeId;
+      expect(calls).not.toContain(node);
+    }
+    await engine.close();
+  });
+});
