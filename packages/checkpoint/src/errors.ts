@@ -7,6 +7,7 @@ export const CheckpointErrorCode = {
   FutureSchema: 'THRESHER_FUTURE_SCHEMA',
   Conflict: 'THRESHER_CONFLICT',
   Encoding: 'THRESHER_UNENCODABLE_VALUE',
+  StaleReceipt: 'THRESHER_STALE_RECEIPT',
   Store: 'THRESHER_STORE',
 } as const;
 export type CheckpointErrorCode = (typeof CheckpointErrorCode)[keyof typeof CheckpointErrorCode];
@@ -68,6 +69,24 @@ export class ConflictError extends CheckpointError {
     reason: string,
   ) {
     super(CheckpointErrorCode.Conflict, `conflicting write to instance ${instanceId} at seq ${seq}: ${reason}`);
+  }
+}
+
+/**
+ * A journal entry that must not be applied: its result does not match its receipt (tampering), or its
+ * receipt's identity is not what the pinned definition and the job's inputs derive (a reused step).
+ */
+export class StaleReceiptError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    readonly jobId: string,
+    readonly nodeId: string | null,
+    reason: string,
+  ) {
+    super(
+      CheckpointErrorCode.StaleReceipt,
+      `journal entry of step ${jobId}${nodeId ? ` ("${nodeId}")` : ''} in instance ${instanceId} is refused: ${reason}`,
+    );
   }
 }
 

@@ -17,6 +17,7 @@ export {
   ConflictError,
   CorruptCheckpointError,
   FutureSchemaError,
+  StaleReceiptError,
   UnencodableValueError,
 } from './errors.js';
 export type { StepIdentityInput } from './identity.js';
@@ -32,7 +33,7 @@ export {
   stepIdentity,
 } from './identity.js';
 export { createMemoryRepository } from './memory-repository.js';
-export { MIGRATIONS } from './migrations.js';
+export { MIGRATIONS, schema1to2 } from './migrations.js';
 export { decidePut, equalBytes } from './put-rules.js';
 export type {
   Deployment,
@@ -44,6 +45,7 @@ export type {
   PendingWrite,
   PutCheckpoint,
   Repository,
+  RewriteCheckpoint,
   StoredCheckpoint,
 } from './repository.js';
 export type * from './types.js';

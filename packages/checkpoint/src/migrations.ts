@@ -1,10 +1,22 @@
 import type { CheckpointDocument } from './types.js';
 
+type Migration = (document: Record<string, unknown>) => Record<string, unknown>;
+type Body = Record<string, unknown> & { jobs?: Record<string, unknown>[] };
+
+/**
+ * Schema 1 → 2: jobs record the digest of their inputs. A schema-1 job's inputs are gone (its variables
+ * may have changed since it was dispatched), so the digest is null: its identity is trusted as stored.
+ */
+export function schema1to2(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.body as Body;
+  return { ...document, body: { ...body, jobs: (body.jobs ?? []).map((job) => ({ ...job, inputDigest: null })) } };
+}
+
 /**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: ReadonlyArray<(document: Record<string, unknown>) => Record<string, unknown>> = [];
+export const MIGRATIONS: readonly Migration[] = [schema1to2];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

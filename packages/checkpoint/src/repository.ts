@@ -26,6 +26,17 @@ export interface PutCheckpoint {
   meta: InstanceMeta;
 }
 
+/** A checkpoint's new document as handed to `rewrite`: a schema migration of bytes already stored. */
+export interface RewriteCheckpoint {
+  instanceId: string;
+  seq: number;
+  /** The digest the stored document must still have: a compare-and-swap against a concurrent writer. */
+  expectedDigest: string;
+  schema: number;
+  digest: string;
+  bytes: Uint8Array;
+}
+
 /** A journal entry filed against a checkpoint. `value` is opaque canonical bytes. */
 export interface PendingWrite {
   taskId: string;
@@ -98,6 +109,12 @@ export interface Repository {
    * a no-op; with different bytes it is a `ConflictError`.
    */
   put(checkpoint: PutCheckpoint): Promise<void>;
+  /**
+   * Replace the bytes of an existing checkpoint in place (a schema migration): seq, parentSeq, writes and the
+   * instance's index stay as they are. Refuses with `ConflictError` when the checkpoint does not exist or its
+   * stored digest is no longer `expectedDigest`. Rewriting with the bytes already stored is a no-op.
+   */
+  rewrite(checkpoint: RewriteCheckpoint): Promise<void>;
   /**
    * File journal entries against checkpoint `seq` of an instance. Idempotent by (taskId, index): a
    * repeated entry is ignored. A checkpoint that does not exist → `ConflictError`.

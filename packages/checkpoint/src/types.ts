@@ -91,6 +91,12 @@ export interface JobRecord {
   taskType: string;
   /** Domain-separated digest of the invocation; handlers get it as their idempotency key. */
   identity: string;
+  /**
+   * `digestInputs` of the variables the job was dispatched with, so a restore can derive the identity
+   * again and refuse a journal entry that no longer fits. Null in documents migrated from schema 1.
+   * @since schema 2
+   */
+  inputDigest: string | null;
   /** Failed attempts so far. */
   failures: number;
   retriesLeft: number;

@@ -64,11 +64,14 @@ describe('checkpoint document', () => {
     expect(open).toThrow(`schema ${CURRENT_SCHEMA + 1}`);
   });
 
-  it('should treat a document without a schema field as the oldest version', () => {
+  it('should treat a document without a schema field as the oldest version and migrate it', () => {
     const { document } = seal();
     const { digest: _, schema: __, ...rest } = document;
-    const bytes = canonicalBytes({ ...rest, digest: checkpointDigest(rest as never) });
-    expect(openCheckpoint(bytes, { instanceId: 'inst-1' }).schema).toBe(1);
+    const legacy = { ...rest, body: { ...rest.body, jobs: [{ id: 'j1', identity: 'x' }] } };
+    const bytes = canonicalBytes({ ...legacy, digest: checkpointDigest(legacy as never) });
+    const opened = openCheckpoint(bytes, { instanceId: 'inst-1' });
+    expect(opened.schema).toBe(CURRENT_SCHEMA);
+    expect(opened.body.jobs[0]).toEqual({ id: 'j1', identity: 'x', inputDigest: null });
   });
 
   it('should refuse a body that fails its shape check', () => {

@@ -92,6 +92,8 @@ export interface InstanceView {
   /** Elements where live tracks are (waiting or about to move). */
   activeElements: string[];
   incidents: IncidentRecord[];
+  /** Open user tasks (reading them restores nothing and dispatches nothing). */
+  userTasks: UserTaskView[];
   /** Completed elements in order. */
   history: HistoryEntry[];
   startedAt: number;

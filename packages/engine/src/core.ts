@@ -1,9 +1,10 @@
-import { digestInputs, type ScopeRecord, stepIdentity, type TrackRecord, type Variables } from '@thresher/checkpoint';
+import { digestInputs, type ScopeRecord, type TrackRecord, type Variables } from '@thresher/checkpoint';
 import type { CoreContext, Effect, InstanceEvent } from './core-types.js';
 import { InvalidStateError, NotFoundError } from './errors.js';
 import { chooseFlows, FlowError } from './flows.js';
 import type { InstanceState } from './instance-state.js';
 import { inclusiveJoinReady, parallelJoinReady } from './joins.js';
+import { invocationIdentity } from './journal.js';
 import { advanceScope, initialState, scopeMachine } from './machines.js';
 import type { Node } from './model/types.js';
 import { NO_VALUE, StepBase } from './step-base.js';
@@ -197,15 +198,8 @@ class Step extends StepBase {
   }
 
   private createJob(track: TrackRecord, taskType: string, retries: number | undefined): void {
-    const variables = { ...this.state.visible(track.scopePath), ...track.locals };
-    const identity = stepIdentity({
-      instanceId: this.id,
-      definitionDigest: this.state.instance.definition.digest,
-      nodeId: track.nodeId,
-      scopePath: track.scopePath,
-      attempt: track.attempt,
-      inputDigest: digestInputs(variables),
-    });
+    const inputDigest = digestInputs({ ...this.state.visible(track.scopePath), ...track.locals });
+    const identity = invocationIdentity(this.state.instance, track, inputDigest);
     const jobId = this.state.nextId('j');
     this.state.jobs.set(jobId, {
       id: jobId,
@@ -213,6 +207,7 @@ class Step extends StepBase {
       nodeId: track.nodeId,
       taskType,
       identity,
+      inputDigest,
       failures: 0,
       retriesLeft: retries ?? this.ctx.defaultRetries,
       notBefore: null,

@@ -9,7 +9,6 @@ import {
   type InstanceSummary,
   openCheckpoint,
   type Repository,
-  receiptMatches,
   type Variables,
 } from '@thresher/checkpoint';
 import type {
@@ -30,6 +29,7 @@ import { defaultBackoff, systemClock } from './clock.js';
 import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError, RestoreError } from './errors.js';
 import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import { InstanceState } from './instance-state.js';
+import { checkJournal } from './journal.js';
 import { initialState, scopeMachine } from './machines.js';
 import { compile } from './model/index.js';
 import type { ProcessDef, ProcessModel } from './model/types.js';
@@ -284,8 +284,8 @@ export class Engine {
     const stored = await this.repository.get(instanceId);
     if (!stored) throw new NotFoundError('instance', instanceId);
     const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
-    const { definition } = await this.definition(document.definitionDigest, instanceId);
     const state = new InstanceState(document.body);
+    const definition = await this.pinnedDefinition(state);
     const process = definition.model.processes.get(state.instance.processId);
     if (!process) {
       throw new RestoreError(
@@ -293,14 +293,11 @@ export class Engine {
         `process ${state.instance.processId} is not in deployment ${document.definitionDigest}`,
       );
     }
-    const journal = stored.writes.map((write) => decodeJournalEntry(write.value));
-    for (const entry of journal) {
-      const job = state.jobs.get(entry.jobId);
-      // Fail closed: a result that does not match its receipt, or a receipt for another invocation.
-      if (!receiptMatches(entry.receipt, entry.result) || (job && job.identity !== entry.receipt.identity)) {
-        throw new RestoreError(instanceId, `journal entry for job ${entry.jobId} does not match its receipt`);
-      }
-    }
+    const journal = checkJournal(
+      process,
+      state,
+      stored.writes.map((write) => decodeJournalEntry(write.value)),
+    );
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
     if (state.instance.status === 'running') {
       this.runtimes.set(instanceId, runtime);
@@ -336,10 +333,24 @@ export class Engine {
     throw new NotFoundError('process', digest ? `${processId}@${digest}` : processId);
   }
 
-  private async definition(digest: string, instanceId: string): Promise<{ definition: LoadedDefinition }> {
-    const deployment = await this.repository.getDeployment(digest);
-    if (!deployment) throw new RestoreError(instanceId, `its deployment ${digest} is not in the repository`);
-    return { definition: await this.definitionFrom(deployment) };
+  /**
+   * The definition an instance is pinned to. A changed model deployed since never takes over an instance
+   * started on another: without its own deployment the instance is refused, naming what is deployed.
+   */
+  private async pinnedDefinition(state: InstanceState): Promise<LoadedDefinition> {
+    const { id, processId, definition } = state.instance;
+    const deployment = await this.repository.getDeployment(definition.digest);
+    if (deployment) return this.definitionFrom(deployment);
+    const others = (await this.repository.deployments(definition.id)).map(
+      (d) => `version ${d.version} (${d.digest.slice(0, 12)})`,
+    );
+    throw new RestoreError(
+      id,
+      `it runs on ${definition.id} version ${definition.version} (${definition.digest.slice(0, 12)}), which is not deployed here; ` +
+        `it will not be resumed on another version of process ${processId}` +
+        (others.length > 0 ? ` (deployed: ${others.join(', ')})` : '') +
+        '; deploy its original model to resume it',
+    );
   }
 
   private definitionFrom(deployment: Deployment): Promise<LoadedDefinition> {

@@ -51,6 +51,7 @@ export function instanceView(state: InstanceState, seq: number, deployment: Depl
     scopes,
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
     incidents: incidentViews(state),
+    userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, task)),
     history: [...state.history],
     startedAt: instance.startedAt,
     endedAt: instance.endedAt,

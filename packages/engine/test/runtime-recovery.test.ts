@@ -5,6 +5,7 @@ import {
   decodeJournalEntry,
   encodeJournalEntry,
   type Repository,
+  StaleReceiptError,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { EngineErrorCode, NotFoundError, RestoreError } from '../src/errors.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
+import { tamperedGet, wrap } from './fixtures/repository.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 /** start → service task `work` → user task `review` → end. */
@@ -36,35 +38,6 @@ function counting(): { jobs: Job[]; handlers: Handlers } {
         return { worked: job.variables.tag ?? true };
       },
     },
-  };
-}
-
-/** A repository that delegates to `inner` except for the methods overridden. */
-function wrap(inner: Repository, overrides: Partial<Repository>): Repository {
-  return {
-    put: (checkpoint) => inner.put(checkpoint),
-    putWrites: (instanceId, seq, writes) => inner.putWrites(instanceId, seq, writes),
-    get: (instanceId, seq) => inner.get(instanceId, seq),
-    list: (instanceId, options) => inner.list(instanceId, options),
-    delete: (instanceId) => inner.delete(instanceId),
-    instances: (query) => inner.instances(query),
-    putDeployment: (deployment) => inner.putDeployment(deployment),
-    getDeployment: (digest) => inner.getDeployment(digest),
-    deployments: (definitionId) => inner.deployments(definitionId),
-    close: () => inner.close(),
-    ...overrides,
-  };
-}
-
-/** Changes the stored document of `instanceId` as it is read back. */
-function tamperedGet(
-  inner: Repository,
-  instanceId: string,
-  change: (stored: StoredCheckpoint) => StoredCheckpoint,
-): Repository['get'] {
-  return async (id, seq) => {
-    const stored = await inner.get(id, seq);
-    return stored && id === instanceId ? change(stored) : stored;
   };
 }
 
@@ -221,7 +194,7 @@ describe('Engine#recover', () => {
     // then the instance fails closed and nothing ran
     expect(report.restored).toEqual([]);
     expect(report.failed.map((failure) => failure.instanceId)).toEqual([instanceId]);
-    expect(report.failed[0]!.error).toBeInstanceOf(RestoreError);
+    expect(report.failed[0]!.error).toBeInstanceOf(StaleReceiptError);
     expect(report.failed[0]!.error.message).toContain('does not match its receipt');
     expect(jobs).toEqual([]);
   });

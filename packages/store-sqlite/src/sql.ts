@@ -63,6 +63,11 @@ export const SQL = {
   insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
 
+  selectDigestAndDocument: 'SELECT digest, document FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.
+  rewriteCheckpoint: `UPDATE checkpoints SET schema = @schema, digest = @digest, document = @document
+    WHERE instance_id = @instance_id AND seq = @seq`,
+
   checkpointExists: 'SELECT 1 AS present FROM checkpoints WHERE instance_id = ? AND seq = ?',
   selectMaxWriteOrd: 'SELECT MAX(ord) AS ord FROM writes WHERE instance_id = ? AND seq = ?',
   // DO NOTHING, not REPLACE: the first entry for a (task_id, idx) wins, so a retried task cannot rewrite it.

@@ -7,6 +7,7 @@ import {
   type Deployment,
   type DeploymentInput,
   decidePut,
+  equalBytes,
   type InstanceQuery,
   type InstanceStatus,
   type InstanceSummary,
@@ -14,6 +15,7 @@ import {
   type PendingWrite,
   type PutCheckpoint,
   type Repository,
+  type RewriteCheckpoint,
   type StoredCheckpoint,
   UnencodableValueError,
 } from '@thresher/checkpoint';
@@ -142,7 +144,8 @@ type Statements = Record<keyof typeof SQL, SqliteStatement>;
  * @remarks
  * The driver is synchronous: every method does its work before the returned promise settles, and each is
  * one transaction. `put` runs in BEGIN IMMEDIATE, taking the write lock before it reads the latest seq, so
- * the check and the insert are atomic across connections and processes.
+ * the check and the insert are atomic across connections and processes; `rewrite` likewise reads the stored
+ * digest under the write lock before it updates the document.
  */
 export class SqliteRepository implements Repository {
   /** The absolute path of the database file, or `':memory:'`. */
@@ -151,6 +154,7 @@ export class SqliteRepository implements Repository {
   readonly #sql: Statements;
   readonly #instanceQueries = new Map<string, SqliteStatement>();
   readonly #put: SqliteTransaction<[PutCheckpoint], void>;
+  readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
   readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[]], void>;
   readonly #delete: SqliteTransaction<[string], void>;
   readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
@@ -166,6 +170,7 @@ export class SqliteRepository implements Repository {
       Object.entries(SQL).map(([name, source]) => [name, db.prepare(source)]),
     ) as Statements;
     this.#put = db.transaction((checkpoint: PutCheckpoint) => this.#putInTransaction(checkpoint));
+    this.#rewrite = db.transaction((checkpoint: RewriteCheckpoint) => this.#rewriteInTransaction(checkpoint));
     this.#putWrites = db.transaction((instanceId: string, seq: number, writes: PendingWrite[]) =>
       this.#putWritesInTransaction(instanceId, seq, writes),
     );
@@ -187,6 +192,18 @@ export class SqliteRepository implements Repository {
       storable(`meta.${field}`, meta[field]);
     }
     this.#call('put', () => this.#put.immediate(checkpoint));
+  }
+
+  async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
+    const { instanceId, seq } = checkpoint;
+    storable('digest', checkpoint.digest);
+    // Nothing stored has such an id or digest, so the checkpoint to rewrite cannot be there.
+    if (!isStorable(instanceId) || !isStorable(checkpoint.expectedDigest)) {
+      return this.#call('rewrite', () => {
+        throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
+      });
+    }
+    this.#call('rewrite', () => this.#rewrite.immediate(checkpoint));
   }
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[]): Promise<void> {
@@ -319,6 +336,32 @@ export class SqliteRepository implements Repository {
       parent_seq: parentSeq,
       schema: checkpoint.schema,
       definition_digest: checkpoint.definitionDigest,
+      digest: checkpoint.digest,
+      document: checkpoint.bytes,
+    });
+  }
+
+  #rewriteInTransaction(checkpoint: RewriteCheckpoint): void {
+    const { instanceId, seq } = checkpoint;
+    const stored = this.#sql.selectDigestAndDocument.get(instanceId, seq) as
+      | { digest: string; document: Uint8Array }
+      | undefined;
+    if (stored === undefined) {
+      throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
+    }
+    // Before the digest check: a retried rewrite whose first attempt landed finds its own bytes stored.
+    if (equalBytes(stored.document, checkpoint.bytes)) return;
+    if (stored.digest !== checkpoint.expectedDigest) {
+      throw new ConflictError(
+        instanceId,
+        seq,
+        `the stored digest is ${stored.digest}, not the expected ${checkpoint.expectedDigest}; another writer rewrote it`,
+      );
+    }
+    this.#sql.rewriteCheckpoint.run({
+      instance_id: instanceId,
+      seq,
+      schema: checkpoint.schema,
       digest: checkpoint.digest,
       document: checkpoint.bytes,
     });

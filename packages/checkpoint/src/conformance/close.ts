@@ -14,6 +14,16 @@ export function describeClose<TRepository extends Repository>(initializer: Repos
       await repository.close();
 
       await expectStoreError(repository.put(checkpoint('order-1', 2)));
+      await expectStoreError(
+        repository.rewrite({
+          instanceId: 'order-1',
+          seq: 1,
+          expectedDigest: checkpoint('order-1', 1).digest,
+          schema: 2,
+          digest: 'digest-2',
+          bytes: new Uint8Array([1]),
+        }),
+      );
       await expectStoreError(repository.putWrites('order-1', 1, []));
       await expectStoreError(repository.get('order-1'));
       await expectStoreError(repository.list('order-1'));

@@ -16,6 +16,7 @@ import { describeInstances } from './instances.js';
 import { describeList } from './list.js';
 import { describePut } from './put.js';
 import { describePutWrites } from './put-writes.js';
+import { describeRewrite } from './rewrite.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 export type { RepositoryContractInitializer } from './types.js';
@@ -41,6 +42,7 @@ export function runRepositoryContract<TRepository extends Repository>(
   describe(`Repository contract (${initializer.name})`, () => {
     describePut(initializer);
     describePutWrites(initializer);
+    describeRewrite(initializer);
     describeGet(initializer);
     describeList(initializer);
     describeDelete(initializer);

@@ -1,4 +1,3 @@
-import { openCheckpoint } from '@thresher/checkpoint';
 import type { InstanceView } from '@thresher/engine';
 import { COMMANDS, parseShowArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -7,22 +6,17 @@ import { FailedError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { commandHelp } from '../help.js';
 import { formatTable, formatVariables } from '../output.js';
-import { type Session, withSession } from '../session.js';
+import { withSession } from '../session.js';
 
 /**
- * The open user tasks of a running instance, read from its latest checkpoint.
- *
- * @remarks Not `engine.userTasks()`: that restores the instance, which re-dispatches its in-flight jobs
- * (and, with no handlers loaded, records failed attempts). `show` must not change what it shows.
+ * The open user tasks as the instance view lists them. Not `engine.userTasks()`: that restores the
+ * instance, which re-dispatches its in-flight jobs; `show` must not change what it shows.
  */
-async function openUserTasks(session: Session, instanceId: string): Promise<TaskInfo[]> {
-  const stored = await session.repository.get(instanceId);
-  if (!stored) return [];
-  const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
-  return document.body.userTasks.map((task) => ({
-    id: `${instanceId}/${task.id}`,
-    localId: task.id,
-    elementId: task.nodeId,
+function openUserTasks(view: InstanceView): TaskInfo[] {
+  return view.userTasks.map((task) => ({
+    id: task.id,
+    localId: task.id.slice(task.id.lastIndexOf('/') + 1),
+    elementId: task.elementId,
     name: task.name,
   }));
 }
@@ -77,7 +71,7 @@ export async function showCommand(argv: readonly string[], { io, out }: CommandC
   return withSession(io, out, options, async (session) => {
     const view = await session.engine.instance(args.id);
     if (!view) throw new FailedError(`no instance ${args.id}`);
-    const userTasks = view.status === 'running' ? await openUserTasks(session, args.id) : [];
+    const userTasks = openUserTasks(view);
     const { history, ...rest } = view;
     out.document({ ...rest, userTasks, ...(args.history ? { history } : {}) });
     out.print(formatInstance(view, userTasks, args.history));

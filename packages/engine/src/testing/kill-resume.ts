@@ -37,6 +37,13 @@ export interface KilledOutcome extends RunOutcome {
   killAt: number;
   /** Calls made after the restore for steps whose results were already durable: must be empty. */
   rerunAfterDurable: string[];
+  /** Handler calls by step identity, across both engines. */
+  callsByIdentity: Map<string, number>;
+  /** Identities whose results were in the journal before the kill. */
+  durableIdentities: ReadonlySet<string>;
+  /** The repository both engines ran on, to inspect after the run. */
+  repository: Repository;
+  instanceId: string;
 }
 
 function countingHandlers(
@@ -44,6 +51,7 @@ function countingHandlers(
   calls: Map<string, number>,
   alive: () => boolean,
   after?: Set<string>,
+  byIdentity?: Map<string, number>,
 ): Handlers {
   const out: Handlers = {};
   for (const [type, handler] of Object.entries(handlers)) {
@@ -53,6 +61,7 @@ function countingHandlers(
       const key = `${type}|${job.elementId}`;
       calls.set(key, (calls.get(key) ?? 0) + 1);
       after?.add(job.idempotencyKey);
+      byIdentity?.set(job.idempotencyKey, (byIdentity.get(job.idempotencyKey) ?? 0) + 1);
       return handler(job);
     };
   }
@@ -109,12 +118,13 @@ export async function runUninterrupted(scenario: KillScenario): Promise<RunOutco
  */
 export async function runKilledAt(scenario: KillScenario, killAt: number): Promise<KilledOutcome> {
   const calls = new Map<string, number>();
+  const callsByIdentity = new Map<string, number>();
   const repository = createMemoryRepository();
   const store = new KillSwitch(repository, killAt);
   const first = engineFor(
     store,
     scenario,
-    countingHandlers(scenario.handlers, calls, () => !store.isDead),
+    countingHandlers(scenario.handlers, calls, () => !store.isDead, undefined, callsByIdentity),
   );
   await deployAll(first, scenario);
   const run = (async () => {
@@ -128,7 +138,7 @@ export async function runKilledAt(scenario: KillScenario, killAt: number): Promi
   const second = engineFor(
     repository,
     scenario,
-    countingHandlers(scenario.handlers, calls, () => true, rerun),
+    countingHandlers(scenario.handlers, calls, () => true, rerun, callsByIdentity),
   );
   const report = await second.recover();
   if (report.failed.length > 0) throw report.failed[0]!.error;
@@ -138,5 +148,15 @@ export async function runKilledAt(scenario: KillScenario, killAt: number): Promi
   const end = await endState(second, summary.instanceId);
   await second.close();
   const rerunAfterDurable = [...rerun].filter((identity) => store.durableIdentities.has(identity));
-  return { end, calls, persistPoints: store.writes, killAt, rerunAfterDurable };
+  return {
+    end,
+    calls,
+    persistPoints: store.writes,
+    killAt,
+    rerunAfterDurable,
+    callsByIdentity,
+    durableIdentities: store.durableIdentities,
+    repository,
+    instanceId: summary.instanceId,
+  };
 }

@@ -6,17 +6,18 @@ import {
   type PendingWrite,
   type PutCheckpoint,
   type Repository,
+  type RewriteCheckpoint,
 } from '@thresher/checkpoint';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
- * A repository that dies at a chosen persist point: the `killAt`-th write (a `put` or `putWrites`) lands in
- * the store, then it and every later call hang forever, as if the process had been killed right after the
- * commit. The engine above it is then abandoned without any shutdown.
+ * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite` or `putWrites`)
+ * lands in the store, then it and every later call hang forever, as if the process had been killed right
+ * after the commit. The engine above it is then abandoned without any shutdown.
  */
 export class KillSwitch implements Repository {
-  /** Writes that reached the store so far (put and putWrites). */
+  /** Writes that reached the store so far (put, rewrite and putWrites). */
   writes = 0;
   /** Step identities whose results reached the journal before the kill: they must never run again. */
   readonly durableIdentities = new Set<string>();
@@ -39,6 +40,10 @@ export class KillSwitch implements Repository {
 
   put(checkpoint: PutCheckpoint): Promise<void> {
     return this.write(() => this.inner.put(checkpoint));
+  }
+
+  rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
+    return this.write(() => this.inner.rewrite(checkpoint));
   }
 
   putWrites(instanceId: string, seq: number, writes: PendingWrite[]): Promise<void> {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { CURRENT_SCHEMA } from '../src/document.js';
+import { MIGRATIONS, migrateToCurrent, schema1to2 } from '../src/migrations.js';
+
+const schema1 = () => ({
+  schema: 1,
+  instanceId: 'i1',
+  body: {
+    instance: { id: 'i1' },
+    jobs: [{ id: 'j1', identity: 'abc', nodeId: 'validate' }],
+    tracks: [{ id: 't1' }],
+  },
+});
+
+describe('schema migrations', () => {
+  it('should have exactly one step per schema before the current one', () => {
+    expect(MIGRATIONS).toHaveLength(CURRENT_SCHEMA - 1);
+  });
+
+  it('schema1to2 should give every job a null input digest and touch nothing else', () => {
+    const before = schema1();
+    const after = schema1to2(before) as ReturnType<typeof schema1>;
+    expect(after.body.jobs).toEqual([{ id: 'j1', identity: 'abc', nodeId: 'validate', inputDigest: null }]);
+    expect(after.body.tracks).toBe(before.body.tracks);
+    expect(before.body.jobs[0]).not.toHaveProperty('inputDigest');
+  });
+
+  it('schema1to2 should accept a body without jobs', () => {
+    expect((schema1to2({ body: {} }) as { body: { jobs: unknown[] } }).body.jobs).toEqual([]);
+  });
+
+  it('should run the chain from any older schema to the current one, stamping each step', () => {
+    const migrated = migrateToCurrent(schema1(), 1);
+    expect(migrated.schema).toBe(CURRENT_SCHEMA);
+    expect(migrateToCurrent({ ...schema1(), schema: CURRENT_SCHEMA }, CURRENT_SCHEMA).schema).toBe(CURRENT_SCHEMA);
+  });
+});

@@ -1,0 +1,214 @@
+import {
+  type CheckpointDocument,
+  createMemoryRepository,
+  decodeJournalEntry,
+  encodeJournalEntry,
+  openCheckpoint,
+  type Repository,
+  resultReceipt,
+  StaleReceiptError,
+  sealCheckpoint,
+} from '@thresher/checkpoint';
+import { describe, expect, it } from 'vitest';
+import type { Handlers } from '../src/api-types.js';
+import { Engine } from '../src/engine.js';
+import { RestoreError } from '../src/errors.js';
+import { InstanceState } from '../src/instance-state.js';
+import { checkJournal } from '../src/journal.js';
+import { compile } from '../src/model/index.js';
+import { type KillScenario, runKilledAt, runUninterrupted } from '../src/testing/index.js';
+import { KillSwitch } from '../src/testing/kill-switch.js';
+import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
+import { tamperedGet, wrap } from './fixtures/repository.js';
+
+const task = (id: string) =>
+  `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
+const threeSteps = bpmn(
+  `<bpmn:startEvent id="start" />${task('a')}${task('b')}${task('c')}<bpmn:endEvent id="end" />${chain('start', 'a', 'b', 'c', 'end')}`,
+);
+/** The same process id, changed: `b` is gone. */
+const twoSteps = bpmn(
+  `<bpmn:startEvent id="start" />${task('a')}${task('c')}<bpmn:endEvent id="end" />${chain('start', 'a', 'c', 'end')}`,
+);
+
+const handlers: Handlers = {
+  a: (job) => ({ a: job.variables.n }),
+  b: (job) => ({ b: (job.variables.a as number) + 1 }),
+  c: (job) => ({ c: (job.variables.b as number) * 10 }),
+};
+const scenario = (): KillScenario => ({
+  name: 'three service tasks',
+  models: [threeSteps],
+  processId: 'p',
+  variables: { n: 1 },
+  handlers,
+});
+
+/** Validate the journal filed against every stored checkpoint of an instance, as a restore would. */
+async function validateStoredJournals(repository: Repository, instanceId: string): Promise<number> {
+  const process = (await compile(threeSteps)).processes.get('p')!;
+  let entries = 0;
+  for (const stored of await repository.list(instanceId)) {
+    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
+    const journal = stored.writes.map((write) => decodeJournalEntry(write.value));
+    checkJournal(process, new InstanceState(document.body), journal);
+    entries += journal.length;
+  }
+  return entries;
+}
+
+/** Run the scenario and stop it right after the journal write of step `element`'s result. */
+async function killedAfterJournalOf(element: string): Promise<{ repository: Repository; instanceId: string }> {
+  for (let killAt = 1; ; killAt++) {
+    const repository = createMemoryRepository();
+    const store = new KillSwitch(repository, killAt);
+    const engine = new Engine({ repository: store, handlers, backoff: () => 0 });
+    await engine.deploy(threeSteps);
+    void engine.start('p', { variables: { n: 1 } }).catch(() => {});
+    await store.killed;
+    const [summary] = await repository.instances();
+    const stored = await repository.get(summary!.instanceId);
+    const journaled = stored!.writes.map((write) => decodeJournalEntry(write.value).jobId);
+    const document = openCheckpoint(stored!.bytes, { instanceId: summary!.instanceId });
+    if (journaled.some((jobId) => document.body.jobs.find((job) => job.id === jobId)?.nodeId === element)) {
+      return { repository, instanceId: summary!.instanceId };
+    }
+    if (killAt > 50) throw new Error(`no journal write for ${element}`);
+  }
+}
+
+/** Re-seal a stored checkpoint with a changed body, as a writer with a valid digest would have. */
+function resealed(bytes: Uint8Array, instanceId: string, change: (document: CheckpointDocument) => void): Uint8Array {
+  const document = openCheckpoint(bytes, { instanceId });
+  change(document);
+  const { digest: _, schema: __, ...unsealed } = document;
+  return sealCheckpoint(unsealed).bytes;
+}
+
+describe('the journal under kills', () => {
+  it('should run each completed step once and keep every receipt valid, from a kill at every persist point', async () => {
+    const baseline = await runUninterrupted(scenario());
+    expect(baseline.end.variables).toEqual({ n: 1, a: 1, b: 2, c: 20 });
+    for (let killAt = 1; killAt <= baseline.persistPoints; killAt++) {
+      const killed = await runKilledAt(scenario(), killAt);
+      expect({ killAt, end: killed.end }).toEqual({ killAt, end: baseline.end });
+      for (const identity of killed.durableIdentities) {
+        expect({ killAt, identity, runs: killed.callsByIdentity.get(identity) }).toEqual({ killAt, identity, runs: 1 });
+      }
+      for (const [identity, runs] of killed.callsByIdentity) {
+        expect({ killAt, identity, runs }).toEqual({ killAt, identity, runs: expect.toBeOneOf([1, 2]) });
+      }
+      expect(await validateStoredJournals(killed.repository, killed.instanceId)).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe('a journal that does not fit is refused', () => {
+  it('should refuse a tampered journal row with StaleReceiptError naming the step, and run nothing', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('b');
+    const forged = wrap(repository, {
+      get: tamperedGet(repository, instanceId, (stored) => ({
+        ...stored,
+        writes: stored.writes.map((write) => {
+          const entry = decodeJournalEntry(write.value);
+          return { ...write, value: encodeJournalEntry({ ...entry, result: { b: 999 } }) };
+        }),
+      })),
+    });
+    const calls: string[] = [];
+    const engine = new Engine({ repository: forged, handlers: { b: () => (calls.push('b'), {}) } });
+    const report = await engine.recover();
+    expect(report.failed).toHaveLength(1);
+    const error = report.failed[0]!.error as StaleReceiptError;
+    expect(error).toBeInstanceOf(StaleReceiptError);
+    expect(error.code).toBe('THRESHER_STALE_RECEIPT');
+    expect(error.nodeId).toBe('b');
+    expect(error.message).toContain('does not match its receipt');
+    expect(calls).toEqual([]);
+  });
+
+  it('should refuse a receipt issued for another invocation', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('b');
+    const reused = wrap(repository, {
+      get: tamperedGet(repository, instanceId, (stored) => ({
+        ...stored,
+        writes: stored.writes.map((write) => {
+          const entry = decodeJournalEntry(write.value);
+          return {
+            ...write,
+            value: encodeJournalEntry({ ...entry, receipt: resultReceipt('f'.repeat(64), entry.result) }),
+          };
+        }),
+      })),
+    });
+    const report = await new Engine({ repository: reused, handlers }).recover();
+    expect(report.failed[0]!.error).toBeInstanceOf(StaleReceiptError);
+    expect(report.failed[0]!.error.message).toContain('another invocation');
+  });
+
+  it('should refuse a receipt whose identity is no longer what the step position and inputs derive', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('b');
+    // the job's track claims another activation of `b`: the stored identity no longer derives from it
+    const moved = wrap(repository, {
+      get: tamperedGet(repository, instanceId, (stored) => ({
+        ...stored,
+        bytes: resealed(stored.bytes, instanceId, (document) => {
+          for (const track of document.body.tracks) track.attempt += 1;
+        }),
+      })),
+    });
+    const report = await new Engine({ repository: moved, handlers }).recover();
+    expect(report.failed[0]!.error).toBeInstanceOf(StaleReceiptError);
+    expect(report.failed[0]!.error.message).toContain('what the pinned definition and its inputs derive');
+  });
+
+  it('should apply a legacy journal entry that has no receipt', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('b');
+    const legacy = wrap(repository, {
+      get: tamperedGet(repository, instanceId, (stored) => ({
+        ...stored,
+        writes: stored.writes.map((write) => {
+          const { receipt: _, ...entry } = decodeJournalEntry(write.value);
+          return { ...write, value: encodeJournalEntry(entry as never) };
+        }),
+      })),
+    });
+    const calls: string[] = [];
+    const engine = new Engine({
+      repository: legacy,
+      handlers: Object.fromEntries(Object.entries(handlers).map(([t, h]) => [t, (job) => (calls.push(t), h(job))])),
+    });
+    expect((await engine.recover()).failed).toEqual([]);
+    expect((await engine.settled(instanceId)).status).toBe('completed');
+    expect(calls).toEqual(['c']);
+  });
+});
+
+describe('an instance is pinned to its definition', () => {
+  it('should resume on the definition it started on after a changed model is deployed', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('a');
+    const engine = new Engine({ repository, handlers });
+    const changed = await engine.deploy(twoSteps);
+    expect(changed.version).toBe(2);
+    await engine.recover();
+    const view = await engine.instance(instanceId);
+    expect((await engine.settled(instanceId)).status).toBe('completed');
+    expect((await engine.instance(instanceId))?.history.map((entry) => entry.node)).toContain('b');
+    expect(view?.version).toBe(1);
+  });
+
+  it('should refuse to resume on a changed model when its own definition is not deployed', async () => {
+    const { repository, instanceId } = await killedAfterJournalOf('a');
+    const original = (await repository.deployments())[0]!;
+    await new Engine({ repository, handlers }).deploy(twoSteps);
+    const withoutOriginal = wrap(repository, {
+      getDeployment: async (digest) => (digest === original.digest ? undefined : repository.getDeployment(digest)),
+    });
+    const report = await new Engine({ repository: withoutOriginal, handlers }).recover();
+    expect(report.failed.map((failure) => failure.instanceId)).toEqual([instanceId]);
+    const error = report.failed[0]!.error;
+    expect(error).toBeInstanceOf(RestoreError);
+    expect(error.message).toContain('version 1');
+    expect(error.message).toMatch(/deployed: .*version 2/);
+  });
+});
