@@ -34,7 +34,7 @@ export {
 } from './identity.js';
 export { createMemoryRepository } from './memory-repository.js';
 export { MIGRATIONS, schema1to2 } from './migrations.js';
-export { decidePut, equalBytes } from './put-rules.js';
+export { decidePut, decideRewrite, equalBytes } from './put-rules.js';
 export type {
   Deployment,
   DeploymentInput,

@@ -1,5 +1,5 @@
 import { CheckpointError, CheckpointErrorCode, ConflictError } from './errors.js';
-import { decidePut, equalBytes } from './put-rules.js';
+import { decidePut, decideRewrite } from './put-rules.js';
 import type {
   Deployment,
   DeploymentInput,
@@ -92,18 +92,7 @@ export function createMemoryRepository(): Repository {
       await assertOpen();
       const { instanceId, seq } = checkpoint;
       const entry = instances.get(instanceId)?.checkpoints.get(seq);
-      if (entry === undefined) {
-        throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
-      }
-      // Before the digest check: a retried rewrite whose first attempt landed finds its own bytes stored.
-      if (equalBytes(entry.bytes, checkpoint.bytes)) return;
-      if (entry.digest !== checkpoint.expectedDigest) {
-        throw new ConflictError(
-          instanceId,
-          seq,
-          `the stored digest is ${entry.digest}, not the expected ${checkpoint.expectedDigest}; another writer rewrote it`,
-        );
-      }
+      if (decideRewrite(checkpoint, entry) === 'replay' || entry === undefined) return;
       // In place: parentSeq, writes, definitionDigest and the instance's index are not the rewrite's to change.
       entry.schema = checkpoint.schema;
       entry.digest = checkpoint.digest;

@@ -1,5 +1,5 @@
 import { ConflictError } from './errors.js';
-import type { PutCheckpoint } from './repository.js';
+import type { PutCheckpoint, RewriteCheckpoint } from './repository.js';
 
 /** Byte-for-byte equality of two documents. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -42,4 +42,26 @@ export function decidePut(
     throw new ConflictError(instanceId, seq, `seq ${seq} must be greater than its parent seq ${latest}`);
   }
   return 'insert';
+}
+
+/**
+ * The `rewrite` rules every store applies inside its write transaction: the checkpoint must exist; a
+ * retried rewrite that already landed finds its own bytes (`'replay'`); otherwise the stored digest must
+ * still be the expected one (`'replace'`), else another writer got there first.
+ */
+export function decideRewrite(
+  checkpoint: RewriteCheckpoint,
+  stored: { digest: string; bytes: Uint8Array } | undefined,
+): 'replay' | 'replace' {
+  const { instanceId, seq } = checkpoint;
+  if (stored === undefined) throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
+  if (equalBytes(stored.bytes, checkpoint.bytes)) return 'replay';
+  if (stored.digest !== checkpoint.expectedDigest) {
+    throw new ConflictError(
+      instanceId,
+      seq,
+      `the stored digest is ${stored.digest}, not the expected ${checkpoint.expectedDigest}; another writer rewrote it`,
+    );
+  }
+  return 'replace';
 }

@@ -6,15 +6,14 @@ import {
   encodeJournalEntry,
   type Repository,
   StaleReceiptError,
-  type StoredCheckpoint,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { EngineErrorCode, NotFoundError, RestoreError } from '../src/errors.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
-import { tamperedGet, wrap } from './fixtures/repository.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
+import { tamperedGet, wrap } from './fixtures/repository.js';
 
 /** start → service task `work` → user task `review` → end. */
 const workThenReview = bpmn(`<bpmn:startEvent id="start" />

@@ -7,7 +7,7 @@ import {
   type Deployment,
   type DeploymentInput,
   decidePut,
-  equalBytes,
+  decideRewrite,
   type InstanceQuery,
   type InstanceStatus,
   type InstanceSummary,
@@ -346,18 +346,8 @@ export class SqliteRepository implements Repository {
     const stored = this.#sql.selectDigestAndDocument.get(instanceId, seq) as
       | { digest: string; document: Uint8Array }
       | undefined;
-    if (stored === undefined) {
-      throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
-    }
-    // Before the digest check: a retried rewrite whose first attempt landed finds its own bytes stored.
-    if (equalBytes(stored.document, checkpoint.bytes)) return;
-    if (stored.digest !== checkpoint.expectedDigest) {
-      throw new ConflictError(
-        instanceId,
-        seq,
-        `the stored digest is ${stored.digest}, not the expected ${checkpoint.expectedDigest}; another writer rewrote it`,
-      );
-    }
+    const current = stored && { digest: stored.digest, bytes: stored.document };
+    if (decideRewrite(checkpoint, current) === 'replay') return;
     this.#sql.rewriteCheckpoint.run({
       instance_id: instanceId,
       seq,
