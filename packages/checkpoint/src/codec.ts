@@ -1,3 +1,4 @@
+import stringify from 'fast-json-stable-stringify';
 import { UnencodableValueError } from './errors.js';
 
 /**
@@ -45,9 +46,10 @@ import { UnencodableValueError } from './errors.js';
  *   the bytes into a `Uint8Array` — their element type and byte order are not recorded, so they get no
  *   tag of their own). A cycle is refused where it closes; the same object reached twice without a
  *   cycle is stored twice (and decodes as two objects).
- * - Nesting: encoding, decoding and writing the canonical text are iterative, so the call stack is not
- *   the limit. Values nested more than `MAX_NESTING_DEPTH` (10,000) arrays/objects deep are refused
- *   with "nested too deeply"; decoding refuses the same depth with a `TypeError`.
+ * - Nesting: values nested more than `MAX_NESTING_DEPTH` (1,000) arrays/objects deep are refused with
+ *   "nested too deeply" (decoding refuses the same depth with a `TypeError`). Encoding and decoding are
+ *   iterative; the limit keeps the canonical writer (fast-json-stable-stringify, which recurses, and
+ *   whose encoding of a `$t`-keyed object takes two levels) far from the call stack's end.
  *
  * Paths in errors start at the root name given (`$` by default) and read like JavaScript: `$.a.b[2]`,
  * with keys that are not identifiers JSON-quoted so the path is unambiguous: `$["my key"]`, `$["0"]`.
@@ -56,15 +58,14 @@ import { UnencodableValueError } from './errors.js';
  * decimal text, a `bin` that is not canonical base64, a `hole` outside an array, extra keys beside `$t`
  * and `v`…) throws a `TypeError` naming the tag; callers wrap it into `CorruptCheckpointError`.
  *
- * Canonical text: `canonicalJson` is byte-for-byte what fast-json-stable-stringify writes for the encoding
- * (object keys sorted by UTF-16 code units), so equal values give equal bytes whatever their key order,
- * and documents and digests written before keep their bytes; it is written iteratively for deep values.
+ * Canonical text: `canonicalJson` is fast-json-stable-stringify of the encoding (object keys sorted by
+ * UTF-16 code units), so equal values give equal bytes whatever their key order.
  */
 const TAG = '$t';
 const PROTO_KEY = '__proto__';
 
 /** Arrays and objects nested deeper than this are refused when encoding and rejected when decoding. */
-export const MAX_NESTING_DEPTH = 10_000;
+export const MAX_NESTING_DEPTH = 1_000;
 
 type Encoded = null | boolean | number | string | Encoded[] | { [key: string]: Encoded };
 type EncodedObject = { [key: string]: Encoded };
@@ -113,7 +114,10 @@ class Refusal extends Error {
   }
 }
 
-/** Encode a value into plain JSON data; throws `UnencodableValueError` naming the offending path. */
+/**
+ * Encode a value into plain JSON data; throws `UnencodableValueError` naming the offending path (rooted at
+ * `path`). Treat the result as read-only: payload-less tags (`undef`, `hole`, `nan`…) are shared frozen objects.
+ */
 export function encodeValue(value: unknown, path = '$'): Encoded {
   const frames: EncodeFrame[] = [];
   const seen = new Set<object>();
@@ -154,7 +158,7 @@ function encodeOne(value: unknown, frames: EncodeFrame[], seen: Set<object>): En
     case 'number':
       if (value === 0) return 1 / value < 0 ? NEG_ZERO : 0;
       if (value - value === 0) return value; // finite
-      return value !== value ? NAN : value > 0 ? INF : NEG_INF;
+      return Number.isNaN(value) ? NAN : value > 0 ? INF : NEG_INF;
     case 'undefined':
       return UNDEF;
     case 'bigint':
@@ -236,22 +240,28 @@ function unsupportedReason(object: object, proto: unknown): string {
 
 /** The name of an object's type for messages: its class name, or its built-in tag. */
 function typeName(object: object, proto: unknown): string {
-  const tag = Object.prototype.toString.call(object).slice(8, -1);
   try {
     if (typeof proto === 'object' && proto !== null && hasOwn(proto, 'constructor')) {
-      const constructor = (proto as { constructor: unknown }).constructor;
-      if (typeof constructor === 'function' && constructor.name !== '') return constructor.name;
+      const ctor = (proto as { constructor: unknown }).constructor;
+      if (typeof ctor === 'function' && ctor.name !== '') {
+        const name = ctor.name;
+        // A built-in of another realm (a vm context): its constructor is not ours.
+        const ours = (globalThis as Record<string, unknown>)[name];
+        return typeof ours === 'function' && ours !== ctor ? `${name} (from another realm)` : name;
+      }
     }
   } catch {
     // A proxy or an exotic prototype: fall back to the built-in tag.
   }
-  return `${tag} (with a custom prototype)`;
+  return `${Object.prototype.toString.call(object).slice(8, -1)} (with a custom prototype)`;
 }
 
 /** Turn whatever stopped the encoding into an `UnencodableValueError` at the path being encoded. */
 function toUnencodable(error: unknown, root: string, frames: EncodeFrame[]): UnencodableValueError {
   let path = root;
-  for (const frame of frames) path += pathSegment(frame.keys === undefined ? frame.index - 1 : frame.keys[frame.index - 1]!);
+  for (const frame of frames) {
+    path += pathSegment(frame.keys === undefined ? frame.index - 1 : frame.keys[frame.index - 1]!);
+  }
   if (error instanceof Refusal) {
     return new UnencodableValueError(error.key === undefined ? path : path + pathSegment(error.key), error.message);
   }
@@ -349,7 +359,11 @@ function isHole(item: unknown): boolean {
 
 function decodeTag(record: Record<string, unknown>, frames: DecodeFrame[]): unknown {
   const kind = record[TAG];
-  if (typeof kind !== 'string') throw new TypeError(`malformed value tag: "$t" is ${JSON.stringify(kind) ?? typeof kind}, not a tag name`);
+  if (typeof kind !== 'string') {
+    throw new TypeError(
+      `malformed value tag: "$t" holds ${kind === null ? 'null' : `a ${typeof kind}`}, not a tag name`,
+    );
+  }
   switch (kind) {
     case 'undef':
       bare(record, kind);
@@ -428,66 +442,9 @@ function malformed(kind: string, reason: string): TypeError {
   return new TypeError(`malformed value tag ${JSON.stringify(kind)}: ${reason}`);
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Canonical text
-// ---------------------------------------------------------------------------------------------------------
-
-/** An encoded array or object being written: `keys` (sorted) is undefined for an array. */
-interface WriteFrame {
-  readonly node: Encoded[] | EncodedObject;
-  readonly keys: string[] | undefined;
-  readonly length: number;
-  index: number;
-}
-
-/**
- * Write encoded data as fast-json-stable-stringify does (keys sorted by UTF-16 code units, no spaces),
- * without recursion. Encoded data holds only JSON values: no `undefined`, no non-finite number.
- */
-function writeCanonical(root: Encoded): string {
-  const frames: WriteFrame[] = [];
-  let text = '';
-  let node: Encoded = root;
-  for (;;) {
-    if (typeof node === 'string') text += JSON.stringify(node);
-    else if (typeof node === 'number') text += Number.isFinite(node) ? `${node}` : 'null';
-    else if (typeof node === 'boolean') text += node ? 'true' : 'false';
-    else if (node === null) text += 'null';
-    else if (Array.isArray(node)) {
-      text += '[';
-      frames.push({ node, keys: undefined, length: node.length, index: 0 });
-    } else {
-      const keys = objectKeys(node).sort();
-      text += '{';
-      frames.push({ node, keys, length: keys.length, index: 0 });
-    }
-    // Move to the next value to write, closing the arrays/objects that are done.
-    for (;;) {
-      const frame = frames[frames.length - 1];
-      if (frame === undefined) return text;
-      const index = frame.index;
-      if (index === frame.length) {
-        text += frame.keys === undefined ? ']' : '}';
-        frames.pop();
-        continue;
-      }
-      frame.index = index + 1;
-      if (index !== 0) text += ',';
-      if (frame.keys === undefined) {
-        node = (frame.node as Encoded[])[index]!;
-      } else {
-        const key = frame.keys[index]!;
-        text += `${JSON.stringify(key)}:`;
-        node = (frame.node as EncodedObject)[key]!;
-      }
-      break;
-    }
-  }
-}
-
 /** Canonical text of a value: equal values give equal text whatever their key order. */
 export function canonicalJson(value: unknown, path?: string): string {
-  return writeCanonical(encodeValue(value, path));
+  return stringify(encodeValue(value, path));
 }
 
 /** Canonical bytes of a value (UTF-8 of `canonicalJson`). */

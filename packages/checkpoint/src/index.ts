@@ -33,6 +33,8 @@ export {
   stepIdentity,
 } from './identity.js';
 export { createMemoryRepository } from './memory-repository.js';
+export type { MigrationFailure, MigrationReport } from './migrate-store.js';
+export { migrateRepository } from './migrate-store.js';
 export { MIGRATIONS, schema1to2 } from './migrations.js';
 export { decidePut, decideRewrite, equalBytes } from './put-rules.js';
 export type {

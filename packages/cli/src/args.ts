@@ -169,6 +169,19 @@ export const COMMANDS = {
     options: { handlers, store, yes, json, help },
     examples: ['thresher retry 3f0c… --handlers handlers.mjs'],
   },
+  migrate: {
+    name: 'migrate',
+    usage: 'thresher migrate [--dry-run] [--store URL] [--json]',
+    summary: 'rewrite every stored checkpoint document to the schema this build writes, and report counts',
+    positionals: [],
+    options: {
+      'dry-run': { type: 'boolean', description: 'count what would be migrated, change nothing' },
+      store,
+      json,
+      help,
+    },
+    examples: ['thresher migrate --dry-run', 'thresher migrate --store sqlite:app.db --json'],
+  },
   help: {
     name: 'help',
     usage: 'thresher help [COMMAND]',
@@ -244,6 +257,11 @@ export interface RetryArgs extends StoreArgs {
   incident: string | undefined;
   handlers: string | undefined;
   yes: boolean;
+}
+
+/** `thresher migrate`, parsed. */
+export interface MigrateArgs extends StoreArgs {
+  dryRun: boolean;
 }
 
 /** A parsed command line: `help` when `--help` was asked for on any command. */
@@ -369,6 +387,15 @@ export function parseInstancesArgs(argv: readonly string[]): Parsed<InstancesArg
       json: flag(values, 'json'),
     };
   });
+}
+
+/** Parses `thresher migrate` arguments. */
+export function parseMigrateArgs(argv: readonly string[]): Parsed<MigrateArgs> {
+  return parse(COMMANDS.migrate, argv, ({ values }) => ({
+    dryRun: flag(values, 'dry-run'),
+    store: text(values, 'store'),
+    json: flag(values, 'json'),
+  }));
 }
 
 /** Parses `thresher show` arguments. */

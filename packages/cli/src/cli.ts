@@ -4,6 +4,7 @@ import type { CommandTable } from './command.js';
 import { completeCommand } from './commands/complete.js';
 import { inspectCommand } from './commands/inspect.js';
 import { instancesCommand } from './commands/instances.js';
+import { migrateCommand } from './commands/migrate.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { runCommand } from './commands/run.js';
@@ -23,6 +24,7 @@ const commands: CommandTable = {
   complete: completeCommand,
   resume: resumeCommand,
   retry: retryCommand,
+  migrate: migrateCommand,
 };
 
 /** Whether `--json` is among the flags (before a `--`), known before the command parses its arguments. */

@@ -77,7 +77,13 @@ describe('frozen checkpoints of every schema ever written', () => {
     const { default: handlers } = (await import(new URL(example.handlers, root).href)) as { default: Handlers };
     const calls: string[] = [];
     const counted: Handlers = Object.fromEntries(
-      Object.entries(handlers).map(([type, handler]) => [type, (job) => (calls.push(job.elementId), handler(job))]),
+      Object.entries(handlers).map(([type, handler]) => [
+        type,
+        (job) => {
+          calls.push(job.elementId);
+          return handler(job);
+        },
+      ]),
     );
 
     // when a current engine recovers it and the outside world answers its user tasks

@@ -10,7 +10,7 @@ import {
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { Handlers } from '../src/api-types.js';
+import type { Handler, Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { RestoreError } from '../src/errors.js';
 import { InstanceState } from '../src/instance-state.js';
@@ -116,7 +116,11 @@ describe('a journal that does not fit is refused', () => {
       })),
     });
     const calls: string[] = [];
-    const engine = new Engine({ repository: forged, handlers: { b: () => (calls.push('b'), {}) } });
+    const b: Handler = () => {
+      calls.push('b');
+      return {};
+    };
+    const engine = new Engine({ repository: forged, handlers: { b } });
     const report = await engine.recover();
     expect(report.failed).toHaveLength(1);
     const error = report.failed[0]!.error as StaleReceiptError;
@@ -176,7 +180,15 @@ describe('a journal that does not fit is refused', () => {
     const calls: string[] = [];
     const engine = new Engine({
       repository: legacy,
-      handlers: Object.fromEntries(Object.entries(handlers).map(([t, h]) => [t, (job) => (calls.push(t), h(job))])),
+      handlers: Object.fromEntries(
+        Object.entries(handlers).map(([type, handler]): [string, Handler] => [
+          type,
+          (job) => {
+            calls.push(type);
+            return handler(job);
+          },
+        ]),
+      ),
     });
     expect((await engine.recover()).failed).toEqual([]);
     expect((await engine.settled(instanceId)).status).toBe('completed');
