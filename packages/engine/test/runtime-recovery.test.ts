@@ -1,9 +1,11 @@
 import {
   CheckpointErrorCode,
   CorruptCheckpointError,
+  CURRENT_SCHEMA,
   createMemoryRepository,
   decodeJournalEntry,
   encodeJournalEntry,
+  FutureSchemaError,
   type Repository,
   StaleReceiptError,
 } from '@thresher/checkpoint';
@@ -147,6 +149,33 @@ describe('Engine#recover', () => {
     expect(report.failed[0]!.error).toMatchObject({ code: CheckpointErrorCode.Corrupt });
     await completeReview(second, healthy!);
     expect((await second.settled(healthy!)).status).toBe('completed');
+  });
+
+  it('should refuse a document from a future schema whole, naming it, and restore the others', async () => {
+    // given two parked instances, one of whose documents was written by a newer Thresher
+    const repository = createMemoryRepository();
+    const {
+      ids: [newer, healthy],
+    } = await parked(repository, ['newer', 'healthy']);
+    const future = wrap(repository, {
+      get: tamperedGet(repository, newer!, (stored) => {
+        const document = JSON.parse(new TextDecoder().decode(stored.bytes)) as Record<string, unknown>;
+        const bytes = new TextEncoder().encode(JSON.stringify({ ...document, schema: CURRENT_SCHEMA + 1 }));
+        return { ...stored, schema: CURRENT_SCHEMA + 1, bytes };
+      }),
+    });
+
+    // when a new engine recovers
+    const second = engineOn(future, counting().handlers);
+    const report = await second.recover();
+
+    // then nothing of the newer document is restored, and the other instance goes on
+    expect(report.restored).toEqual([healthy]);
+    const error = report.failed[0]!.error as FutureSchemaError;
+    expect(error).toBeInstanceOf(FutureSchemaError);
+    expect(error).toMatchObject({ instanceId: newer, schema: CURRENT_SCHEMA + 1, supported: CURRENT_SCHEMA });
+    expect(error.message).toContain(`supports at most ${CURRENT_SCHEMA}`);
+    await expect(second.userTasks({ instanceId: newer! })).rejects.toThrow(FutureSchemaError);
   });
 
   it('should report an instance whose deployment is missing with RestoreError', async () => {
