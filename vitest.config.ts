@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@thresher\/engine\/testing$/, replacement: src('engine/src/testing/index.ts') },
       { find: /^@thresher\/engine$/, replacement: src('engine/src/index.ts') },
       { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },
+      { find: /^@thresher\/store-postgres$/, replacement: src('store-postgres/src/index.ts') },
       { find: /^@thresher\/cli$/, replacement: src('cli/src/index.ts') },
     ],
   },

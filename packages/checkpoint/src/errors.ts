@@ -6,6 +6,8 @@ export const CheckpointErrorCode = {
   Corrupt: 'THRESHER_CORRUPT_CHECKPOINT',
   FutureSchema: 'THRESHER_FUTURE_SCHEMA',
   Conflict: 'THRESHER_CONFLICT',
+  LeaseLost: 'THRESHER_LEASE_LOST',
+  NotFound: 'THRESHER_NOT_FOUND',
   Encoding: 'THRESHER_UNENCODABLE_VALUE',
   StaleReceipt: 'THRESHER_STALE_RECEIPT',
   Store: 'THRESHER_STORE',
@@ -69,6 +71,39 @@ export class ConflictError extends CheckpointError {
     reason: string,
   ) {
     super(CheckpointErrorCode.Conflict, `conflicting write to instance ${instanceId} at seq ${seq}: ${reason}`);
+  }
+}
+
+/**
+ * A write or renewal refused because its lease is not (or no longer) the instance's held lease: it was
+ * released or taken over by another owner, or the instance was never claimed; or a write without a fence
+ * while another owner holds the lease. Not retryable: claim the instance again and reload it first.
+ */
+export class LeaseLostError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    /** The owner the refused call was made for; null for a write without a fence. */
+    readonly owner: string | null,
+    /** The fencing token the refused call carried; null for a write without a fence. */
+    readonly token: number | null,
+    reason: string,
+  ) {
+    super(
+      CheckpointErrorCode.LeaseLost,
+      owner === null
+        ? `unfenced write to instance ${instanceId} refused: ${reason}`
+        : `the lease of owner ${JSON.stringify(owner)} (token ${token}) on instance ${instanceId} is lost: ${reason}; claim the instance again and reload it`,
+    );
+  }
+}
+
+/** An operation that needs an instance the store does not have (the source of a `copy`). */
+export class NotFoundError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    reason: string,
+  ) {
+    super(CheckpointErrorCode.NotFound, `instance ${instanceId} was not found: ${reason}`);
   }
 }
 

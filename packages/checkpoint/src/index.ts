@@ -17,6 +17,8 @@ export {
   ConflictError,
   CorruptCheckpointError,
   FutureSchemaError,
+  LeaseLostError,
+  NotFoundError,
   StaleReceiptError,
   UnencodableValueError,
 } from './errors.js';
@@ -36,15 +38,32 @@ export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
 export { MIGRATIONS, schema1to2 } from './migrations.js';
-export { decidePut, decideRewrite, equalBytes } from './put-rules.js';
+export type { HeldLease } from './put-rules.js';
+export {
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkRenew,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  equalBytes,
+  isClaimable,
+} from './put-rules.js';
 export type {
+  ClaimOptions,
   Deployment,
   DeploymentInput,
+  DueTimer,
+  Fence,
   InstanceMeta,
   InstanceQuery,
   InstanceSummary,
+  Lease,
   ListOptions,
+  MessageSubscription,
   PendingWrite,
+  PruneOptions,
   PutCheckpoint,
   Repository,
   RewriteCheckpoint,

@@ -1,11 +1,23 @@
 import { CheckpointError, CheckpointErrorCode, ConflictError } from './errors.js';
-import { decidePut, decideRewrite } from './put-rules.js';
+import {
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkRenew,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  type HeldLease,
+  isClaimable,
+} from './put-rules.js';
 import type {
   Deployment,
   DeploymentInput,
+  DueTimer,
   InstanceMeta,
   InstanceQuery,
   InstanceSummary,
+  Lease,
   ListOptions,
   PendingWrite,
   Repository,
@@ -30,6 +42,8 @@ interface InstanceEntry {
   latestSeq: number;
   definitionDigest: string;
   meta: InstanceMeta;
+  /** The held lease; absent when none is held. */
+  lease?: HeldLease;
 }
 
 /**
@@ -52,6 +66,8 @@ export function createMemoryRepository(): Repository {
   const instances = new Map<string, InstanceEntry>();
   const deploymentsInOrder: Deployment[] = [];
   const deploymentsByDigest = new Map<string, Deployment>();
+  /** The last fencing token handed out, store-wide: tokens are never reused, not even after a delete. */
+  let lastToken = 0;
   let closed = false;
 
   // Async so that a closed repository (and every other refusal) rejects rather than throws synchronously.
@@ -66,6 +82,7 @@ export function createMemoryRepository(): Repository {
       await assertOpen();
       const { instanceId, seq, parentSeq } = checkpoint;
       const instance = instances.get(instanceId);
+      checkFence(instanceId, checkpoint.fence, instance?.lease);
       const stored = instance?.checkpoints.get(seq)?.bytes;
       if (decidePut(checkpoint, stored, instance?.latestSeq ?? null) === 'replay') return;
       const entry: CheckpointEntry = {
@@ -80,18 +97,22 @@ export function createMemoryRepository(): Repository {
       };
       const checkpoints = instance?.checkpoints ?? new Map<number, CheckpointEntry>();
       checkpoints.set(seq, entry);
-      instances.set(instanceId, {
+      const next: InstanceEntry = {
         checkpoints,
         latestSeq: seq,
         definitionDigest: checkpoint.definitionDigest,
-        meta: { ...checkpoint.meta },
-      });
+        meta: copyMeta(checkpoint.meta),
+      };
+      if (instance?.lease !== undefined) next.lease = instance.lease;
+      instances.set(instanceId, next);
     },
 
     async rewrite(checkpoint) {
       await assertOpen();
       const { instanceId, seq } = checkpoint;
-      const entry = instances.get(instanceId)?.checkpoints.get(seq);
+      const instance = instances.get(instanceId);
+      checkFence(instanceId, checkpoint.fence, instance?.lease);
+      const entry = instance?.checkpoints.get(seq);
       if (decideRewrite(checkpoint, entry) === 'replay' || entry === undefined) return;
       // In place: parentSeq, writes, definitionDigest and the instance's index are not the rewrite's to change.
       entry.schema = checkpoint.schema;
@@ -99,9 +120,11 @@ export function createMemoryRepository(): Repository {
       entry.bytes = copyBytes(checkpoint.bytes);
     },
 
-    async putWrites(instanceId, seq, writes) {
+    async putWrites(instanceId, seq, writes, fence) {
       await assertOpen();
-      const entry = instances.get(instanceId)?.checkpoints.get(seq);
+      const instance = instances.get(instanceId);
+      checkFence(instanceId, fence, instance?.lease);
+      const entry = instance?.checkpoints.get(seq);
       if (entry === undefined) {
         throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
       }
@@ -145,6 +168,42 @@ export function createMemoryRepository(): Repository {
       instances.delete(instanceId);
     },
 
+    async copy(sourceId, targetId) {
+      await assertOpen();
+      const source = instances.get(sourceId);
+      decideCopy(sourceId, targetId, source !== undefined, instances.get(targetId)?.latestSeq ?? null);
+      if (source === undefined) return;
+      const checkpoints = new Map<number, CheckpointEntry>();
+      for (const [seq, entry] of source.checkpoints) {
+        checkpoints.set(seq, {
+          ...entry,
+          bytes: copyBytes(entry.bytes),
+          writes: entry.writes.map(copyWrite),
+          writeKeys: new Map([...entry.writeKeys].map(([taskId, indexes]) => [taskId, new Set(indexes)])),
+        });
+      }
+      // The lease stays with the source: the copy is unclaimed.
+      instances.set(targetId, {
+        checkpoints,
+        latestSeq: source.latestSeq,
+        definitionDigest: source.definitionDigest,
+        meta: copyMeta(source.meta),
+      });
+    },
+
+    async prune(instanceId, options) {
+      await assertOpen();
+      checkKeepLast(options.keepLast);
+      const instance = instances.get(instanceId);
+      if (instance === undefined) return;
+      let excess = instance.checkpoints.size - options.keepLast;
+      // Insertion order is seq order, so the first entries are the oldest.
+      for (const seq of instance.checkpoints.keys()) {
+        if (excess-- <= 0) break;
+        instance.checkpoints.delete(seq);
+      }
+    },
+
     async instances(query: InstanceQuery = {}) {
       await assertOpen();
       const { after, limit } = query;
@@ -158,7 +217,7 @@ export function createMemoryRepository(): Repository {
         if (query.definition !== undefined && meta.definitionId !== query.definition) continue;
         if (after !== undefined && compareCodePoints(instanceId, after) <= 0) continue;
         matching.push({
-          ...meta,
+          ...copyMeta(meta),
           instanceId,
           latestSeq: instance.latestSeq,
           definitionDigest: instance.definitionDigest,
@@ -166,6 +225,70 @@ export function createMemoryRepository(): Repository {
       }
       matching.sort((a, b) => compareCodePoints(a.instanceId, b.instanceId));
       return limit === undefined ? matching : matching.slice(0, limit);
+    },
+
+    async claim(options) {
+      await assertOpen();
+      const { owner, ttlMs, now, limit } = options;
+      checkLeaseArguments({ ttlMs, now, limit });
+      const wanted = options.instanceIds === undefined ? undefined : new Set(options.instanceIds);
+      const candidates: string[] = [];
+      for (const [instanceId, instance] of instances) {
+        if (instance.meta.status !== 'running' || !isClaimable(instance.lease, now)) continue;
+        if (wanted !== undefined && !wanted.has(instanceId)) continue;
+        candidates.push(instanceId);
+      }
+      candidates.sort(compareCodePoints);
+      return candidates.slice(0, limit).map((instanceId) => {
+        const lease: Lease = { instanceId, owner, token: ++lastToken, expiresAt: now + ttlMs };
+        instances.get(instanceId)!.lease = { owner, token: lease.token, expiresAt: lease.expiresAt };
+        return lease;
+      });
+    },
+
+    async renew(lease, ttlMs, now) {
+      await assertOpen();
+      checkLeaseArguments({ ttlMs, now });
+      const instance = instances.get(lease.instanceId);
+      checkRenew(lease, instance?.lease);
+      const renewed: Lease = {
+        instanceId: lease.instanceId,
+        owner: lease.owner,
+        token: lease.token,
+        expiresAt: now + ttlMs,
+      };
+      instance!.lease = { owner: renewed.owner, token: renewed.token, expiresAt: renewed.expiresAt };
+      return renewed;
+    },
+
+    async release(lease) {
+      await assertOpen();
+      const instance = instances.get(lease.instanceId);
+      if (instance?.lease?.owner === lease.owner && instance.lease.token === lease.token) delete instance.lease;
+    },
+
+    async dueTimers(now, limit) {
+      await assertOpen();
+      const due: DueTimer[] = [];
+      for (const [instanceId, { meta }] of instances) {
+        if (meta.status === 'running' && meta.dueAt !== null && meta.dueAt <= now) {
+          due.push({ instanceId, dueAt: meta.dueAt });
+        }
+      }
+      due.sort((a, b) => a.dueAt - b.dueAt || compareCodePoints(a.instanceId, b.instanceId));
+      return due.slice(0, Math.max(0, limit));
+    },
+
+    async subscriptions(name, key) {
+      await assertOpen();
+      const waiting: string[] = [];
+      for (const [instanceId, { meta }] of instances) {
+        if (meta.status !== 'running') continue;
+        if (meta.subscriptions.some((subscription) => subscription.name === name && subscription.key === key)) {
+          waiting.push(instanceId);
+        }
+      }
+      return waiting.sort(compareCodePoints);
     },
 
     async putDeployment(input: DeploymentInput) {
@@ -222,6 +345,10 @@ function toStored(instanceId: string, entry: CheckpointEntry): StoredCheckpoint 
     bytes: copyBytes(entry.bytes),
     writes: entry.writes.map(copyWrite),
   };
+}
+
+function copyMeta(meta: InstanceMeta): InstanceMeta {
+  return { ...meta, subscriptions: meta.subscriptions.map(({ name, key }) => ({ name, key })) };
 }
 
 function copyWrite(write: PendingWrite): PendingWrite {

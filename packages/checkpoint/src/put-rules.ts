@@ -1,5 +1,5 @@
-import { ConflictError } from './errors.js';
-import type { PutCheckpoint, RewriteCheckpoint } from './repository.js';
+import { ConflictError, LeaseLostError, NotFoundError } from './errors.js';
+import type { Fence, Lease, PutCheckpoint, RewriteCheckpoint } from './repository.js';
 
 /** Byte-for-byte equality of two documents. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -64,4 +64,126 @@ export function decideRewrite(
     );
   }
   return 'replace';
+}
+
+/** An instance's held lease as a store keeps it (a released lease is not kept: it is not held). */
+export interface HeldLease {
+  owner: string;
+  token: number;
+  expiresAt: number;
+}
+
+/**
+ * The fence rule every store applies first in `put`, `putWrites` and `rewrite`, inside the write
+ * transaction: a fenced write must carry the held lease's owner and token; an unfenced write is refused
+ * while any lease is held (lapsed or not: stores read no clock, and the holder may still be writing).
+ *
+ * @param held the instance's held lease, undefined when none is held
+ * @throws LeaseLostError naming the instance, the writer's owner and token, and who holds the lease
+ */
+export function checkFence(instanceId: string, fence: Fence | undefined, held: HeldLease | undefined): void {
+  if (fence === undefined) {
+    if (held === undefined) return;
+    throw new LeaseLostError(
+      instanceId,
+      null,
+      null,
+      `owner ${JSON.stringify(held.owner)} holds its lease (token ${held.token}); write under that lease's fence, or release it first`,
+    );
+  }
+  if (held === undefined) {
+    throw new LeaseLostError(
+      instanceId,
+      fence.owner,
+      fence.token,
+      'no lease is held (it was released, or never claimed)',
+    );
+  }
+  if (held.owner !== fence.owner || held.token !== fence.token) {
+    throw new LeaseLostError(
+      instanceId,
+      fence.owner,
+      fence.token,
+      `the lease is now held by owner ${JSON.stringify(held.owner)} with token ${held.token}`,
+    );
+  }
+}
+
+/** Whether `claim` may take an instance at `now`: no lease is held, or the held one lapsed (`expiresAt <= now`). */
+export function isClaimable(held: HeldLease | undefined, now: number): boolean {
+  return held === undefined || held.expiresAt <= now;
+}
+
+/**
+ * The `renew` rule: the lease must still be the held one (same owner and token), lapsed or not.
+ *
+ * @throws LeaseLostError when it was released, taken over, or its instance deleted
+ */
+export function checkRenew(lease: Lease, held: HeldLease | undefined): void {
+  if (held === undefined) {
+    throw new LeaseLostError(
+      lease.instanceId,
+      lease.owner,
+      lease.token,
+      'no lease is held (it was released, or the instance deleted)',
+    );
+  }
+  if (held.owner !== lease.owner || held.token !== lease.token) {
+    throw new LeaseLostError(
+      lease.instanceId,
+      lease.owner,
+      lease.token,
+      `the lease was taken over by owner ${JSON.stringify(held.owner)} with token ${held.token}`,
+    );
+  }
+}
+
+/**
+ * Refuse lease arguments no store could honour the same way: a clock or duration that is not a finite
+ * number, a ttl that is not positive, a limit that is not a whole number.
+ *
+ * @throws RangeError naming the argument
+ */
+export function checkLeaseArguments(args: { ttlMs: number; now: number; limit?: number }): void {
+  if (!Number.isFinite(args.now)) throw new RangeError(`now must be a finite epoch ms, not ${args.now}`);
+  if (!Number.isFinite(args.ttlMs) || args.ttlMs <= 0) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, not ${args.ttlMs}`);
+  }
+  if (args.limit !== undefined && (!Number.isInteger(args.limit) || args.limit < 0)) {
+    throw new RangeError(`limit must be a whole number, not ${args.limit}`);
+  }
+}
+
+/**
+ * The `copy` rules: the source must have a checkpoint, and the target must not exist (copying an instance
+ * onto itself is copying onto an existing target).
+ *
+ * @param targetLatest the target's latest seq, null when it does not exist
+ * @throws NotFoundError when the source does not exist; ConflictError when the target does
+ */
+export function decideCopy(
+  sourceId: string,
+  targetId: string,
+  sourceExists: boolean,
+  targetLatest: number | null,
+): void {
+  if (!sourceExists) throw new NotFoundError(sourceId, `there is nothing to copy to ${targetId}`);
+  if (targetLatest !== null) {
+    throw new ConflictError(
+      targetId,
+      targetLatest,
+      `cannot copy ${sourceId} onto it: the target already exists (delete it first, or pick another id)`,
+    );
+  }
+}
+
+/**
+ * The `prune` argument rule: keep at least the latest checkpoint, which is what a restore reads.
+ *
+ * @throws RangeError when `keepLast` is not an integer of at least 1
+ */
+export function checkKeepLast(keepLast: number): void {
+  if (!Number.isInteger(keepLast) || keepLast < 1) {
+    throw new RangeError(`keepLast must be an integer of at least 1, not ${keepLast}; use delete to remove everything`);
+  }
 }

@@ -1,5 +1,11 @@
 import type { InstanceStatus } from './types.js';
 
+/** A message an instance waits on: its name, and its correlation key (null when the message has none). */
+export interface MessageSubscription {
+  name: string;
+  key: string | null;
+}
+
 /** What a repository indexes about an instance so discovery never decodes documents. */
 export interface InstanceMeta {
   status: InstanceStatus;
@@ -9,6 +15,54 @@ export interface InstanceMeta {
   /** A called child's parent instance; null for a root. */
   parentId: string | null;
   callNodeId: string | null;
+  /** Epoch ms of the instance's earliest due timer; null when it has none. Indexed for `dueTimers`. */
+  dueAt: number | null;
+  /**
+   * The messages the instance waits on, indexed for `subscriptions`. Stores return the list as it was put:
+   * same order, repeats kept.
+   */
+  subscriptions: MessageSubscription[];
+}
+
+/**
+ * Proof that a write is made under an instance's lease: the owner that claimed it and the fencing token the
+ * claim handed out. A store refuses a fenced write once the lease has moved on (`LeaseLostError`).
+ */
+export interface Fence {
+  owner: string;
+  token: number;
+}
+
+/** An instance's lease as `claim` and `renew` hand it out. */
+export interface Lease extends Fence {
+  instanceId: string;
+  /** Epoch ms (on the caller's clock) from which another owner may claim the instance. */
+  expiresAt: number;
+}
+
+/** What `claim` looks for and on whose behalf. */
+export interface ClaimOptions {
+  /** Names the node claiming; any string, compared exactly. */
+  owner: string;
+  /** How long the leases last from `now`, in ms; positive. */
+  ttlMs: number;
+  /** The caller's clock, epoch ms: stores read no clock of their own. */
+  now: number;
+  /** At most this many leases. */
+  limit: number;
+  /** Only these instances (ids the store does not have, or that are not running, are skipped). */
+  instanceIds?: string[];
+}
+
+/** A running instance whose earliest timer is due. */
+export interface DueTimer {
+  instanceId: string;
+  dueAt: number;
+}
+
+export interface PruneOptions {
+  /** How many of the latest checkpoints to keep, at least 1 (the latest is what a restore reads). */
+  keepLast: number;
 }
 
 /** A checkpoint as handed to `put`: the canonical document bytes plus the fields a store indexes. */
@@ -24,6 +78,8 @@ export interface PutCheckpoint {
   /** The canonical encoding of the whole document. Stores keep these bytes verbatim. */
   bytes: Uint8Array;
   meta: InstanceMeta;
+  /** The lease this write is made under; absent for a writer that never claims (single-node, embedded). */
+  fence?: Fence;
 }
 
 /** A checkpoint's new document as handed to `rewrite`: a schema migration of bytes already stored. */
@@ -35,6 +91,8 @@ export interface RewriteCheckpoint {
   schema: number;
   digest: string;
   bytes: Uint8Array;
+  /** The lease this write is made under, as for `put`. */
+  fence?: Fence;
 }
 
 /** A journal entry filed against a checkpoint. `value` is opaque canonical bytes. */
@@ -100,34 +158,114 @@ export interface ListOptions {
 /**
  * Where instances live durably (DESIGN §5). Every method is atomic; the engine never sees SQL.
  *
- * @remarks Implementations must keep document bytes verbatim and run the conformance suite.
+ * @remarks
+ * Implementations must keep document bytes verbatim and run the conformance suite
+ * (`@thresher/checkpoint/conformance`); the rules every store applies inside its write transaction are
+ * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...).
+ *
+ * **Leases.** An instance has at most one lease. A lease is *held* from the `claim` that took it until it is
+ * released or another owner's `claim` takes it over; it is *live* at a time `now` while held and
+ * `now < expiresAt`. Expiry is judged only by `claim` and `renew`, against the `now` they are given: stores
+ * read no clock, so tests stay deterministic and nodes need no synchronised clock to stay safe, because a
+ * write is judged by token, not by time. Fencing tokens are integers that strictly increase per instance
+ * across owners and are never handed out twice, not even to an id that was deleted and written again (a
+ * store may draw them from one store-wide sequence); they survive restarts.
+ *
+ * **Fencing.** `put`, `putWrites` and `rewrite` check the fence before any other rule: a write carrying a
+ * fence whose owner and token are not those of the instance's held lease is refused with `LeaseLostError`,
+ * and so is a write without a fence while a lease is held. Single-node embedded use never claims and writes
+ * unfenced. Admin operations (`delete`, `copy`, `prune`) ignore leases.
  */
 export interface Repository {
   /**
-   * Store a checkpoint. Refuses with `ConflictError` when `parentSeq` is not the instance's latest seq
-   * (null when it has none), i.e. a stale writer. Writing an existing seq again with identical bytes is
-   * a no-op; with different bytes it is a `ConflictError`.
+   * Store a checkpoint and index its `meta` (status, discovery fields, due timer, subscriptions).
+   *
+   * Refuses with `LeaseLostError` when its `fence` is not the held lease, or it has none while a lease is
+   * held. Then refuses with `ConflictError` when `parentSeq` is not the instance's latest seq (null when it
+   * has none), i.e. a stale writer, or when `seq` is not greater than the latest. Writing an existing seq
+   * again with identical bytes is a no-op (the index is left as it is); with different bytes it is a
+   * `ConflictError`. A stored row is never overwritten.
    */
   put(checkpoint: PutCheckpoint): Promise<void>;
   /**
    * Replace the bytes of an existing checkpoint in place (a schema migration): seq, parentSeq, writes and the
-   * instance's index stay as they are. Refuses with `ConflictError` when the checkpoint does not exist or its
-   * stored digest is no longer `expectedDigest`. Rewriting with the bytes already stored is a no-op.
+   * instance's index stay as they are. Fenced as `put` is. Refuses with `ConflictError` when the checkpoint
+   * does not exist or its stored digest is no longer `expectedDigest`. Rewriting with the bytes already
+   * stored is a no-op.
    */
   rewrite(checkpoint: RewriteCheckpoint): Promise<void>;
   /**
-   * File journal entries against checkpoint `seq` of an instance. Idempotent by (taskId, index): a
-   * repeated entry is ignored. A checkpoint that does not exist → `ConflictError`.
+   * File journal entries against checkpoint `seq` of an instance, all in one transaction. Fenced as `put`
+   * is. Idempotent by (taskId, index): the first entry wins and a repeat (in this call or a later one) is
+   * ignored. Entries come back in the order they were first filed. A checkpoint that does not exist →
+   * `ConflictError`. A new checkpoint starts with no entries: entries stay with the seq they were filed
+   * against.
    */
-  putWrites(instanceId: string, seq: number, writes: PendingWrite[]): Promise<void>;
+  putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void>;
   /** The latest checkpoint (or the one at `seq`) with its writes; undefined when missing. */
   get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined>;
-  /** An instance's checkpoints, oldest first, each with its writes. */
+  /**
+   * An instance's checkpoints, oldest first, each with its writes: its history. `before` keeps seqs lower
+   * than it, then `limit` keeps the oldest that many. A missing instance has an empty history.
+   */
   list(instanceId: string, options?: ListOptions): Promise<StoredCheckpoint[]>;
-  /** Remove an instance with all its checkpoints and writes; a missing instance is a no-op. */
+  /**
+   * Remove an instance with all its checkpoints, writes, index entries and lease; a missing instance is a
+   * no-op. Other instances are untouched, called children included (delete each). Ignores leases.
+   */
   delete(instanceId: string): Promise<void>;
-  /** Discover instances by what `put` indexed, ids ascending. */
+  /**
+   * Copy an instance's whole history (every checkpoint with its writes, and its index entry: meta, due timer,
+   * subscriptions) to `targetId`, in one transaction; the source is unchanged. The lease is not copied.
+   *
+   * Document bytes are copied verbatim, and a document names its instance inside its bytes (under its
+   * digest), so the copy is an archive or fork for inspection: `openCheckpoint` opens its documents under
+   * the *source* id, and the engine refuses to restore them as the target (`CorruptCheckpointError`).
+   * Delete a copy of a running instance when done with it, as it stays indexed as running.
+   *
+   * Refuses with `NotFoundError` when the source has no checkpoint (nothing is created), and with
+   * `ConflictError` (at the target's latest seq) when the target already exists, the source itself included.
+   * Ignores leases.
+   */
+  copy(sourceId: string, targetId: string): Promise<void>;
+  /**
+   * Remove all but the latest `keepLast` checkpoints of an instance, with their writes; the kept ones keep
+   * their writes, and the instance's index is unchanged. The oldest kept checkpoint's `parentSeq` may then
+   * name a pruned seq. A missing instance is a no-op. `keepLast` must be an integer of at least 1, else a
+   * `RangeError` (to remove everything, `delete`). Ignores leases.
+   */
+  prune(instanceId: string, options: PruneOptions): Promise<void>;
+  /** Discover instances by what `put` indexed, ids ascending (by code point). */
   instances(query?: InstanceQuery): Promise<InstanceSummary[]>;
+  /**
+   * Take leases for `owner` on up to `limit` running instances that have no live lease at `now` (a lapsed
+   * lease is taken over, whoever held it; one held live, by this owner or another, is skipped: `renew` it).
+   * Each lease gets a fresh fencing token, greater than any the instance had, and lasts until
+   * `now + ttlMs`. Instances are taken in id order, only among `instanceIds` when given. Returns the
+   * leases taken, ids ascending; none when nothing is claimable.
+   */
+  claim(options: ClaimOptions): Promise<Lease[]>;
+  /**
+   * Extend a held lease to `now + ttlMs`, keeping its token, and return it. A lease that was released or
+   * taken over (its owner and token are not the instance's held lease), or whose instance was deleted, is
+   * refused with `LeaseLostError`. A lapsed lease that nobody took over is still held and renews.
+   */
+  renew(lease: Lease, ttlMs: number, now: number): Promise<Lease>;
+  /**
+   * Give up a held lease: the instance is claimable at once, and the next claim gets a greater token. A
+   * lease no longer held (released, taken over, instance deleted) is a no-op.
+   */
+  release(lease: Lease): Promise<void>;
+  /**
+   * Running instances whose `dueAt` is at or before `now`: earliest first, ties by id, at most `limit`.
+   * Leases are not considered (claim the instances to act on them).
+   */
+  dueTimers(now: number, limit: number): Promise<DueTimer[]>;
+  /**
+   * Ids (ascending, each once) of running instances whose latest put subscribed to message `name` with
+   * correlation key `key`. Matching is exact; a null `key` matches only subscriptions with a null key.
+   */
+  subscriptions(name: string, key: string | null): Promise<string[]>;
   /** Record a deployment; idempotent by digest (returns the existing one). Assigns the version. */
   putDeployment(deployment: DeploymentInput): Promise<Deployment>;
   getDeployment(digest: string): Promise<Deployment | undefined>;

@@ -28,6 +28,8 @@ const meta: PutCheckpoint['meta'] = {
   businessKey: null,
   parentId: null,
   callNodeId: null,
+  dueAt: null,
+  subscriptions: [],
 };
 
 async function putDocument(

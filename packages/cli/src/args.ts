@@ -18,6 +18,8 @@ export interface OptionSpec {
 export interface PositionalSpec {
   name: string;
   required: boolean;
+  /** The last positional may take any number of values. */
+  variadic?: boolean;
   description: string;
 }
 
@@ -169,6 +171,35 @@ export const COMMANDS = {
     options: { handlers, store, yes, json, help },
     examples: ['thresher retry 3f0c… --handlers handlers.mjs'],
   },
+  test: {
+    name: 'test',
+    usage: 'thresher test [PATH...] [--kill every|none|N,M|random:N] [--seed S] [--json]',
+    summary: 'run kill-and-resume fixtures: uninterrupted, then killed at every persist point, and compare the ends',
+    positionals: [
+      {
+        name: 'PATH...',
+        required: false,
+        variadic: true,
+        description: 'fixture files or folders holding *.fixture.yaml (default ./fixtures)',
+      },
+    ],
+    options: {
+      kill: {
+        type: 'string',
+        placeholder: 'PLAN',
+        description:
+          'every persist point (default: what each fixture says), none, given points (3,7), or random:N SIGKILLs of a child process on SQLite',
+      },
+      seed: {
+        type: 'string',
+        placeholder: 'S',
+        description: 'the seed of random:N kill instants (printed when omitted)',
+      },
+      json,
+      help,
+    },
+    examples: ['thresher test', 'thresher test fixtures/order --kill 1,2,3', 'thresher test --kill random:5 --seed 42'],
+  },
   migrate: {
     name: 'migrate',
     usage: 'thresher migrate [--dry-run] [--store URL] [--json]',
@@ -259,6 +290,21 @@ export interface RetryArgs extends StoreArgs {
   yes: boolean;
 }
 
+/** `thresher test`, parsed; `kill` undefined keeps each fixture's own plan. */
+export interface TestArgs {
+  paths: string[];
+  kill: KillOption | undefined;
+  seed: number | undefined;
+  json: boolean;
+}
+
+/** A `--kill` plan. */
+export type KillOption =
+  | { kind: 'none' }
+  | { kind: 'every' }
+  | { kind: 'points'; points: number[] }
+  | { kind: 'random'; count: number };
+
 /** `thresher migrate`, parsed. */
 export interface MigrateArgs extends StoreArgs {
   dryRun: boolean;
@@ -324,7 +370,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   if (positionals.length < required.length) {
     fail(`missing ${required[positionals.length]!.name}`);
   }
-  if (positionals.length > spec.positionals.length) {
+  const variadic = spec.positionals.at(-1)?.variadic === true;
+  if (positionals.length > spec.positionals.length && !variadic) {
     fail(`unexpected argument ${JSON.stringify(positionals[spec.positionals.length])}`);
   }
   return { values, positionals };
@@ -384,6 +431,41 @@ export function parseInstancesArgs(argv: readonly string[]): Parsed<InstancesArg
       children: flag(values, 'children'),
       status: status as InstancesArgs['status'],
       store: text(values, 'store'),
+      json: flag(values, 'json'),
+    };
+  });
+}
+
+/** Parses a `--kill` value: `every`, `none`, `3,7` or `random:5`. */
+export function parseKill(value: string, usage: string): KillOption {
+  if (value === 'every' || value === 'none') return { kind: value };
+  const random = /^random:(\d+)$/.exec(value);
+  if (random) {
+    const count = Number(random[1]);
+    if (count < 1) throw new UsageError('option --kill random:N needs N of at least 1', usage);
+    return { kind: 'random', count };
+  }
+  if (/^\d+(,\d+)*$/.test(value)) {
+    const points = value.split(',').map(Number);
+    if (points.some((point) => point < 1)) throw new UsageError('option --kill: persist points start at 1', usage);
+    return { kind: 'points', points: [...new Set(points)].sort((a, b) => a - b) };
+  }
+  throw new UsageError(`option --kill ${JSON.stringify(value)}: expected every, none, N,M or random:N`, usage);
+}
+
+/** Parses `thresher test` arguments. */
+export function parseTestArgs(argv: readonly string[]): Parsed<TestArgs> {
+  const spec = COMMANDS.test;
+  return parse(spec, argv, ({ values, positionals }) => {
+    const kill = text(values, 'kill');
+    const seed = text(values, 'seed');
+    if (seed !== undefined && !/^\d+$/.test(seed)) {
+      throw new UsageError(`option --seed ${JSON.stringify(seed)}: expected a whole number`, spec.usage);
+    }
+    return {
+      paths: positionals,
+      kill: kill === undefined ? undefined : parseKill(kill, spec.usage),
+      seed: seed === undefined ? undefined : Number(seed),
       json: flag(values, 'json'),
     };
   });

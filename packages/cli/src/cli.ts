@@ -9,6 +9,7 @@ import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { runCommand } from './commands/run.js';
 import { showCommand } from './commands/show.js';
+import { testCommand } from './commands/test.js';
 import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-code.js';
 import { commandHelp, mainHelp, version } from './help.js';
@@ -25,6 +26,7 @@ const commands: CommandTable = {
   resume: resumeCommand,
   retry: retryCommand,
   migrate: migrateCommand,
+  test: testCommand,
 };
 
 /** Whether `--json` is among the flags (before a `--`), known before the command parses its arguments. */

@@ -483,7 +483,7 @@ describe('usage errors exit 2', () => {
   usage(['run'], /missing FILE\.bpmn/);
   usage(['run', 'doubler.bpmn', '--var', 'total'], /--var "total": expected NAME=VALUE/);
   usage(['run', 'nowhere.bpmn'], /cannot read nowhere\.bpmn: no such file/);
-  usage(['run', 'doubler.bpmn', '--store', 'postgres://localhost/db'], /PostgreSQL store not available yet/);
+  usage(['run', 'doubler.bpmn', '--store', 'postgres:localhost'], /not a PostgreSQL URL/);
   usage(['run', 'doubler.bpmn', '--store', 'data.json'], /unknown store/);
   usage(['run', 'greeting.bpmn', '--handlers', 'nowhere.mjs'], /--handlers nowhere\.mjs: no such file/);
   usage(
@@ -504,7 +504,7 @@ describe('usage errors exit 2', () => {
   usage(['help', 'frobnicate'], /unknown command "frobnicate"/);
 
   it('should print an error document under --json', async () => {
-    const run = await ws.thresher(['run', 'doubler.bpmn', '--store', 'postgres://x', '--json']);
+    const run = await ws.thresher(['run', 'doubler.bpmn', '--store', 'mysql://x', '--json']);
     expect(run.code).toBe(ExitCode.Usage);
     expect(run.json()).toMatchObject({ status: 'error', exitCode: 2, error: { code: 'THRESHER_CLI_USAGE' } });
   });

@@ -44,6 +44,8 @@ async function schema1Store(): Promise<string> {
       businessKey: null,
       parentId: null,
       callNodeId: null,
+      dueAt: null,
+      subscriptions: [],
     },
   });
   await repository.close();

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
-import { openStore, parseStoreUrl, storeFromArgs } from '../src/store.js';
+import { describeStore, openStore, parseStoreUrl, storeFromArgs } from '../src/store.js';
 
 const cwd = '/srv/app';
 
@@ -21,14 +23,27 @@ describe('parseStoreUrl', () => {
   accepts('./state/app.sqlite', { kind: 'sqlite', path: '/srv/app/state/app.sqlite' });
   accepts('/tmp/x.db', { kind: 'sqlite', path: '/tmp/x.db' });
   accepts('memory:', { kind: 'memory' });
+  accepts('postgres://localhost/thresher', { kind: 'postgres', connectionString: 'postgres://localhost/thresher' });
+  accepts('postgresql://u@h:5433/db', { kind: 'postgres', connectionString: 'postgresql://u@h:5433/db' });
+  accepts('postgres://u:pw@h/db?schema=tenant_7', {
+    kind: 'postgres',
+    connectionString: 'postgres://u:pw@h/db',
+    schema: 'tenant_7',
+  });
+  accepts('postgres://h/db?sslmode=require&schema=s&application_name=x', {
+    kind: 'postgres',
+    connectionString: 'postgres://h/db?sslmode=require&application_name=x',
+    schema: 's',
+  });
 
   const refuses = (value: string, message: RegExp) =>
     it(`should refuse ${JSON.stringify(value)} with a usage error`, () => {
       expect(() => parseStoreUrl(value, cwd)).toThrow(UsageError);
       expect(() => parseStoreUrl(value, cwd)).toThrow(message);
     });
-  refuses('postgres://localhost/thresher', /PostgreSQL store not available yet/);
-  refuses('postgresql://u@h/db', /PostgreSQL store not available yet/);
+  refuses('postgres:thresher', /not a PostgreSQL URL/);
+  refuses('postgres://h/db?schema=bad-name', /schema name "bad-name" is not usable/);
+  refuses('postgres://h/db?schema=a&schema=b', /give \?schema= once/);
   refuses('sqlite:', /the SQLite file path is missing/);
   refuses('mysql://localhost/x.db', /unknown store/);
   refuses('data.json', /unknown store/);
@@ -55,6 +70,15 @@ describe('storeFromArgs', () => {
   });
 });
 
+describe('describeStore', () => {
+  it('should name a PostgreSQL store by its URL without the password, and its schema', () => {
+    expect(describeStore(parseStoreUrl('postgres://app:s3cret@db:5432/prod', cwd))).toBe(
+      'postgres://app:***@db:5432/prod (schema thresher)',
+    );
+    expect(describeStore(parseStoreUrl('postgres://db/prod?schema=t1', cwd))).toBe('postgres://db/prod (schema t1)');
+  });
+});
+
 describe('openStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'thresher-cli-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,6 +97,26 @@ describe('openStore', () => {
     await repository.close();
     expect(existsSync(path)).toBe(false);
   });
+
+  it.runIf(process.env.THRESHER_PG_URL)(
+    'should open a PostgreSQL store in the schema the URL names (THRESHER_PG_URL)',
+    async () => {
+      const url = new URL(process.env.THRESHER_PG_URL!);
+      const schema = `thresher_test_${randomBytes(6).toString('hex')}`;
+      url.searchParams.set('schema', schema);
+      const repository = await openStore(parseStoreUrl(url.toString(), cwd), { create: false });
+      try {
+        expect(await repository.instances()).toEqual([]);
+        expect((repository as unknown as { schema: string }).schema).toBe(schema);
+      } finally {
+        await repository.close();
+        const client = new pg.Client({ connectionString: process.env.THRESHER_PG_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+  );
 
   it('should open an empty memory store', async () => {
     const repository = await openStore({ kind: 'memory' }, { create: true });

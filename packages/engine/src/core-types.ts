@@ -6,7 +6,7 @@ import type { ProcessDef } from './model/types.js';
 export type InstanceEvent =
   | { type: 'instance.start'; variables: Variables }
   | { type: 'job.completed'; jobId: string; result: Variables }
-  | { type: 'job.failed'; jobId: string; error: string }
+  | { type: 'job.failed'; jobId: string; error: string; retryable: boolean }
   | { type: 'userTask.completed'; taskId: string; variables: Variables }
   | { type: 'incident.retry'; incidentId: string };
 

@@ -31,7 +31,7 @@ class Step extends StepBase {
       case 'job.completed':
         return this.jobCompleted(event.jobId, event.result);
       case 'job.failed':
-        return this.jobFailed(event.jobId, event.error);
+        return this.jobFailed(event.jobId, event.error, event.retryable);
       case 'userTask.completed':
         return this.userTaskCompleted(event.taskId, event.variables);
       case 'incident.retry':
@@ -82,11 +82,11 @@ class Step extends StepBase {
     this.transition(track, 'RESUME');
   }
 
-  private jobFailed(jobId: string, error: string): void {
+  private jobFailed(jobId: string, error: string, retryable: boolean): void {
     const job = this.state.jobs.get(jobId);
     if (!job) return;
     job.failures += 1;
-    job.retriesLeft = Math.max(0, job.retriesLeft - 1);
+    job.retriesLeft = retryable ? Math.max(0, job.retriesLeft - 1) : 0;
     job.lastError = error;
     this.announce({
       id: `${this.id}:${job.identity}:job.failed:${job.failures}`,

@@ -308,8 +308,7 @@ export class Engine {
         at: this.clock.now(),
         seq: stored.seq,
       });
-      await runtime.replayJournal(journal);
-      await runtime.resumeJobs();
+      await runtime.resume(journal);
     }
     return runtime;
   }

@@ -1,5 +1,6 @@
 /** Marks Thresher engine errors so checks survive duplicate package copies. */
 const ENGINE_ERROR = Symbol.for('thresher.engine.error');
+const BPMN_ERROR = Symbol.for('thresher.engine.bpmn-error');
 
 /** Stable error codes of `@thresher/engine`; branch on these, not on messages. */
 export const EngineErrorCode = {
@@ -85,6 +86,25 @@ export class IllegalTransitionError extends EngineError {
     readonly event: string,
   ) {
     super(EngineErrorCode.IllegalTransition, `${machine} in state "${state}" cannot take "${event}"`);
+  }
+}
+
+/**
+ * Thrown by a handler to raise a BPMN error (by `code`) instead of failing: it is not retried. Until error
+ * events are executed, an uncaught BPMN error raises an incident on its task (never a silent end).
+ */
+export class BpmnError extends Error {
+  readonly [BPMN_ERROR] = true;
+  constructor(
+    readonly errorCode: string,
+    message?: string,
+  ) {
+    super(message ?? `BPMN error ${errorCode}`);
+    this.name = 'BpmnError';
+  }
+
+  static is(value: unknown): value is BpmnError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BPMN_ERROR] === true;
   }
 }
 

@@ -10,6 +10,7 @@ export { systemClock } from './clock.js';
 export { Engine } from './engine.js';
 export type { ModelIssue } from './errors.js';
 export {
+  BpmnError,
   EngineError,
   EngineErrorCode,
   ExpressionError,

@@ -11,7 +11,7 @@ import {
 import type { Clock, EngineEvent, Handlers, Job, SettledState } from './api-types.js';
 import { applyEvent } from './core.js';
 import type { Announcement, CoreContext, Effect, InstanceEvent } from './core-types.js';
-import { NotFoundError } from './errors.js';
+import { BpmnError, NotFoundError } from './errors.js';
 import { InstanceState } from './instance-state.js';
 import type { ProcessDef } from './model/types.js';
 import { incidentViews, userTaskView } from './views.js';
@@ -74,22 +74,21 @@ export class InstanceRuntime {
     });
   }
 
-  /** Apply journal entries recovered with the checkpoint: their handlers are not called again. */
-  replayJournal(entries: JournalEntry[]): Promise<void> {
+  /**
+   * Continue a restored instance: apply the journal recovered with its checkpoint (those handlers are not
+   * called again), then dispatch every job still in flight. One step of the loop, so no handler outcome
+   * can land between the two and have its job dispatched twice.
+   */
+  resume(journal: JournalEntry[]): Promise<void> {
     return this.enqueue(async () => {
-      const pending = entries.filter((entry) => this.state.jobs.has(entry.jobId));
-      if (pending.length === 0) return;
-      const effects = this.applyOrRollback(
-        pending.map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result })),
-      );
-      await this.persist();
-      this.perform(effects);
-    });
-  }
-
-  /** Dispatch every job the restored state has in flight. */
-  resumeJobs(): Promise<void> {
-    return this.enqueue(async () => {
+      const pending = journal.filter((entry) => this.state.jobs.has(entry.jobId));
+      if (pending.length > 0) {
+        const effects = this.applyOrRollback(
+          pending.map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result })),
+        );
+        await this.persist();
+        this.perform(effects);
+      }
       for (const track of this.state.tracks.values()) {
         if (track.wait?.kind === 'job') this.dispatch(track.wait.jobId);
       }
@@ -202,6 +201,9 @@ export class InstanceRuntime {
           businessKey: instance.businessKey,
           parentId: instance.parentId,
           callNodeId: instance.callNodeId,
+          // Timers and message subscriptions do not exist yet; the engine fills these when they do.
+          dueAt: null,
+          subscriptions: [],
         },
       }),
     );
@@ -267,25 +269,41 @@ export class InstanceRuntime {
       })
       .then(
         (result) => this.jobSettled(jobId, checkResult(job.taskType, result)),
-        (error: unknown) => this.jobSettled(jobId, { error: describe(error) }),
+        (error: unknown) =>
+          this.jobSettled(
+            jobId,
+            BpmnError.is(error)
+              ? { error: `uncaught BPMN error ${error.errorCode}: ${error.message}`, retryable: false }
+              : { error: describe(error), retryable: true },
+          ),
       );
   }
 
-  private jobSettled(jobId: string, outcome: { result: Variables } | { error: string }): void {
-    this.running.delete(jobId);
+  private jobSettled(jobId: string, outcome: Outcome): void {
     // A stopped loop, or a job cancelled meanwhile (terminate), takes no result.
-    if (this.stopped || !this.state.jobs.has(jobId)) return this.notifySettled();
+    if (this.stopped || !this.state.jobs.has(jobId)) {
+      this.running.delete(jobId);
+      return this.notifySettled();
+    }
+    // The job counts as running until the loop has applied its outcome: nothing can dispatch it twice.
     const work =
       'result' in outcome
         ? this.completeJob(jobId, outcome.result)
-        : this.submit({ type: 'job.failed', jobId, error: outcome.error });
+        : this.enqueue(async () => {
+            this.running.delete(jobId);
+            const effects = this.applyOrRollback([
+              { type: 'job.failed', jobId, error: outcome.error, retryable: outcome.retryable },
+            ]);
+            await this.persist();
+            this.perform(effects);
+          });
     work.catch(() => {}); // faults are reported through host.fault and settled()
-    this.notifySettled();
   }
 
   /** Journal the result against the current checkpoint, then apply it: a kill in between loses nothing. */
   private completeJob(jobId: string, result: Variables): Promise<void> {
     return this.enqueue(async () => {
+      this.running.delete(jobId);
       const job = this.state.jobs.get(jobId);
       if (!job || this.seq === null) return;
       const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
@@ -320,17 +338,21 @@ export class InstanceRuntime {
   }
 }
 
-function checkResult(taskType: string, result: unknown): { result: Variables } | { error: string } {
+/** How a handler call ended: its variables, or why it failed and whether a retry may help. */
+type Outcome = { result: Variables } | { error: string; retryable: boolean };
+
+function checkResult(taskType: string, result: unknown): Outcome {
   if (result === undefined || result === null) return { result: {} };
   if (typeof result !== 'object' || Array.isArray(result)) {
     return {
       error: `the handler for "${taskType}" returned ${Array.isArray(result) ? 'an array' : typeof result}; return an object of variables`,
+      retryable: true,
     };
   }
   try {
     canonicalBytes(result, '$result');
   } catch (error) {
-    return { error: describe(error) };
+    return { error: describe(error), retryable: true };
   }
   return { result: result as Variables };
 }

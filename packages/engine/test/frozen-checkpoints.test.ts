@@ -65,6 +65,8 @@ describe('frozen checkpoints of every schema ever written', () => {
         businessKey: null,
         parentId: null,
         callNodeId: null,
+        dueAt: null,
+        subscriptions: [],
       },
     });
     if (checkpoint.writes.length > 0) {

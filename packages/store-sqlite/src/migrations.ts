@@ -65,6 +65,37 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    description: 'due timers, message subscriptions, leases and the store-wide fencing token sequence',
+    sql: `
+      ALTER TABLE instances ADD COLUMN due_at INTEGER;
+      -- Status first, so the planner prefers it to instances_by_status; partial, as most instances have no timer.
+      CREATE INDEX instances_due ON instances (status, due_at, instance_id) WHERE due_at IS NOT NULL;
+
+      CREATE TABLE subscriptions (
+        instance_id TEXT    NOT NULL REFERENCES instances (instance_id) ON DELETE CASCADE,
+        ord         INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        key         TEXT,
+        PRIMARY KEY (instance_id, ord)
+      );
+      CREATE INDEX subscriptions_by_message ON subscriptions (name, key, instance_id);
+
+      -- A row per held lease: releasing deletes it. Tokens come from the sequence below, so they never repeat.
+      CREATE TABLE leases (
+        instance_id TEXT    NOT NULL PRIMARY KEY REFERENCES instances (instance_id) ON DELETE CASCADE,
+        owner       TEXT    NOT NULL,
+        token       INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL
+      );
+
+      CREATE TABLE sequences (
+        name  TEXT    NOT NULL PRIMARY KEY,
+        value INTEGER NOT NULL
+      );
+      INSERT INTO sequences (name, value) VALUES ('lease_token', 0);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -33,6 +33,21 @@ export interface InstanceRow {
   business_key: string | null;
   parent_id: string | null;
   call_node_id: string | null;
+  due_at: number | null;
+}
+
+/** A `subscriptions` row as read for summaries. */
+export interface SubscriptionRow {
+  instance_id: string;
+  name: string;
+  key: string | null;
+}
+
+/** A `leases` row: a held lease. */
+export interface LeaseRow {
+  owner: string;
+  token: number;
+  expires_at: number;
 }
 
 /** A `deployments` row. */
@@ -46,7 +61,8 @@ export interface DeploymentRow {
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
 const INSTANCE_COLUMNS =
-  'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id';
+  'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
+  'call_node_id, due_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
 
 /** Every fixed statement, by name. Named parameters (`@name`) bind from objects. */
@@ -55,11 +71,16 @@ export const SQL = {
   selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
   upsertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
     VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
-      @parent_id, @call_node_id)
+      @parent_id, @call_node_id, @due_at)
     ON CONFLICT (instance_id) DO UPDATE SET
       latest_seq = excluded.latest_seq, definition_digest = excluded.definition_digest, status = excluded.status,
       process_id = excluded.process_id, definition_id = excluded.definition_id,
-      business_key = excluded.business_key, parent_id = excluded.parent_id, call_node_id = excluded.call_node_id`,
+      business_key = excluded.business_key, parent_id = excluded.parent_id, call_node_id = excluded.call_node_id,
+      due_at = excluded.due_at`,
+  insertSubscription: 'INSERT INTO subscriptions (instance_id, ord, name, key) VALUES (?, ?, ?, ?)',
+  // The subscriptions of a page of summaries, by the page's ids as a JSON array (ids never hold lone surrogates).
+  selectSubscriptionsOf: `SELECT instance_id, name, key FROM subscriptions
+    WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
   insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
 
@@ -82,8 +103,49 @@ export const SQL = {
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
+  selectLease: 'SELECT owner, token, expires_at FROM leases WHERE instance_id = ?',
+  nextLeaseToken: "UPDATE sequences SET value = value + 1 WHERE name = 'lease_token' RETURNING value",
+  upsertLease: `INSERT INTO leases (instance_id, owner, token, expires_at) VALUES (@instance_id, @owner, @token, @expires_at)
+    ON CONFLICT (instance_id) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at`,
+  renewLease: 'UPDATE leases SET expires_at = ? WHERE instance_id = ? AND owner = ? AND token = ?',
+  releaseLease: 'DELETE FROM leases WHERE instance_id = ? AND owner = ? AND token = ?',
+  // Running instances with no lease, or a lapsed one, in id order.
+  selectClaimable: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
+    WHERE i.status = 'running' AND (l.instance_id IS NULL OR l.expires_at <= @now)
+    ORDER BY i.instance_id LIMIT @limit`,
+  selectClaimableAmong: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
+    WHERE i.instance_id IN (SELECT value FROM json_each(@ids))
+      AND i.status = 'running' AND (l.instance_id IS NULL OR l.expires_at <= @now)
+    ORDER BY i.instance_id LIMIT @limit`,
+
+  // Names instances_due's condition (due_at IS NOT NULL), so the partial index serves it, in order.
+  selectDueTimers: `SELECT instance_id, due_at FROM instances
+    WHERE status = 'running' AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, instance_id LIMIT ?`,
+  selectSubscribers: `SELECT DISTINCT s.instance_id FROM subscriptions s JOIN instances i ON i.instance_id = s.instance_id
+    WHERE s.name = ? AND s.key IS ? AND i.status = 'running' ORDER BY s.instance_id`,
+
+  selectInstanceRow: `SELECT ${INSTANCE_COLUMNS} FROM instances WHERE instance_id = ?`,
+  copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
+    SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
+      call_node_id, due_at
+    FROM instances WHERE instance_id = @source`,
+  copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
+    SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
+    FROM checkpoints WHERE instance_id = @source`,
+  copyWrites: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value)
+    SELECT @target, seq, task_id, idx, ord, value FROM writes WHERE instance_id = @source`,
+  copySubscriptions: `INSERT INTO subscriptions (instance_id, ord, name, key)
+    SELECT @target, ord, name, key FROM subscriptions WHERE instance_id = @source`,
+
+  // The seq of the keepLast-th latest checkpoint: everything older goes.
+  selectPruneCutoff: 'SELECT seq FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+  pruneWrites: 'DELETE FROM writes WHERE instance_id = ? AND seq < ?',
+  pruneCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ? AND seq < ?',
+
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
   deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
+  deleteSubscriptions: 'DELETE FROM subscriptions WHERE instance_id = ?',
+  deleteLease: 'DELETE FROM leases WHERE instance_id = ?',
   deleteInstance: 'DELETE FROM instances WHERE instance_id = ?',
 
   selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE digest = ?`,

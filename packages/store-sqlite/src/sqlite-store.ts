@@ -3,16 +3,29 @@ import { dirname, resolve } from 'node:path';
 import {
   CheckpointError,
   CheckpointErrorCode,
+  type ClaimOptions,
   ConflictError,
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkRenew,
   type Deployment,
   type DeploymentInput,
+  type DueTimer,
+  decideCopy,
   decidePut,
   decideRewrite,
+  type Fence,
+  type HeldLease,
   type InstanceQuery,
   type InstanceStatus,
   type InstanceSummary,
+  type Lease,
+  LeaseLostError,
   type ListOptions,
+  type MessageSubscription,
   type PendingWrite,
+  type PruneOptions,
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
@@ -26,7 +39,9 @@ import {
   type DeploymentRow,
   type InstanceFilterShape,
   type InstanceRow,
+  type LeaseRow,
   SQL,
+  type SubscriptionRow,
   selectInstancesSql,
   type WriteRow,
 } from './sql.js';
@@ -155,8 +170,12 @@ export class SqliteRepository implements Repository {
   readonly #instanceQueries = new Map<string, SqliteStatement>();
   readonly #put: SqliteTransaction<[PutCheckpoint], void>;
   readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
-  readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[]], void>;
+  readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[], Fence | undefined], void>;
   readonly #delete: SqliteTransaction<[string], void>;
+  readonly #copy: SqliteTransaction<[string, string], void>;
+  readonly #prune: SqliteTransaction<[string, number], void>;
+  readonly #claim: SqliteTransaction<[ClaimOptions], Lease[]>;
+  readonly #renew: SqliteTransaction<[Lease, number, number], Lease>;
   readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
@@ -171,13 +190,35 @@ export class SqliteRepository implements Repository {
     ) as Statements;
     this.#put = db.transaction((checkpoint: PutCheckpoint) => this.#putInTransaction(checkpoint));
     this.#rewrite = db.transaction((checkpoint: RewriteCheckpoint) => this.#rewriteInTransaction(checkpoint));
-    this.#putWrites = db.transaction((instanceId: string, seq: number, writes: PendingWrite[]) =>
-      this.#putWritesInTransaction(instanceId, seq, writes),
+    this.#putWrites = db.transaction(
+      (instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
+        this.#putWritesInTransaction(instanceId, seq, writes, fence),
     );
     this.#delete = db.transaction((instanceId: string) => {
       this.#sql.deleteWrites.run(instanceId);
       this.#sql.deleteCheckpoints.run(instanceId);
+      this.#sql.deleteSubscriptions.run(instanceId);
+      this.#sql.deleteLease.run(instanceId);
       this.#sql.deleteInstance.run(instanceId);
+    });
+    this.#copy = db.transaction((sourceId: string, targetId: string) => this.#copyInTransaction(sourceId, targetId));
+    this.#prune = db.transaction((instanceId: string, keepLast: number) => {
+      const cutoff = this.#sql.selectPruneCutoff.get(instanceId, keepLast - 1) as { seq: number } | undefined;
+      if (cutoff === undefined) return;
+      this.#sql.pruneWrites.run(instanceId, cutoff.seq);
+      this.#sql.pruneCheckpoints.run(instanceId, cutoff.seq);
+    });
+    this.#claim = db.transaction((options: ClaimOptions) => this.#claimInTransaction(options));
+    this.#renew = db.transaction((lease: Lease, ttlMs: number, now: number) => {
+      checkRenew(lease, this.#heldLease(lease.instanceId));
+      const renewed: Lease = {
+        instanceId: lease.instanceId,
+        owner: lease.owner,
+        token: lease.token,
+        expiresAt: now + ttlMs,
+      };
+      this.#sql.renewLease.run(renewed.expiresAt, lease.instanceId, lease.owner, lease.token);
+      return renewed;
     });
     this.#putDeployment = db.transaction((input: DeploymentInput) => this.#putDeploymentInTransaction(input));
     this.#read = db.transaction((work: () => unknown) => work());
@@ -190,6 +231,10 @@ export class SqliteRepository implements Repository {
     storable('digest', checkpoint.digest);
     for (const field of ['status', 'processId', 'definitionId', 'businessKey', 'parentId', 'callNodeId'] as const) {
       storable(`meta.${field}`, meta[field]);
+    }
+    for (const [i, { name, key }] of meta.subscriptions.entries()) {
+      storable(`meta.subscriptions[${i}].name`, name);
+      storable(`meta.subscriptions[${i}].key`, key);
     }
     this.#call('put', () => this.#put.immediate(checkpoint));
   }
@@ -206,10 +251,10 @@ export class SqliteRepository implements Repository {
     this.#call('rewrite', () => this.#rewrite.immediate(checkpoint));
   }
 
-  async putWrites(instanceId: string, seq: number, writes: PendingWrite[]): Promise<void> {
+  async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     storable('instanceId', instanceId);
     for (const [i, write] of writes.entries()) storable(`writes[${i}].taskId`, write.taskId);
-    this.#call('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes));
+    this.#call('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes, fence));
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -254,6 +299,56 @@ export class SqliteRepository implements Repository {
     this.#call('delete', () => this.#delete.immediate(instanceId));
   }
 
+  async copy(sourceId: string, targetId: string): Promise<void> {
+    storable('sourceId', sourceId);
+    storable('targetId', targetId);
+    this.#call('copy', () => this.#copy.immediate(sourceId, targetId));
+  }
+
+  async prune(instanceId: string, options: PruneOptions): Promise<void> {
+    checkKeepLast(options.keepLast);
+    if (!isStorable(instanceId)) return this.#call('prune', () => undefined);
+    this.#call('prune', () => this.#prune.immediate(instanceId, options.keepLast));
+  }
+
+  async claim(options: ClaimOptions): Promise<Lease[]> {
+    checkLeaseArguments(options);
+    storable('owner', options.owner);
+    return this.#call('claim', () => this.#claim.immediate(options));
+  }
+
+  async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
+    checkLeaseArguments({ ttlMs, now });
+    // Nothing stored has such an id or owner, so the lease cannot be held.
+    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) {
+      return this.#call('renew', () => {
+        throw new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'no lease is held');
+      });
+    }
+    return this.#call('renew', () => this.#renew.immediate(lease, ttlMs, now));
+  }
+
+  async release(lease: Lease): Promise<void> {
+    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) return this.#call('release', () => undefined);
+    this.#call('release', () => {
+      this.#sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
+    });
+  }
+
+  async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
+    return this.#call('dueTimers', () => {
+      const rows = this.#sql.selectDueTimers.all(now, Math.max(0, limit)) as { instance_id: string; due_at: number }[];
+      return rows.map((row) => ({ instanceId: row.instance_id, dueAt: row.due_at }));
+    });
+  }
+
+  async subscriptions(name: string, key: string | null): Promise<string[]> {
+    if (!isStorable(name) || !isStorable(key)) return this.#call('subscriptions', () => []);
+    return this.#call('subscriptions', () =>
+      (this.#sql.selectSubscribers.all(name, key) as { instance_id: string }[]).map((row) => row.instance_id),
+    );
+  }
+
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     if (query.after !== undefined) storable('after', query.after);
     // Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row.
@@ -274,10 +369,19 @@ export class SqliteRepository implements Repository {
     if (shape.definition) params.definition = query.definition;
     if (shape.after) params.after = query.after;
     if (shape.limit) params.limit = query.limit;
-    return this.#call('instances', () => {
-      const rows = this.#instanceStatement(shape).all(params) as InstanceRow[];
-      return rows.map(toSummary);
-    });
+    return this.#call('instances', () =>
+      this.#read(() => {
+        const rows = this.#instanceStatement(shape).all(params) as InstanceRow[];
+        if (rows.length === 0) return [];
+        // One read for the page's subscriptions, not one per instance.
+        const subscriptions = new Map<string, MessageSubscription[]>(rows.map((row) => [row.instance_id, []]));
+        const found = this.#sql.selectSubscriptionsOf.all(
+          JSON.stringify(rows.map((row) => row.instance_id)),
+        ) as SubscriptionRow[];
+        for (const { instance_id, name, key } of found) subscriptions.get(instance_id)?.push({ name, key });
+        return rows.map((row) => toSummary(row, subscriptions.get(row.instance_id)!));
+      }),
+    ) as InstanceSummary[];
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
@@ -314,6 +418,7 @@ export class SqliteRepository implements Repository {
 
   #putInTransaction(checkpoint: PutCheckpoint): void {
     const { instanceId, seq, parentSeq, meta } = checkpoint;
+    checkFence(instanceId, checkpoint.fence, this.#heldLease(instanceId));
     const stored = this.#sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
     const latest =
       (this.#sql.selectLatestSeq.get(instanceId) as { latest_seq: number } | undefined)?.latest_seq ?? null;
@@ -329,7 +434,12 @@ export class SqliteRepository implements Repository {
       business_key: meta.businessKey,
       parent_id: meta.parentId,
       call_node_id: meta.callNodeId,
+      due_at: meta.dueAt,
     });
+    this.#sql.deleteSubscriptions.run(instanceId);
+    for (const [ord, { name, key }] of meta.subscriptions.entries()) {
+      this.#sql.insertSubscription.run(instanceId, ord, name, key);
+    }
     this.#sql.insertCheckpoint.run({
       instance_id: instanceId,
       seq,
@@ -343,6 +453,7 @@ export class SqliteRepository implements Repository {
 
   #rewriteInTransaction(checkpoint: RewriteCheckpoint): void {
     const { instanceId, seq } = checkpoint;
+    checkFence(instanceId, checkpoint.fence, this.#heldLease(instanceId));
     const stored = this.#sql.selectDigestAndDocument.get(instanceId, seq) as
       | { digest: string; document: Uint8Array }
       | undefined;
@@ -357,7 +468,8 @@ export class SqliteRepository implements Repository {
     });
   }
 
-  #putWritesInTransaction(instanceId: string, seq: number, writes: PendingWrite[]): void {
+  #putWritesInTransaction(instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined): void {
+    checkFence(instanceId, fence, this.#heldLease(instanceId));
     if (this.#sql.checkpointExists.get(instanceId, seq) === undefined) {
       throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
     }
@@ -367,6 +479,41 @@ export class SqliteRepository implements Repository {
       const { changes } = this.#sql.insertWrite.run(instanceId, seq, write.taskId, write.index, ord + 1, write.value);
       if (changes > 0) ord++;
     }
+  }
+
+  #heldLease(instanceId: string): HeldLease | undefined {
+    const row = this.#sql.selectLease.get(instanceId) as LeaseRow | undefined;
+    return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAt: row.expires_at };
+  }
+
+  #copyInTransaction(sourceId: string, targetId: string): void {
+    const source = this.#sql.selectLatestSeq.get(sourceId) as { latest_seq: number } | undefined;
+    const target = this.#sql.selectLatestSeq.get(targetId) as { latest_seq: number } | undefined;
+    decideCopy(sourceId, targetId, source !== undefined, target?.latest_seq ?? null);
+    const ids = { source: sourceId, target: targetId };
+    // The instance row first: the others reference it. The lease is not copied.
+    this.#sql.copyInstance.run(ids);
+    this.#sql.copyCheckpoints.run(ids);
+    this.#sql.copyWrites.run(ids);
+    this.#sql.copySubscriptions.run(ids);
+  }
+
+  #claimInTransaction(options: ClaimOptions): Lease[] {
+    const { owner, ttlMs, now, limit } = options;
+    let rows: { instance_id: string }[];
+    if (options.instanceIds === undefined) {
+      rows = this.#sql.selectClaimable.all({ now, limit }) as { instance_id: string }[];
+    } else {
+      // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
+      const ids = JSON.stringify(options.instanceIds.filter(isStorable));
+      rows = this.#sql.selectClaimableAmong.all({ ids, now, limit }) as { instance_id: string }[];
+    }
+    return rows.map(({ instance_id }) => {
+      const { value: token } = this.#sql.nextLeaseToken.get() as { value: number };
+      const lease: Lease = { instanceId: instance_id, owner, token, expiresAt: now + ttlMs };
+      this.#sql.upsertLease.run({ instance_id, owner, token, expires_at: lease.expiresAt });
+      return lease;
+    });
   }
 
   #putDeploymentInTransaction(input: DeploymentInput): Deployment {
@@ -461,7 +608,7 @@ function toStored(row: CheckpointRow, writes: WriteRow[]): StoredCheckpoint {
   };
 }
 
-function toSummary(row: InstanceRow): InstanceSummary {
+function toSummary(row: InstanceRow, subscriptions: MessageSubscription[]): InstanceSummary {
   return {
     instanceId: row.instance_id,
     latestSeq: row.latest_seq,
@@ -472,6 +619,8 @@ function toSummary(row: InstanceRow): InstanceSummary {
     businessKey: row.business_key,
     parentId: row.parent_id,
     callNodeId: row.call_node_id,
+    dueAt: row.due_at,
+    subscriptions,
   };
 }
 

@@ -1,15 +1,37 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runRepositoryContract } from '@thresher/checkpoint/conformance';
+import { declaredCapabilities, runRepositoryContract } from '@thresher/checkpoint/conformance';
+import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
-import { createSqliteRepository } from '../src/index.js';
+import { createSqliteRepository, type SqliteRepository } from '../src/index.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'thresher-sqlite-conformance-'));
 let files = 0;
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-runRepositoryContract({
+runRepositoryContract<SqliteRepository>({
   name: 'sqlite',
+  capabilities: declaredCapabilities('sqlite'),
   createRepository: () => createSqliteRepository({ path: join(directory, `${++files}.db`) }),
+  // Another node: a second connection to the same file.
+  connect: (repository) => createSqliteRepository({ path: repository.path }),
+  reopen: async (repository) => {
+    await repository.close();
+    return createSqliteRepository({ path: repository.path });
+  },
+  alterStoredBytes: (repository, instanceId, seq, alter) => {
+    const db = new Database(repository.path);
+    try {
+      const select = db.prepare('SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?');
+      const row = select.get(instanceId, seq) as { document: Buffer };
+      db.prepare('UPDATE checkpoints SET document = ? WHERE instance_id = ? AND seq = ?').run(
+        alter(new Uint8Array(row.document)),
+        instanceId,
+        seq,
+      );
+    } finally {
+      db.close();
+    }
+  },
 });

@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueError } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteRepository, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { SQL } from '../src/sql.js';
 
 let directory: string;
 const opened: SqliteRepository[] = [];
@@ -47,6 +48,8 @@ function checkpoint(instanceId: string, seq: number, bytes: Uint8Array, parentSe
       businessKey: 'A-1001',
       parentId: null,
       callNodeId: null,
+      dueAt: null,
+      subscriptions: [],
     },
   } satisfies PutCheckpoint;
 }
@@ -72,7 +75,15 @@ describe('createSqliteRepository', () => {
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['checkpoints', 'deployments', 'instances', 'writes']);
+      expect(tables).toEqual([
+        'checkpoints',
+        'deployments',
+        'instances',
+        'leases',
+        'sequences',
+        'subscriptions',
+        'writes',
+      ]);
     } finally {
       db.close();
     }
@@ -107,6 +118,95 @@ describe('createSqliteRepository', () => {
     expect(await reopened.deployments()).toEqual([deployment]);
     await reopened.put(checkpoint('order-1', 3, utf8('three')));
     expect((await reopened.get('order-1'))?.seq).toBe(3);
+  });
+
+  it('should upgrade a version-1 file on open, keeping its data and indexing it for timers and leases', async () => {
+    const path = join(directory, 'v1.db');
+    const db = raw(path);
+    db.exec(MIGRATIONS[0]!.sql);
+    db.pragma('user_version = 1');
+    db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        business_key, parent_id, call_node_id) VALUES ('order-1', 1, 'dd', 'running', 'p', 'd', 'A-1', NULL, NULL)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+        VALUES ('order-1', 1, NULL, 1, 'dd', 'digest-1', ?)`,
+    ).run(Buffer.from('one'));
+    db.prepare(
+      "INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES ('order-1', 1, 'charge', 0, 0, ?)",
+    ).run(Buffer.from('paid'));
+    db.close();
+
+    const repository = open(path);
+
+    const after = raw(path);
+    try {
+      expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      after.close();
+    }
+    expect(SCHEMA_VERSION).toBe(2);
+    expect(await repository.get('order-1')).toEqual({
+      instanceId: 'order-1',
+      seq: 1,
+      parentSeq: null,
+      schema: 1,
+      definitionDigest: 'dd',
+      digest: 'digest-1',
+      bytes: utf8('one'),
+      writes: [{ taskId: 'charge', index: 0, value: utf8('paid') }],
+    });
+    expect(await repository.instances()).toEqual([
+      {
+        instanceId: 'order-1',
+        latestSeq: 1,
+        definitionDigest: 'dd',
+        status: 'running',
+        processId: 'p',
+        definitionId: 'd',
+        businessKey: 'A-1',
+        parentId: null,
+        callNodeId: null,
+        dueAt: null,
+        subscriptions: [],
+      },
+    ]);
+    const [lease] = await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 10 });
+    expect(lease).toMatchObject({ instanceId: 'order-1', token: 1 });
+    const next = checkpoint('order-1', 2, utf8('two'));
+    await repository.put({
+      ...next,
+      meta: { ...next.meta, dueAt: 5, subscriptions: [{ name: 'payment', key: 'A-1' }] },
+      fence: { owner: 'node-a', token: 1 },
+    });
+    expect(await repository.dueTimers(5, 10)).toEqual([{ instanceId: 'order-1', dueAt: 5 }]);
+    expect(await repository.subscriptions('payment', 'A-1')).toEqual(['order-1']);
+  });
+
+  it('should serve due timers, subscriptions and claims from their indexes', async () => {
+    const repository = open();
+    await repository.put(checkpoint('order-1', 1, utf8('one')));
+
+    const db = raw(repository.path);
+    try {
+      const plan = (sql: string, ...params: unknown[]) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+          .map(({ detail }) => detail)
+          .join('; ');
+      // In index order: no temporary B-tree sorts the due timers.
+      expect(plan(SQL.selectDueTimers, 1, 10)).toMatch(
+        /^SEARCH instances USING (COVERING )?INDEX instances_due \(status=\? AND [^;]*\)$/,
+      );
+      expect(plan(SQL.selectSubscribers, 'payment', 'A-1')).toMatch(
+        /SEARCH s USING (COVERING )?INDEX subscriptions_by_message \(name=\? AND key=\?\)/,
+      );
+      expect(plan(SQL.selectClaimable, { now: 1, limit: 10 })).toMatch(
+        /SEARCH i USING (COVERING )?INDEX instances_by_status/,
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('should refuse a database whose schema version is newer than this build supports, naming both', async () => {
@@ -208,15 +308,18 @@ describe('SqliteRepository', () => {
 
   it('should leave no rows of a deleted instance behind', async () => {
     const repository = open();
-    await repository.put(checkpoint('order-1', 1, utf8('one')));
+    const first = checkpoint('order-1', 1, utf8('one'));
+    await repository.put({ ...first, meta: { ...first.meta, subscriptions: [{ name: 'payment', key: null }] } });
     await repository.putWrites('order-1', 1, [{ taskId: 'charge', index: 0, value: utf8('paid') }]);
+    await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 1 });
 
     await repository.delete('order-1');
 
     const db = raw(repository.path);
     try {
       const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
-      expect([count('instances'), count('checkpoints'), count('writes')]).toEqual([0, 0, 0]);
+      const tables = ['instances', 'checkpoints', 'writes', 'subscriptions', 'leases'];
+      expect(tables.map(count)).toEqual([0, 0, 0, 0, 0]);
     } finally {
       db.close();
     }
@@ -272,7 +375,8 @@ const repository = createSqliteRepository({ path });
 process.stdout.write('ready\\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.destroy();
-const meta = { status: 'running', processId: 'p', definitionId: 'd', businessKey: null, parentId: null, callNodeId: null };
+const meta = { status: 'running', processId: 'p', definitionId: 'd', businessKey: null, parentId: null, callNodeId: null,
+  dueAt: null, subscriptions: [] };
 let won = 0;
 let lost = 0;
 while (won < Number(increments)) {

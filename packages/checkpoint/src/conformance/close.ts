@@ -5,10 +5,10 @@ import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#close`: handles are released and the repository refuses further work. */
 export function describeClose<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'close.ts');
 
   describe('Repository#close', () => {
-    test('should refuse every further call with a store error once closed', async (repository) => {
+    test('TH-CLOSE-01', async (repository) => {
       await repository.put(checkpoint('order-1', 1));
 
       await repository.close();
@@ -28,7 +28,15 @@ export function describeClose<TRepository extends Repository>(initializer: Repos
       await expectStoreError(repository.get('order-1'));
       await expectStoreError(repository.list('order-1'));
       await expectStoreError(repository.delete('order-1'));
+      await expectStoreError(repository.copy('order-1', 'order-2'));
+      await expectStoreError(repository.prune('order-1', { keepLast: 1 }));
       await expectStoreError(repository.instances());
+      await expectStoreError(repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 1 }));
+      const lease = { instanceId: 'order-1', owner: 'node-a', token: 1, expiresAt: 1000 };
+      await expectStoreError(repository.renew(lease, 1000, 0));
+      await expectStoreError(repository.release(lease));
+      await expectStoreError(repository.dueTimers(0, 10));
+      await expectStoreError(repository.subscriptions('payment', null));
       await expectStoreError(
         repository.putDeployment({ definitionId: 'd', digest: 'digest-1', xml: '<definitions/>', deployedAt: 0 }),
       );
@@ -36,7 +44,7 @@ export function describeClose<TRepository extends Repository>(initializer: Repos
       await expectStoreError(repository.deployments());
     });
 
-    test('should resolve when closed a second time', async (repository) => {
+    test('TH-CLOSE-02', async (repository) => {
       await repository.close();
 
       await repository.close();

@@ -1,16 +1,24 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../repository.js';
-import { checkpoint, contractTest, expectConflict, expectStored, putChain, write } from './fixtures.js';
+import {
+  checkpoint,
+  contractTest,
+  expectConflict,
+  expectLeaseLost,
+  expectStored,
+  putChain,
+  write,
+} from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#delete`: an instance goes with all its checkpoints and writes. */
 export function describeDelete<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
 ) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'delete.ts');
 
   describe('Repository#delete', () => {
-    test('should remove every checkpoint and write of an instance', async (repository) => {
+    test('TH-DELETE-01', async (repository) => {
       await putChain(repository, 'order-1', 3);
       await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
 
@@ -23,7 +31,7 @@ export function describeDelete<TRepository extends Repository>(
       await expectConflict(repository.putWrites('order-1', 2, [write('charge', 1, 'late')]), 'order-1', 2);
     });
 
-    test('should leave other instances untouched', async (repository) => {
+    test('TH-DELETE-02', async (repository) => {
       await putChain(repository, 'order-1', 2);
       const [, kept] = await putChain(repository, 'order-2', 2);
       await repository.putWrites('order-2', 2, [write('charge', 0, 'paid')]);
@@ -34,7 +42,7 @@ export function describeDelete<TRepository extends Repository>(
       expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual(['order-2']);
     });
 
-    test('should be a no-op for an instance that does not exist', async (repository) => {
+    test('TH-DELETE-03', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
 
       await repository.delete('missing');
@@ -42,7 +50,7 @@ export function describeDelete<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), first!);
     });
 
-    test('should leave deployments untouched', async (repository) => {
+    test('TH-DELETE-04', async (repository) => {
       const deployment = await repository.putDeployment({
         definitionId: 'order-fulfilment',
         digest: 'model-digest-1',
@@ -56,7 +64,7 @@ export function describeDelete<TRepository extends Repository>(
       expect(await repository.deployments()).toEqual([deployment]);
     });
 
-    test('should let a deleted instance id start again from parentSeq null', async (repository) => {
+    test('TH-DELETE-05', async (repository) => {
       await putChain(repository, 'order-1', 3);
       await repository.delete('order-1');
       const restart = checkpoint('order-1', 1, { note: 'second life' });
@@ -65,6 +73,23 @@ export function describeDelete<TRepository extends Repository>(
 
       expectStored(await repository.get('order-1'), restart);
       expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1]);
+    });
+
+    test('TH-DELETE-06', async (repository) => {
+      await putChain(repository, 'order-1', 1, {
+        meta: { dueAt: 1_000, subscriptions: [{ name: 'payment', key: 'order-1' }] },
+      });
+      const [lease] = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 1 });
+
+      await repository.delete('order-1');
+
+      expect(await repository.dueTimers(2_000, 10)).toEqual([]);
+      expect(await repository.subscriptions('payment', 'order-1')).toEqual([]);
+      await expectLeaseLost(repository.renew(lease!, 60_000, 1), 'order-1', 'node-a', lease!.token);
+      // Written again, the instance is unleased: an unfenced put is accepted and a claim takes it afresh.
+      await repository.put(checkpoint('order-1', 1));
+      const [again] = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 1, limit: 1 });
+      expect(again?.token).toBeGreaterThan(lease!.token);
     });
   });
 }

@@ -1,21 +1,88 @@
 import { expect, it } from 'vitest';
-import { CheckpointError, CheckpointErrorCode, ConflictError } from '../errors.js';
+import { emptyCheckpointBody } from '../body.js';
+import { sealCheckpoint } from '../document.js';
+import { CheckpointError, CheckpointErrorCode, ConflictError, LeaseLostError } from '../errors.js';
 import type { InstanceMeta, PendingWrite, PutCheckpoint, Repository, StoredCheckpoint } from '../repository.js';
-import type { RepositoryContractInitializer } from './types.js';
+import { caseTitle, conformanceCase, type SpecFile } from './cases.js';
+import type { Capability, RepositoryContractInitializer } from './types.js';
 
-/** Registers one contract test that runs against a fresh repository and tears it down afterwards. */
-export type ContractTest = (name: string, body: (repository: Repository) => Promise<void>) => void;
+/** What a test may ask of the store beyond the repository, through the initializer's hooks. */
+export interface StoreHooks {
+  /** Another connection to the same data (capability `concurrentConnections`). */
+  connect(): Promise<Repository>;
+  /** The repository closed and its data opened again (capability `persistence`). */
+  reopen(): Promise<Repository>;
+  /** Replace stored bytes behind the repository's back (capability `alterStoredBytes`). */
+  alterStoredBytes(instanceId: string, seq: number, alter: (bytes: Uint8Array) => Uint8Array): Promise<void>;
+}
 
-/** Bind {@link ContractTest} to an initializer. */
+/**
+ * Registers the test of one case of the table (`cases.ts`), titled from the table, that runs against a
+ * fresh repository and tears it down afterwards. A case needing a capability the store lacks is registered
+ * skipped, its title naming the capability.
+ */
+export type ContractTest = (id: string, body: (repository: Repository, store: StoreHooks) => Promise<void>) => void;
+
+/** The case ids each run of the suite registered, so `runRepositoryContract` can check none is missing. */
+const registered = new WeakMap<object, Set<string>>();
+
+/** The case ids registered for an initializer so far. */
+export function registeredCases(initializer: object): ReadonlySet<string> {
+  return registered.get(initializer) ?? new Set();
+}
+
+/** Bind {@link ContractTest} to an initializer and the spec file registering the tests. */
 export function contractTest<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
+  spec: SpecFile,
 ): ContractTest {
-  return (name, body) => {
-    it(name, async () => {
+  let ids = registered.get(initializer);
+  if (ids === undefined) {
+    ids = new Set();
+    registered.set(initializer, ids);
+  }
+  const seen = ids;
+  return (id, body) => {
+    const entry = conformanceCase(id);
+    if (entry.spec !== spec) throw new Error(`case ${id} belongs to ${entry.spec} in cases.ts, not to ${spec}`);
+    if (seen.has(id)) throw new Error(`case ${id} is registered twice`);
+    seen.add(id);
+    const missing = (entry.requires ?? []).filter((capability) => !initializer.capabilities[capability]);
+    if (missing.length > 0) {
+      it.skip(`${caseTitle(id)} (skipped: ${initializer.name} lacks capability ${missing.join(', ')})`, () => {});
+      return;
+    }
+    it(caseTitle(id), async () => {
       const repository = await initializer.createRepository();
+      const opened: Repository[] = [];
+      const hook = <K extends 'connect' | 'reopen' | 'alterStoredBytes'>(name: K, capability: Capability) => {
+        const fn = initializer[name];
+        if (!initializer.capabilities[capability] || fn === undefined) {
+          throw new Error(
+            `case ${id} uses ${name}, which needs capability ${capability} and the initializer's ${name} hook`,
+          );
+        }
+        return fn.bind(initializer) as NonNullable<RepositoryContractInitializer<TRepository>[K]>;
+      };
+      const store: StoreHooks = {
+        async connect() {
+          const connection = await hook('connect', 'concurrentConnections')(repository);
+          opened.push(connection);
+          return connection;
+        },
+        async reopen() {
+          const reopened = await hook('reopen', 'persistence')(repository);
+          opened.push(reopened);
+          return reopened;
+        },
+        async alterStoredBytes(instanceId, seq, alter) {
+          await hook('alterStoredBytes', 'alterStoredBytes')(repository, instanceId, seq, alter);
+        },
+      };
       try {
-        await body(repository);
+        await body(repository, store);
       } finally {
+        for (const connection of opened) await connection.close();
         if (initializer.destroyRepository === undefined) await repository.close();
         else await initializer.destroyRepository(repository);
       }
@@ -39,6 +106,8 @@ export function meta(overrides: Partial<InstanceMeta> = {}): InstanceMeta {
     businessKey: null,
     parentId: null,
     callNodeId: null,
+    dueAt: null,
+    subscriptions: [],
     ...overrides,
   };
 }
@@ -182,4 +251,76 @@ export async function expectStoreError(promise: Promise<unknown>): Promise<void>
   const error = await rejectionOf(promise);
   expect(error).toBeInstanceOf(CheckpointError);
   expect((error as CheckpointError).code).toBe('THRESHER_STORE');
+}
+
+/** Assert the promise rejects with a `LeaseLostError` (class and stable code) naming instance, owner and token. */
+export async function expectLeaseLost(
+  promise: Promise<unknown>,
+  instanceId: string,
+  owner: string | null,
+  token: number | null,
+): Promise<void> {
+  const error = await rejectionOf(promise);
+  expect(error).toBeInstanceOf(LeaseLostError);
+  expect(CheckpointError.is(error)).toBe(true);
+  const lost = error as LeaseLostError;
+  expect(lost.code).toBe('THRESHER_LEASE_LOST');
+  expect({ instanceId: lost.instanceId, owner: lost.owner, token: lost.token }).toEqual({ instanceId, owner, token });
+  expect(lost.message).toContain(instanceId);
+  if (owner !== null) expect(lost.message).toContain(owner);
+  expect(lost.retryable).toBe(false);
+}
+
+/** Put checkpoints concurrently, `batch` at a time: many instances quickly, on stores that overlap writes. */
+export async function putAll(repository: Repository, checkpoints: PutCheckpoint[], batch = 100): Promise<void> {
+  for (let i = 0; i < checkpoints.length; i += batch) {
+    await Promise.all(checkpoints.slice(i, i + batch).map((next) => repository.put(next)));
+  }
+}
+
+/**
+ * A checkpoint whose bytes are a real sealed document (`sealCheckpoint`), so `openCheckpoint` can load what
+ * the store returns: the integrity and crash cases check loadability, not only bytes.
+ */
+export function sealedCheckpoint(
+  instanceId: string,
+  seq: number,
+  data: Record<string, unknown> = {},
+  parentSeq: number | null = seq === 1 ? null : seq - 1,
+): PutCheckpoint {
+  const definitionDigest = 'definition-digest-1';
+  const body = emptyCheckpointBody(
+    {
+      id: instanceId,
+      processId: 'order_process',
+      definition: { id: 'order-fulfilment', version: 1, digest: definitionDigest },
+      status: 'running',
+      businessKey: null,
+      parentId: null,
+      callNodeId: null,
+      startedAt: 1_700_000_000_000,
+      endedAt: null,
+      nextId: 0,
+    },
+    'active',
+  );
+  body.scopes[0]!.data = data;
+  const { document, bytes } = sealCheckpoint({
+    instanceId,
+    seq,
+    parentSeq,
+    definitionDigest,
+    capturedAt: 1_700_000_000_000 + seq,
+    body,
+  });
+  return {
+    instanceId,
+    seq,
+    parentSeq,
+    schema: document.schema,
+    definitionDigest,
+    digest: document.digest,
+    bytes,
+    meta: meta(),
+  };
 }

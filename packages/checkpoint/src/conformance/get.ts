@@ -1,40 +1,42 @@
 import { describe, expect } from 'vitest';
+import { openCheckpoint } from '../document.js';
+import { CorruptCheckpointError } from '../errors.js';
 import type { Repository } from '../repository.js';
-import { checkpoint, contractTest, expectBytes, expectStored, putChain, write } from './fixtures.js';
+import { checkpoint, contractTest, expectBytes, expectStored, putChain, sealedCheckpoint, write } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#get`: the latest checkpoint or one seq, with its writes. */
 export function describeGet<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'get.ts');
 
   describe('Repository#get', () => {
-    test('should return undefined for an instance with no checkpoints', async (repository) => {
+    test('TH-GET-01', async (repository) => {
       expect(await repository.get('missing')).toBeUndefined();
       expect(await repository.get('missing', 1)).toBeUndefined();
     });
 
-    test('should return the latest checkpoint with its writes when no seq is given', async (repository) => {
+    test('TH-GET-02', async (repository) => {
       const [, , third] = await putChain(repository, 'order-1', 3);
       await repository.putWrites('order-1', 3, [write('charge', 0, 'paid')]);
 
       expectStored(await repository.get('order-1'), third!, [write('charge', 0, 'paid')]);
     });
 
-    test('should return the checkpoint at a given seq with its writes', async (repository) => {
+    test('TH-GET-03', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 3);
       await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
 
       expectStored(await repository.get('order-1', 2), second!, [write('charge', 0, 'paid')]);
     });
 
-    test('should return undefined for a seq the instance does not have', async (repository) => {
+    test('TH-GET-04', async (repository) => {
       await putChain(repository, 'order-1', 2);
 
       expect(await repository.get('order-1', 3)).toBeUndefined();
       expect(await repository.get('order-1', 0)).toBeUndefined();
     });
 
-    test('should return the schema, digests and parentSeq exactly as they were put', async (repository) => {
+    test('TH-GET-05', async (repository) => {
       const first = checkpoint('order-1', 1, { schema: 7, definitionDigest: 'a'.repeat(64) });
       const second = checkpoint('order-1', 5, { parentSeq: 1, schema: 7, definitionDigest: 'b'.repeat(64) });
 
@@ -45,12 +47,55 @@ export function describeGet<TRepository extends Repository>(initializer: Reposit
       expectStored(await repository.get('order-1', 1), first);
     });
 
-    test('should not change what is stored when the caller mutates the bytes it read', async (repository) => {
+    test('TH-GET-06', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
 
       (await repository.get('order-1'))!.bytes.fill(0);
 
       expectBytes((await repository.get('order-1'))?.bytes, first!.bytes);
     });
+
+    test('TH-GET-07', async (repository) => {
+      const sealed = sealedCheckpoint('order-1', 1, { amount: 100 });
+      const tampered = { ...sealed, bytes: alterAmount(sealed.bytes) };
+
+      await repository.put(tampered);
+
+      const stored = await repository.get('order-1');
+      expectBytes(stored?.bytes, tampered.bytes);
+      expectCorrupt(() => openCheckpoint(stored!.bytes, { instanceId: 'order-1', seq: 1 }), 'order-1', 1);
+    });
+
+    test('TH-GET-08', async (repository, store) => {
+      const sealed = sealedCheckpoint('order-1', 1, { amount: 100 });
+      await repository.put(sealed);
+      expect(openCheckpoint((await repository.get('order-1'))!.bytes, { instanceId: 'order-1', seq: 1 }).seq).toBe(1);
+
+      await store.alterStoredBytes('order-1', 1, alterAmount);
+
+      const stored = await repository.get('order-1');
+      expectBytes(stored?.bytes, alterAmount(sealed.bytes));
+      expectBytes((await repository.list('order-1'))[0]?.bytes, alterAmount(sealed.bytes));
+      expectCorrupt(() => openCheckpoint(stored!.bytes, { instanceId: 'order-1', seq: 1 }), 'order-1', 1);
+    });
   });
+}
+
+/** The same document with the amount 100 changed to 900: still well-formed, but no longer what was sealed. */
+function alterAmount(bytes: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(bytes);
+  const altered = text.replace('"amount":100', '"amount":900');
+  expect(altered, 'the document should hold the amount to alter').not.toBe(text);
+  return new TextEncoder().encode(altered);
+}
+
+function expectCorrupt(load: () => unknown, instanceId: string, seq: number): void {
+  let error: unknown;
+  try {
+    load();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(CorruptCheckpointError);
+  expect(error).toMatchObject({ code: 'THRESHER_CORRUPT_CHECKPOINT', instanceId, seq });
 }

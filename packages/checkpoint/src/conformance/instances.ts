@@ -1,13 +1,13 @@
 import { describe, expect } from 'vitest';
 import type { InstanceMeta, InstanceSummary, Repository } from '../repository.js';
-import { checkpoint, contractTest, meta, putChain } from './fixtures.js';
+import { checkpoint, contractTest, meta, putAll, putChain } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#instances`: discovery by what `put` indexed, ids ascending, keyset paging. */
 export function describeInstances<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
 ) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'instances.ts');
   const ids = (summaries: InstanceSummary[]) => summaries.map(({ instanceId }) => instanceId);
 
   /** A small family: two roots of different definitions, three children, mixed statuses. */
@@ -23,12 +23,12 @@ export function describeInstances<TRepository extends Repository>(
   }
 
   describe('Repository#instances', () => {
-    test('should return no instances from an empty repository', async (repository) => {
+    test('TH-INSTANCES-01', async (repository) => {
       expect(await repository.instances()).toEqual([]);
       expect(await repository.instances({ roots: true, limit: 10 })).toEqual([]);
     });
 
-    test('should return every instance with its indexed meta, ids ascending, when no query is given', async (repository) => {
+    test('TH-INSTANCES-02', async (repository) => {
       await putFamily(repository);
 
       const summaries = await repository.instances();
@@ -42,7 +42,7 @@ export function describeInstances<TRepository extends Repository>(
       });
     });
 
-    test('should reflect the latest put in latestSeq, definitionDigest and meta', async (repository) => {
+    test('TH-INSTANCES-03', async (repository) => {
       await repository.put(checkpoint('order-1', 1, { meta: { businessKey: 'A-1' } }));
       const last = checkpoint('order-1', 2, {
         definitionDigest: 'definition-digest-2',
@@ -58,7 +58,7 @@ export function describeInstances<TRepository extends Repository>(
       expect(ids(await repository.instances({ status: 'completed' }))).toEqual(['order-1']);
     });
 
-    test('should not change the summary when a put is refused', async (repository) => {
+    test('TH-INSTANCES-04', async (repository) => {
       await putChain(repository, 'order-1', 2, { meta: { businessKey: 'A-1' } });
 
       await repository.put(checkpoint('order-1', 3, { parentSeq: 1, meta: { status: 'terminated' } })).catch(() => {});
@@ -73,26 +73,26 @@ export function describeInstances<TRepository extends Repository>(
       ]);
     });
 
-    test('should return only root instances when roots is set', async (repository) => {
+    test('TH-INSTANCES-05', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ roots: true }))).toEqual(['root-a', 'root-b']);
     });
 
-    test('should return only called children when children is set', async (repository) => {
+    test('TH-INSTANCES-06', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ children: true }))).toEqual(['child-a1', 'child-a2', 'child-b1']);
     });
 
-    test('should return the children of one parent when parentId is set', async (repository) => {
+    test('TH-INSTANCES-07', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ parentId: 'root-a' }))).toEqual(['child-a1', 'child-a2']);
       expect(ids(await repository.instances({ parentId: 'child-a1' }))).toEqual([]);
     });
 
-    test('should filter by status', async (repository) => {
+    test('TH-INSTANCES-08', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ status: 'running' }))).toEqual(['child-a1', 'root-a']);
@@ -100,14 +100,14 @@ export function describeInstances<TRepository extends Repository>(
       expect(ids(await repository.instances({ status: 'terminated' }))).toEqual(['child-b1']);
     });
 
-    test('should filter by definition id', async (repository) => {
+    test('TH-INSTANCES-09', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ definition: 'billing' }))).toEqual(['child-a1', 'child-b1', 'root-b']);
       expect(ids(await repository.instances({ definition: 'unknown' }))).toEqual([]);
     });
 
-    test('should combine filters', async (repository) => {
+    test('TH-INSTANCES-10', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ definition: 'billing', children: true, status: 'running' }))).toEqual([
@@ -117,7 +117,7 @@ export function describeInstances<TRepository extends Repository>(
       expect(ids(await repository.instances({ parentId: 'root-b', status: 'running' }))).toEqual([]);
     });
 
-    test('should return at most limit instances', async (repository) => {
+    test('TH-INSTANCES-11', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ limit: 2 }))).toEqual(['child-a1', 'child-a2']);
@@ -125,7 +125,7 @@ export function describeInstances<TRepository extends Repository>(
       expect(await repository.instances({ limit: 0 })).toEqual([]);
     });
 
-    test('should return only instances whose id sorts after after', async (repository) => {
+    test('TH-INSTANCES-12', async (repository) => {
       await putFamily(repository);
 
       expect(ids(await repository.instances({ after: 'child-b1' }))).toEqual(['root-a', 'root-b']);
@@ -139,7 +139,7 @@ export function describeInstances<TRepository extends Repository>(
       expect(ids(await repository.instances({ after: 'root-b' }))).toEqual([]);
     });
 
-    test('should page through 250 instances with after and limit, without gaps or repeats', async (repository) => {
+    test('TH-INSTANCES-13', async (repository) => {
       const all = Array.from({ length: 250 }, (_, i) => `instance-${String(i).padStart(3, '0')}`);
       // Put in an order unrelated to the ids, so the store's ordering is what is tested.
       for (let i = 0; i < all.length; i++) {
@@ -161,7 +161,7 @@ export function describeInstances<TRepository extends Repository>(
       expect(pages.flat()).toEqual(all);
     });
 
-    test('should page with after within a filter', async (repository) => {
+    test('TH-INSTANCES-14', async (repository) => {
       for (let i = 0; i < 30; i++) {
         await putChain(repository, `i-${String(i).padStart(2, '0')}`, 1, {
           meta: { status: i % 2 === 0 ? 'running' : 'completed' },
@@ -176,7 +176,7 @@ export function describeInstances<TRepository extends Repository>(
       );
     });
 
-    test('should order ids by Unicode code point, as UTF-8 bytes compare', async (repository) => {
+    test('TH-INSTANCES-15', async (repository) => {
       // Code points B U+0042, a U+0061, é U+00E9, ！ U+FF01, ｚ U+FF5A, 😀 U+1F600. UTF-16 code units would put
       // 😀 (0xD83D 0xDE00) before ！, and a locale collation would put a before B: neither is this order.
       const expected = ['B', 'a', 'é', '！', 'ｚ', '😀'];
@@ -185,6 +185,58 @@ export function describeInstances<TRepository extends Repository>(
       expect(ids(await repository.instances())).toEqual(expected);
       expect(ids(await repository.instances({ after: 'ｚ' }))).toEqual(['😀']);
       expect(ids(await repository.instances({ after: '！' }))).toEqual(['ｚ', '😀']);
+    });
+
+    test('TH-INSTANCES-16', async (repository) => {
+      const all = Array.from({ length: 10_000 }, (_, i) => `instance-${String(i).padStart(5, '0')}`);
+      // Put in an order unrelated to the ids (7919 is prime to 10,000), so the store's ordering is what is tested.
+      const order = Array.from({ length: all.length }, (_, i) => all[(i * 7919) % all.length]!);
+      await putAll(
+        repository,
+        order.map((instanceId, i) => checkpoint(instanceId, 1, { meta: { status: i % 4 ? 'running' : 'completed' } })),
+      );
+
+      const pages: string[][] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = ids(await repository.instances(after === undefined ? { limit: 750 } : { limit: 750, after }));
+        if (page.length === 0) break;
+        pages.push(page);
+        after = page[page.length - 1];
+      }
+
+      expect(pages.map((page) => page.length)).toEqual([...Array(13).fill(750), 250]);
+      expect(pages.flat()).toEqual(all);
+      const completed: string[] = [];
+      after = undefined;
+      for (;;) {
+        const query = { status: 'completed', limit: 1_000 } as const;
+        const page = ids(await repository.instances(after === undefined ? query : { ...query, after }));
+        if (page.length === 0) break;
+        completed.push(...page);
+        after = page[page.length - 1];
+      }
+      expect(completed).toEqual(order.filter((_, i) => i % 4 === 0).sort());
+    });
+
+    test('TH-INSTANCES-17', async (repository) => {
+      const subscriptions = [
+        { name: 'payment', key: 'po-2' },
+        { name: 'cancel', key: null },
+        { name: 'payment', key: 'po-1' },
+        { name: 'payment', key: 'po-2' },
+      ];
+      await repository.put(checkpoint('order-1', 1, { meta: { dueAt: 1_700_000_000_000, subscriptions } }));
+      await repository.put(checkpoint('order-2', 1));
+      await repository.put(checkpoint('order-1', 2, { meta: { dueAt: 1_700_000_000_500, subscriptions } }));
+
+      const [first, second] = await repository.instances();
+
+      expect(first).toMatchObject({ instanceId: 'order-1', dueAt: 1_700_000_000_500 });
+      expect(first?.subscriptions).toEqual(subscriptions);
+      expect(second).toMatchObject({ instanceId: 'order-2', dueAt: null, subscriptions: [] });
+      expect((await repository.instances({ after: 'order-1' }))[0]?.subscriptions).toEqual([]);
+      expect((await repository.instances({ limit: 1 }))[0]?.subscriptions).toEqual(subscriptions);
     });
   });
 }

@@ -5,15 +5,15 @@ import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#list`: an instance's checkpoints, oldest first, with `before` and `limit`. */
 export function describeList<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'list.ts');
   const seqs = (checkpoints: { seq: number }[]) => checkpoints.map(({ seq }) => seq);
 
   describe('Repository#list', () => {
-    test('should return an empty list for an instance with no checkpoints', async (repository) => {
+    test('TH-LIST-01', async (repository) => {
       expect(await repository.list('missing')).toEqual([]);
     });
 
-    test('should list checkpoints oldest first, each with its own writes', async (repository) => {
+    test('TH-LIST-02', async (repository) => {
       const chain = await putChain(repository, 'order-1', 3);
       await repository.putWrites('order-1', 1, [write('charge', 0, 'one')]);
       await repository.putWrites('order-1', 3, [write('ship', 0, 'three'), write('ship', 1, 'three again')]);
@@ -26,7 +26,7 @@ export function describeList<TRepository extends Repository>(initializer: Reposi
       expectStored(listed[2], chain[2]!, [write('ship', 0, 'three'), write('ship', 1, 'three again')]);
     });
 
-    test('should list only checkpoints with a seq lower than before', async (repository) => {
+    test('TH-LIST-03', async (repository) => {
       await putChain(repository, 'order-1', 5);
 
       expect(seqs(await repository.list('order-1', { before: 4 }))).toEqual([1, 2, 3]);
@@ -34,7 +34,7 @@ export function describeList<TRepository extends Repository>(initializer: Reposi
       expect(seqs(await repository.list('order-1', { before: 99 }))).toEqual([1, 2, 3, 4, 5]);
     });
 
-    test('should return at most limit checkpoints, the oldest first', async (repository) => {
+    test('TH-LIST-04', async (repository) => {
       await putChain(repository, 'order-1', 5);
 
       expect(seqs(await repository.list('order-1', { limit: 2 }))).toEqual([1, 2]);
@@ -42,13 +42,13 @@ export function describeList<TRepository extends Repository>(initializer: Reposi
       expect(await repository.list('order-1', { limit: 0 })).toEqual([]);
     });
 
-    test('should apply before first and then limit', async (repository) => {
+    test('TH-LIST-05', async (repository) => {
       await putChain(repository, 'order-1', 5);
 
       expect(seqs(await repository.list('order-1', { before: 5, limit: 2 }))).toEqual([1, 2]);
     });
 
-    test("should list only the given instance's checkpoints", async (repository) => {
+    test('TH-LIST-06', async (repository) => {
       await putChain(repository, 'order-1', 2);
       await putChain(repository, 'order-10', 3);
 

@@ -1,12 +1,15 @@
 import { describe, expect } from 'vitest';
-import type { Repository } from '../repository.js';
+import { openCheckpoint } from '../document.js';
+import type { PutCheckpoint, Repository } from '../repository.js';
 import {
   checkpoint,
   contractTest,
   expectBytes,
   expectConflict,
+  expectStored,
   expectWrites,
   putChain,
+  sealedCheckpoint,
   utf8,
   write,
 } from './fixtures.js';
@@ -16,16 +19,16 @@ import type { RepositoryContractInitializer } from './types.js';
 export function describePutWrites<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
 ) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'put-writes.ts');
 
   describe('Repository#putWrites', () => {
-    test('should start a new checkpoint with no writes', async (repository) => {
+    test('TH-WRITES-01', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
       expect((await repository.get('order-1'))?.writes).toEqual([]);
     });
 
-    test('should return filed writes with their checkpoint in insertion order', async (repository) => {
+    test('TH-WRITES-02', async (repository) => {
       await putChain(repository, 'order-1', 1);
       // Deliberately not sorted by taskId or index: the order returned is the order filed.
       const writes = [write('ship', 1, 'b'), write('charge', 0, 'a'), write('ship', 0, 'c'), write('audit', 7, 'd')];
@@ -37,7 +40,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectWrites((await repository.list('order-1'))[0]!.writes, writes);
     });
 
-    test('should ignore a repeated (taskId, index) entry and keep the first bytes', async (repository) => {
+    test('TH-WRITES-03', async (repository) => {
       await putChain(repository, 'order-1', 1);
       await repository.putWrites('order-1', 1, [write('charge', 0, 'first')]);
 
@@ -49,7 +52,7 @@ export function describePutWrites<TRepository extends Repository>(
       ]);
     });
 
-    test('should ignore a repeated (taskId, index) entry within one call', async (repository) => {
+    test('TH-WRITES-04', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
       await repository.putWrites('order-1', 1, [write('charge', 0, 'first'), write('charge', 0, 'again')]);
@@ -57,7 +60,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectWrites((await repository.get('order-1'))!.writes, [write('charge', 0, 'first')]);
     });
 
-    test('should keep entries that share only a taskId or only an index', async (repository) => {
+    test('TH-WRITES-05', async (repository) => {
       await putChain(repository, 'order-1', 1);
       const writes = [write('charge', 0, 'a'), write('charge', 1, 'b'), write('ship', 0, 'c')];
 
@@ -66,7 +69,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectWrites((await repository.get('order-1'))!.writes, writes);
     });
 
-    test('should accept an empty list of writes', async (repository) => {
+    test('TH-WRITES-06', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
       await repository.putWrites('order-1', 1, []);
@@ -74,13 +77,13 @@ export function describePutWrites<TRepository extends Repository>(
       expect((await repository.get('order-1'))?.writes).toEqual([]);
     });
 
-    test('should refuse writes for an instance that has no checkpoint with a ConflictError', async (repository) => {
+    test('TH-WRITES-07', async (repository) => {
       await expectConflict(repository.putWrites('missing', 1, [write('charge', 0, 'a')]), 'missing', 1);
 
       expect(await repository.get('missing')).toBeUndefined();
     });
 
-    test('should refuse writes against a seq the instance does not have with a ConflictError', async (repository) => {
+    test('TH-WRITES-08', async (repository) => {
       await putChain(repository, 'order-1', 2);
 
       await expectConflict(repository.putWrites('order-1', 3, [write('charge', 0, 'a')]), 'order-1', 3);
@@ -88,7 +91,7 @@ export function describePutWrites<TRepository extends Repository>(
       expect((await repository.get('order-1'))?.writes).toEqual([]);
     });
 
-    test('should keep writes attached to the checkpoint they were filed against', async (repository) => {
+    test('TH-WRITES-09', async (repository) => {
       await putChain(repository, 'order-1', 1);
       await repository.putWrites('order-1', 1, [write('charge', 0, 'for seq 1')]);
       await putChain(repository, 'order-2', 1);
@@ -101,7 +104,7 @@ export function describePutWrites<TRepository extends Repository>(
       expect((await repository.get('order-2'))?.writes).toEqual([]);
     });
 
-    test('should keep write values verbatim, including 0x00 bytes and an empty value', async (repository) => {
+    test('TH-WRITES-10', async (repository) => {
       await putChain(repository, 'order-1', 1);
       const writes = [
         { taskId: 'nul', index: 0, value: Uint8Array.of(0, 1, 0, 255, 0) },
@@ -113,7 +116,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectWrites((await repository.get('order-1'))!.writes, writes);
     });
 
-    test('should keep unicode and emoji task ids verbatim', async (repository) => {
+    test('TH-WRITES-11', async (repository) => {
       await putChain(repository, 'order-1', 1);
       const writes = [write('发货-🚚', 0, '✓'), write('zahlung-ü', 0, '€')];
 
@@ -122,7 +125,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectWrites((await repository.get('order-1'))!.writes, writes);
     });
 
-    test('should not change what is stored when the caller mutates a value after putWrites', async (repository) => {
+    test('TH-WRITES-12', async (repository) => {
       await putChain(repository, 'order-1', 1);
       const value = utf8('result');
 
@@ -132,7 +135,7 @@ export function describePutWrites<TRepository extends Repository>(
       expectBytes((await repository.get('order-1'))!.writes[0]?.value, utf8('result'));
     });
 
-    test('should not change what is stored when the caller mutates a value it read', async (repository) => {
+    test('TH-WRITES-13', async (repository) => {
       await putChain(repository, 'order-1', 1);
       await repository.putWrites('order-1', 1, [write('charge', 0, 'result')]);
 
@@ -140,5 +143,54 @@ export function describePutWrites<TRepository extends Repository>(
 
       expectBytes((await repository.get('order-1'))!.writes[0]?.value, utf8('result'));
     });
+
+    test('TH-WRITES-14', async (repository) => {
+      const first = sealedCheckpoint('order-1', 1, { step: 1 });
+      await repository.put(first);
+      await repository.putWrites('order-1', 1, [write('charge', 0, 'paid')]);
+      const second = sealedCheckpoint('order-1', 2, { step: 2 });
+
+      // The process dies right after this put is acknowledged: the entries of the next step are never filed.
+      await repository.put(second);
+
+      await expectRecoverable(repository, first, second);
+    });
+
+    test('TH-WRITES-15', async (repository, store) => {
+      const first = sealedCheckpoint('order-1', 1, { step: 1 });
+      await repository.put(first);
+      await repository.putWrites('order-1', 1, [write('charge', 0, 'paid')]);
+      const second = sealedCheckpoint('order-1', 2, { step: 2 });
+      await repository.put(second);
+
+      const reopened = await store.reopen();
+
+      await expectRecoverable(reopened, first, second);
+    });
   });
+}
+
+/**
+ * What a restart finds after a crash between `put(second)` and its `putWrites`: `second` is the latest and
+ * loads, with no entries; `first` keeps its own; and the instance goes on from `second`.
+ */
+async function expectRecoverable(repository: Repository, first: PutCheckpoint, second: PutCheckpoint): Promise<void> {
+  const latest = await repository.get('order-1');
+  expectStored(latest, second, []);
+  const document = openCheckpoint(latest!.bytes, { instanceId: 'order-1', seq: latest!.seq });
+  expect({ seq: document.seq, parentSeq: document.parentSeq }).toEqual({ seq: 2, parentSeq: 1 });
+  expect(document.body.scopes[0]?.data).toEqual({ step: 2 });
+  expectStored(await repository.get('order-1', 1), first, [write('charge', 0, 'paid')]);
+  expect(openCheckpoint((await repository.get('order-1', 1))!.bytes, { instanceId: 'order-1', seq: 1 }).seq).toBe(1);
+
+  await repository.putWrites('order-1', 2, [write('ship', 0, 'sent')]);
+  const third = sealedCheckpoint('order-1', 3, { step: 3 });
+  await repository.put(third);
+
+  expectStored(await repository.get('order-1'), third);
+  expect((await repository.list('order-1')).map(({ seq, writes }) => [seq, writes.length])).toEqual([
+    [1, 1],
+    [2, 1],
+    [3, 0],
+  ]);
 }

@@ -10,15 +10,16 @@ import {
   putChain,
   rejectionOf,
   utf8,
+  write,
 } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#put`: optimistic writes, idempotent replays, verbatim bytes. */
 export function describePut<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'put.ts');
 
   describe('Repository#put', () => {
-    test("should store an instance's first checkpoint when its parentSeq is null", async (repository) => {
+    test('TH-PUT-01', async (repository) => {
       const first = checkpoint('order-1', 1);
 
       await repository.put(first);
@@ -26,20 +27,20 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectStored(await repository.get('order-1'), first);
     });
 
-    test('should refuse a first checkpoint whose parentSeq is not null with a ConflictError', async (repository) => {
+    test('TH-PUT-02', async (repository) => {
       await expectConflict(repository.put(checkpoint('order-1', 2, { parentSeq: 1 })), 'order-1', 2);
 
       expect(await repository.get('order-1')).toBeUndefined();
       expect(await repository.instances()).toEqual([]);
     });
 
-    test('should store a checkpoint whose parentSeq is the latest seq', async (repository) => {
+    test('TH-PUT-03', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 2);
 
       expectStored(await repository.get('order-1'), second!);
     });
 
-    test('should refuse a stale parentSeq with a ConflictError and keep the latest checkpoint', async (repository) => {
+    test('TH-PUT-04', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 2);
 
       await expectConflict(repository.put(checkpoint('order-1', 3, { parentSeq: 1 })), 'order-1', 3);
@@ -48,7 +49,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
     });
 
-    test('should refuse a parentSeq ahead of the latest seq with a ConflictError', async (repository) => {
+    test('TH-PUT-05', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
       await expectConflict(repository.put(checkpoint('order-1', 3, { parentSeq: 2 })), 'order-1', 3);
@@ -56,13 +57,13 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expect((await repository.get('order-1'))?.seq).toBe(1);
     });
 
-    test('should refuse a null parentSeq once the instance has a checkpoint', async (repository) => {
+    test('TH-PUT-06', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
       await expectConflict(repository.put(checkpoint('order-1', 2, { parentSeq: null })), 'order-1', 2);
     });
 
-    test('should treat re-putting an existing seq with identical bytes as a no-op', async (repository) => {
+    test('TH-PUT-07', async (repository) => {
       const [first, second] = await putChain(repository, 'order-1', 2);
       const replay = { ...first!, bytes: new Uint8Array(first!.bytes) };
 
@@ -73,7 +74,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
     });
 
-    test('should refuse re-putting an existing seq with different bytes with a ConflictError', async (repository) => {
+    test('TH-PUT-08', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
 
       await expectConflict(repository.put(checkpoint('order-1', 1, { note: 'other writer' })), 'order-1', 1);
@@ -81,7 +82,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectStored(await repository.get('order-1', 1), first!);
     });
 
-    test('should let exactly one of two concurrent puts extending the same parent win', async (repository) => {
+    test('TH-PUT-09', async (repository) => {
       await putChain(repository, 'order-1', 1);
       const mine = checkpoint('order-1', 2, { note: 'mine' });
       const theirs = checkpoint('order-1', 2, { note: 'theirs' });
@@ -95,7 +96,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectStored(await repository.get('order-1'), winners[0]!);
     });
 
-    test('should let exactly one of two concurrent puts creating the same instance win', async (repository) => {
+    test('TH-PUT-10', async (repository) => {
       const mine = checkpoint('order-1', 1, { note: 'mine' });
       const theirs = checkpoint('order-1', 1, { note: 'theirs' });
 
@@ -107,7 +108,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expect(await repository.list('order-1')).toHaveLength(1);
     });
 
-    test('should keep document bytes verbatim, including 0x00 and every other byte value', async (repository) => {
+    test('TH-PUT-11', async (repository) => {
       const bytes = new Uint8Array(512);
       for (let i = 0; i < bytes.length; i++) bytes[i] = i % 256;
       const first = checkpoint('order-1', 1, { bytes: Uint8Array.of(0, 0, ...bytes, 0) });
@@ -117,7 +118,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectBytes((await repository.get('order-1'))?.bytes, first.bytes);
     });
 
-    test('should round-trip a 1 MB document exactly', async (repository) => {
+    test('TH-PUT-12', async (repository) => {
       const first = checkpoint('order-1', 1, { bytes: binaryBytes(1024 * 1024) });
 
       await repository.put(first);
@@ -126,7 +127,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectBytes((await repository.list('order-1'))[0]?.bytes, first.bytes);
     });
 
-    test('should not change what is stored when the caller mutates its buffer after put', async (repository) => {
+    test('TH-PUT-13', async (repository) => {
       const bytes = utf8('{"seq":1}');
       const original = new Uint8Array(bytes);
 
@@ -136,7 +137,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expectBytes((await repository.get('order-1'))?.bytes, original);
     });
 
-    test('should keep unicode and emoji ids and meta verbatim', async (repository) => {
+    test('TH-PUT-14', async (repository) => {
       const instanceId = 'заказ-注文-🚚-ñ';
       const first = checkpoint(instanceId, 1, {
         definitionDigest: 'δ-🔒',
@@ -157,7 +158,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       ]);
     });
 
-    test('should keep the checkpoints of different instances apart', async (repository) => {
+    test('TH-PUT-15', async (repository) => {
       const [a] = await putChain(repository, 'order-a', 1);
       const [, b] = await putChain(repository, 'order-b', 2);
 
@@ -166,7 +167,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       expect(await repository.get('order-a', 2)).toBeUndefined();
     });
 
-    test('should reject rather than throw synchronously when it refuses', async (repository) => {
+    test('TH-PUT-16', async (repository) => {
       await putChain(repository, 'order-1', 2);
       let promise: Promise<void> | undefined;
 
@@ -175,6 +176,56 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       }).not.toThrow();
 
       expect(await rejectionOf(promise!)).toBeDefined();
+    });
+
+    test('TH-PUT-17', async (repository) => {
+      await repository.put(checkpoint('order-1', 1));
+      await repository.put(checkpoint('order-1', 5, { parentSeq: 1 }));
+
+      await expectConflict(repository.put(checkpoint('order-1', 3, { parentSeq: 5 })), 'order-1', 3);
+
+      expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 5]);
+    });
+
+    test('TH-PUT-18', async (repository, store) => {
+      await putChain(repository, 'order-1', 1);
+      const other = await store.connect();
+      const mine = checkpoint('order-1', 2, { note: 'mine' });
+      const theirs = checkpoint('order-1', 2, { note: 'theirs' });
+
+      const outcomes = await Promise.allSettled([repository.put(mine), other.put(theirs)]);
+
+      const winners = outcomes.flatMap((outcome, i) => (outcome.status === 'fulfilled' ? [[mine, theirs][i]!] : []));
+      expect(winners).toHaveLength(1);
+      const rejected = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+      await expectConflict(Promise.reject(rejected.reason), 'order-1', 2);
+      expectStored(await repository.get('order-1'), winners[0]!);
+      expectStored(await other.get('order-1'), winners[0]!);
+      expect((await other.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+    });
+
+    test('TH-PUT-19', async (repository) => {
+      const first = checkpoint('order-1', 1, { bytes: binaryBytes(10 * 1024 * 1024) });
+
+      await repository.put(first);
+
+      expectBytes((await repository.get('order-1'))?.bytes, first.bytes);
+    });
+
+    test('TH-PUT-20', async (repository) => {
+      const text =
+        'Bestellung \u{1F4E6} \u2014 \u6CE8\u6587 \u05E9\u05DC\u05D5\u05DD e\u0301 \u{1D11E} \u{1F469}\u200D\u{1F469}\u200D\u{1F467}';
+      const instanceId = `order-${text}`;
+      const bytes = utf8(JSON.stringify({ customer: text, items: ['\u{1F9FE}', '\u00FC\u00DF', '\uFFFD\uFEFF'] }));
+      const entries = [write(`task-\u{1F69A}`, 0, text), write('task-\u00FC', 1, '\u{1F600}\u0000\u{10FFFF}')];
+      const first = checkpoint(instanceId, 1, { bytes });
+      await repository.put(first);
+
+      await repository.putWrites(instanceId, 1, entries);
+
+      expectStored(await repository.get(instanceId), first, entries);
+      expectStored((await repository.list(instanceId))[0], first, entries);
+      expect(new TextDecoder().decode((await repository.get(instanceId))!.writes[0]!.value)).toBe(text);
     });
   });
 }

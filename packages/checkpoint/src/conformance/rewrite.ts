@@ -45,10 +45,10 @@ function rewritten(stored: PutCheckpoint, rewrite: RewriteCheckpoint): PutCheckp
 export function describeRewrite<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
 ) {
-  const test = contractTest(initializer);
+  const test = contractTest(initializer, 'rewrite.ts');
 
   describe('Repository#rewrite', () => {
-    test('should replace the bytes, schema and digest that get and list return', async (repository) => {
+    test('TH-REWRITE-01', async (repository) => {
       const [first, second] = await putChain(repository, 'order-1', 2);
       const change = migration(second!);
 
@@ -62,7 +62,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(listed[1], rewritten(second!, change));
     });
 
-    test('should keep seq, parentSeq, definitionDigest, writes and the instances() summary', async (repository) => {
+    test('TH-REWRITE-02', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 2, {
         definitionDigest: 'd'.repeat(64),
         meta: { businessKey: 'po-7', status: 'completed' },
@@ -80,7 +80,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances({ status: 'completed' })).toEqual(summary);
     });
 
-    test('should still file writes against a rewritten checkpoint, idempotent by (taskId, index)', async (repository) => {
+    test('TH-REWRITE-03', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       await repository.putWrites('order-1', 1, [write('charge', 0, 'paid')]);
       const change = migration(first!);
@@ -94,7 +94,7 @@ export function describeRewrite<TRepository extends Repository>(
       ]);
     });
 
-    test('should refuse a wrong expectedDigest with a ConflictError and change nothing', async (repository) => {
+    test('TH-REWRITE-04', async (repository) => {
       const [first, second] = await putChain(repository, 'order-1', 2);
       await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
       const summary = await repository.instances();
@@ -110,7 +110,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances()).toEqual(summary);
     });
 
-    test('should refuse a rewrite that expects the digest another rewrite already replaced', async (repository) => {
+    test('TH-REWRITE-05', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       const mine = migration(first!, { note: 'mine' });
       const theirs = migration(first!, { note: 'theirs' });
@@ -121,7 +121,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), rewritten(first!, mine));
     });
 
-    test('should let exactly one of two concurrent rewrites expecting the same digest win', async (repository) => {
+    test('TH-REWRITE-06', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       const mine = migration(first!, { note: 'mine' });
       const theirs = migration(first!, { note: 'theirs' });
@@ -135,7 +135,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), rewritten(first!, winners[0]!));
     });
 
-    test('should refuse a rewrite of a missing instance with a ConflictError and create nothing', async (repository) => {
+    test('TH-REWRITE-07', async (repository) => {
       const stored = checkpoint('missing', 1);
 
       await expectConflict(repository.rewrite(migration(stored)), 'missing', 1);
@@ -145,7 +145,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances()).toEqual([]);
     });
 
-    test('should refuse a rewrite of a seq the instance does not have with a ConflictError', async (repository) => {
+    test('TH-REWRITE-08', async (repository) => {
       const [first, second] = await putChain(repository, 'order-1', 2);
       const summary = await repository.instances();
 
@@ -158,7 +158,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances()).toEqual(summary);
     });
 
-    test('should refuse a rewrite of an instance deleted since it was read', async (repository) => {
+    test('TH-REWRITE-09', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       await repository.delete('order-1');
 
@@ -168,7 +168,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances()).toEqual([]);
     });
 
-    test('should treat a rewrite with the bytes already stored as a no-op', async (repository) => {
+    test('TH-REWRITE-10', async (repository) => {
       const [first, second] = await putChain(repository, 'order-1', 2);
       await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
       const summary = await repository.instances();
@@ -187,7 +187,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(await repository.instances()).toEqual(summary);
     });
 
-    test('should treat a retried rewrite whose first attempt landed as a no-op', async (repository) => {
+    test('TH-REWRITE-11', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       const change = migration(first!);
       await repository.rewrite(change);
@@ -198,7 +198,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), rewritten(first!, change));
     });
 
-    test('should rewrite an older seq and leave the latest checkpoint as it is', async (repository) => {
+    test('TH-REWRITE-12', async (repository) => {
       const [first, second, third] = await putChain(repository, 'order-1', 3);
       const summary = await repository.instances();
       const change = migration(first!);
@@ -217,7 +217,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect(summary[0]?.latestSeq).toBe(3);
     });
 
-    test('should rewrite every seq of an instance one by one, as a migration does', async (repository) => {
+    test('TH-REWRITE-13', async (repository) => {
       const chain = await putChain(repository, 'order-1', 3);
       const changes = chain.map((stored) => migration(stored));
 
@@ -230,7 +230,7 @@ export function describeRewrite<TRepository extends Repository>(
       });
     });
 
-    test('should accept a put of the next seq with parentSeq = latest after a rewrite', async (repository) => {
+    test('TH-REWRITE-14', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 2);
       const change = migration(second!);
       await repository.rewrite(change);
@@ -244,7 +244,7 @@ export function describeRewrite<TRepository extends Repository>(
       expect((await repository.instances())[0]?.latestSeq).toBe(3);
     });
 
-    test('should judge a re-put of a rewritten seq against its new bytes', async (repository) => {
+    test('TH-REWRITE-15', async (repository) => {
       const [, second] = await putChain(repository, 'order-1', 2);
       const change = migration(second!);
       await repository.rewrite(change);
@@ -255,7 +255,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), rewritten(second!, change));
     });
 
-    test('should keep rewritten bytes verbatim, including 0x00 and every other byte value', async (repository) => {
+    test('TH-REWRITE-16', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       const bytes = Uint8Array.of(0, 0, ...binaryBytes(4096), 0);
       const change = migration(first!, { bytes });
@@ -266,7 +266,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectBytes((await repository.list('order-1'))[0]?.bytes, bytes);
     });
 
-    test('should tell documents apart that differ only after a 0x00 byte', async (repository) => {
+    test('TH-REWRITE-17', async (repository) => {
       const first = checkpoint('order-1', 1, { bytes: Uint8Array.of(0x7b, 0x00, 0x01) });
       await repository.put(first);
       const change = migration(first, { bytes: Uint8Array.of(0x7b, 0x00, 0x02) });
@@ -276,7 +276,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-1'), rewritten(first, change));
     });
 
-    test('should not change what is stored when the caller mutates its buffer after rewrite', async (repository) => {
+    test('TH-REWRITE-18', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       const bytes = utf8('{"seq":1,"schema":2}');
       const original = new Uint8Array(bytes);
@@ -287,7 +287,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectBytes((await repository.get('order-1'))?.bytes, original);
     });
 
-    test('should keep the checkpoints of other instances apart', async (repository) => {
+    test('TH-REWRITE-19', async (repository) => {
       const [a] = await putChain(repository, 'order-a', 1);
       const [b] = await putChain(repository, 'order-b', 1);
       const change = migration(a!);
@@ -298,7 +298,7 @@ export function describeRewrite<TRepository extends Repository>(
       expectStored(await repository.get('order-b'), b!);
     });
 
-    test('should reject rather than throw synchronously when it refuses', async (repository) => {
+    test('TH-REWRITE-20', async (repository) => {
       const [first] = await putChain(repository, 'order-1', 1);
       let promise: Promise<void> | undefined;
 

@@ -1,10 +1,13 @@
 /**
  * @module @thresher/engine/testing
  *
- * Kill-and-resume helpers: run a scenario uninterrupted, then killed at a persist point and recovered on a
- * new engine, and compare the ends.
+ * Kill-and-resume testing: fixtures (`.fixture.yaml` files or `defineFixture` specs) run uninterrupted,
+ * then killed at every persist point and recovered on a new engine, with the ends compared; the virtual
+ * clock they run on; and the lower-level kill switch.
  */
-
+export * from './fixture/index.js';
 export type { EndState, KilledOutcome, KillScenario, RunOutcome } from './kill-resume.js';
 export { runKilledAt, runUninterrupted } from './kill-resume.js';
 export { KillSwitch } from './kill-switch.js';
+export type { ClockView } from './virtual-clock.js';
+export { VirtualClock } from './virtual-clock.js';

@@ -1,9 +1,13 @@
 import {
+  type ClaimOptions,
   type DeploymentInput,
   decodeJournalEntry,
+  type Fence,
   type InstanceQuery,
+  type Lease,
   type ListOptions,
   type PendingWrite,
+  type PruneOptions,
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
@@ -12,12 +16,13 @@ import {
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
- * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite` or `putWrites`)
+ * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
+ * `copy`, `prune`, `claim`, `renew` or `release`)
  * lands in the store, then it and every later call hang forever, as if the process had been killed right
  * after the commit. The engine above it is then abandoned without any shutdown.
  */
 export class KillSwitch implements Repository {
-  /** Writes that reached the store so far (put, rewrite and putWrites). */
+  /** Writes that reached the store so far (put, rewrite, putWrites, copy, prune and the lease calls). */
   writes = 0;
   /** Step identities whose results reached the journal before the kill: they must never run again. */
   readonly durableIdentities = new Set<string>();
@@ -46,9 +51,9 @@ export class KillSwitch implements Repository {
     return this.write(() => this.inner.rewrite(checkpoint));
   }
 
-  putWrites(instanceId: string, seq: number, writes: PendingWrite[]): Promise<void> {
+  putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     return this.write(async () => {
-      await this.inner.putWrites(instanceId, seq, writes);
+      await this.inner.putWrites(instanceId, seq, writes, fence);
       for (const write of writes) this.durableIdentities.add(decodeJournalEntry(write.value).receipt.identity);
     });
   }
@@ -65,8 +70,36 @@ export class KillSwitch implements Repository {
     return this.read(() => this.inner.delete(instanceId));
   }
 
+  copy(sourceId: string, targetId: string): Promise<void> {
+    return this.write(() => this.inner.copy(sourceId, targetId));
+  }
+
+  prune(instanceId: string, options: PruneOptions): Promise<void> {
+    return this.write(() => this.inner.prune(instanceId, options));
+  }
+
   instances(query?: InstanceQuery) {
     return this.read(() => this.inner.instances(query));
+  }
+
+  claim(options: ClaimOptions): Promise<Lease[]> {
+    return this.write(() => this.inner.claim(options));
+  }
+
+  renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
+    return this.write(() => this.inner.renew(lease, ttlMs, now));
+  }
+
+  release(lease: Lease): Promise<void> {
+    return this.write(() => this.inner.release(lease));
+  }
+
+  dueTimers(now: number, limit: number) {
+    return this.read(() => this.inner.dueTimers(now, limit));
+  }
+
+  subscriptions(name: string, key: string | null) {
+    return this.read(() => this.inner.subscriptions(name, key));
   }
 
   putDeployment(deployment: DeploymentInput) {
@@ -83,15 +116,16 @@ export class KillSwitch implements Repository {
 
   async close(): Promise<void> {}
 
-  private async write(perform: () => Promise<void>): Promise<void> {
+  private async write<T>(perform: () => Promise<T>): Promise<T> {
     if (this.dead) return never();
-    await perform();
+    const result = await perform();
     this.writes += 1;
     if (this.writes >= this.killAt) {
       this.dead = true;
       this.fire();
       return never();
     }
+    return result;
   }
 
   private read<T>(perform: () => Promise<T>): Promise<T> {

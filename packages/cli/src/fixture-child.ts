@@ -1,0 +1,80 @@
+/**
+ * One process of a SIGKILL fixture run (`thresher test --kill random:N`): runs the fixture on a real
+ * SQLite file until the parent kills it or the instance ends. Everything that must outlive the process
+ * lives in its folder: the store, the outside world's state (moves, virtual time) and the handler-call log.
+ *
+ * Usage: node fixture-child.js FIXTURE.yaml DIR
+ */
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Handlers } from '@thresher/engine';
+import { Engine } from '@thresher/engine';
+import {
+  type DriverState,
+  endOf,
+  fixtureHandlers,
+  loadFixture,
+  loadHandlersModule,
+  MoveDriver,
+  VirtualClock,
+} from '@thresher/engine/testing';
+import { createSqliteRepository } from '@thresher/store-sqlite';
+import { CHILD_FILES, type ChildState } from './fixture-sigkill.js';
+
+function logCalls(handlers: Handlers, log: string, generation: number): Handlers {
+  const out: Handlers = {};
+  for (const [type, handler] of Object.entries(handlers)) {
+    out[type] = (job) => {
+      // Written before the call: the outside world saw the attempt even if the process dies in it.
+      appendFileSync(log, `${type}|${job.idempotencyKey}|${job.attempt}|${generation}\n`);
+      return handler(job);
+    };
+  }
+  return out;
+}
+
+async function main(fixtureFile: string, dir: string): Promise<void> {
+  const statePath = join(dir, CHILD_FILES.state);
+  const previous = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as ChildState) : undefined;
+  const generation = (previous?.generation ?? 0) + 1;
+  const fixture = await loadFixture(fixtureFile);
+  const clock = previous ? new VirtualClock(previous.clock) : new VirtualClock();
+  const save = (driver: DriverState) => {
+    const state: ChildState = { driver, clock: clock.now(), generation };
+    writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
+    renameSync(`${statePath}.tmp`, statePath);
+  };
+  const view = clock.view();
+  const repository = createSqliteRepository({ path: join(dir, CHILD_FILES.store) });
+  const module = await loadHandlersModule(fixture);
+  const handlers = logCalls(fixtureHandlers(fixture, module, view), join(dir, CHILD_FILES.calls), generation);
+  const engine = new Engine({ repository, handlers, clock: view });
+  try {
+    for (const model of fixture.models) await engine.deploy(model.xml);
+    process.stdout.write('ready\n');
+    if (previous) {
+      const report = await engine.recover();
+      if (report.failed.length > 0) throw report.failed[0]!.error;
+    }
+    const driver = new MoveDriver(fixture, clock, save, previous?.driver);
+    if (!previous) save({ instanceId: null, next: 0, starting: false, pending: null });
+    await driver.run(engine, () => true);
+    const end = await endOf(engine, driver.instanceId!, {});
+    writeFileSync(join(dir, CHILD_FILES.end), JSON.stringify(end));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    writeFileSync(join(dir, CHILD_FILES.error), JSON.stringify({ message }));
+    process.exitCode = 1;
+  } finally {
+    await engine.close();
+    await repository.close();
+  }
+}
+
+const [fixtureFile, dir] = process.argv.slice(2);
+if (!fixtureFile || !dir) {
+  process.stderr.write('usage: fixture-child.js FIXTURE.yaml DIR\n');
+  process.exitCode = 2;
+} else {
+  await main(fixtureFile, dir);
+}

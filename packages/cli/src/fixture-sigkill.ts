@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  checkExpectations,
+  type DriverState,
+  executeFixture,
+  type Fixture,
+  type FixtureEnd,
+  type FixtureReport,
+  firstDifference,
+} from '@thresher/engine/testing';
+
+/** What a fixture child keeps between its deaths, written atomically after every change. */
+export interface ChildState {
+  driver: DriverState;
+  clock: number;
+  generation: number;
+}
+
+/** The files of a fixture child's folder. */
+export const CHILD_FILES = {
+  store: 'store.db',
+  state: 'state.json',
+  calls: 'calls.log',
+  end: 'end.json',
+  error: 'error.json',
+} as const;
+
+// From the sources (under vitest) the child still runs built: Node 20 cannot run TypeScript.
+const CHILD = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../dist/fixture-child.js' : './fixture-child.js', import.meta.url),
+);
+
+/** A seeded PRNG (mulberry32): the same seed gives the same kill instants. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface ChildExit {
+  code: number | null;
+  killed: boolean;
+  ms: number;
+}
+
+/**
+ * Run one child; `killAfterMs` counts from when it says it is ready (its engine built, before it recovers
+ * or drives anything), so the kills land in the engine's work rather than in Node's start-up.
+ */
+function runChild(fixture: Fixture, dir: string, killAfterMs: number | null): Promise<ChildExit> {
+  const child = spawn(process.execPath, [CHILD, fixture.file, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let ready: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  child.stdout!.on('data', () => {
+    if (ready !== undefined) return;
+    ready = performance.now();
+    if (killAfterMs !== null) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  });
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, killed: signal === 'SIGKILL', ms: ready === undefined ? 0 : performance.now() - ready });
+    }),
+  );
+}
+
+/** Handler runs by task type from a child folder's call log, each (invocation, attempt) once. */
+function runsFromLog(dir: string): { runs: Record<string, number>; repeats: Map<string, number> } {
+  const log = join(dir, CHILD_FILES.calls);
+  const counts = new Map<string, number>();
+  if (existsSync(log)) {
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [type, identity, attempt] = line.split('|');
+      const key = `${type}|${identity}|${attempt}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const runs: Record<string, number> = {};
+  for (const key of counts.keys()) {
+    const type = key.slice(0, key.indexOf('|'));
+    runs[type] = (runs[type] ?? 0) + 1;
+  }
+  return { runs, repeats: counts };
+}
+
+function childEnd(dir: string): FixtureEnd {
+  const error = join(dir, CHILD_FILES.error);
+  if (existsSync(error)) throw new Error((JSON.parse(readFileSync(error, 'utf8')) as { message: string }).message);
+  const end = JSON.parse(readFileSync(join(dir, CHILD_FILES.end), 'utf8')) as FixtureEnd;
+  return { ...end, handlerRuns: runsFromLog(dir).runs };
+}
+
+/**
+ * `kill: { random: N }`: the fixture runs in child processes on a real SQLite file, SIGKILLed N times at
+ * instants drawn from `seed` (within one uninterrupted child run's duration), each death followed by a new
+ * process that recovers and drives on. Rounds repeat on fresh files until N kills have landed; each round's
+ * end must equal the in-process uninterrupted run's.
+ */
+export async function runSigkillFixture(
+  fixture: Fixture,
+  kills: number,
+  seed: number,
+  onProgress?: (progress: { killAt: number; of: number; ok: boolean }) => void,
+): Promise<FixtureReport> {
+  const baseline = await executeFixture(fixture, null);
+  const report: FixtureReport = {
+    name: fixture.name,
+    file: fixture.file,
+    ok: true,
+    persistPoints: baseline.persistPoints,
+    tried: [],
+    failures: [],
+    expectationFailures: [...checkExpectations(fixture, baseline.end), ...baseline.violations],
+    baseline: baseline.end,
+    seed,
+  };
+  const random = seededRandom(seed);
+  const scratch = mkdtempSync(join(tmpdir(), 'thresher-sigkill-'));
+  try {
+    // One uninterrupted child: how long a run takes out here, and proof the child alone ends right.
+    const reference = join(scratch, 'reference');
+    const uninterrupted = await runChild(fixture, mkdir(reference), null);
+    compare(report, 0, baseline.end, reference);
+    const span = Math.max(1, uninterrupted.ms);
+    let landed = 0;
+    for (let round = 1; landed < kills && round <= kills * 4; round++) {
+      const dir = mkdir(join(scratch, `round-${round}`));
+      let killsThisRound = 0;
+      for (;;) {
+        const delay = landed < kills ? Math.floor(random() * span) : null;
+        const exit = await runChild(fixture, dir, delay);
+        if (exit.killed) {
+          landed++;
+          killsThisRound++;
+          report.tried.push(delay!);
+          onProgress?.({ killAt: landed, of: kills, ok: true });
+          continue;
+        }
+        break;
+      }
+      compare(report, round, baseline.end, dir, killsThisRound);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  report.ok = report.failures.length === 0 && report.expectationFailures.length === 0;
+  return report;
+}
+
+function mkdir(path: string): string {
+  mkdirSync(path, { recursive: true });
+  return path;
+}
+
+function compare(report: FixtureReport, round: number, expected: FixtureEnd, dir: string, kills = 0): void {
+  let end: FixtureEnd;
+  try {
+    end = childEnd(dir);
+  } catch (error) {
+    report.failures.push({ killAt: round, field: 'run', expected: 'an end', actual: String(error) });
+    return;
+  }
+  const difference = firstDifference(expected, end);
+  if (difference) return void report.failures.push({ killAt: round, ...difference });
+  for (const [key, count] of runsFromLog(dir).repeats) {
+    if (count > 1 + kills) {
+      report.failures.push({
+        killAt: round,
+        field: 'at-least-once',
+        expected: `at most ${1 + kills} calls`,
+        actual: `${key} ran ${count} times`,
+      });
+      return;
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import type { PgClientLike, PgPoolLike } from './driver.js';
+
+/** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
+export interface Migration {
+  /** What the step changes, recorded with it in `schema_migrations`. */
+  description: string;
+  /** The statements, with `{schema}` standing for the quoted schema name. */
+  sql: string;
+}
+
+/**
+ * The tables, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
+ * Each schema records the steps applied to it in its `schema_migrations` table, one row per version.
+ *
+ * Ids are `COLLATE "C"`: byte order of UTF-8, i.e. Unicode code point order, the order every store pages
+ * `instances` in, whatever the database's default collation is.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    description: 'instances, checkpoints, writes and deployments',
+    sql: `
+      CREATE TABLE {schema}.instances (
+        instance_id       TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        latest_seq        BIGINT  NOT NULL,
+        definition_digest TEXT    NOT NULL,
+        status            TEXT COLLATE "C" NOT NULL,
+        process_id        TEXT    NOT NULL,
+        definition_id     TEXT COLLATE "C" NOT NULL,
+        business_key      TEXT,
+        parent_id         TEXT COLLATE "C",
+        call_node_id      TEXT
+      );
+      CREATE INDEX instances_by_status ON {schema}.instances (status, instance_id);
+      CREATE INDEX instances_by_definition ON {schema}.instances (definition_id, instance_id);
+      CREATE INDEX instances_by_parent ON {schema}.instances (parent_id, instance_id);
+
+      CREATE TABLE {schema}.checkpoints (
+        instance_id       TEXT COLLATE "C" NOT NULL REFERENCES {schema}.instances (instance_id) ON DELETE CASCADE,
+        seq               BIGINT  NOT NULL,
+        parent_seq        BIGINT,
+        schema            INTEGER NOT NULL,
+        definition_digest TEXT    NOT NULL,
+        digest            TEXT    NOT NULL,
+        document          BYTEA   NOT NULL,
+        PRIMARY KEY (instance_id, seq)
+      );
+
+      CREATE TABLE {schema}.writes (
+        instance_id TEXT COLLATE "C" NOT NULL,
+        seq         BIGINT NOT NULL,
+        task_id     TEXT COLLATE "C" NOT NULL,
+        idx         BIGINT NOT NULL,
+        ord         BIGINT NOT NULL,
+        value       BYTEA  NOT NULL,
+        PRIMARY KEY (instance_id, seq, task_id, idx),
+        FOREIGN KEY (instance_id, seq) REFERENCES {schema}.checkpoints (instance_id, seq) ON DELETE CASCADE
+      );
+      CREATE UNIQUE INDEX writes_in_order ON {schema}.writes (instance_id, seq, ord);
+
+      CREATE TABLE {schema}.deployments (
+        ord           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        digest        TEXT COLLATE "C" NOT NULL UNIQUE,
+        definition_id TEXT COLLATE "C" NOT NULL,
+        version       INTEGER NOT NULL,
+        xml           TEXT    NOT NULL,
+        deployed_at   BIGINT  NOT NULL,
+        UNIQUE (definition_id, version)
+      );
+    `,
+  },
+  {
+    description: 'due timers, message subscriptions, leases and the store-wide fencing token sequence',
+    sql: `
+      -- double precision: epoch ms exactly as the caller's number, fractions included (float8 prints round-trip).
+      ALTER TABLE {schema}.instances ADD COLUMN due_at DOUBLE PRECISION;
+      -- Partial: only running instances with a timer are ever due, and the query names both conditions.
+      CREATE INDEX instances_due ON {schema}.instances (due_at, instance_id)
+        WHERE status = 'running' AND due_at IS NOT NULL;
+
+      CREATE TABLE {schema}.subscriptions (
+        instance_id TEXT COLLATE "C" NOT NULL REFERENCES {schema}.instances (instance_id) ON DELETE CASCADE,
+        ord         INTEGER NOT NULL,
+        name        TEXT COLLATE "C" NOT NULL,
+        key         TEXT COLLATE "C",
+        PRIMARY KEY (instance_id, ord)
+      );
+      CREATE INDEX subscriptions_by_message ON {schema}.subscriptions (name, key, instance_id);
+
+      -- The held lease lives on the instance row, the row every writer locks and claim locks with SKIP LOCKED;
+      -- releasing sets it to NULL. Tokens come from the sequence, so they never repeat, deletes included.
+      ALTER TABLE {schema}.instances
+        ADD COLUMN lease_owner      TEXT,
+        ADD COLUMN lease_token      BIGINT,
+        ADD COLUMN lease_expires_at DOUBLE PRECISION,
+        ADD CONSTRAINT instances_lease_whole CHECK (
+          (lease_owner IS NULL) = (lease_token IS NULL) AND (lease_owner IS NULL) = (lease_expires_at IS NULL));
+      CREATE SEQUENCE {schema}.lease_tokens AS BIGINT;
+    `,
+  },
+];
+
+/** The schema version this build creates and understands: the number of migrations. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The default PostgreSQL schema (namespace) the tables live in. */
+export const DEFAULT_SCHEMA = 'thresher';
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * The schema name as an SQL identifier. Only plain names are accepted, so the identifier can be spliced
+ * into statements (identifiers cannot be bound as parameters); it is quoted, so its case is kept.
+ */
+export function quoteSchema(schema: string): string {
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `the PostgreSQL schema name ${JSON.stringify(schema)} is not usable; use letters, digits and _ (at most 63, not starting with a digit)`,
+    );
+  }
+  return `"${schema}"`;
+}
+
+/**
+ * The schema version recorded in `schema`, 0 when it has no `schema_migrations` table (a fresh schema).
+ * Reads without a lock: a concurrent migration is either seen whole or not at all.
+ */
+export async function schemaVersion(db: PgPoolLike | PgClientLike, schema: string): Promise<number> {
+  // A query of the catalog, not to_regclass(): that consults the backend's catalog cache, which may not yet
+  // have heard of a table another migrator just committed; this reads with the statement's snapshot.
+  const { rows } = await db.query<{ present: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = 'schema_migrations') AS present`,
+    [schema],
+  );
+  if (rows[0]?.present !== true) return 0;
+  const version = await db.query<{ version: number | string | null }>(
+    `SELECT MAX(version) AS version FROM ${quoteSchema(schema)}.schema_migrations`,
+    [],
+  );
+  return Number(version.rows[0]?.version ?? 0);
+}
+
+/**
+ * Refuse a schema written by a newer build: its tables may mean something this build cannot honour, and
+ * writing to them could corrupt what the newer build relies on.
+ */
+export function assertKnownSchema(schema: string, version: number): void {
+  if (version > SCHEMA_VERSION) {
+    throw new CheckpointError(
+      CheckpointErrorCode.FutureSchema,
+      `the PostgreSQL schema "${schema}" has schema version ${version}, but this build of @thresher/store-postgres ` +
+        `supports at most ${SCHEMA_VERSION}; upgrade Thresher to open it`,
+    );
+  }
+}
+
+/**
+ * Bring `schema` up to {@link SCHEMA_VERSION}. Runs in one transaction holding a transaction-scoped advisory
+ * lock keyed by the schema name, and re-reads the version under it, so processes opening a fresh database at
+ * once apply each step exactly once (the others wait, then find nothing to do). A failed step rolls back
+ * whole: the schema keeps the version it had. A newer schema is refused before anything is written.
+ */
+export async function migrate(pool: PgPoolLike, schema: string): Promise<void> {
+  const quoted = quoteSchema(schema);
+  const current = await schemaVersion(pool, schema);
+  assertKnownSchema(schema, current);
+  // Up to date: take no lock, which a process migrating another build's way may hold for a while.
+  if (current === SCHEMA_VERSION) return;
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`thresher.migrate:${schema}`]);
+    const version = await schemaVersion(client, schema);
+    assertKnownSchema(schema, version);
+    if (version === 0) {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (
+        version     INTEGER     NOT NULL PRIMARY KEY,
+        description TEXT        NOT NULL,
+        applied_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`);
+    }
+    for (let next = version; next < SCHEMA_VERSION; next++) {
+      const migration = MIGRATIONS[next]!;
+      await client.query(migration.sql.replaceAll('{schema}', quoted));
+      await client.query(`INSERT INTO ${quoted}.schema_migrations (version, description) VALUES ($1, $2)`, [
+        next + 1,
+        migration.description,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failure = error;
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    // A connection whose rollback may not have happened is not given to anyone else.
+    client.release(failure instanceof Error ? failure : undefined);
+  }
+}

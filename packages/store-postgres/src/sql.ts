@@ -1,0 +1,286 @@
+/**
+ * The statements the PostgreSQL repository runs, the rows they return, and how rows become contract values.
+ * Tables and columns are created by `migrations.ts`; keep the two in step. `BIGINT` columns come back from
+ * `pg` as strings (from PGlite as numbers), so row types say so and the mappers apply `Number`.
+ */
+import type {
+  Deployment,
+  InstanceStatus,
+  InstanceSummary,
+  MessageSubscription,
+  StoredCheckpoint,
+} from '@thresher/checkpoint';
+
+/** A `BIGINT` as a driver returns it. */
+export type Int8 = string | number | bigint;
+
+/** A `checkpoints` row; `document` is the canonical bytes as stored (`pg` returns a Buffer). */
+export interface CheckpointRow {
+  instance_id: string;
+  seq: Int8;
+  parent_seq: Int8 | null;
+  schema: number;
+  definition_digest: string;
+  digest: string;
+  document: Uint8Array;
+}
+
+/** A `writes` row as read with its checkpoint. */
+export interface WriteRow {
+  seq: Int8;
+  task_id: string;
+  idx: Int8;
+  value: Uint8Array;
+}
+
+/** An `instances` row with its subscriptions (a JSON array of `[name, key]`, in the order put): a summary. */
+export interface InstanceRow {
+  instance_id: string;
+  latest_seq: Int8;
+  definition_digest: string;
+  status: string;
+  process_id: string;
+  definition_id: string;
+  business_key: string | null;
+  parent_id: string | null;
+  call_node_id: string | null;
+  due_at: number | null;
+  subscriptions: [string, string | null][];
+}
+
+/** The instance row as a writer locks it: the latest seq and the held lease (all null when none is held). */
+export interface LockedInstanceRow {
+  latest_seq: Int8;
+  lease_owner: string | null;
+  lease_token: Int8 | null;
+  lease_expires_at: number | null;
+}
+
+/** A lease as `claim` returns it. */
+export interface ClaimedRow {
+  instance_id: string;
+  lease_token: Int8;
+  lease_expires_at: number;
+}
+
+/** A `deployments` row. */
+export interface DeploymentRow {
+  definition_id: string;
+  digest: string;
+  version: number;
+  xml: string;
+  deployed_at: Int8;
+}
+
+const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
+const INDEXED_COLUMNS =
+  'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at';
+const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
+
+/** An instance summary: the indexed columns of `i` and its subscriptions in the order they were put. */
+const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')},
+  COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
+    FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
+
+/** Every fixed statement of one schema, by name; `s` is the quoted schema name. Parameters are `$n`. */
+export function statements(s: string) {
+  return {
+    // The instance row is the lock every writer of the instance takes first: writers on one instance queue
+    // here, and the held lease is read under it for the fence check.
+    lockInstance: `SELECT latest_seq, lease_owner, lease_token, lease_expires_at
+      FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
+    selectDocument: `SELECT document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
+    // DO NOTHING: when a concurrent put created the instance first, this one waits for it, inserts nothing,
+    // and decides again under that instance's row lock.
+    createInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      ON CONFLICT (instance_id) DO NOTHING`,
+    // The lease columns are not the put's to change.
+    updateInstance: `UPDATE ${s}.instances SET latest_seq = $2, definition_digest = $3, status = $4,
+      process_id = $5, definition_id = $6, business_key = $7, parent_id = $8, call_node_id = $9, due_at = $10
+      WHERE instance_id = $1`,
+    deleteSubscriptions: `DELETE FROM ${s}.subscriptions WHERE instance_id = $1`,
+    insertSubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
+      SELECT $1, u.ord - 1, u.name, u.key FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(name, key, ord)`,
+    insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+
+    selectDigestAndDocument: `SELECT digest, document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
+    // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.
+    rewriteCheckpoint: `UPDATE ${s}.checkpoints SET schema = $3, digest = $4, document = $5
+      WHERE instance_id = $1 AND seq = $2`,
+
+    checkpointExists: `SELECT 1 AS present FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
+    selectMaxWriteOrd: `SELECT MAX(ord) AS ord FROM ${s}.writes WHERE instance_id = $1 AND seq = $2`,
+
+    selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1`,
+    selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
+    selectWritesOf: `SELECT seq, task_id, idx, value FROM ${s}.writes WHERE instance_id = $1 AND seq = $2 ORDER BY ord`,
+    // LIMIT NULL is no limit.
+    selectList: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
+      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq LIMIT $3`,
+    selectWritesBetween: `SELECT seq, task_id, idx, value FROM ${s}.writes
+      WHERE instance_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq, ord`,
+
+    deleteWrites: `DELETE FROM ${s}.writes WHERE instance_id = $1`,
+    deleteCheckpoints: `DELETE FROM ${s}.checkpoints WHERE instance_id = $1`,
+    deleteInstance: `DELETE FROM ${s}.instances WHERE instance_id = $1`,
+
+    // A copy's source is locked FOR SHARE: its writers wait until the copy commits, other copies do not.
+    lockSource: `SELECT latest_seq FROM ${s}.instances WHERE instance_id = $1 FOR SHARE`,
+    selectLatestSeq: `SELECT latest_seq FROM ${s}.instances WHERE instance_id = $1`,
+    // The copy is unclaimed: the lease columns stay NULL. DO NOTHING: a target created meanwhile is a conflict.
+    copyInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS})
+      SELECT $2, ${INDEXED_COLUMNS} FROM ${s}.instances WHERE instance_id = $1
+      ON CONFLICT (instance_id) DO NOTHING`,
+    copyCheckpoints: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS})
+      SELECT $2, seq, parent_seq, schema, definition_digest, digest, document FROM ${s}.checkpoints
+      WHERE instance_id = $1`,
+    copyWrites: `INSERT INTO ${s}.writes (instance_id, seq, task_id, idx, ord, value)
+      SELECT $2, seq, task_id, idx, ord, value FROM ${s}.writes WHERE instance_id = $1`,
+    copySubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
+      SELECT $2, ord, name, key FROM ${s}.subscriptions WHERE instance_id = $1`,
+
+    // The seq of the keepLast-th latest checkpoint ($2 = keepLast - 1): everything older goes.
+    selectPruneCutoff: `SELECT seq FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2`,
+    pruneWrites: `DELETE FROM ${s}.writes WHERE instance_id = $1 AND seq < $2`,
+    pruneCheckpoints: `DELETE FROM ${s}.checkpoints WHERE instance_id = $1 AND seq < $2`,
+
+    // Claimable: running, and no lease held or the held one lapsed at $now. SKIP LOCKED passes over rows another
+    // transaction holds (a concurrent claim, or a writer), so concurrent claimers never wait for or collide with
+    // each other; the token comes from the store-wide sequence.
+    claim: `WITH picked AS (
+        SELECT instance_id FROM ${s}.instances
+        WHERE status = 'running' AND (lease_owner IS NULL OR lease_expires_at <= $2)
+          AND ($4::text[] IS NULL OR instance_id = ANY ($4::text[]))
+        ORDER BY instance_id LIMIT $3
+        FOR UPDATE SKIP LOCKED)
+      UPDATE ${s}.instances AS i
+      SET lease_owner = $1, lease_token = nextval('${s}.lease_tokens'), lease_expires_at = $5
+      FROM picked WHERE i.instance_id = picked.instance_id
+      RETURNING i.instance_id, i.lease_token, i.lease_expires_at`,
+    lockLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
+    renewLease: `UPDATE ${s}.instances SET lease_expires_at = $2 WHERE instance_id = $1`,
+    releaseLease: `UPDATE ${s}.instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+      WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,
+
+    // Names the partial index's conditions, so instances_due serves it.
+    selectDueTimers: `SELECT instance_id, due_at FROM ${s}.instances
+      WHERE status = 'running' AND due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, instance_id LIMIT $2`,
+    selectSubscribers: `SELECT DISTINCT sub.instance_id FROM ${s}.subscriptions sub
+      JOIN ${s}.instances i ON i.instance_id = sub.instance_id
+      WHERE sub.name = $1 AND sub.key = $2 AND i.status = 'running' ORDER BY sub.instance_id`,
+    selectSubscribersWithoutKey: `SELECT DISTINCT sub.instance_id FROM ${s}.subscriptions sub
+      JOIN ${s}.instances i ON i.instance_id = sub.instance_id
+      WHERE sub.name = $1 AND sub.key IS NULL AND i.status = 'running' ORDER BY sub.instance_id`,
+
+    // Deployments are rare: one writer at a time keeps version numbering free of gaps and races.
+    lockDeployments: `LOCK TABLE ${s}.deployments IN SHARE ROW EXCLUSIVE MODE`,
+    selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments WHERE digest = $1`,
+    selectNextVersion: `SELECT COALESCE(MAX(version), 0) + 1 AS version FROM ${s}.deployments WHERE definition_id = $1`,
+    insertDeployment: `INSERT INTO ${s}.deployments (${DEPLOYMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`,
+    // ord is an identity column: insertion order, which is what "oldest first" means (deployedAt is the caller's clock).
+    selectDeployments: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments ORDER BY ord`,
+    selectDeploymentsOf: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments WHERE definition_id = $1 ORDER BY ord`,
+  } as const;
+}
+
+export type Statements = ReturnType<typeof statements>;
+
+/**
+ * `INSERT` of `count` journal entries into `writes`, first entry wins: `$1` instance, `$2` seq, `$3` the
+ * checkpoint's highest ord so far (-1 for none), then (task_id, idx, value) per entry. An entry skipped by
+ * `DO NOTHING` leaves a gap in ord, which only orders.
+ */
+export function insertWritesSql(s: string, count: number): string {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = 4 + 3 * i;
+    return `($1, $2, $${at}, $${at + 1}::bigint, $3::bigint + ${i + 1}, $${at + 2}::bytea)`;
+  });
+  // DO NOTHING, never DO UPDATE: a retried task cannot rewrite its journal entry.
+  return `INSERT INTO ${s}.writes (instance_id, seq, task_id, idx, ord, value) VALUES ${rows.join(', ')}
+    ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`;
+}
+
+/** The filters of an `instances` query, as values; absent ones are undefined. */
+export interface InstanceFilter {
+  roots: boolean;
+  children: boolean;
+  parentId: string | undefined;
+  status: string | undefined;
+  definition: string | undefined;
+  after: string | undefined;
+  limit: number | undefined;
+}
+
+/**
+ * The `instances` statement for the filters present, with its values. Only present filters become terms,
+ * rather than `($n IS NULL OR col = $n)` for all, so the planner can use the discovery indexes. The id
+ * comparison and the order use the columns' `"C"` collation: Unicode code point order.
+ */
+export function selectInstancesSql(s: string, filter: InstanceFilter): { text: string; values: unknown[] } {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const bind = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (filter.roots) where.push('i.parent_id IS NULL');
+  if (filter.children) where.push('i.parent_id IS NOT NULL');
+  if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);
+  if (filter.status !== undefined) where.push(`i.status = ${bind(filter.status)}`);
+  if (filter.definition !== undefined) where.push(`i.definition_id = ${bind(filter.definition)}`);
+  if (filter.after !== undefined) where.push(`i.instance_id > ${bind(filter.after)}`);
+  const text = [
+    `SELECT ${summaryColumns(s)} FROM ${s}.instances i`,
+    where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
+    'ORDER BY i.instance_id',
+    filter.limit !== undefined ? `LIMIT ${bind(filter.limit)}` : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
+  return { text, values };
+}
+
+/** A plain `Uint8Array` copy of a BYTEA the driver returned (a Buffer from `pg`, possibly a view into a larger one). */
+function toBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
+export function toStored(row: CheckpointRow, writes: WriteRow[]): StoredCheckpoint {
+  return {
+    instanceId: row.instance_id,
+    seq: Number(row.seq),
+    parentSeq: row.parent_seq === null ? null : Number(row.parent_seq),
+    schema: Number(row.schema),
+    definitionDigest: row.definition_digest,
+    digest: row.digest,
+    bytes: toBytes(row.document),
+    writes: writes.map((entry) => ({ taskId: entry.task_id, index: Number(entry.idx), value: toBytes(entry.value) })),
+  };
+}
+
+export function toSummary(row: InstanceRow): InstanceSummary {
+  return {
+    instanceId: row.instance_id,
+    latestSeq: Number(row.latest_seq),
+    definitionDigest: row.definition_digest,
+    status: row.status as InstanceStatus,
+    processId: row.process_id,
+    definitionId: row.definition_id,
+    businessKey: row.business_key,
+    parentId: row.parent_id,
+    callNodeId: row.call_node_id,
+    dueAt: row.due_at === null ? null : Number(row.due_at),
+    subscriptions: row.subscriptions.map(([name, key]): MessageSubscription => ({ name, key })),
+  };
+}
+
+export function toDeployment(row: DeploymentRow): Deployment {
+  return {
+    definitionId: row.definition_id,
+    digest: row.digest,
+    xml: row.xml,
+    deployedAt: Number(row.deployed_at),
+    version: Number(row.version),
+  };
+}

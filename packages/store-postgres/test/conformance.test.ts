@@ -1,0 +1,37 @@
+import { declaredCapabilities, runRepositoryContract } from '@thresher/checkpoint/conformance';
+import { afterAll } from 'vitest';
+import type { PostgresRepository } from '../src/index.js';
+import { adminPool, BACKEND, closeBackend, dropSchema, freshSchema, openRepository } from './backend.js';
+
+afterAll(closeBackend);
+
+runRepositoryContract<PostgresRepository>({
+  name: `postgres on ${BACKEND === 'server' ? 'the THRESHER_PG_URL server' : 'PGlite'}`,
+  // PGlite is one session: a second repository on it shares that session, so nothing there would race.
+  capabilities: declaredCapabilities('postgres', { concurrentConnections: BACKEND === 'server' }),
+  // A fresh schema per test: tests (and runs on a shared server) never see each other's rows.
+  createRepository: () => openRepository(freshSchema()),
+  async destroyRepository(repository) {
+    await repository.close();
+    await dropSchema(repository.schema);
+  },
+  connect: (repository) => openRepository(repository.schema),
+  async reopen(repository) {
+    await repository.close();
+    return openRepository(repository.schema);
+  },
+  async alterStoredBytes(repository, instanceId, seq, alter) {
+    const pool = await adminPool();
+    const table = `"${repository.schema}".checkpoints`;
+    const { rows } = await pool.query<{ document: Uint8Array }>(
+      `SELECT document FROM ${table} WHERE instance_id = $1 AND seq = $2`,
+      [instanceId, seq],
+    );
+    const altered = alter(new Uint8Array(rows[0]!.document));
+    await pool.query(`UPDATE ${table} SET document = $3 WHERE instance_id = $1 AND seq = $2`, [
+      instanceId,
+      seq,
+      altered,
+    ]);
+  },
+});
