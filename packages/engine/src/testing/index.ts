@@ -6,8 +6,6 @@
  * clock they run on; and the lower-level kill switch.
  */
 export * from './fixture/index.js';
-export type { EndState, KilledOutcome, KillScenario, RunOutcome } from './kill-resume.js';
-export { runKilledAt, runUninterrupted } from './kill-resume.js';
 export { KillSwitch } from './kill-switch.js';
 export type { ClockView } from './virtual-clock.js';
 export { VirtualClock } from './virtual-clock.js';
