@@ -46,7 +46,8 @@ const json: OptionSpec = {
 const store: OptionSpec = {
   type: 'string',
   placeholder: 'URL',
-  description: 'sqlite:PATH, PATH.db or memory: (default ./.thresher/thresher.db, or $THRESHER_STORE)',
+  description:
+    'sqlite:PATH, PATH.db, postgres://…[?schema=NAME] or memory: (default ./.thresher/thresher.db, or $THRESHER_STORE)',
 };
 const handlers: OptionSpec = {
   type: 'string',

@@ -21,7 +21,7 @@ Usage: thresher COMMAND [ARGS] [--json]
 Commands:
 ${commands}
 
-Stores: --store sqlite:PATH | PATH.db | memory:  (default ./.thresher/thresher.db, or $THRESHER_STORE)
+Stores: --store sqlite:PATH | PATH.db | postgres://…[?schema=NAME] | memory:  (default ./.thresher/thresher.db, or $THRESHER_STORE)
 
 ${EXIT_CODES}
 `;

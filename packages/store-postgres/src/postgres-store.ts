@@ -341,14 +341,12 @@ export class PostgresRepository implements Repository {
     const { rows } = await this.#call('claim', () =>
       this.#pool.query<ClaimedRow>(this.#sql.claim, [owner, now, limit, among ?? null, expiresAt]),
     );
-    return rows
-      .map((row) => ({
-        instanceId: row.instance_id,
-        owner,
-        token: Number(row.lease_token),
-        expiresAt: Number(row.lease_expires_at),
-      }))
-      .sort((a, b) => (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
+    return rows.map((row) => ({
+      instanceId: row.instance_id,
+      owner,
+      token: Number(row.lease_token),
+      expiresAt: Number(row.lease_expires_at),
+    }));
   }
 
   async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {

@@ -148,16 +148,19 @@ export function statements(s: string) {
     // Claimable: running, and no lease held or the held one lapsed at $now. SKIP LOCKED passes over rows another
     // transaction holds (a concurrent claim, or a writer), so concurrent claimers never wait for or collide with
     // each other; the token comes from the store-wide sequence.
+    // RETURNING has no order: the outer SELECT sorts by the "C" collation, i.e. by code point.
     claim: `WITH picked AS (
         SELECT instance_id FROM ${s}.instances
         WHERE status = 'running' AND (lease_owner IS NULL OR lease_expires_at <= $2)
           AND ($4::text[] IS NULL OR instance_id = ANY ($4::text[]))
         ORDER BY instance_id LIMIT $3
-        FOR UPDATE SKIP LOCKED)
-      UPDATE ${s}.instances AS i
-      SET lease_owner = $1, lease_token = nextval('${s}.lease_tokens'), lease_expires_at = $5
-      FROM picked WHERE i.instance_id = picked.instance_id
-      RETURNING i.instance_id, i.lease_token, i.lease_expires_at`,
+        FOR UPDATE SKIP LOCKED),
+      claimed AS (
+        UPDATE ${s}.instances AS i
+        SET lease_owner = $1, lease_token = nextval('${s}.lease_tokens'), lease_expires_at = $5
+        FROM picked WHERE i.instance_id = picked.instance_id
+        RETURNING i.instance_id, i.lease_token, i.lease_expires_at)
+      SELECT instance_id, lease_token, lease_expires_at FROM claimed ORDER BY instance_id`,
     lockLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
     renewLease: `UPDATE ${s}.instances SET lease_expires_at = $2 WHERE instance_id = $1`,
     releaseLease: `UPDATE ${s}.instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL

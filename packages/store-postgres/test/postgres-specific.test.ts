@@ -246,6 +246,25 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
     expect(await sql(`SELECT instance_id FROM "${name}".instances`)).toEqual([{ instance_id: 'order-1' }]);
   });
 
+  it('should order claimed leases, due timers and subscribers by code point, as instances() does', async () => {
+    const repository = await open(schema());
+    // UTF-16 code units would put 😀 (0xD83D…) before ！ (0xFF01); a locale collation would put a before B.
+    const expected = ['B', 'a', '！', '😀'];
+    for (const id of ['😀', '！', 'a', 'B']) {
+      const first = checkpoint(id, 1, utf8('{}'));
+      await repository.put({
+        ...first,
+        meta: { ...first.meta, dueAt: 5, subscriptions: [{ name: 'paid', key: 'k' }] },
+      });
+    }
+
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 10 });
+
+    expect(leases.map(({ instanceId }) => instanceId)).toEqual(expected);
+    expect((await repository.dueTimers(10, 10)).map(({ instanceId }) => instanceId)).toEqual(expected);
+    expect(await repository.subscriptions('paid', 'k')).toEqual(expected);
+  });
+
   it('should refuse a schema name that is not a plain identifier', async () => {
     const error = await rejection(openRepository('thresher"; DROP TABLE x; --'));
 
