@@ -25,5 +25,8 @@ export function emptyCheckpointBody(instance: InstanceRecord, rootState: string)
     userTasks: [],
     incidents: [],
     history: [],
+    timers: [],
+    subscriptions: [],
+    outbox: [],
   };
 }

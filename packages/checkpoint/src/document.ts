@@ -5,7 +5,7 @@ import { migrateToCurrent } from './migrations.js';
 import type { CheckpointBody, CheckpointDocument } from './types.js';
 
 /** The schema this build writes. Every change to the body bumps it and adds a migration. */
-export const CURRENT_SCHEMA = 2;
+export const CURRENT_SCHEMA = 3;
 
 /** A document before it is sealed with its digest. */
 export type UnsealedCheckpoint = Omit<CheckpointDocument, 'digest' | 'schema'>;
@@ -64,7 +64,17 @@ export function openCheckpoint(bytes: Uint8Array, expected: { instanceId: string
   return migrated;
 }
 
-const BODY_LISTS: (keyof CheckpointBody)[] = ['scopes', 'tracks', 'jobs', 'userTasks', 'incidents', 'history'];
+const BODY_LISTS: (keyof CheckpointBody)[] = [
+  'scopes',
+  'tracks',
+  'jobs',
+  'userTasks',
+  'incidents',
+  'history',
+  'timers',
+  'subscriptions',
+  'outbox',
+];
 
 function assertShape(
   doc: Record<string, unknown>,

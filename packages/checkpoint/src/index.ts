@@ -37,7 +37,7 @@ export {
 export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
-export { MIGRATIONS, schema1to2 } from './migrations.js';
+export { MIGRATIONS, schema1to2, schema2to3 } from './migrations.js';
 export type { HeldLease } from './put-rules.js';
 export {
   checkFence,

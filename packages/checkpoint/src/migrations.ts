@@ -13,10 +13,23 @@ export function schema1to2(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 2 → 3: instances gain timers, message and signal subscriptions, an outbox of thrown signals, and
+ * the ids of what they have received. A schema-2 document was written before any of these could exist, so
+ * all start empty.
+ */
+export function schema2to3(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.body as Body & { instance?: Record<string, unknown> };
+  return {
+    ...document,
+    body: { ...body, instance: { ...body.instance, receivedIds: [] }, timers: [], subscriptions: [], outbox: [] },
+  };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: readonly Migration[] = [schema1to2];
+export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

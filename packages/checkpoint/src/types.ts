@@ -38,6 +38,11 @@ export interface InstanceRecord {
   endedAt: number | null;
   /** Source of the instance's next local id (tracks, jobs, incidents); keeps ids deterministic. */
   nextId: number;
+  /**
+   * Ids of the messages and signals this instance has taken, so delivering one again (a retry after a crash)
+   * changes nothing. @since schema 3
+   */
+  receivedIds: string[];
 }
 
 export interface ScopeRecord {
@@ -61,7 +66,9 @@ export type TrackWait =
   | { kind: 'userTask'; taskId: string }
   | { kind: 'scope'; path: string }
   | { kind: 'join' }
-  | { kind: 'incident'; incidentId: string };
+  | { kind: 'incident'; incidentId: string }
+  /** A catch event, receive task or event-based gateway: its timers and subscriptions are its waits. @since schema 3 */
+  | { kind: 'event' };
 
 export interface TrackRecord {
   id: string;
@@ -120,7 +127,8 @@ export interface IncidentRecord {
   nodeId: string;
   /** Set when the incident came from a job whose retries ran out. */
   jobId: string | null;
-  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed';
+  /** `uncaught-error` (schema 3): a BPMN error no boundary or event sub-process caught. */
+  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed' | 'uncaught-error';
   /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
   resume: 'enter' | 'leave' | 'job';
   message: string;
@@ -134,6 +142,53 @@ export interface HistoryEntry {
   track: string;
 }
 
+/**
+ * Who a timer or subscription wakes: a track waiting at a catch event or receive task; a track waiting at an
+ * event-based gateway (the catch event `target` wins); a boundary event attached to a track's activity; or
+ * the start event of an event sub-process of an open scope.
+ */
+export type WaitOwner =
+  | { kind: 'track'; trackId: string }
+  | { kind: 'gateway'; trackId: string; target: string }
+  | { kind: 'boundary'; trackId: string; nodeId: string }
+  | { kind: 'eventSubProcess'; scopePath: string; nodeId: string };
+
+/** A timer: absolute due time, and what is left of its cycle. @since schema 3 */
+export interface TimerRecord {
+  id: string;
+  /** The catch, boundary or start event whose timer this is. */
+  nodeId: string;
+  owner: WaitOwner;
+  /** Epoch ms. */
+  dueAt: number;
+  /** A repeating timer: the interval and the repetitions left after this one (null: forever). */
+  cycle: { intervalMs: number; remaining: number | null } | null;
+}
+
+/** A message or signal subscription. @since schema 3 */
+export interface SubscriptionRecord {
+  id: string;
+  kind: 'message' | 'signal';
+  /** The event that subscribed. */
+  nodeId: string;
+  owner: WaitOwner;
+  name: string;
+  /** A message's correlation key; null for signals. */
+  correlationKey: string | null;
+}
+
+/**
+ * An effect on other instances recorded with the step that made it (a thrown signal), delivered after the
+ * step is durable and removed once delivered; a restore delivers what is left again. @since schema 3
+ */
+export interface OutboxEntry {
+  /** Stable across a re-run of the step: receivers take each id once. */
+  id: string;
+  kind: 'signal';
+  name: string;
+  variables: Variables;
+}
+
 export interface CheckpointBody {
   instance: InstanceRecord;
   scopes: ScopeRecord[];
@@ -142,6 +197,12 @@ export interface CheckpointBody {
   userTasks: UserTaskRecord[];
   incidents: IncidentRecord[];
   history: HistoryEntry[];
+  /** @since schema 3 */
+  timers: TimerRecord[];
+  /** @since schema 3 */
+  subscriptions: SubscriptionRecord[];
+  /** @since schema 3 */
+  outbox: OutboxEntry[];
 }
 
 /** The durable document of one instance at one seq. */

@@ -18,6 +18,7 @@ const body = (): CheckpointBody => {
       startedAt: 1,
       endedAt: null,
       nextId: 0,
+      receivedIds: [],
     },
     'active',
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA } from '../src/document.js';
-import { MIGRATIONS, migrateToCurrent, schema1to2 } from '../src/migrations.js';
+import { MIGRATIONS, migrateToCurrent, schema1to2, schema2to3 } from '../src/migrations.js';
 
 const schema1 = () => ({
   schema: 1,
@@ -33,5 +33,21 @@ describe('schema migrations', () => {
     const migrated = migrateToCurrent(schema1(), 1);
     expect(migrated.schema).toBe(CURRENT_SCHEMA);
     expect(migrateToCurrent({ ...schema1(), schema: CURRENT_SCHEMA }, CURRENT_SCHEMA).schema).toBe(CURRENT_SCHEMA);
+  });
+});
+
+describe('schema2to3', () => {
+  it('should give a schema-2 instance empty timers, subscriptions and received ids, and touch nothing else', () => {
+    const before = { schema: 2, body: { instance: { id: 'i1', nextId: 4 }, jobs: [{ id: 'j1' }], tracks: [] } };
+    const after = schema2to3(before) as { body: Record<string, unknown> };
+    expect(after.body).toEqual({
+      instance: { id: 'i1', nextId: 4, receivedIds: [] },
+      jobs: [{ id: 'j1' }],
+      tracks: [],
+      timers: [],
+      subscriptions: [],
+      outbox: [],
+    });
+    expect(before.body.instance).not.toHaveProperty('receivedIds');
   });
 });

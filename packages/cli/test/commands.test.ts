@@ -29,7 +29,7 @@ beforeAll(() => {
       'bad-defs',
       `  <bpmn:process id="bad" isExecutable="true">
     <bpmn:startEvent id="start"><bpmn:outgoing>f1</bpmn:outgoing></bpmn:startEvent>
-    <bpmn:sendTask id="notify" name="Notify"><bpmn:incoming>f1</bpmn:incoming></bpmn:sendTask>
+    <bpmn:businessRuleTask id="notify" name="Notify"><bpmn:incoming>f1</bpmn:incoming></bpmn:businessRuleTask>
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="notify" />
     <bpmn:sequenceFlow id="f2" sourceRef="notify" targetRef="missing" />
   </bpmn:process>`,
@@ -217,7 +217,7 @@ describe('thresher run', () => {
   it('should exit 1 naming the element of an invalid model', async () => {
     const run = await ws.thresher(['run', 'bad.bpmn', '--store', 'memory:']);
     expect(run.code).toBe(ExitCode.Failed);
-    expect(run.stderr).toMatch(/bpmn:SendTask "notify" \(line \d+\): .*not supported/);
+    expect(run.stderr).toMatch(/bpmn:BusinessRuleTask "notify" \(line \d+\): .*not supported/);
     expect(run.stderr).toMatch(/bpmn:SequenceFlow "f2"/);
   });
 
@@ -451,7 +451,7 @@ describe('thresher inspect', () => {
     const inspect = await ws.thresher(['inspect', 'bad.bpmn']);
     expect(inspect.code).toBe(ExitCode.Failed);
     expect(inspect.stdout).toMatch(/invalid model \(2 issues\)/);
-    expect(inspect.stdout).toMatch(/bpmn:SendTask "notify" \(line \d+\)/);
+    expect(inspect.stdout).toMatch(/bpmn:BusinessRuleTask "notify" \(line \d+\)/);
     expect(inspect.stdout).toMatch(/bpmn:SequenceFlow "f2" \(line \d+\): .*"missing"/);
     const json = await ws.thresher(['inspect', 'bad.bpmn', '--json']);
     expect(json.code).toBe(ExitCode.Failed);

@@ -94,6 +94,8 @@ export interface InstanceView {
   incidents: IncidentRecord[];
   /** Open user tasks (reading them restores nothing and dispatches nothing). */
   userTasks: UserTaskView[];
+  /** Ids of the messages and signals it has taken (the latest 1,000). */
+  received: string[];
   /** Completed elements in order. */
   history: HistoryEntry[];
   startedAt: number;
@@ -104,7 +106,44 @@ export interface InstanceView {
 /** Why `settled` returned: the instance ended, or it waits for something outside the engine. */
 export type SettledState =
   | { instanceId: string; status: 'completed' | 'terminated' }
-  | { instanceId: string; status: 'waiting'; userTasks: UserTaskView[]; incidents: IncidentRecord[] };
+  | {
+      instanceId: string;
+      status: 'waiting';
+      userTasks: UserTaskView[];
+      incidents: IncidentRecord[];
+      /** BPMN timers armed, earliest first (absent: `settled({ timers: 'wait' })` waits them out). */
+      timers: { elementId: string; dueAt: number }[];
+      /** Messages and signals the instance waits for. */
+      subscriptions: { elementId: string; kind: 'message' | 'signal'; name: string; correlationKey: string | null }[];
+    };
+
+export interface SettledOptions {
+  /**
+   * `park` (default): an instance waiting only on BPMN timers counts as settled (its timers are listed);
+   * `wait`: it settles only once no timer is armed either.
+   */
+  timers?: 'park' | 'wait';
+}
+
+export interface CorrelateOptions {
+  /** The key a subscription's `zeebe:subscription correlationKey` evaluated to (numbers are compared as text). */
+  correlationKey?: string | number | null;
+  variables?: Variables;
+  /** Delivering a message with the same id to the same instance again changes nothing (a retry after a crash). */
+  messageId?: string;
+}
+
+export interface CorrelateResult {
+  correlated: boolean;
+  /** The instance that took the message. */
+  instanceId: string | null;
+}
+
+export interface SignalOptions {
+  variables?: Variables;
+  /** Delivering a signal with the same id to the same instance again changes nothing. */
+  signalId?: string;
+}
 
 export interface RecoverReport {
   /** Instances restored and running again. */
@@ -135,6 +174,11 @@ export type EngineEvent = EventBase &
     | { type: 'userTask.created'; taskId: string; elementId: string }
     | { type: 'userTask.completed'; taskId: string; elementId: string }
     | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
+    | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
+    | { type: 'timer.fired'; timerId: string; elementId: string }
+    | { type: 'message.correlated'; elementId: string; name: string; correlationKey: string | null }
+    | { type: 'signal.received'; elementId: string; name: string }
+    | { type: 'error.caught'; elementId: string; errorCode: string }
     | { type: 'incident.resolved'; incidentId: string; elementId: string }
     | { type: 'checkpoint.saved'; seq: number }
   );

@@ -6,7 +6,19 @@ import type { ProcessDef } from './model/types.js';
 export type InstanceEvent =
   | { type: 'instance.start'; variables: Variables }
   | { type: 'job.completed'; jobId: string; result: Variables }
-  | { type: 'job.failed'; jobId: string; error: string; retryable: boolean }
+  /** `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. */
+  | { type: 'job.failed'; jobId: string; error: string; retryable: boolean; errorCode?: string }
+  | { type: 'timer.fired'; timerId: string }
+  | {
+      type: 'message.correlated';
+      name: string;
+      correlationKey: string | null;
+      variables: Variables;
+      messageId: string | null;
+    }
+  | { type: 'signal.received'; name: string; variables: Variables; signalId: string | null }
+  /** The outbox entry was delivered: it can go. */
+  | { type: 'outbox.delivered'; entryId: string }
   | { type: 'userTask.completed'; taskId: string; variables: Variables }
   | { type: 'incident.retry'; incidentId: string };
 
@@ -18,7 +30,11 @@ export type Announcement = EngineEvent extends infer E
   : never;
 
 /** What the runtime must do once the state that records it is durable. */
-export type Effect = { type: 'dispatch'; jobId: string } | { type: 'announce'; event: Announcement };
+export type Effect =
+  | { type: 'dispatch'; jobId: string }
+  | { type: 'announce'; event: Announcement }
+  /** An outbox entry to deliver once this step is durable. */
+  | { type: 'deliver'; entryId: string };
 
 /** What the pure core reads besides the instance: the model and the injected clock's reading. */
 export interface CoreContext {

@@ -7,7 +7,8 @@ import { inclusiveJoinReady, parallelJoinReady } from './joins.js';
 import { invocationIdentity } from './journal.js';
 import { advanceScope, initialState, scopeMachine } from './machines.js';
 import type { Node } from './model/types.js';
-import { NO_VALUE, StepBase } from './step-base.js';
+import { NO_VALUE } from './step-base.js';
+import { EventStep, ownedBy } from './step-events.js';
 
 /**
  * The engine's core: apply one event to one instance and run every track it frees until each waits or
@@ -21,7 +22,7 @@ export function applyEvent(ctx: CoreContext, state: InstanceState, event: Instan
   return step.effects;
 }
 
-class Step extends StepBase {
+class Step extends EventStep {
   private readonly reentering = new Set<string>();
 
   apply(event: InstanceEvent): void {
@@ -31,7 +32,18 @@ class Step extends StepBase {
       case 'job.completed':
         return this.jobCompleted(event.jobId, event.result);
       case 'job.failed':
-        return this.jobFailed(event.jobId, event.error, event.retryable);
+        return this.jobFailed(event.jobId, event.error, event.retryable, event.errorCode);
+      case 'timer.fired':
+        return this.fireTimer(event.timerId);
+      case 'message.correlated':
+        return this.correlate(event);
+      case 'signal.received':
+        return this.receiveSignal(event);
+      case 'outbox.delivered': {
+        const index = this.state.outbox.findIndex((entry) => entry.id === event.entryId);
+        if (index >= 0) this.state.outbox.splice(index, 1);
+        return;
+      }
       case 'userTask.completed':
         return this.userTaskCompleted(event.taskId, event.variables);
       case 'incident.retry':
@@ -82,9 +94,17 @@ class Step extends StepBase {
     this.transition(track, 'RESUME');
   }
 
-  private jobFailed(jobId: string, error: string, retryable: boolean): void {
+  private jobFailed(jobId: string, error: string, retryable: boolean, errorCode?: string): void {
     const job = this.state.jobs.get(jobId);
     if (!job) return;
+    if (errorCode !== undefined) {
+      // A BPMN error is not a failure to retry: the nearest catcher takes it, else it is an incident.
+      const track = this.state.track(job.trackId);
+      if (this.throwError(track, errorCode, {})) return void this.state.jobs.delete(jobId);
+      job.lastError = error;
+      this.raiseIncident(track, 'uncaught-error', 'job', `uncaught BPMN error ${errorCode}: ${error}`, jobId);
+      return;
+    }
     job.failures += 1;
     job.retriesLeft = retryable ? Math.max(0, job.retriesLeft - 1) : 0;
     job.lastError = error;
@@ -164,6 +184,8 @@ class Step extends StepBase {
       if (!locals) return;
       track.locals = locals;
     }
+    if (this.ctx.process.boundaries?.has(node.id) && !this.armBoundaries(track)) return;
+    if (this.enterEvent(track, node)) return;
     switch (node.type) {
       case 'startEvent':
       case 'task':
@@ -176,7 +198,8 @@ class Step extends StepBase {
         this.end(track, node);
         return this.terminate(track.scopePath, node.id);
       case 'serviceTask':
-        return this.createJob(track, node.taskType, node.retries);
+      case 'sendTask':
+        return this.createJobAt(track, node.taskType, node.retries);
       case 'scriptTask': {
         const value = this.evaluateOrIncident(track, node.expression, 'enter');
         if (value === NO_VALUE) return;
@@ -197,7 +220,7 @@ class Step extends StepBase {
     }
   }
 
-  private createJob(track: TrackRecord, taskType: string, retries: number | undefined): void {
+  protected createJobAt(track: TrackRecord, taskType: string, retries: number | undefined): void {
     const inputDigest = digestInputs({ ...this.state.visible(track.scopePath), ...track.locals });
     const identity = invocationIdentity(this.state.instance, track, inputDigest);
     const jobId = this.state.nextId('j');
@@ -248,9 +271,14 @@ class Step extends StepBase {
   private leave(track: TrackRecord): void {
     const node = this.node(track.nodeId);
     if (!this.applyOutputs(track, node)) return;
+    // Its boundary events wait only while the activity runs.
+    this.state.dropWaits(ownedBy(track.id));
     let flows: ReturnType<typeof chooseFlows>;
     try {
-      flows = chooseFlows(this.ctx.process, node, this.state.visible(track.scopePath));
+      const decided = this.decided.get(track.id);
+      flows = decided
+        ? node.outgoing.map((id) => this.ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
+        : chooseFlows(this.ctx.process, node, this.state.visible(track.scopePath));
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
       this.raiseIncident(track, error.kind, 'leave', error.message, null);

@@ -13,6 +13,8 @@ import {
 } from '@thresher/checkpoint';
 import type {
   Clock,
+  CorrelateOptions,
+  CorrelateResult,
   DeployResult,
   EngineEvent,
   EngineEventType,
@@ -20,7 +22,9 @@ import type {
   Handlers,
   InstanceView,
   RecoverReport,
+  SettledOptions,
   SettledState,
+  SignalOptions,
   StartOptions,
   UserTaskFilter,
   UserTaskView,
@@ -78,6 +82,13 @@ export class Engine {
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
       ended: (instanceId) => this.runtimes.delete(instanceId),
+      broadcast: (name, variables, signalId) =>
+        this.broadcastSignal(name, { variables, signalId }).catch((error: unknown) =>
+          this.emitter.emit('fault', {
+            instanceId: '',
+            error: error instanceof Error ? error : new Error(String(error)),
+          }),
+        ),
       fault: (instanceId, error) => {
         this.runtimes.delete(instanceId);
         this.emitter.emit('fault', { instanceId, error });
@@ -131,6 +142,7 @@ export class Engine {
           startedAt: now,
           endedAt: null,
           nextId: 0,
+          receivedIds: [],
         },
         initialState(scopeMachine),
       ),
@@ -147,8 +159,57 @@ export class Engine {
   }
 
   /** Resolves once the instance has ended or waits only for the outside world (user tasks, incidents). */
-  async settled(instanceId: string): Promise<SettledState> {
-    return (await this.runtime(instanceId)).settled();
+  async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
+    return (await this.runtime(instanceId)).settled(options);
+  }
+
+  /**
+   * Deliver a message to the one instance waiting for it (by name and correlation key; the lowest instance
+   * id when several do). With a `messageId`, delivering the same message to that instance again changes
+   * nothing. A message nobody waits for is not kept: the result says it was not correlated.
+   */
+  async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
+    this.assertOpen();
+    const variables = options.variables ?? {};
+    canonicalBytes(variables, '$variables');
+    const key =
+      options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
+    const waiting = (state: InstanceState) =>
+      [...state.subscriptions.values()].some(
+        (s) => s.kind === 'message' && s.name === name && s.correlationKey === key,
+      );
+    for (const instanceId of await this.waitingInstances(`message:${name}`, key, waiting)) {
+      const runtime = await this.runtime(instanceId);
+      if (!waiting(runtime.current)) continue;
+      const messageId = options.messageId ?? null;
+      await runtime.submit({
+        type: 'message.correlated',
+        name,
+        correlationKey: key,
+        variables: { ...variables },
+        messageId,
+      });
+      return { correlated: true, instanceId };
+    }
+    return { correlated: false, instanceId: null };
+  }
+
+  /** Deliver a signal to every instance waiting for it. Returns the instances it reached. */
+  async broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
+    this.assertOpen();
+    const variables = options.variables ?? {};
+    canonicalBytes(variables, '$variables');
+    const waiting = (state: InstanceState) =>
+      [...state.subscriptions.values()].some((s) => s.kind === 'signal' && s.name === name);
+    const reached: string[] = [];
+    for (const instanceId of await this.waitingInstances(`signal:${name}`, null, waiting)) {
+      const runtime = await this.runtime(instanceId);
+      if (!waiting(runtime.current)) continue;
+      const signalId = options.signalId ?? null;
+      await runtime.submit({ type: 'signal.received', name, variables: { ...variables }, signalId });
+      reached.push(instanceId);
+    }
+    return reached;
   }
 
   /** The instance as it is now (live), or as its latest checkpoint says. */
@@ -254,6 +315,17 @@ export class Engine {
     const parsed = parseExternalId(id);
     if (!parsed) throw new NotFoundError(kind, id);
     return parsed;
+  }
+
+  /** Instances waiting on an indexed subscription: loaded ones, and the stored ones the repository names. */
+  private async waitingInstances(
+    indexName: string,
+    key: string | null,
+    waiting: (state: InstanceState) => boolean,
+  ): Promise<string[]> {
+    const ids = new Set(await this.repository.subscriptions(indexName, key));
+    for (const [id, runtime] of this.runtimes) if (waiting(runtime.current)) ids.add(id);
+    return [...ids].sort();
   }
 
   private async runningInstanceIds(): Promise<string[]> {

@@ -8,7 +8,7 @@ import {
   sealCheckpoint,
   type Variables,
 } from '@thresher/checkpoint';
-import type { Clock, EngineEvent, Handlers, Job, SettledState } from './api-types.js';
+import type { Clock, EngineEvent, Handlers, Job, SettledOptions, SettledState } from './api-types.js';
 import { applyEvent } from './core.js';
 import type { Announcement, CoreContext, Effect, InstanceEvent } from './core-types.js';
 import { BpmnError, NotFoundError } from './errors.js';
@@ -28,6 +28,8 @@ export interface RuntimeHost {
   fault(instanceId: string, error: Error): void;
   /** The instance ended and its end is durable: the engine may let go of the loop. */
   ended(instanceId: string): void;
+  /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
+  broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
 }
 
 /**
@@ -41,6 +43,9 @@ export class InstanceRuntime {
   private readonly running = new Set<string>();
   private readonly timers = new Map<string, unknown>();
   private settledWaiters: Array<() => void> = [];
+  private bpmnTimer: unknown;
+  /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
+  private inFlightEffects = 0;
   private broken: Error | null = null;
   private stopped = false;
 
@@ -92,18 +97,21 @@ export class InstanceRuntime {
       for (const track of this.state.tracks.values()) {
         if (track.wait?.kind === 'job') this.dispatch(track.wait.jobId);
       }
+      // A timer that fell due while nothing ran fires now, once; what the outbox holds is delivered again.
+      this.scheduleTimers();
+      for (const entry of [...this.state.outbox]) this.deliver(entry.id);
     });
   }
 
   /** Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents). */
-  settled(): Promise<SettledState> {
+  settled(options: SettledOptions = {}): Promise<SettledState> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         if (this.broken) {
           reject(this.broken);
           return true;
         }
-        const result = this.settledState();
+        const result = this.settledState(options.timers ?? 'park');
         if (result) resolve(result);
         return result !== undefined;
       };
@@ -119,6 +127,7 @@ export class InstanceRuntime {
     this.stopped = true;
     for (const handle of this.timers.values()) this.host.clock.clearTimeout(handle);
     this.timers.clear();
+    this.unscheduleTimers();
     await this.tail;
   }
 
@@ -201,9 +210,8 @@ export class InstanceRuntime {
           businessKey: instance.businessKey,
           parentId: instance.parentId,
           callNodeId: instance.callNodeId,
-          // Timers and message subscriptions do not exist yet; the engine fills these when they do.
-          dueAt: null,
-          subscriptions: [],
+          dueAt: this.state.nextDue(),
+          subscriptions: subscriptionIndex(this.state),
         },
       }),
     );
@@ -211,12 +219,14 @@ export class InstanceRuntime {
     this.lastBytes = bytes;
     if (instance.status !== 'running') this.host.ended(instance.id);
     this.announce({ id: `${instance.id}:checkpoint.saved:${seq}`, type: 'checkpoint.saved', seq });
+    this.scheduleTimers();
   }
 
   private perform(effects: Effect[]): void {
     for (const effect of effects) {
       if (effect.type === 'announce') this.announce(effect.event);
-      else this.dispatch(effect.jobId);
+      else if (effect.type === 'dispatch') this.dispatch(effect.jobId);
+      else this.deliver(effect.entryId);
     }
   }
 
@@ -273,7 +283,7 @@ export class InstanceRuntime {
           this.jobSettled(
             jobId,
             BpmnError.is(error)
-              ? { error: `uncaught BPMN error ${error.errorCode}: ${error.message}`, retryable: false }
+              ? { error: error.message, retryable: false, errorCode: error.errorCode }
               : { error: describe(error), retryable: true },
           ),
       );
@@ -292,7 +302,13 @@ export class InstanceRuntime {
         : this.enqueue(async () => {
             this.running.delete(jobId);
             const effects = this.applyOrRollback([
-              { type: 'job.failed', jobId, error: outcome.error, retryable: outcome.retryable },
+              {
+                type: 'job.failed',
+                jobId,
+                error: outcome.error,
+                retryable: outcome.retryable,
+                ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+              },
             ]);
             await this.persist();
             this.perform(effects);
@@ -317,17 +333,67 @@ export class InstanceRuntime {
     });
   }
 
+  /** Deliver an outbox entry (at least once: its id lets receivers take it once), then drop it. */
+  private deliver(entryId: string): void {
+    const entry = this.state.outbox.find((candidate) => candidate.id === entryId);
+    if (!entry || this.stopped) return;
+    this.inFlightEffects++;
+    const done = (): void => {
+      this.inFlightEffects--;
+      this.notifySettled();
+    };
+    this.host
+      .broadcast(entry.name, entry.variables, entry.id)
+      .then(() => this.submit({ type: 'outbox.delivered', entryId }))
+      .then(done, done);
+  }
+
+  // ── BPMN timers ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** One clock timer at the earliest due BPMN timer; rescheduled after every durable step. */
+  private scheduleTimers(): void {
+    this.unscheduleTimers();
+    const due = this.state.nextDue();
+    if (due === null || this.stopped || this.state.instance.status !== 'running') return;
+    this.bpmnTimer = this.host.clock.setTimeout(
+      () => {
+        this.bpmnTimer = undefined;
+        const now = this.host.clock.now();
+        const ready = [...this.state.timers.values()].filter((timer) => timer.dueAt <= now);
+        ready.sort((a, b) => a.dueAt - b.dueAt);
+        if (ready.length === 0) return this.scheduleTimers();
+        for (const timer of ready) this.submit({ type: 'timer.fired', timerId: timer.id }).catch(() => {});
+      },
+      Math.max(0, due - this.host.clock.now()),
+    );
+  }
+
+  private unscheduleTimers(): void {
+    if (this.bpmnTimer !== undefined) this.host.clock.clearTimeout(this.bpmnTimer);
+    this.bpmnTimer = undefined;
+  }
+
   // ── settling ────────────────────────────────────────────────────────────────────────────────────────
 
-  private settledState(): SettledState | undefined {
+  private settledState(timers: 'park' | 'wait'): SettledState | undefined {
     const { instance } = this.state;
     if (instance.status !== 'running') return { instanceId: instance.id, status: instance.status };
-    if (this.queued > 0 || this.running.size > 0 || this.timers.size > 0) return undefined;
+    if (this.queued > 0 || this.running.size > 0 || this.timers.size > 0 || this.inFlightEffects > 0) return undefined;
+    if (timers === 'wait' && this.state.timers.size > 0) return undefined;
     return {
       instanceId: instance.id,
       status: 'waiting',
       userTasks: [...this.state.userTasks.values()].map((task) => userTaskView(this.state, task)),
       incidents: incidentViews(this.state),
+      timers: [...this.state.timers.values()]
+        .sort((a, b) => a.dueAt - b.dueAt)
+        .map((timer) => ({ elementId: timer.nodeId, dueAt: timer.dueAt })),
+      subscriptions: [...this.state.subscriptions.values()].map((s) => ({
+        elementId: s.nodeId,
+        kind: s.kind,
+        name: s.name,
+        correlationKey: s.correlationKey,
+      })),
     };
   }
 
@@ -339,7 +405,12 @@ export class InstanceRuntime {
 }
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
-type Outcome = { result: Variables } | { error: string; retryable: boolean };
+type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
+
+/** What the repository indexes of an instance's subscriptions: `message:NAME` with its key, `signal:NAME`. */
+function subscriptionIndex(state: InstanceState): { name: string; key: string | null }[] {
+  return [...state.subscriptions.values()].map((s) => ({ name: `${s.kind}:${s.name}`, key: s.correlationKey }));
+}
 
 function checkResult(taskType: string, result: unknown): Outcome {
   if (result === undefined || result === null) return { result: {} };

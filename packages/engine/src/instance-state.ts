@@ -3,10 +3,14 @@ import type {
   IncidentRecord,
   InstanceRecord,
   JobRecord,
+  OutboxEntry,
   ScopeRecord,
+  SubscriptionRecord,
+  TimerRecord,
   TrackRecord,
   UserTaskRecord,
   Variables,
+  WaitOwner,
 } from '@thresher/checkpoint';
 
 /**
@@ -20,6 +24,9 @@ export class InstanceState {
   readonly jobs = new Map<string, JobRecord>();
   readonly userTasks = new Map<string, UserTaskRecord>();
   readonly incidents = new Map<string, IncidentRecord>();
+  readonly timers = new Map<string, TimerRecord>();
+  readonly subscriptions = new Map<string, SubscriptionRecord>();
+  readonly outbox: OutboxEntry[];
   readonly history: CheckpointBody['history'];
 
   constructor(body: CheckpointBody) {
@@ -29,6 +36,9 @@ export class InstanceState {
     for (const job of body.jobs) this.jobs.set(job.id, job);
     for (const task of body.userTasks) this.userTasks.set(task.id, task);
     for (const incident of body.incidents) this.incidents.set(incident.id, incident);
+    for (const timer of body.timers) this.timers.set(timer.id, timer);
+    for (const subscription of body.subscriptions) this.subscriptions.set(subscription.id, subscription);
+    this.outbox = body.outbox;
     this.history = body.history;
   }
 
@@ -42,11 +52,14 @@ export class InstanceState {
       userTasks: [...this.userTasks.values()],
       incidents: [...this.incidents.values()],
       history: this.history,
+      timers: [...this.timers.values()],
+      subscriptions: [...this.subscriptions.values()],
+      outbox: this.outbox,
     };
   }
 
   /** A new local id; the counter lives in the document so ids stay stable across restores. */
-  nextId(prefix: 't' | 'j' | 'u' | 'i'): string {
+  nextId(prefix: 't' | 'j' | 'u' | 'i' | 'w'): string {
     this.instance.nextId += 1;
     return `${prefix}${this.instance.nextId}`;
   }
@@ -91,6 +104,23 @@ export class InstanceState {
       const holder = chain.find((scope) => Object.hasOwn(scope.data, name)) ?? root;
       holder.data[name] = value;
     }
+  }
+
+  /** Remove every timer and subscription a predicate picks; returns how many went. */
+  dropWaits(owned: (owner: WaitOwner) => boolean): number {
+    let dropped = 0;
+    for (const [id, timer] of this.timers) if (owned(timer.owner) && this.timers.delete(id)) dropped++;
+    for (const [id, subscription] of this.subscriptions) {
+      if (owned(subscription.owner) && this.subscriptions.delete(id)) dropped++;
+    }
+    return dropped;
+  }
+
+  /** The earliest due time of a timer, if any. */
+  nextDue(): number | null {
+    let due: number | null = null;
+    for (const timer of this.timers.values()) if (due === null || timer.dueAt < due) due = timer.dueAt;
+    return due;
   }
 
   /** Tracks that are still alive (not done or cancelled) in a scope. */

@@ -134,6 +134,7 @@ export abstract class StepBase {
     for (const scope of [...this.state.scopes.values()]) {
       if (scope.parentPath === path) {
         this.cancelInside(scope.path);
+        this.state.dropWaits((owner) => owner.kind === 'eventSubProcess' && owner.scopePath === scope.path);
         scope.state = advanceScope(scope.state, 'TERMINATE');
         this.state.scopes.delete(scope.path);
       }
@@ -141,10 +142,18 @@ export abstract class StepBase {
     for (const track of this.state.liveTracks(path)) this.cancel(track);
   }
 
+  /** Cancel a track where it is: its job, user task, inner scope, incident, timers and subscriptions go. */
   protected cancel(track: TrackRecord): void {
     const wait = track.wait;
     if (wait?.kind === 'job') this.state.jobs.delete(wait.jobId);
     if (wait?.kind === 'userTask') this.state.userTasks.delete(wait.taskId);
+    if (wait?.kind === 'scope') {
+      this.cancelInside(wait.path);
+      const scope = this.state.scopes.get(wait.path);
+      if (scope) scope.state = advanceScope(scope.state, 'TERMINATE');
+      this.state.scopes.delete(wait.path);
+    }
+    this.state.dropWaits((owner) => owner.kind !== 'eventSubProcess' && owner.trackId === track.id);
     if (wait?.kind === 'incident') {
       const incident = this.state.incidents.get(wait.incidentId);
       if (incident?.jobId) this.state.jobs.delete(incident.jobId);

@@ -52,6 +52,7 @@ export function instanceView(state: InstanceState, seq: number, deployment: Depl
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, task)),
+    received: [...instance.receivedIds],
     history: [...state.history],
     startedAt: instance.startedAt,
     endedAt: instance.endedAt,

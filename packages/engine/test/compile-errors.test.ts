@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EngineErrorCode, ModelError } from '../src/errors.js';
 import { compile } from '../src/model/index.js';
-import { around, bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
+import { unsupportedIssues } from '../src/model/support.js';
+import { around, bpmn, chain, definitions, ext, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
+
+const KEYED_MESSAGE = message('m', 'answer', '= id');
+/** The body of `around`: start → `element` (id `x`) → end. */
+const aroundBody = (element: string) =>
+  `<bpmn:startEvent id="start" />\n${element}\n<bpmn:endEvent id="end" />\n${chain('start', 'x', 'end')}`;
 
 const errorFixture = (name: string) => readFileSync(new URL(`./fixtures/bpmn/error/${name}`, import.meta.url), 'utf8');
 
@@ -247,27 +253,6 @@ describe('compile refuses elements Thresher does not run yet', () => {
     '<bpmn:timerEventDefinition id="td"><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>';
   const cases: Array<[string, string, string, string, RegExp]> = [
     [
-      'a boundary event',
-      `<bpmn:task id="x" /><bpmn:boundaryEvent id="b" attachedToRef="x">${timerDefinition}</bpmn:boundaryEvent>`,
-      'b',
-      'bpmn:BoundaryEvent',
-      /^bpmn:BoundaryEvent is not supported yet$/,
-    ],
-    [
-      'a timer intermediate catch event',
-      `<bpmn:intermediateCatchEvent id="x">${timerDefinition}</bpmn:intermediateCatchEvent>`,
-      'x',
-      'bpmn:IntermediateCatchEvent',
-      /^bpmn:IntermediateCatchEvent is not supported yet$/,
-    ],
-    [
-      'a none intermediate throw event',
-      '<bpmn:intermediateThrowEvent id="x" />',
-      'x',
-      'bpmn:IntermediateThrowEvent',
-      /is not supported yet/,
-    ],
-    [
       'a call activity',
       `<bpmn:callActivity id="x">${ext('<zeebe:calledElement processId="child" />')}</bpmn:callActivity>`,
       'x',
@@ -289,13 +274,6 @@ describe('compile refuses elements Thresher does not run yet', () => {
       /^bpmn:StandardLoopCharacteristics on bpmn:Task/,
     ],
     [
-      'an event sub-process',
-      '<bpmn:task id="x" /><bpmn:subProcess id="esp" triggeredByEvent="true"><bpmn:startEvent id="esp-start" /></bpmn:subProcess>',
-      'esp',
-      'bpmn:SubProcess',
-      /^event sub-process/,
-    ],
-    [
       'a transaction',
       '<bpmn:transaction id="x" />',
       'x',
@@ -304,17 +282,7 @@ describe('compile refuses elements Thresher does not run yet', () => {
     ],
     ['an ad-hoc sub-process', '<bpmn:adHocSubProcess id="x" />', 'x', 'bpmn:AdHocSubProcess', /is not supported yet/],
     ['a business rule task', '<bpmn:businessRuleTask id="x" />', 'x', 'bpmn:BusinessRuleTask', /is not supported yet/],
-    ['a send task', '<bpmn:sendTask id="x" />', 'x', 'bpmn:SendTask', /is not supported yet/],
-    ['a receive task', '<bpmn:receiveTask id="x" />', 'x', 'bpmn:ReceiveTask', /is not supported yet/],
-    ['an event-based gateway', '<bpmn:eventBasedGateway id="x" />', 'x', 'bpmn:EventBasedGateway', /not supported/],
     ['a complex gateway', '<bpmn:complexGateway id="x" />', 'x', 'bpmn:ComplexGateway', /is not supported yet/],
-    [
-      'a message end event',
-      '<bpmn:task id="x" /><bpmn:endEvent id="m-end"><bpmn:messageEventDefinition id="md" /></bpmn:endEvent>',
-      'm-end',
-      'bpmn:EndEvent',
-      /^bpmn:EndEvent with bpmn:MessageEventDefinition is not supported yet$/,
-    ],
     [
       'a compensation handler',
       '<bpmn:serviceTask id="x" isForCompensation="true" />',
@@ -335,19 +303,65 @@ describe('compile refuses elements Thresher does not run yet', () => {
     await refuse(around(element), { elementId, elementType, message });
   });
 
-  it('refuses a message start event', async () => {
-    await refuse(
+  // Elements the compiler takes but the runtime may not execute yet: one gate (support.ts) refuses them,
+  // naming the element, for exactly as long as it lists them.
+  const gated: Array<[string, string]> = [
+    [
+      'a boundary event',
+      around(
+        `<bpmn:task id="x" /><bpmn:boundaryEvent id="b" attachedToRef="x">${timerDefinition}</bpmn:boundaryEvent>${flow('fb', 'b', 'end')}`,
+      ),
+    ],
+    [
+      'a timer intermediate catch event',
+      around(`<bpmn:intermediateCatchEvent id="x">${timerDefinition}</bpmn:intermediateCatchEvent>`),
+    ],
+    ['a none intermediate throw event', around('<bpmn:intermediateThrowEvent id="x" />')],
+    [
+      'an event sub-process',
+      around(
+        `<bpmn:task id="x" /><bpmn:subProcess id="esp" triggeredByEvent="true"><bpmn:startEvent id="esp-start">${timerDefinition}</bpmn:startEvent></bpmn:subProcess>`,
+      ),
+    ],
+    ['a send task', around('<bpmn:sendTask id="x" />')],
+    ['a receive task', withRoots(KEYED_MESSAGE, aroundBody('<bpmn:receiveTask id="x" messageRef="m" />'))],
+    [
+      'an event-based gateway',
+      withRoots(
+        KEYED_MESSAGE,
+        `<bpmn:startEvent id="start" /><bpmn:eventBasedGateway id="x" /><bpmn:receiveTask id="r" messageRef="m" />
+         <bpmn:intermediateCatchEvent id="t">${timerDefinition}</bpmn:intermediateCatchEvent><bpmn:endEvent id="end" />
+         ${chain('start', 'x', 'r', 'end')}${flow('f-t', 'x', 't')}${flow('f-t-end', 't', 'end')}`,
+      ),
+    ],
+    [
+      'a message end event',
+      around('<bpmn:task id="x" /><bpmn:endEvent id="m-end"><bpmn:messageEventDefinition id="md" /></bpmn:endEvent>'),
+    ],
+    [
+      'a message start event',
       definitions(
         `<bpmn:message id="m" name="go" />${process(
           `<bpmn:startEvent id="s"><bpmn:messageEventDefinition id="md" messageRef="m" /></bpmn:startEvent>`,
         )}`,
       ),
-      {
-        elementId: 's',
-        elementType: 'bpmn:StartEvent',
-        message: /^bpmn:StartEvent with bpmn:MessageEventDefinition is not supported yet$/,
-      },
-    );
+    ],
+  ];
+
+  it.each(gated)('refuses %s while support.ts says the runtime cannot run it yet', async (_, xml) => {
+    const [ir] = (await compile(xml, { runtimeSupport: false })).processes.values();
+    const unsupported = ir ? unsupportedIssues(ir) : [];
+    const first = unsupported[0];
+    if (!first) {
+      await expect(compile(xml)).resolves.toBeDefined();
+      return;
+    }
+    const error = await refuse(xml, {
+      elementId: first.elementId,
+      elementType: first.elementType,
+      message: /^bpmn:\w+( with an? \w+ event definition)? is not supported yet$/,
+    });
+    expect(error.issues.map((issue) => issue.message)).toEqual(unsupported.map((issue) => issue.message));
   });
 
   it('refuses a start event that points at a shared event definition', async () => {
@@ -363,12 +377,12 @@ describe('compile refuses elements Thresher does not run yet', () => {
 
   it('collects every issue, the first one being the message', async () => {
     const error = await refuse(
-      around('<bpmn:task id="x" /><bpmn:sendTask id="send" /><bpmn:receiveTask id="receive" />'),
-      { elementId: 'send', elementType: 'bpmn:SendTask' },
+      around('<bpmn:task id="x" /><bpmn:businessRuleTask id="rules" /><bpmn:complexGateway id="complex" />'),
+      { elementId: 'rules', elementType: 'bpmn:BusinessRuleTask' },
     );
-    expect(error.issues.map((issue) => issue.elementId)).toEqual(['send', 'receive']);
+    expect(error.issues.map((issue) => issue.elementId)).toEqual(['rules', 'complex']);
     expect(error.message).toBe(
-      'THRESHER_MODEL: bpmn:SendTask "send": bpmn:SendTask is not supported yet (line 12) (and 1 more)',
+      'THRESHER_MODEL: bpmn:BusinessRuleTask "rules": bpmn:BusinessRuleTask is not supported yet (line 12) (and 1 more)',
     );
   });
 });
@@ -426,11 +440,12 @@ describe('compile refuses processes without a way in', () => {
     );
   });
 
-  it('refuses a process without a none start event', async () => {
+  it('refuses a process without a start event', async () => {
     await refuse(bpmn('<bpmn:task id="t" />'), {
       elementId: 'p',
       elementType: 'bpmn:Process',
-      message: /no none start event/,
+      message:
+        /^the process has no start event: it needs a none start event .* or a message, timer or signal start event$/,
     });
   });
 

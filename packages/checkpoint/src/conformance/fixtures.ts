@@ -301,6 +301,7 @@ export function sealedCheckpoint(
       startedAt: 1_700_000_000_000,
       endedAt: null,
       nextId: 0,
+      receivedIds: [],
     },
     'active',
   );

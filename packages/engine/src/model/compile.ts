@@ -10,6 +10,7 @@ import { IssueCollector, LineIndex } from './issues.js';
 import { children, idOf, type ModdleDocument, readXml } from './moddle.js';
 import { compileProcess } from './process.js';
 import { collectReadWarnings, unparsable } from './read-warnings.js';
+import { unsupportedIssues } from './support.js';
 import type { ProcessDef, ProcessModel } from './types.js';
 
 /** Options of {@link compile}. */
@@ -21,6 +22,13 @@ export interface CompileOptions {
    * is compiled only if it can be (else it is left out with a warning), like a documentation pool.
    */
   allowNonExecutable?: boolean;
+  /**
+   * Whether to refuse what the runtime cannot execute yet (`support.ts`). Default true. `false` compiles
+   * everything the compiler understands, to test the compiler ahead of the runtime.
+   *
+   * @internal For the compiler's tests only: a model compiled with it may hold nodes no engine runs.
+   */
+  runtimeSupport?: boolean;
 }
 
 /**
@@ -54,6 +62,10 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
   for (const element of elements) {
     const part = issues.fork();
     const process = compileProcess(element, part, unresolved);
+    if (process && options.runtimeSupport !== false) {
+      // One gate for what the runtime cannot execute yet, naming each element ("… is not supported yet").
+      for (const issue of unsupportedIssues(process)) part.errorAt(issue.elementId, issue.elementType, issue.message);
+    }
     const documentation = !options.allowNonExecutable && element.isExecutable !== true;
     if (documentation && part.issues.length > 0) {
       // Zeebe does not deploy non-executable processes; keep such a pool out, but say so.

@@ -1,9 +1,11 @@
 /**
- * Walks one container (a process or an embedded sub-process): compiles its flow nodes, recursing
- * into sub-processes, then its sequence flows, then the rules that need both.
+ * Walks one container (a process, an embedded sub-process or an event sub-process): compiles its
+ * flow nodes, recursing into sub-processes, then its sequence flows, then the rules that need both.
  *
  * @module
  */
+import { checkEventRules } from './event-rules.js';
+import type { Scope } from './events.js';
 import { readExtensions, readIoMapping } from './extensions.js';
 import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
 import type { IssueCollector } from './issues.js';
@@ -22,12 +24,20 @@ export interface ProcessContext {
   /** Every node of the process, nested ones included, in document order. */
   nodes: Map<string, Node>;
   flows: Map<string, Flow>;
+  /** Boundary event ids by the activity they are attached to. */
+  boundaries: Map<string, string[]>;
+  /** Event sub-process ids by their container. */
+  eventSubProcesses: Map<string, string[]>;
 }
 
 /** The start events a container turned out to have. */
 export interface ContainerStarts {
   /** Ids of its none start events. */
   startNodes: string[];
+  /** Ids of its start events with an event definition. */
+  eventStartNodes: string[];
+  /** How many `bpmn:StartEvent` elements it holds, compiled or not. */
+  declaredStarts: number;
   /** Whether a start event was refused (already reported, so "no none start event" would only repeat it). */
   refusedStart: boolean;
 }
@@ -38,9 +48,11 @@ export function compileContainer(
   container: ModdleElement,
   containerId: string,
   depth: number,
+  scope: Scope,
 ): ContainerStarts {
   const view: ContainerView = { id: containerId, nodes: new Map(), refused: new Set(), declared: new Map() };
   let refusedStart = false;
+  let declaredStarts = 0;
   const sequenceFlows: ModdleElement[] = [];
   for (const element of children(container, 'flowElements')) {
     if (element.$type === 'bpmn:SequenceFlow') {
@@ -48,6 +60,7 @@ export function compileContainer(
       continue;
     }
     if (DATA_ELEMENTS.has(element.$type)) continue;
+    if (element.$type === 'bpmn:StartEvent') declaredStarts += 1;
     const id = idOf(element);
     if (!id) {
       context.issues.error(element, `${element.$type} has no id`);
@@ -73,7 +86,7 @@ export function compileContainer(
     const node =
       element.$type === 'bpmn:SubProcess'
         ? subProcess(context, element, frame, depth)
-        : compileNode(element, frame, context.issues);
+        : compileNode(element, frame, { issues: context.issues, unresolved: context.unresolved, scope });
     if (!node) {
       view.refused.add(id);
       refusedStart ||= element.$type === 'bpmn:StartEvent';
@@ -88,10 +101,23 @@ export function compileContainer(
     if (flow) context.flows.set(flow.id, flow);
   }
   checkFlowRules(view, context.flows, context.issues);
-  const startNodes = [...view.nodes.values()]
-    .filter(({ node }) => node.type === NodeType.StartEvent)
-    .map(({ node }) => node.id);
-  return { startNodes, refusedStart };
+  checkEventRules(view, context.flows, context.issues);
+  const startNodes: string[] = [];
+  const eventStartNodes: string[] = [];
+  for (const { node } of view.nodes.values()) {
+    if (node.type === NodeType.StartEvent) (node.event ? eventStartNodes : startNodes).push(node.id);
+    if (node.type === NodeType.BoundaryEvent) listUnder(context.boundaries, node.attachedTo, node.id);
+    if (node.type === NodeType.SubProcess && node.triggeredByEvent) {
+      listUnder(context.eventSubProcesses, containerId, node.id);
+    }
+  }
+  return { startNodes, eventStartNodes, declaredStarts, refusedStart };
+}
+
+function listUnder(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
 }
 
 function subProcess(
@@ -106,9 +132,29 @@ function subProcess(
   }
   const extensions = readExtensions(element, ['zeebe:IoMapping'], context.issues);
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
-  const node: SubProcessNode = { ...frame, type: NodeType.SubProcess, startNodes: [] };
+  const triggeredByEvent = element.triggeredByEvent === true;
+  const node: SubProcessNode = triggeredByEvent
+    ? { ...frame, type: NodeType.SubProcess, startNodes: [], triggeredByEvent }
+    : { ...frame, type: NodeType.SubProcess, startNodes: [] };
   context.nodes.set(node.id, node);
-  const starts = compileContainer(context, element, node.id, depth + 1);
+  const starts = compileContainer(
+    context,
+    element,
+    node.id,
+    depth + 1,
+    triggeredByEvent ? 'eventSubProcess' : 'subProcess',
+  );
+  if (triggeredByEvent) {
+    // An event sub-process's one start event carries the event; it is its way in.
+    node.startNodes = starts.eventStartNodes;
+    if (starts.declaredStarts !== 1) {
+      context.issues.error(
+        element,
+        `an event sub-process needs exactly one start event (with a message, timer, signal, error or escalation), found ${starts.declaredStarts}`,
+      );
+    }
+    return node;
+  }
   node.startNodes = starts.startNodes;
   if (node.startNodes.length > 1 || (node.startNodes.length === 0 && !starts.refusedStart)) {
     context.issues.error(

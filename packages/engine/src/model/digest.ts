@@ -16,6 +16,11 @@ export function canonicalModel(definitionId: string, processes: ReadonlyMap<stri
       ...process,
       nodes: sortedObject(process.nodes, (node) => node),
       flows: sortedObject(process.flows, (flow) => flow),
+      // Present only in models with events, so models without them keep their digest.
+      ...(process.boundaries ? { boundaries: sortedObject(process.boundaries, (ids) => ids) } : {}),
+      ...(process.eventSubProcesses
+        ? { eventSubProcesses: sortedObject(process.eventSubProcesses, (ids) => ids) }
+        : {}),
     })),
   };
 }

@@ -48,7 +48,9 @@ export function compileFlow(
     const why =
       source.node.type === NodeType.ParallelGateway
         ? 'a bpmn:ParallelGateway takes every outgoing flow, so a condition on one is not allowed'
-        : `a conditional flow out of ${source.element.$type} is not supported yet (exclusive and inclusive gateways decide)`;
+        : source.node.type === NodeType.EventBasedGateway
+          ? 'a flow out of a bpmn:EventBasedGateway cannot have a condition: the first event to occur decides'
+          : `a conditional flow out of ${source.element.$type} is not supported yet (exclusive and inclusive gateways decide)`;
     issues.error(element, why);
     return null;
   }

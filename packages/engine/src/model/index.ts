@@ -8,22 +8,30 @@
 export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../feel.js';
 export { type CompileOptions, compile } from './compile.js';
 export type {
+  BoundaryEventNode,
   EndEventNode,
+  EventBasedGatewayNode,
+  EventDefinition,
   Expression,
   Flow,
   GatewayNode,
+  IntermediateCatchEventNode,
+  IntermediateThrowEventNode,
   IoMapping,
   Mapping,
   ModelWarning,
   Node,
   ProcessDef,
   ProcessModel,
+  ReceiveTaskNode,
   ScriptTaskNode,
+  SendTaskNode,
   ServiceTaskNode,
   StartEventNode,
   SubProcessNode,
   TaskNode,
   TerminateEndEventNode,
+  TimerSpec,
   UserTaskNode,
 } from './types.js';
 export { NodeType } from './types.js';

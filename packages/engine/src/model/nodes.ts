@@ -1,13 +1,25 @@
 /**
  * Compiles one flow node (everything but a sub-process, which `container.ts` recurses into) and
- * refuses, by name, every element or feature Thresher does not execute yet.
+ * refuses, by name, every element or feature Thresher does not compile. What the runtime does not
+ * execute yet is refused later, in one place (`support.ts`).
  *
  * @module
  */
+import {
+  boundaryEvent,
+  catchEvent,
+  endEvent,
+  eventBasedGateway,
+  isMessageThrow,
+  receiveTask,
+  startEvent,
+  throwEvent,
+} from './event-nodes.js';
+import type { EventContext } from './events.js';
 import { compileExpression } from './expression.js';
 import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
 import type { IssueCollector } from './issues.js';
-import { child, children, idOf, type ModdleElement, str } from './moddle.js';
+import { child, idOf, type ModdleElement, str } from './moddle.js';
 import { type GatewayNode, type IoMapping, type Node, NodeType } from './types.js';
 
 /** BPMN types Thresher executes, mapped to the node type they compile to. */
@@ -23,6 +35,12 @@ const SUPPORTED: Readonly<Record<string, NodeType>> = {
   'bpmn:ParallelGateway': NodeType.ParallelGateway,
   'bpmn:InclusiveGateway': NodeType.InclusiveGateway,
   'bpmn:SubProcess': NodeType.SubProcess,
+  'bpmn:IntermediateCatchEvent': NodeType.IntermediateCatchEvent,
+  'bpmn:IntermediateThrowEvent': NodeType.IntermediateThrowEvent,
+  'bpmn:BoundaryEvent': NodeType.BoundaryEvent,
+  'bpmn:ReceiveTask': NodeType.ReceiveTask,
+  'bpmn:SendTask': NodeType.SendTask,
+  'bpmn:EventBasedGateway': NodeType.EventBasedGateway,
 };
 
 /** Flow elements that carry data or documentation only: accepted and not executed. */
@@ -43,22 +61,13 @@ export interface NodeFrame {
 }
 
 /**
- * Why Thresher cannot run this flow node, or null when it can. Covers unsupported types, event
- * definitions, loops and compensation, so that nothing is ever dropped silently.
+ * Why Thresher cannot compile this flow node, or null when it can. Covers unsupported types, loops
+ * and compensation, so that nothing is ever dropped silently (event definitions are checked, kind by
+ * kind, when the event compiles).
  */
 export function unsupportedReason(element: ModdleElement): string | null {
   const type = element.$type;
   if (!(type in SUPPORTED)) return `${type} is not supported yet`;
-  if (type === 'bpmn:SubProcess' && element.triggeredByEvent === true) {
-    return 'event sub-process (bpmn:SubProcess triggeredByEvent="true") is not supported yet';
-  }
-  if (type === 'bpmn:StartEvent' || type === 'bpmn:EndEvent') {
-    const definitions = [...children(element, 'eventDefinitions'), ...children(element, 'eventDefinitionRef')];
-    const terminate = type === 'bpmn:EndEvent' && definitions.length === 1 && isTerminate(definitions[0]);
-    if (definitions.length > 0 && !terminate) {
-      return `${type} with ${definitions.map((definition) => definition.$type).join(' and ')} is not supported yet`;
-    }
-  }
   if (element.$instanceOf('bpmn:Activity')) {
     const loop = child(element, 'loopCharacteristics');
     if (loop) return `${loop.$type} on ${type} is not supported yet`;
@@ -73,15 +82,15 @@ export function unsupportedReason(element: ModdleElement): string | null {
   return null;
 }
 
-function isTerminate(definition: ModdleElement | undefined): boolean {
-  return definition?.$type === 'bpmn:TerminateEventDefinition';
-}
-
 /** The extension elements each node type reads; any other Zeebe behaviour on it refuses the model. */
-export function usedExtensions(type: string): readonly string[] {
-  switch (type) {
+export function usedExtensions(element: ModdleElement): readonly string[] {
+  switch (element.$type) {
     case 'bpmn:ServiceTask':
-      return ['zeebe:TaskDefinition', 'zeebe:TaskHeaders', 'zeebe:IoMapping'];
+    case 'bpmn:SendTask':
+      return JOB_EXTENSIONS;
+    case 'bpmn:EndEvent':
+    case 'bpmn:IntermediateThrowEvent':
+      return isMessageThrow(element) ? JOB_EXTENSIONS : ['zeebe:IoMapping'];
     case 'bpmn:ScriptTask':
       return ['zeebe:Script', 'zeebe:IoMapping'];
     case 'bpmn:UserTask':
@@ -89,33 +98,52 @@ export function usedExtensions(type: string): readonly string[] {
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':
+    case 'bpmn:EventBasedGateway':
       return [];
     default:
       return ['zeebe:IoMapping'];
   }
 }
 
+const JOB_EXTENSIONS: readonly string[] = ['zeebe:TaskDefinition', 'zeebe:TaskHeaders', 'zeebe:IoMapping'];
+
 /**
  * Compiles a supported flow node other than a sub-process (check `unsupportedReason` first).
  *
  * @returns the node, or null when an issue was recorded.
  */
-export function compileNode(element: ModdleElement, frame: NodeFrame, issues: IssueCollector): Node | null {
-  const extensions = readExtensions(element, usedExtensions(element.$type), issues);
+export function compileNode(element: ModdleElement, frame: NodeFrame, context: EventContext): Node | null {
+  const { issues } = context;
+  const extensions = readExtensions(element, usedExtensions(element), issues);
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), issues);
+  const job = () => jobDefinition(element, frame, extensions, issues);
   switch (element.$type) {
     case 'bpmn:StartEvent':
-      return { ...frame, type: NodeType.StartEvent };
+      return startEvent(element, frame, context);
     case 'bpmn:EndEvent':
-      return children(element, 'eventDefinitions').length + children(element, 'eventDefinitionRef').length > 0
-        ? { ...frame, type: NodeType.TerminateEndEvent }
-        : { ...frame, type: NodeType.EndEvent };
+      return endEvent(element, frame, context, isMessageThrow(element) ? job() : null);
+    case 'bpmn:IntermediateCatchEvent':
+      return catchEvent(element, frame, context);
+    case 'bpmn:IntermediateThrowEvent':
+      return throwEvent(element, frame, context, isMessageThrow(element) ? job() : null);
+    case 'bpmn:BoundaryEvent':
+      return boundaryEvent(element, frame, context);
+    case 'bpmn:ReceiveTask':
+      return receiveTask(element, frame, context);
+    case 'bpmn:SendTask': {
+      const definition = job();
+      return definition ? { ...frame, type: NodeType.SendTask, ...definition } : null;
+    }
+    case 'bpmn:EventBasedGateway':
+      return eventBasedGateway(element, frame, context);
     case 'bpmn:Task':
       return { ...frame, type: NodeType.Task };
     case 'bpmn:ManualTask':
       return { ...frame, type: NodeType.ManualTask };
-    case 'bpmn:ServiceTask':
-      return serviceTask(element, frame, extensions, issues);
+    case 'bpmn:ServiceTask': {
+      const definition = job();
+      return definition ? { ...frame, type: NodeType.ServiceTask, ...definition } : null;
+    }
     case 'bpmn:ScriptTask':
       return scriptTask(element, frame, extensions.get('zeebe:Script'), issues);
     case 'bpmn:UserTask':
@@ -130,12 +158,23 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, issues: Is
   }
 }
 
-function serviceTask(
+/** What a job-based element (service task, send task, message throw) gives its job. */
+export interface JobDefinition {
+  /** `zeebe:taskDefinition type`, else the element id. */
+  taskType: string;
+  /** `zeebe:taskDefinition retries`, else undefined (the engine's default applies). */
+  retries: number | undefined;
+  /** `zeebe:taskHeaders`, `{}` when none. */
+  headers: Record<string, string>;
+}
+
+/** Reads `zeebe:taskDefinition` and `zeebe:taskHeaders`, or null when an issue was recorded. */
+function jobDefinition(
   element: ModdleElement,
   frame: NodeFrame,
   extensions: Map<string, ModdleElement>,
   issues: IssueCollector,
-): Node | null {
+): JobDefinition | null {
   const definition = extensions.get('zeebe:TaskDefinition');
   const type = definition ? str(definition, 'type')?.trim() : undefined;
   if (type?.startsWith('=')) {
@@ -151,13 +190,7 @@ function serviceTask(
       return null;
     }
   }
-  return {
-    ...frame,
-    type: NodeType.ServiceTask,
-    taskType: type || frame.id,
-    retries,
-    headers: readHeaders(extensions.get('zeebe:TaskHeaders')),
-  };
+  return { taskType: type || frame.id, retries, headers: readHeaders(extensions.get('zeebe:TaskHeaders')) };
 }
 
 function scriptTask(

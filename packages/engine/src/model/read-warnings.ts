@@ -42,8 +42,13 @@ export function collectReadWarnings(warnings: ModdleWarning[], issues: IssueColl
   return unresolved;
 }
 
-/** The element itself when it has an id, else its nearest ancestor that has one. */
+/**
+ * The element itself when it has an id, else its nearest ancestor that has one; an event definition
+ * inside an event is named by its event (the element a modeller sees).
+ */
 function named(element: ModdleElement): ModdleElement {
+  const parent = element.$parent;
+  if (element.$instanceOf('bpmn:EventDefinition') && parent?.$instanceOf('bpmn:Event') && idOf(parent)) return parent;
   for (let current: ModdleElement | undefined = element; current; current = current.$parent) {
     if (idOf(current)) return current;
   }

@@ -34,6 +34,12 @@ export const NodeType = {
   ParallelGateway: 'parallelGateway',
   InclusiveGateway: 'inclusiveGateway',
   SubProcess: 'subProcess',
+  IntermediateCatchEvent: 'intermediateCatchEvent',
+  IntermediateThrowEvent: 'intermediateThrowEvent',
+  BoundaryEvent: 'boundaryEvent',
+  ReceiveTask: 'receiveTask',
+  SendTask: 'sendTask',
+  EventBasedGateway: 'eventBasedGateway',
 } as const;
 export type NodeType = (typeof NodeType)[keyof typeof NodeType];
 
@@ -49,11 +55,79 @@ interface NodeBase {
   io: IoMapping;
 }
 
+/**
+ * How a timer is given: each an expression (FEEL from `=…`; a literal like `PT5M` becomes a FEEL string)
+ * whose value is an ISO 8601 duration (`duration`), date-time (`date`), or repeating interval
+ * `R3/PT10M` / `R/PT1H` / a cron expression (`cycle`).
+ */
+export interface TimerSpec {
+  kind: 'duration' | 'date' | 'cycle';
+  expression: Expression;
+}
+
+/** What an event waits for, throws or catches. `null` codes catch every error / escalation. */
+export type EventDefinition =
+  | { kind: 'timer'; timer: TimerSpec }
+  | { kind: 'message'; name: Expression; correlationKey: Expression | null }
+  | { kind: 'signal'; name: Expression }
+  | { kind: 'error'; code: string | null }
+  | { kind: 'escalation'; code: string | null }
+  | { kind: 'link'; name: string };
+
 export interface StartEventNode extends NodeBase {
   type: typeof NodeType.StartEvent;
+  /** Absent for a none start event. */
+  event?: EventDefinition;
+  /** For the start event of an event sub-process: whether it interrupts its scope (default true). */
+  interrupting?: boolean;
 }
 export interface EndEventNode extends NodeBase {
   type: typeof NodeType.EndEvent;
+  /** Absent for a none end event; error, escalation, signal, or message (a job, as in Zeebe). */
+  event?: EventDefinition;
+  /** A message end event is a job: its `zeebe:taskDefinition type`. */
+  taskType?: string;
+  retries?: number;
+  /** A message end event's `zeebe:taskHeaders` (static job headers), `{}` when none; absent otherwise. */
+  headers?: Record<string, string>;
+}
+export interface IntermediateCatchEventNode extends NodeBase {
+  type: typeof NodeType.IntermediateCatchEvent;
+  /** timer, message, signal or link. */
+  event: EventDefinition;
+}
+export interface IntermediateThrowEventNode extends NodeBase {
+  type: typeof NodeType.IntermediateThrowEvent;
+  /** Absent for a none throw event (passes through); signal, escalation, link, or message (a job). */
+  event?: EventDefinition;
+  taskType?: string;
+  retries?: number;
+  /** A message throw's `zeebe:taskHeaders` (static job headers), `{}` when none; absent otherwise. */
+  headers?: Record<string, string>;
+}
+export interface BoundaryEventNode extends NodeBase {
+  type: typeof NodeType.BoundaryEvent;
+  /** The activity it is attached to. */
+  attachedTo: string;
+  /** `cancelActivity`: an interrupting boundary cancels its activity when it fires. */
+  interrupting: boolean;
+  /** timer, message, signal, error or escalation. */
+  event: EventDefinition;
+}
+export interface ReceiveTaskNode extends NodeBase {
+  type: typeof NodeType.ReceiveTask;
+  event: Extract<EventDefinition, { kind: 'message' }>;
+}
+/** A send task is a job, as in Zeebe. */
+export interface SendTaskNode extends NodeBase {
+  type: typeof NodeType.SendTask;
+  taskType: string;
+  retries: number | undefined;
+  /** `zeebe:taskHeaders` as key → value (static job headers); the compiler always sets it, `{}` when none. */
+  headers?: Record<string, string>;
+}
+export interface EventBasedGatewayNode extends NodeBase {
+  type: typeof NodeType.EventBasedGateway;
 }
 export interface TerminateEndEventNode extends NodeBase {
   type: typeof NodeType.TerminateEndEvent;
@@ -90,8 +164,10 @@ export interface GatewayNode extends NodeBase {
 }
 export interface SubProcessNode extends NodeBase {
   type: typeof NodeType.SubProcess;
-  /** Ids of the none start events inside (exactly one for an embedded sub-process). */
+  /** Ids of its start events: the one none start of an embedded sub-process, the one event start of an event sub-process. */
   startNodes: string[];
+  /** An event sub-process (`triggeredByEvent`): started by its one event start event, never by a flow. */
+  triggeredByEvent?: boolean;
 }
 
 export type Node =
@@ -103,7 +179,13 @@ export type Node =
   | ScriptTaskNode
   | UserTaskNode
   | GatewayNode
-  | SubProcessNode;
+  | SubProcessNode
+  | IntermediateCatchEventNode
+  | IntermediateThrowEventNode
+  | BoundaryEventNode
+  | ReceiveTaskNode
+  | SendTaskNode
+  | EventBasedGatewayNode;
 
 export interface Flow {
   id: string;
@@ -121,6 +203,12 @@ export interface ProcessDef {
   executable: boolean;
   /** Ids of the none start events at the process level. */
   startNodes: string[];
+  /** Ids of the message, timer and signal start events at the process level. */
+  eventStartNodes?: string[];
+  /** Boundary event ids by the activity they are attached to. */
+  boundaries?: ReadonlyMap<string, string[]>;
+  /** Event sub-process ids by their container (the process id or a sub-process id). */
+  eventSubProcesses?: ReadonlyMap<string, string[]>;
   /** Every node of the process, nested containers included. */
   nodes: ReadonlyMap<string, Node>;
   flows: ReadonlyMap<string, Flow>;

@@ -1,0 +1,381 @@
+/**
+ * Event definitions (Zeebe flavour): which ones each kind of event may carry, and how each compiles
+ * into an `EventDefinition` — timers with their literals checked, messages by `bpmn:Message name` and
+ * `zeebe:subscription correlationKey`, signals by name, errors and escalations by code, links by name.
+ *
+ * @module
+ */
+import { compileExpression } from './expression.js';
+import type { IssueCollector } from './issues.js';
+import { child, children, extensions, idOf, type ModdleElement, str } from './moddle.js';
+import type { UnresolvedReferences } from './read-warnings.js';
+import { timerLiteralIssue } from './timers.js';
+import type { EventDefinition, Expression, TimerSpec } from './types.js';
+
+/** Where a container sits: the process itself, an embedded sub-process, or an event sub-process. */
+export type Scope = 'process' | 'subProcess' | 'eventSubProcess';
+
+/** What an event element does with its definition. */
+export type EventRole = 'start' | 'end' | 'catch' | 'throw' | 'boundary';
+
+/** A compiled definition's kind, or `terminate` (which compiles to its own node type). */
+export type EventKind = EventDefinition['kind'] | 'terminate';
+
+/** What compiling an event needs beyond the element. */
+export interface EventContext {
+  issues: IssueCollector;
+  unresolved: UnresolvedReferences;
+  /** The scope of the container the event sits in. */
+  scope: Scope;
+}
+
+const KINDS: Readonly<Record<string, EventKind>> = {
+  'bpmn:TimerEventDefinition': 'timer',
+  'bpmn:MessageEventDefinition': 'message',
+  'bpmn:SignalEventDefinition': 'signal',
+  'bpmn:ErrorEventDefinition': 'error',
+  'bpmn:EscalationEventDefinition': 'escalation',
+  'bpmn:LinkEventDefinition': 'link',
+  'bpmn:TerminateEventDefinition': 'terminate',
+};
+
+/**
+ * The event definition of an event element.
+ *
+ * @returns the definition, undefined for a none event, or null when an issue was recorded (shared
+ *   definitions, or more than one definition: multiple events are not supported).
+ */
+export function eventDefinitionOf(element: ModdleElement, issues: IssueCollector): ModdleElement | undefined | null {
+  const shared = children(element, 'eventDefinitionRef');
+  if (shared.length > 0) {
+    const names = shared.map((definition) => `${definition.$type} "${idOf(definition) ?? '?'}"`).join(', ');
+    issues.error(element, `shared event definitions (bpmn:eventDefinitionRef to ${names}) are not supported`);
+    return null;
+  }
+  const definitions = children(element, 'eventDefinitions');
+  if (definitions.length > 1) {
+    const types = definitions.map((definition) => definition.$type).join(' and ');
+    issues.error(
+      element,
+      `${element.$type} has ${definitions.length} event definitions (${types}): multiple events on one event are not supported`,
+    );
+    return null;
+  }
+  return definitions[0];
+}
+
+/**
+ * The kind of a definition, or null (with an issue) for the ones Thresher refuses outright:
+ * conditional events, compensation, cancel events and anything unknown.
+ */
+export function definitionKind(
+  definition: ModdleElement,
+  element: ModdleElement,
+  issues: IssueCollector,
+): EventKind | null {
+  const kind = KINDS[definition.$type];
+  if (kind) return kind;
+  switch (definition.$type) {
+    case 'bpmn:ConditionalEventDefinition':
+      issues.error(
+        element,
+        `conditional events (${element.$type} with bpmn:ConditionalEventDefinition) are not supported`,
+      );
+      break;
+    case 'bpmn:CompensateEventDefinition':
+      issues.error(element, `compensation is not supported yet (${element.$type} with bpmn:CompensateEventDefinition)`);
+      break;
+    case 'bpmn:CancelEventDefinition':
+      issues.error(element, `cancel events (${element.$type} with bpmn:CancelEventDefinition) are not supported yet`);
+      break;
+    default:
+      issues.error(element, `${element.$type} with ${definition.$type} is not supported yet`);
+  }
+  return null;
+}
+
+/** The definition kinds an event of `role` may carry in `scope`, with the rule in words. */
+export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySet<EventKind>; rule: string } {
+  switch (role) {
+    case 'start':
+      if (scope === 'eventSubProcess') {
+        return {
+          kinds: new Set(['message', 'timer', 'signal', 'error', 'escalation']),
+          rule: 'an event sub-process starts on a message, timer, signal, error or escalation',
+        };
+      }
+      if (scope === 'subProcess') {
+        return {
+          kinds: new Set(),
+          rule: 'an embedded sub-process starts with a none start event; only an event sub-process starts on an event',
+        };
+      }
+      return {
+        kinds: new Set(['message', 'timer', 'signal']),
+        rule: 'a process starts on none, a message, a timer or a signal; error and escalation start events belong in an event sub-process',
+      };
+    case 'end':
+      return {
+        kinds: new Set(['terminate', 'error', 'escalation', 'signal', 'message']),
+        rule: 'an end event is none, terminate, error, escalation, signal or message',
+      };
+    case 'catch':
+      return {
+        kinds: new Set(['timer', 'message', 'signal', 'link']),
+        rule: 'an intermediate catch event waits for a timer, a message, a signal or a link',
+      };
+    case 'throw':
+      return {
+        kinds: new Set(['signal', 'escalation', 'link', 'message']),
+        rule: 'an intermediate throw event is none, signal, escalation, link or message',
+      };
+    case 'boundary':
+      return {
+        kinds: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
+        rule: 'a boundary event catches a timer, a message, a signal, an error or an escalation',
+      };
+  }
+}
+
+/**
+ * Compiles a definition of a kind already checked against the role (see `allowedKinds`).
+ *
+ * @returns the event definition, or null when an issue was recorded.
+ */
+export function compileEvent(
+  definition: ModdleElement,
+  kind: EventDefinition['kind'],
+  element: ModdleElement,
+  role: EventRole,
+  context: EventContext,
+): EventDefinition | null {
+  const processStart = role === 'start' && context.scope === 'process';
+  const throwing = role === 'end' || role === 'throw';
+  switch (kind) {
+    case 'timer':
+      return timer(definition, element, role, context.issues);
+    case 'message':
+      return message(definition, element, context, {
+        correlation: processStart ? 'none' : throwing ? 'optional' : 'required',
+        staticName: processStart,
+        refRequired: !throwing,
+      });
+    case 'signal':
+      return signal(definition, element, context, processStart);
+    case 'error':
+    case 'escalation':
+      return code(kind, definition, element, context, role === 'boundary' || role === 'start');
+    case 'link':
+      return link(definition, element, context.issues);
+  }
+}
+
+const TIMER_PROPERTIES: ReadonlyArray<[string, TimerSpec['kind']]> = [
+  ['timeDuration', 'duration'],
+  ['timeDate', 'date'],
+  ['timeCycle', 'cycle'],
+];
+
+function timer(
+  definition: ModdleElement,
+  element: ModdleElement,
+  role: EventRole,
+  issues: IssueCollector,
+): EventDefinition | null {
+  const given = TIMER_PROPERTIES.flatMap(([property, kind]) => {
+    const expression = child(definition, property);
+    return expression ? [{ property, kind, body: str(expression, 'body') ?? '' }] : [];
+  });
+  const [found, ...others] = given;
+  if (!found) {
+    issues.error(element, 'a bpmn:TimerEventDefinition needs a timeDuration, a timeDate or a timeCycle');
+    return null;
+  }
+  if (others.length > 0) {
+    const names = given.map((item) => item.property).join(' and ');
+    issues.error(element, `a bpmn:TimerEventDefinition has ${names}; give exactly one`);
+    return null;
+  }
+  if (role === 'catch' && found.kind === 'cycle') {
+    issues.error(
+      element,
+      'an intermediate timer catch event fires once: give a timeDuration or a timeDate, not a timeCycle',
+    );
+    return null;
+  }
+  const what = `timer ${found.property}`;
+  const text = found.body.trim();
+  if (text === '') {
+    issues.error(element, `${what} is empty`);
+    return null;
+  }
+  let expression: Expression | null;
+  if (text.startsWith('=')) {
+    expression = compileExpression(text, element, what, issues);
+  } else {
+    const issue = timerLiteralIssue(found.kind, text);
+    if (issue) issues.error(element, `${what} ${issue}`);
+    expression = issue ? null : literal(text, element);
+  }
+  return expression ? { kind: 'timer', timer: { kind: found.kind, expression } } : null;
+}
+
+interface MessageRules {
+  /** Whether a correlation key is required (catching), optional (throwing) or ignored (process start). */
+  correlation: 'required' | 'optional' | 'none';
+  /** A process-level start subscribes at deployment, before any variable exists: the name must be constant. */
+  staticName: boolean;
+  /** Throw events are jobs: their message is optional, as in Zeebe. */
+  refRequired: boolean;
+}
+
+/** A message throw without a `messageRef` names no message: its name evaluates to null. */
+const NO_MESSAGE = 'null';
+
+/**
+ * Compiles the message a `holder` (a message event definition, or a receive task) refers to.
+ *
+ * @param element the event or task, named by issues and by the expressions.
+ */
+export function message(
+  holder: ModdleElement,
+  element: ModdleElement,
+  context: EventContext,
+  rules: MessageRules,
+): Extract<EventDefinition, { kind: 'message' }> | null {
+  const { issues } = context;
+  const ref = child(holder, 'messageRef');
+  if (!ref) {
+    if (context.unresolved.get(holder)?.has('bpmn:messageRef')) return null;
+    if (!rules.refRequired) {
+      return { kind: 'message', name: { source: NO_MESSAGE, elementId: idOf(element) ?? '' }, correlationKey: null };
+    }
+    issues.error(element, `${element.$type} needs a messageRef naming the bpmn:Message it waits for`);
+    return null;
+  }
+  const messageId = idOf(ref) ?? '?';
+  if (ref.$type !== 'bpmn:Message') {
+    issues.error(element, `messageRef "${messageId}" is a ${ref.$type}, not a bpmn:Message`);
+    return null;
+  }
+  const name = nameOf(ref, element, `message "${messageId}"`, rules.staticName, issues);
+  let correlationKey: Expression | null = null;
+  let ok = name !== null;
+  if (rules.correlation !== 'none') {
+    const subscription = extensions(ref).find((extension) => extension.$type === 'zeebe:Subscription');
+    const raw = subscription ? str(subscription, 'correlationKey') : undefined;
+    if (raw !== undefined && raw.trim() !== '') {
+      correlationKey = compileExpression(raw, element, 'zeebe:subscription correlationKey', issues);
+      ok &&= correlationKey !== null;
+    } else if (rules.correlation === 'required') {
+      issues.error(
+        element,
+        `message "${messageId}" has no zeebe:subscription correlationKey; a ${element.$type} needs one to know which instance a message is for`,
+      );
+      ok = false;
+    }
+  }
+  return ok && name ? { kind: 'message', name, correlationKey } : null;
+}
+
+function signal(
+  definition: ModdleElement,
+  element: ModdleElement,
+  context: EventContext,
+  staticName: boolean,
+): EventDefinition | null {
+  const ref = child(definition, 'signalRef');
+  if (!ref) {
+    if (!context.unresolved.get(definition)?.has('bpmn:signalRef')) {
+      context.issues.error(element, `${element.$type} needs a signalRef naming its bpmn:Signal`);
+    }
+    return null;
+  }
+  if (ref.$type !== 'bpmn:Signal') {
+    context.issues.error(element, `signalRef "${idOf(ref) ?? '?'}" is a ${ref.$type}, not a bpmn:Signal`);
+    return null;
+  }
+  const name = nameOf(ref, element, `signal "${idOf(ref) ?? '?'}"`, staticName, context.issues);
+  return name ? { kind: 'signal', name } : null;
+}
+
+const CODES = {
+  error: { ref: 'errorRef', type: 'bpmn:Error', code: 'errorCode' },
+  escalation: { ref: 'escalationRef', type: 'bpmn:Escalation', code: 'escalationCode' },
+} as const;
+
+/** An error or escalation code; null (catch every one) only where `catchAll` allows it. */
+function code(
+  kind: 'error' | 'escalation',
+  definition: ModdleElement,
+  element: ModdleElement,
+  context: EventContext,
+  catchAll: boolean,
+): EventDefinition | null {
+  const { ref: refProperty, type, code: codeProperty } = CODES[kind];
+  const { issues } = context;
+  const ref = child(definition, refProperty);
+  if (!ref && context.unresolved.get(definition)?.has(`bpmn:${refProperty}`)) return null;
+  if (ref && ref.$type !== type) {
+    issues.error(element, `${refProperty} "${idOf(ref) ?? '?'}" is a ${ref.$type}, not a ${type}`);
+    return null;
+  }
+  const value = ref ? str(ref, codeProperty)?.trim() : undefined;
+  if (!value) {
+    if (catchAll) return { kind, code: null };
+    const why = ref ? `${type} "${idOf(ref) ?? '?'}" has no ${codeProperty}` : `it has no ${refProperty}`;
+    issues.error(element, `an ${kind} ${throwWord(element)} needs an ${codeProperty} to throw: ${why}`);
+    return null;
+  }
+  if (value.startsWith('=')) {
+    issues.error(element, `${codeProperty} given as an expression ("${value}") is not supported yet`);
+    return null;
+  }
+  return { kind, code: value };
+}
+
+function throwWord(element: ModdleElement): string {
+  return element.$type === 'bpmn:EndEvent' ? 'end event' : 'throw event';
+}
+
+function link(definition: ModdleElement, element: ModdleElement, issues: IssueCollector): EventDefinition | null {
+  const name = str(definition, 'name');
+  if (name === undefined || name.trim() === '') {
+    issues.error(element, 'a link event needs a name on its bpmn:LinkEventDefinition');
+    return null;
+  }
+  return { kind: 'link', name };
+}
+
+/** A FEEL string literal: `"…"` with escapes. */
+const FEEL_STRING = /^"(?:[^"\\]|\\.)*"$/;
+
+/** The `name` of a message or signal: `=expr` is FEEL, anything else a literal (a FEEL string). */
+function nameOf(
+  ref: ModdleElement,
+  element: ModdleElement,
+  what: string,
+  mustBeStatic: boolean,
+  issues: IssueCollector,
+): Expression | null {
+  const raw = str(ref, 'name');
+  if (raw === undefined || raw.trim() === '') {
+    issues.error(element, `${what} has no name`);
+    return null;
+  }
+  if (!raw.trim().startsWith('=')) return literal(raw, element);
+  const expression = compileExpression(raw, element, `${what} name`, issues);
+  if (expression && mustBeStatic && !FEEL_STRING.test(expression.source)) {
+    issues.error(
+      element,
+      `${what} name "${expression.source}" must be a constant for a start event of a process: it is subscribed at deployment, before any variable exists`,
+    );
+    return null;
+  }
+  return expression;
+}
+
+/** A literal as a FEEL string expression (JSON's string syntax is FEEL's). */
+function literal(text: string, element: ModdleElement): Expression {
+  return { source: JSON.stringify(text), elementId: idOf(element) ?? '' };
+}

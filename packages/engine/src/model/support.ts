@@ -1,0 +1,90 @@
+import type { ModelIssue } from '../errors.js';
+import type { EventDefinition, Node, ProcessDef } from './types.js';
+
+/**
+ * What the runtime executes today. The compiler understands more of BPMN than the runtime runs; this gate
+ * turns everything else into a `ModelError` naming the element ("not supported yet"), so a model never
+ * starts with an element that would be silently skipped. Widen it as the runtime grows.
+ */
+const SUPPORTED: Record<string, ReadonlySet<string>> = {
+  startEvent: new Set(['none']),
+  endEvent: new Set(['none', 'error', 'signal', 'message']),
+  intermediateCatchEvent: new Set(['timer', 'message', 'signal']),
+  intermediateThrowEvent: new Set(['none', 'signal', 'message']),
+  boundaryEvent: new Set(['timer', 'message', 'signal', 'error']),
+  receiveTask: new Set(['message']),
+  sendTask: new Set(['none']),
+  eventBasedGateway: new Set(['none']),
+  eventSubProcess: new Set([]),
+};
+
+const BPMN_TYPE: Record<string, string> = {
+  startEvent: 'bpmn:StartEvent',
+  endEvent: 'bpmn:EndEvent',
+  intermediateCatchEvent: 'bpmn:IntermediateCatchEvent',
+  intermediateThrowEvent: 'bpmn:IntermediateThrowEvent',
+  boundaryEvent: 'bpmn:BoundaryEvent',
+  receiveTask: 'bpmn:ReceiveTask',
+  sendTask: 'bpmn:SendTask',
+  eventBasedGateway: 'bpmn:EventBasedGateway',
+  eventSubProcess: 'bpmn:SubProcess',
+};
+
+const DESCRIBED: Record<string, string> = {
+  eventSubProcess: 'an event sub-process (bpmn:SubProcess triggeredByEvent)',
+};
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
+/** A timer cycle the runtime cannot schedule yet: cron, or a repeating interval with a start date. */
+function unschedulableCycle(event: EventDefinition | undefined): string | null {
+  if (event?.kind !== 'timer' || event.timer.kind !== 'cycle') return null;
+  let literal: unknown;
+  try {
+    literal = JSON.parse(event.timer.expression.source);
+  } catch {
+    return null; // FEEL: checked when the timer is armed
+  }
+  if (typeof literal !== 'string' || /^R\d*\/P[^/]+$/.test(literal.trim())) return null;
+  return `a timer cycle "${literal}" (cron, or a repeating interval with a start date) is not supported yet`;
+}
+
+function eventKind(event: EventDefinition | undefined): string {
+  return event ? event.kind : 'none';
+}
+
+function check(node: Node): { key: string; kind: string } | null {
+  switch (node.type) {
+    case 'startEvent':
+    case 'endEvent':
+    case 'intermediateThrowEvent':
+      return { key: node.type, kind: eventKind(node.event) };
+    case 'intermediateCatchEvent':
+    case 'boundaryEvent':
+    case 'receiveTask':
+      return { key: node.type, kind: eventKind(node.event) };
+    case 'sendTask':
+    case 'eventBasedGateway':
+      return { key: node.type, kind: 'none' };
+    case 'subProcess':
+      return node.triggeredByEvent ? { key: 'eventSubProcess', kind: 'none' } : null;
+    default:
+      return null;
+  }
+}
+
+/** The issues of a compiled process that the runtime cannot execute yet (empty when it runs all of it). */
+export function unsupportedIssues(process: ProcessDef): ModelIssue[] {
+  const issues: ModelIssue[] = [];
+  for (const node of process.nodes.values()) {
+    const found = check(node);
+    if (!found || SUPPORTED[found.key]?.has(found.kind)) continue;
+    const what =
+      found.kind === 'none' ? BPMN_TYPE[found.key] : `${BPMN_TYPE[found.key]} with a ${found.kind} event definition`;
+    issues.push({
+      elementId: node.id,
+      elementType: BPMN_TYPE[found.key] ?? node.type,
+      message: `${what} is not supported yet`,
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,337 @@
+import type { SubscriptionRecord, TimerRecord, TrackRecord, Variables, WaitOwner } from '@thresher/checkpoint';
+import type { InstanceEvent } from './core-types.js';
+import { ExpressionError, InvalidStateError } from './errors.js';
+import { evaluate } from './feel.js';
+import type { BoundaryEventNode, EventDefinition, Node } from './model/types.js';
+import { NO_VALUE, StepBase } from './step-base.js';
+import { nextInCycle, scheduleTimer, TimerSpecError } from './timer-spec.js';
+
+/** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
+export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
+  return (owner) => owner.kind !== 'eventSubProcess' && owner.trackId === trackId;
+}
+
+/**
+ * The event half of a step: arming timers and subscriptions for catch events, receive tasks, boundary
+ * events and event-based gateways, firing them, and throwing BPMN errors to the nearest catcher.
+ */
+export abstract class EventStep extends StepBase {
+  /** Tracks that leave an event-based gateway in this step: the catch event each won, and its payload. */
+  protected readonly decided = new Map<string, { target: string; variables: Variables }>();
+
+  /**
+   * Create the timer or subscription an event waits on, evaluated in `view`. False when its expression
+   * failed: an incident is raised on `blame` (re-entered on retry).
+   */
+  protected arm(owner: WaitOwner, node: Node, event: EventDefinition, view: Variables, blame: TrackRecord): boolean {
+    try {
+      switch (event.kind) {
+        case 'timer': {
+          const schedule = scheduleTimer(event.timer, evaluate(event.timer.expression, view), this.ctx.now);
+          const timer: TimerRecord = { id: this.state.nextId('w'), nodeId: node.id, owner, ...schedule };
+          this.state.timers.set(timer.id, timer);
+          this.announce({
+            id: `${this.id}:timer.armed:${timer.id}`,
+            type: 'timer.armed',
+            timerId: timer.id,
+            elementId: node.id,
+            dueAt: timer.dueAt,
+          });
+          return true;
+        }
+        case 'message':
+        case 'signal': {
+          const name = evaluate(event.name, view);
+          if (typeof name !== 'string' || name === '')
+            throw new TimerSpecError(`the ${event.kind} name is ${JSON.stringify(name)}`);
+          let correlationKey: string | null = null;
+          if (event.kind === 'message' && event.correlationKey) {
+            const key = evaluate(event.correlationKey, view);
+            if (typeof key !== 'string' && typeof key !== 'number') {
+              throw new TimerSpecError(`the correlation key is ${JSON.stringify(key)}, not a string or number`);
+            }
+            correlationKey = String(key);
+          }
+          const subscription: SubscriptionRecord = {
+            id: this.state.nextId('w'),
+            kind: event.kind,
+            nodeId: node.id,
+            owner,
+            name,
+            correlationKey,
+          };
+          this.state.subscriptions.set(subscription.id, subscription);
+          return true;
+        }
+        default:
+          return true;
+      }
+    } catch (error) {
+      if (!(error instanceof ExpressionError) && !(error instanceof TimerSpecError)) throw error;
+      this.raiseIncident(blame, 'expression-failed', 'enter', `${node.id}: ${error.message}`, null);
+      return false;
+    }
+  }
+
+  /** Arm the timer, message and signal boundary events of the activity `track` is entering. */
+  protected armBoundaries(track: TrackRecord): boolean {
+    const view = { ...this.state.visible(track.scopePath), ...track.locals };
+    for (const boundary of this.boundariesOf(track.nodeId)) {
+      const owner: WaitOwner = { kind: 'boundary', trackId: track.id, nodeId: boundary.id };
+      if (!this.arm(owner, boundary, boundary.event, view, track)) {
+        this.state.dropWaits(ownedBy(track.id));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  protected boundariesOf(activityId: string): BoundaryEventNode[] {
+    const ids = this.ctx.process.boundaries?.get(activityId) ?? [];
+    return ids.map((id) => this.node(id) as BoundaryEventNode);
+  }
+
+  /** A timer fell due: wake its owner, and re-arm what is left of a cycle for a non-interrupting owner. */
+  protected fireTimer(timerId: string): void {
+    const timer = this.state.timers.get(timerId);
+    if (!timer || timer.dueAt > this.ctx.now) return;
+    this.state.timers.delete(timerId);
+    this.announce({
+      id: `${this.id}:timer.fired:${timer.id}:${timer.dueAt}`,
+      type: 'timer.fired',
+      timerId,
+      elementId: timer.nodeId,
+    });
+    const keepsWaiting = this.wake(timer.owner, {});
+    if (keepsWaiting && timer.cycle) {
+      const next = nextInCycle(timer.dueAt, timer.cycle, this.ctx.now);
+      if (next) this.state.timers.set(timer.id, { ...timer, ...next });
+    }
+  }
+
+  /** A subscription's message or signal arrived. */
+  protected deliver(subscription: SubscriptionRecord, variables: Variables): void {
+    this.wake(subscription.owner, variables);
+  }
+
+  /**
+   * Wake a wait's owner with the event's payload. Returns whether the owner keeps waiting afterwards (a
+   * non-interrupting boundary): its timer cycle goes on, its subscription stays.
+   */
+  private wake(owner: WaitOwner, variables: Variables): boolean {
+    switch (owner.kind) {
+      case 'track':
+      case 'gateway': {
+        const track = this.state.tracks.get(owner.trackId);
+        if (!track || track.wait?.kind !== 'event') return false;
+        this.state.dropWaits(ownedBy(track.id));
+        if (owner.kind === 'gateway') this.decided.set(track.id, { target: owner.target, variables });
+        else track.result = variables;
+        track.wait = null;
+        this.transition(track, 'RESUME');
+        return false;
+      }
+      case 'boundary': {
+        const host = this.state.tracks.get(owner.trackId);
+        const boundary = this.node(owner.nodeId) as BoundaryEventNode;
+        if (!host) return false;
+        if (boundary.interrupting) this.cancel(host);
+        this.spawnWith(host.scopePath, boundary.id, variables);
+        return !boundary.interrupting;
+      }
+      case 'eventSubProcess':
+        return false;
+    }
+  }
+
+  /** A new track at `nodeId` carrying an event's payload as its result. */
+  protected spawnWith(path: string, nodeId: string, variables: Variables): void {
+    this.spawn(path, nodeId, null);
+    const track = this.state.tracks.get(this.agenda[this.agenda.length - 1]!)!;
+    track.result = variables;
+  }
+
+  /**
+   * Throw a BPMN error from `from` (a track at a task whose handler threw it, or at an error end event):
+   * the nearest error boundary with that code (or none) on the activity or an enclosing sub-process catches
+   * it, interrupting what it is attached to. False when nothing catches it.
+   */
+  protected throwError(from: TrackRecord, code: string, variables: Variables): boolean {
+    for (let track: TrackRecord | undefined = from; track; ) {
+      const boundary = this.catcher(track.nodeId, code);
+      if (boundary) {
+        this.announce({
+          id: `${this.id}:error.caught:${from.id}:${from.attempt}:${boundary.id}`,
+          type: 'error.caught',
+          elementId: boundary.id,
+          errorCode: code,
+        });
+        this.cancel(track);
+        this.spawnWith(track.scopePath, boundary.id, variables);
+        return true;
+      }
+      const host: string | null | undefined = this.state.scopes.get(track.scopePath)?.hostTrack;
+      track = host ? this.state.tracks.get(host) : undefined;
+    }
+    return false;
+  }
+
+  /** The error boundary of an activity that catches `code`: an exact code first, then a catch-all. */
+  private catcher(activityId: string, code: string): BoundaryEventNode | undefined {
+    const errors = this.boundariesOf(activityId).filter((b) => b.event.kind === 'error');
+    return (
+      errors.find((b) => b.event.kind === 'error' && b.event.code === code) ??
+      errors.find((b) => b.event.kind === 'error' && b.event.code === null)
+    );
+  }
+
+  // ── elements ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** Enter the event elements (catch and throw events, receive tasks, gateways on events). False: not one. */
+  protected enterEvent(track: TrackRecord, node: Node): boolean {
+    const view = (): Variables => ({ ...this.state.visible(track.scopePath), ...track.locals });
+    switch (node.type) {
+      case 'boundaryEvent':
+        this.transition(track, 'COMPLETE');
+        return true;
+      case 'intermediateCatchEvent':
+      case 'receiveTask': {
+        const decided = this.decided.get(track.id);
+        if (decided?.target === node.id) {
+          // The event-based gateway's winner: its event has already happened.
+          this.decided.delete(track.id);
+          track.result = decided.variables;
+          this.transition(track, 'COMPLETE');
+          return true;
+        }
+        if (node.event.kind === 'link') {
+          this.transition(track, 'COMPLETE');
+          return true;
+        }
+        if (!this.arm({ kind: 'track', trackId: track.id }, node, node.event, view(), track)) return true;
+        track.wait = { kind: 'event' };
+        this.transition(track, 'WAIT');
+        return true;
+      }
+      case 'eventBasedGateway': {
+        for (const flowId of node.outgoing) {
+          const target = this.node(this.ctx.process.flows.get(flowId)!.target);
+          const event = target.type === 'intermediateCatchEvent' || target.type === 'receiveTask' ? target.event : null;
+          if (!event) continue;
+          const owner: WaitOwner = { kind: 'gateway', trackId: track.id, target: target.id };
+          if (!this.arm(owner, target, event, view(), track)) {
+            this.state.dropWaits(ownedBy(track.id));
+            return true;
+          }
+        }
+        track.wait = { kind: 'event' };
+        this.transition(track, 'WAIT');
+        return true;
+      }
+      case 'intermediateThrowEvent':
+      case 'endEvent':
+        return this.enterThrow(track, node, view);
+      default:
+        return false;
+    }
+  }
+
+  private enterThrow(
+    track: TrackRecord,
+    node: Node & { type: 'intermediateThrowEvent' | 'endEvent' },
+    view: () => Variables,
+  ): boolean {
+    const event = node.event;
+    if (!event) return false;
+    const ends = node.type === 'endEvent';
+    switch (event.kind) {
+      case 'signal': {
+        const name = this.evaluateOrIncident(track, event.name, 'enter');
+        if (name === NO_VALUE) return true;
+        // Recorded in the outbox with this step, so a crash before delivery cannot lose it.
+        const entryId = `${this.id}/${track.scopePath}/${node.id}/${track.attempt}/${track.id}`;
+        this.state.outbox.push({ id: entryId, kind: 'signal', name: String(name), variables: {} });
+        this.effects.push({ type: 'deliver', entryId });
+        this.transition(track, 'COMPLETE');
+        return true;
+      }
+      case 'message': {
+        if (node.taskType === undefined) return false;
+        this.createJobAt(track, node.taskType, node.retries);
+        return true;
+      }
+      case 'error': {
+        if (!ends) return false;
+        const code = event.code ?? '';
+        this.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+        if (this.throwError(track, code, view())) {
+          if (track.state !== 'cancelled') this.transition(track, 'END');
+          return true;
+        }
+        this.state.history.pop();
+        this.raiseIncident(
+          track,
+          'uncaught-error',
+          'enter',
+          `uncaught BPMN error ${code} thrown by "${node.id}"`,
+          null,
+        );
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** Create a job for a job-like event (a message throw or end event, as in Zeebe). */
+  protected abstract createJobAt(track: TrackRecord, taskType: string, retries: number | undefined): void;
+
+  // ── deliveries ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** A message for this instance: the first subscription with its name and key takes it, once per message id. */
+  protected correlate(event: Extract<InstanceEvent, { type: 'message.correlated' }>): void {
+    if (this.alreadyReceived(event.messageId)) return;
+    const subscription = [...this.state.subscriptions.values()].find(
+      (s) => s.kind === 'message' && s.name === event.name && s.correlationKey === event.correlationKey,
+    );
+    if (!subscription) {
+      throw new InvalidStateError(
+        `instance ${this.id} has no subscription for message "${event.name}" with key ${JSON.stringify(event.correlationKey)}`,
+      );
+    }
+    this.announce({
+      id: `${this.id}:message.correlated:${subscription.id}:${event.messageId ?? this.state.instance.nextId}`,
+      type: 'message.correlated',
+      elementId: subscription.nodeId,
+      name: event.name,
+      correlationKey: event.correlationKey,
+    });
+    this.deliver(subscription, event.variables);
+  }
+
+  /** A signal: every subscription of this instance with its name takes it, once per signal id. */
+  protected receiveSignal(event: Extract<InstanceEvent, { type: 'signal.received' }>): void {
+    if (this.alreadyReceived(event.signalId)) return;
+    const matching = [...this.state.subscriptions.values()].filter((s) => s.kind === 'signal' && s.name === event.name);
+    for (const subscription of matching) {
+      if (!this.state.subscriptions.has(subscription.id)) continue; // an earlier delivery cancelled it
+      this.announce({
+        id: `${this.id}:signal.received:${subscription.id}:${event.signalId ?? this.state.instance.nextId}`,
+        type: 'signal.received',
+        elementId: subscription.nodeId,
+        name: event.name,
+      });
+      this.deliver(subscription, event.variables);
+    }
+  }
+
+  /** Remember a delivered id (the last 1,000); true when it was delivered before. */
+  private alreadyReceived(id: string | null): boolean {
+    if (id === null) return false;
+    const received = this.state.instance.receivedIds;
+    if (received.includes(id)) return true;
+    received.push(id);
+    if (received.length > 1000) received.splice(0, received.length - 1000);
+    return false;
+  }
+}
