@@ -74,6 +74,7 @@ class Step extends EventStep {
     if (!startNode) throw new InvalidStateError(`process ${process.id} has no none start event`);
     Object.assign(this.state.scope('/').data, variables);
     this.announce({ id: `${this.id}:instance.started`, type: 'instance.started', processId: process.id });
+    this.armEventSubProcesses('/', null);
     this.spawn('/', startNode, null);
   }
 
@@ -273,12 +274,15 @@ class Step extends EventStep {
     if (!this.applyOutputs(track, node)) return;
     // Its boundary events wait only while the activity runs.
     this.state.dropWaits(ownedBy(track.id));
-    let flows: ReturnType<typeof chooseFlows>;
+    let flows: { id: string | null; target: string }[];
     try {
       const decided = this.decided.get(track.id);
+      const link = node.type === 'intermediateThrowEvent' && node.event?.kind === 'link' ? node.event.name : null;
       flows = decided
         ? node.outgoing.map((id) => this.ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
-        : chooseFlows(this.ctx.process, node, this.state.visible(track.scopePath));
+        : link !== null
+          ? [this.linkTo(node.container, link)]
+          : chooseFlows(this.ctx.process, node, this.state.visible(track.scopePath));
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
       this.raiseIncident(track, error.kind, 'leave', error.message, null);
@@ -332,6 +336,10 @@ class Step extends EventStep {
       visits: {},
     };
     this.state.scopes.set(path, scope);
+    if (!this.armEventSubProcesses(path, host)) {
+      this.state.scopes.delete(path);
+      return;
+    }
     host.wait = { kind: 'scope', path };
     this.transition(host, 'WAIT');
     const start = node.startNodes[0];
@@ -339,20 +347,35 @@ class Step extends EventStep {
     this.spawn(path, start, null);
   }
 
+  /** A link throw's jump, as a flow without an id to the catch event of that name in its container. */
+  private linkTo(container: string, name: string): { id: string | null; target: string } {
+    for (const node of this.ctx.process.nodes.values()) {
+      const catches = node.type === 'intermediateCatchEvent' && node.event.kind === 'link';
+      if (catches && node.container === container && node.event.kind === 'link' && node.event.name === name) {
+        return { id: null, target: node.id };
+      }
+    }
+    throw new InvalidStateError(`no link catch event "${name}" in ${container}`);
+  }
+
   /** Close every scope whose tracks have all ended: the root completes the instance, others resume their host. */
   private closeDrainedScopes(): boolean {
     let closed = false;
     for (const scope of [...this.state.scopes.values()].reverse()) {
       if (scope.state !== 'active' || this.state.liveTracks(scope.path).length > 0) continue;
-      if (scope.path !== '/' && this.hasOpenChild(scope.path)) continue;
+      // A running event sub-process keeps its scope open.
+      if (this.hasOpenChild(scope.path)) continue;
       closed = true;
       scope.state = advanceScope(scope.state, 'COMPLETE');
+      this.dropEventSubProcessWaits(scope.path);
       if (scope.parentPath === null) {
         this.finishInstance('completed');
         continue;
       }
       this.state.scopes.delete(scope.path);
-      const host = this.state.track(scope.hostTrack!);
+      // An event sub-process has no host: its end lets its parent scope drain.
+      if (scope.hostTrack === null) continue;
+      const host = this.state.track(scope.hostTrack);
       host.locals = { ...scope.data };
       host.wait = null;
       this.transition(host, 'RESUME');

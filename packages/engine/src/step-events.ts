@@ -2,7 +2,8 @@ import type { SubscriptionRecord, TimerRecord, TrackRecord, Variables, WaitOwner
 import type { InstanceEvent } from './core-types.js';
 import { ExpressionError, InvalidStateError } from './errors.js';
 import { evaluate } from './feel.js';
-import type { BoundaryEventNode, EventDefinition, Node } from './model/types.js';
+import { initialState, scopeMachine } from './machines.js';
+import type { BoundaryEventNode, EventDefinition, Node, StartEventNode, SubProcessNode } from './model/types.js';
 import { NO_VALUE, StepBase } from './step-base.js';
 import { nextInCycle, scheduleTimer, TimerSpecError } from './timer-spec.js';
 
@@ -23,7 +24,13 @@ export abstract class EventStep extends StepBase {
    * Create the timer or subscription an event waits on, evaluated in `view`. False when its expression
    * failed: an incident is raised on `blame` (re-entered on retry).
    */
-  protected arm(owner: WaitOwner, node: Node, event: EventDefinition, view: Variables, blame: TrackRecord): boolean {
+  protected arm(
+    owner: WaitOwner,
+    node: Node,
+    event: EventDefinition,
+    view: Variables,
+    blame: TrackRecord | null,
+  ): boolean {
     try {
       switch (event.kind) {
         case 'timer': {
@@ -68,6 +75,7 @@ export abstract class EventStep extends StepBase {
       }
     } catch (error) {
       if (!(error instanceof ExpressionError) && !(error instanceof TimerSpecError)) throw error;
+      if (blame === null) throw new InvalidStateError(`${node.id}: ${error.message}`);
       this.raiseIncident(blame, 'expression-failed', 'enter', `${node.id}: ${error.message}`, null);
       return false;
     }
@@ -139,9 +147,78 @@ export abstract class EventStep extends StepBase {
         this.spawnWith(host.scopePath, boundary.id, variables);
         return !boundary.interrupting;
       }
-      case 'eventSubProcess':
-        return false;
+      case 'eventSubProcess': {
+        const scope = this.state.scopes.get(owner.scopePath);
+        if (scope?.state !== 'active') return false;
+        const start = this.node(owner.nodeId) as StartEventNode;
+        this.startEventSubProcess(owner.scopePath, start, variables);
+        return start.interrupting === false;
+      }
     }
+  }
+
+  /**
+   * Arm the timer, message and signal starts of the event sub-processes of the scope at `path`. With a
+   * `blame` track an expression that fails raises an incident on it (false); without, it refuses the event.
+   */
+  protected armEventSubProcesses(path: string, blame: TrackRecord | null): boolean {
+    const scope = this.state.scope(path);
+    const view = this.state.visible(path);
+    for (const start of this.eventSubProcessStarts(scope.nodeId)) {
+      const event = start.event;
+      if (event?.kind !== 'timer' && event?.kind !== 'message' && event?.kind !== 'signal') continue;
+      if (!this.arm({ kind: 'eventSubProcess', scopePath: path, nodeId: start.id }, start, event, view, blame)) {
+        this.dropEventSubProcessWaits(path);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  protected dropEventSubProcessWaits(path: string): void {
+    this.state.dropWaits((owner) => owner.kind === 'eventSubProcess' && owner.scopePath === path);
+  }
+
+  private eventSubProcessStarts(containerId: string): StartEventNode[] {
+    const ids = this.ctx.process.eventSubProcesses?.get(containerId) ?? [];
+    return ids.map((id) => this.node((this.node(id) as SubProcessNode).startNodes[0]!) as StartEventNode);
+  }
+
+  /**
+   * Start an event sub-process in the scope at `scopePath`, in a scope of its own. An interrupting one first
+   * cancels everything else in that scope (and its other event sub-processes' waits).
+   */
+  protected startEventSubProcess(scopePath: string, start: StartEventNode, variables: Variables): void {
+    if (start.interrupting !== false) {
+      this.cancelInside(scopePath);
+      this.dropEventSubProcessWaits(scopePath);
+    }
+    const parent = this.state.scope(scopePath);
+    const espId = start.container;
+    const pass = parent.visits[espId] ?? 0;
+    parent.visits[espId] = pass + 1;
+    const base = `${scopePath === '/' ? '' : scopePath}/${espId}`;
+    const path = pass === 0 ? base : `${base}#${pass + 1}`;
+    this.state.scopes.set(path, {
+      path,
+      nodeId: espId,
+      hostTrack: null,
+      parentPath: scopePath,
+      state: initialState(scopeMachine),
+      data: {},
+      visits: {},
+    });
+    this.armEventSubProcesses(path, null);
+    this.spawnWith(path, start.id, variables);
+  }
+
+  /** The event sub-process start of a scope that catches an error or escalation `code`: exact first. */
+  private eventSubProcessCatcher(path: string, kind: 'error' | 'escalation', code: string): StartEventNode | undefined {
+    const scope = this.state.scopes.get(path);
+    if (!scope) return undefined;
+    const starts = this.eventSubProcessStarts(scope.nodeId).filter((s) => s.event?.kind === kind);
+    const codeOf = (s: StartEventNode) => (s.event?.kind === kind ? s.event.code : undefined);
+    return starts.find((s) => codeOf(s) === code) ?? starts.find((s) => codeOf(s) === null);
   }
 
   /** A new track at `nodeId` carrying an event's payload as its result. */
@@ -157,17 +234,34 @@ export abstract class EventStep extends StepBase {
    * it, interrupting what it is attached to. False when nothing catches it.
    */
   protected throwError(from: TrackRecord, code: string, variables: Variables): boolean {
+    return this.propagate(from, 'error', code, variables);
+  }
+
+  /**
+   * Throw an escalation from `from`: caught like an error, but a non-interrupting catcher lets the thrower
+   * go on, and nothing happens when no one catches it.
+   */
+  protected throwEscalation(from: TrackRecord, code: string, variables: Variables): boolean {
+    return this.propagate(from, 'escalation', code, variables);
+  }
+
+  /**
+   * Find the nearest catcher of an error or escalation: a boundary on the activity, then an event
+   * sub-process of its scope, then the same for the enclosing sub-process, up to the process.
+   */
+  private propagate(from: TrackRecord, kind: 'error' | 'escalation', code: string, variables: Variables): boolean {
     for (let track: TrackRecord | undefined = from; track; ) {
-      const boundary = this.catcher(track.nodeId, code);
+      const boundary = this.boundaryCatcher(track.nodeId, kind, code);
       if (boundary) {
-        this.announce({
-          id: `${this.id}:error.caught:${from.id}:${from.attempt}:${boundary.id}`,
-          type: 'error.caught',
-          elementId: boundary.id,
-          errorCode: code,
-        });
-        this.cancel(track);
+        this.announceCaught(from, boundary.id, code);
+        if (boundary.interrupting) this.cancel(track);
         this.spawnWith(track.scopePath, boundary.id, variables);
+        return true;
+      }
+      const start = this.eventSubProcessCatcher(track.scopePath, kind, code);
+      if (start) {
+        this.announceCaught(from, start.id, code);
+        this.startEventSubProcess(track.scopePath, start, variables);
         return true;
       }
       const host: string | null | undefined = this.state.scopes.get(track.scopePath)?.hostTrack;
@@ -176,13 +270,24 @@ export abstract class EventStep extends StepBase {
     return false;
   }
 
-  /** The error boundary of an activity that catches `code`: an exact code first, then a catch-all. */
-  private catcher(activityId: string, code: string): BoundaryEventNode | undefined {
-    const errors = this.boundariesOf(activityId).filter((b) => b.event.kind === 'error');
-    return (
-      errors.find((b) => b.event.kind === 'error' && b.event.code === code) ??
-      errors.find((b) => b.event.kind === 'error' && b.event.code === null)
-    );
+  private announceCaught(from: TrackRecord, catcherId: string, code: string): void {
+    this.announce({
+      id: `${this.id}:error.caught:${from.id}:${from.attempt}:${catcherId}`,
+      type: 'error.caught',
+      elementId: catcherId,
+      errorCode: code,
+    });
+  }
+
+  /** The boundary of an activity that catches an error or escalation `code`: an exact code first, then a catch-all. */
+  private boundaryCatcher(
+    activityId: string,
+    kind: 'error' | 'escalation',
+    code: string,
+  ): BoundaryEventNode | undefined {
+    const catchers = this.boundariesOf(activityId).filter((b) => b.event.kind === kind);
+    const codeOf = (b: BoundaryEventNode) => (b.event.kind === kind ? b.event.code : undefined);
+    return catchers.find((b) => codeOf(b) === code) ?? catchers.find((b) => codeOf(b) === null);
   }
 
   // ── elements ───────────────────────────────────────────────────────────────────────────────────────
@@ -260,6 +365,17 @@ export abstract class EventStep extends StepBase {
         this.createJobAt(track, node.taskType, node.retries);
         return true;
       }
+      case 'escalation': {
+        const code = event.code ?? '';
+        if (ends) this.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+        this.throwEscalation(track, code, view());
+        // An interrupting catcher may have cancelled the thrower; otherwise it goes on (or ends).
+        if (track.state !== 'cancelled') this.transition(track, ends ? 'END' : 'COMPLETE');
+        return true;
+      }
+      case 'link':
+        this.transition(track, 'COMPLETE');
+        return true;
       case 'error': {
         if (!ends) return false;
         const code = event.code ?? '';

@@ -8,18 +8,20 @@ import type { EventDefinition, Node, ProcessDef } from './types.js';
  */
 const SUPPORTED: Record<string, ReadonlySet<string>> = {
   startEvent: new Set(['none']),
-  endEvent: new Set(['none', 'error', 'signal', 'message']),
-  intermediateCatchEvent: new Set(['timer', 'message', 'signal']),
-  intermediateThrowEvent: new Set(['none', 'signal', 'message']),
-  boundaryEvent: new Set(['timer', 'message', 'signal', 'error']),
+  eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
+  endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message']),
+  intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link']),
+  intermediateThrowEvent: new Set(['none', 'signal', 'escalation', 'link', 'message']),
+  boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
   receiveTask: new Set(['message']),
   sendTask: new Set(['none']),
   eventBasedGateway: new Set(['none']),
-  eventSubProcess: new Set([]),
+  eventSubProcess: new Set(['none']),
 };
 
 const BPMN_TYPE: Record<string, string> = {
   startEvent: 'bpmn:StartEvent',
+  eventSubProcessStart: 'bpmn:StartEvent',
   endEvent: 'bpmn:EndEvent',
   intermediateCatchEvent: 'bpmn:IntermediateCatchEvent',
   intermediateThrowEvent: 'bpmn:IntermediateThrowEvent',
@@ -52,9 +54,13 @@ function eventKind(event: EventDefinition | undefined): string {
   return event ? event.kind : 'none';
 }
 
-function check(node: Node): { key: string; kind: string } | null {
+function check(node: Node, process: ProcessDef): { key: string; kind: string } | null {
   switch (node.type) {
-    case 'startEvent':
+    case 'startEvent': {
+      const container = process.nodes.get(node.container);
+      const inEventSubProcess = container?.type === 'subProcess' && container.triggeredByEvent === true;
+      return { key: inEventSubProcess ? 'eventSubProcessStart' : 'startEvent', kind: eventKind(node.event) };
+    }
     case 'endEvent':
     case 'intermediateThrowEvent':
       return { key: node.type, kind: eventKind(node.event) };
@@ -76,7 +82,7 @@ function check(node: Node): { key: string; kind: string } | null {
 export function unsupportedIssues(process: ProcessDef): ModelIssue[] {
   const issues: ModelIssue[] = [];
   for (const node of process.nodes.values()) {
-    const found = check(node);
+    const found = check(node, process);
     if (!found || SUPPORTED[found.key]?.has(found.kind)) continue;
     const what =
       found.kind === 'none' ? BPMN_TYPE[found.key] : `${BPMN_TYPE[found.key]} with a ${found.kind} event definition`;
