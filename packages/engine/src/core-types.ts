@@ -4,7 +4,7 @@ import type { ProcessDef } from './model/types.js';
 
 /** One thing that happens to an instance; the loop applies exactly one at a time. */
 export type InstanceEvent =
-  | { type: 'instance.start'; variables: Variables }
+  | { type: 'instance.start'; variables: Variables; startNode: string }
   | { type: 'job.completed'; jobId: string; result: Variables }
   /** `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. */
   | { type: 'job.failed'; jobId: string; error: string; retryable: boolean; errorCode?: string }

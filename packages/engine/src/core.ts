@@ -28,7 +28,7 @@ class Step extends EventStep {
   apply(event: InstanceEvent): void {
     switch (event.type) {
       case 'instance.start':
-        return this.start(event.variables);
+        return this.start(event.variables, event.startNode);
       case 'job.completed':
         return this.jobCompleted(event.jobId, event.result);
       case 'job.failed':
@@ -68,10 +68,8 @@ class Step extends EventStep {
 
   // ── events ──────────────────────────────────────────────────────────────────────────────────────────
 
-  private start(variables: Variables): void {
+  private start(variables: Variables, startNode: string): void {
     const { process } = this.ctx;
-    const startNode = process.startNodes[0];
-    if (!startNode) throw new InvalidStateError(`process ${process.id} has no none start event`);
     Object.assign(this.state.scope('/').data, variables);
     this.announce({ id: `${this.id}:instance.started`, type: 'instance.started', processId: process.id });
     this.armEventSubProcesses('/', null);

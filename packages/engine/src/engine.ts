@@ -30,6 +30,7 @@ import type {
   UserTaskView,
 } from './api-types.js';
 import { defaultBackoff, systemClock } from './clock.js';
+import { broadcastSignal, correlateMessage, type DeliveryHost } from './deliveries.js';
 import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError, RestoreError } from './errors.js';
 import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import { InstanceState } from './instance-state.js';
@@ -63,6 +64,7 @@ export class Engine {
   private readonly clock: Clock;
   private readonly handlers: Handlers;
   private readonly host: RuntimeHost;
+  private readonly deliveries: DeliveryHost;
   private readonly emitter = new EventEmitter();
   private readonly runtimes = new Map<string, InstanceRuntime>();
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
@@ -93,6 +95,13 @@ export class Engine {
         this.runtimes.delete(instanceId);
         this.emitter.emit('fault', { instanceId, error });
       },
+    };
+    this.deliveries = {
+      repository: this.repository,
+      loaded: () => this.runtimes.entries(),
+      runtime: (instanceId) => this.runtime(instanceId),
+      model: async (deployment) => (await this.definitionFrom(deployment)).model,
+      startAt: (deployment, process, startNode, variables) => this.startAt(deployment, process, startNode, variables),
     };
   }
 
@@ -125,7 +134,23 @@ export class Engine {
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
     const { deployment, process } = await this.findProcess(processId, options.digest);
-    const variables = options.variables ?? {};
+    const startNode = process.startNodes[0];
+    if (!startNode) {
+      const starts = (process.eventStartNodes ?? []).join(', ');
+      throw new InvalidStateError(`process ${processId} has no none start event: it starts by its events (${starts})`);
+    }
+    return this.startAt(deployment, process, startNode, options.variables ?? {}, options.businessKey);
+  }
+
+  /** Create an instance and run it from `startNode` (a none start, or the event start an event triggered). */
+  private async startAt(
+    deployment: Deployment,
+    process: ProcessDef,
+    startNode: string,
+    variables: Variables,
+    businessKey?: string,
+  ): Promise<string> {
+    const processId = process.id;
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
     const id = randomUUID();
     const now = this.clock.now();
@@ -136,7 +161,7 @@ export class Engine {
           processId,
           definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
           status: 'running',
-          businessKey: options.businessKey ?? null,
+          businessKey: businessKey ?? null,
           parentId: null,
           callNodeId: null,
           startedAt: now,
@@ -150,7 +175,7 @@ export class Engine {
     const runtime = new InstanceRuntime(this.host, process, state, null, null);
     this.runtimes.set(id, runtime);
     try {
-      await runtime.submit({ type: 'instance.start', variables: { ...variables } });
+      await runtime.submit({ type: 'instance.start', variables: { ...variables }, startNode });
     } catch (error) {
       this.runtimes.delete(id);
       throw error;
@@ -165,51 +190,22 @@ export class Engine {
 
   /**
    * Deliver a message to the one instance waiting for it (by name and correlation key; the lowest instance
-   * id when several do). With a `messageId`, delivering the same message to that instance again changes
+   * id when several do), or else start an instance of the latest deployed process with a message start
+   * event of that name. With a `messageId`, delivering the same message to that instance again changes
    * nothing. A message nobody waits for is not kept: the result says it was not correlated.
    */
-  async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
+  correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
-    const variables = options.variables ?? {};
-    canonicalBytes(variables, '$variables');
-    const key =
-      options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
-    const waiting = (state: InstanceState) =>
-      [...state.subscriptions.values()].some(
-        (s) => s.kind === 'message' && s.name === name && s.correlationKey === key,
-      );
-    for (const instanceId of await this.waitingInstances(`message:${name}`, key, waiting)) {
-      const runtime = await this.runtime(instanceId);
-      if (!waiting(runtime.current)) continue;
-      const messageId = options.messageId ?? null;
-      await runtime.submit({
-        type: 'message.correlated',
-        name,
-        correlationKey: key,
-        variables: { ...variables },
-        messageId,
-      });
-      return { correlated: true, instanceId };
-    }
-    return { correlated: false, instanceId: null };
+    return correlateMessage(this.deliveries, name, options);
   }
 
-  /** Deliver a signal to every instance waiting for it. Returns the instances it reached. */
-  async broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
+  /**
+   * Deliver a signal to every instance waiting for it, and start an instance of every latest deployed
+   * process with a signal start event of that name. Returns the instances it reached or started.
+   */
+  broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
     this.assertOpen();
-    const variables = options.variables ?? {};
-    canonicalBytes(variables, '$variables');
-    const waiting = (state: InstanceState) =>
-      [...state.subscriptions.values()].some((s) => s.kind === 'signal' && s.name === name);
-    const reached: string[] = [];
-    for (const instanceId of await this.waitingInstances(`signal:${name}`, null, waiting)) {
-      const runtime = await this.runtime(instanceId);
-      if (!waiting(runtime.current)) continue;
-      const signalId = options.signalId ?? null;
-      await runtime.submit({ type: 'signal.received', name, variables: { ...variables }, signalId });
-      reached.push(instanceId);
-    }
-    return reached;
+    return broadcastSignal(this.deliveries, name, options);
   }
 
   /** The instance as it is now (live), or as its latest checkpoint says. */
@@ -315,17 +311,6 @@ export class Engine {
     const parsed = parseExternalId(id);
     if (!parsed) throw new NotFoundError(kind, id);
     return parsed;
-  }
-
-  /** Instances waiting on an indexed subscription: loaded ones, and the stored ones the repository names. */
-  private async waitingInstances(
-    indexName: string,
-    key: string | null,
-    waiting: (state: InstanceState) => boolean,
-  ): Promise<string[]> {
-    const ids = new Set(await this.repository.subscriptions(indexName, key));
-    for (const [id, runtime] of this.runtimes) if (waiting(runtime.current)) ids.add(id);
-    return [...ids].sort();
   }
 
   private async runningInstanceIds(): Promise<string[]> {

@@ -377,8 +377,10 @@ export class InstanceRuntime {
 
   private settledState(timers: 'park' | 'wait'): SettledState | undefined {
     const { instance } = this.state;
+    // A step under way may have ended the instance without yet publishing what it did.
+    if (this.queued > 0) return undefined;
     if (instance.status !== 'running') return { instanceId: instance.id, status: instance.status };
-    if (this.queued > 0 || this.running.size > 0 || this.timers.size > 0 || this.inFlightEffects > 0) return undefined;
+    if (this.running.size > 0 || this.timers.size > 0 || this.inFlightEffects > 0) return undefined;
     if (timers === 'wait' && this.state.timers.size > 0) return undefined;
     return {
       instanceId: instance.id,

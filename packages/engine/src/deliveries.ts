@@ -1,0 +1,115 @@
+import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
+import type { CorrelateOptions, CorrelateResult, SignalOptions } from './api-types.js';
+import type { InstanceRuntime } from './instance-runtime.js';
+import type { InstanceState } from './instance-state.js';
+import type { ProcessDef, ProcessModel } from './model/types.js';
+
+/** What delivering messages and signals needs from the engine. */
+export interface DeliveryHost {
+  repository: Repository;
+  /** The loaded instances. */
+  loaded(): Iterable<[string, InstanceRuntime]>;
+  /** An instance's loop, restored from the repository when it is not loaded. */
+  runtime(instanceId: string): Promise<InstanceRuntime>;
+  /** The compiled model of a deployment. */
+  model(deployment: Deployment): Promise<ProcessModel>;
+  /** Start an instance at a given start event. */
+  startAt(deployment: Deployment, process: ProcessDef, startNode: string, variables: Variables): Promise<string>;
+}
+
+const subscribed =
+  (kind: 'message' | 'signal', name: string, key: string | null) =>
+  (state: InstanceState): boolean =>
+    [...state.subscriptions.values()].some(
+      (s) => s.kind === kind && s.name === name && (kind === 'signal' || s.correlationKey === key),
+    );
+
+/** Instances waiting on an indexed subscription: the loaded ones, and the stored ones the repository names. */
+async function waitingInstances(
+  host: DeliveryHost,
+  indexName: string,
+  key: string | null,
+  waiting: (state: InstanceState) => boolean,
+): Promise<string[]> {
+  const ids = new Set(await host.repository.subscriptions(indexName, key));
+  for (const [id, runtime] of host.loaded()) if (waiting(runtime.current)) ids.add(id);
+  return [...ids].sort();
+}
+
+/** The start events of the latest deployment of each definition that a message or signal of `name` starts. */
+async function eventStarts(
+  host: DeliveryHost,
+  kind: 'message' | 'signal',
+  name: string,
+): Promise<{ deployment: Deployment; process: ProcessDef; startNode: string }[]> {
+  const latest = new Map<string, Deployment>();
+  for (const deployment of await host.repository.deployments()) latest.set(deployment.definitionId, deployment);
+  const found: { deployment: Deployment; process: ProcessDef; startNode: string }[] = [];
+  for (const deployment of latest.values()) {
+    for (const process of (await host.model(deployment)).processes.values()) {
+      if (!process.executable) continue;
+      for (const id of process.eventStartNodes ?? []) {
+        const node = process.nodes.get(id);
+        const event = node?.type === 'startEvent' ? node.event : undefined;
+        if (event?.kind !== kind) continue;
+        let literal: unknown;
+        try {
+          literal = JSON.parse(event.name.source);
+        } catch {
+          continue;
+        }
+        if (literal === name) found.push({ deployment, process, startNode: id });
+      }
+    }
+  }
+  return found;
+}
+
+export async function correlateMessage(
+  host: DeliveryHost,
+  name: string,
+  options: CorrelateOptions,
+): Promise<CorrelateResult> {
+  const variables = options.variables ?? {};
+  canonicalBytes(variables, '$variables');
+  const key =
+    options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
+  const waiting = subscribed('message', name, key);
+  for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
+    const runtime = await host.runtime(instanceId);
+    if (!waiting(runtime.current)) continue;
+    const messageId = options.messageId ?? null;
+    await runtime.submit({
+      type: 'message.correlated',
+      name,
+      correlationKey: key,
+      variables: { ...variables },
+      messageId,
+    });
+    return { correlated: true, instanceId };
+  }
+  const [start] = await eventStarts(host, 'message', name);
+  if (start) {
+    const instanceId = await host.startAt(start.deployment, start.process, start.startNode, { ...variables });
+    return { correlated: true, instanceId };
+  }
+  return { correlated: false, instanceId: null };
+}
+
+export async function broadcastSignal(host: DeliveryHost, name: string, options: SignalOptions): Promise<string[]> {
+  const variables = options.variables ?? {};
+  canonicalBytes(variables, '$variables');
+  const waiting = subscribed('signal', name, null);
+  const reached: string[] = [];
+  for (const instanceId of await waitingInstances(host, `signal:${name}`, null, waiting)) {
+    const runtime = await host.runtime(instanceId);
+    if (!waiting(runtime.current)) continue;
+    const signalId = options.signalId ?? null;
+    await runtime.submit({ type: 'signal.received', name, variables: { ...variables }, signalId });
+    reached.push(instanceId);
+  }
+  for (const start of await eventStarts(host, 'signal', name)) {
+    reached.push(await host.startAt(start.deployment, start.process, start.startNode, { ...variables }));
+  }
+  return reached;
+}

@@ -1,0 +1,131 @@
+import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../src/api-types.js';
+import { Engine } from '../src/engine.js';
+import { InvalidStateError } from '../src/errors.js';
+import { VirtualClock } from '../src/testing/virtual-clock.js';
+import { bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
+
+const messages = `<bpmn:message id="m-paid" name="paid">${ext('<zeebe:subscription correlationKey="=orderId" />')}</bpmn:message>
+<bpmn:message id="m-order" name="order-placed" />
+<bpmn:signal id="s-alarm" name="alarm" />`;
+
+const receive = definitions(
+  `${messages}${process(`<bpmn:startEvent id="start" /><bpmn:receiveTask id="await" messageRef="m-paid" /><bpmn:endEvent id="end" />${chain('start', 'await', 'end')}`)}`,
+);
+
+const timerWait = bpmn(`<bpmn:startEvent id="start" />
+  <bpmn:intermediateCatchEvent id="wait"><bpmn:timerEventDefinition><bpmn:timeDuration xsi:type="bpmn:tFormalExpression">PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+  <bpmn:endEvent id="end" />${chain('start', 'wait', 'end')}`);
+
+const eventStarted = definitions(
+  `${messages}${process(
+    `<bpmn:startEvent id="by-order"><bpmn:messageEventDefinition messageRef="m-order" /></bpmn:startEvent>
+     <bpmn:startEvent id="by-alarm"><bpmn:signalEventDefinition signalRef="s-alarm" /></bpmn:startEvent>
+     <bpmn:endEvent id="end" />${flow('f1', 'by-order', 'end')}${flow('f2', 'by-alarm', 'end')}`,
+    'started',
+  )}`,
+);
+
+const nonInterrupting = definitions(
+  `${messages}${process(`<bpmn:startEvent id="start" /><bpmn:userTask id="work" />
+   <bpmn:boundaryEvent id="paid-meanwhile" attachedToRef="work" cancelActivity="false"><bpmn:messageEventDefinition messageRef="m-paid" /></bpmn:boundaryEvent>
+   <bpmn:endEvent id="noted" /><bpmn:endEvent id="end" />
+   ${chain('start', 'work', 'end')}${flow('f9', 'paid-meanwhile', 'noted')}`)}`,
+);
+
+function engineOn(repository: Repository, clock?: VirtualClock) {
+  return new Engine({ repository, ...(clock ? { clock: clock.view() } : {}) });
+}
+
+describe('messages and signals through the engine', () => {
+  it('should deliver a message sent while the engine that parked the instance is gone, through the repository', async () => {
+    // given an instance parked at a receive task by an engine that is now closed
+    const repository = createMemoryRepository();
+    const first = engineOn(repository);
+    await first.deploy(receive);
+    const id = await first.start('p', { variables: { orderId: 'A-7' } });
+    expect((await first.settled(id)).status).toBe('waiting');
+    await first.close();
+
+    // when another engine (as `thresher send` does) correlates the message
+    const second = engineOn(repository);
+    const result = await second.correlateMessage('paid', { correlationKey: 'A-7', variables: { amount: 3 } });
+
+    // then the stored instance takes it and completes
+    expect(result).toEqual({ correlated: true, instanceId: id });
+    expect((await second.settled(id)).status).toBe('completed');
+    expect((await second.instance(id))?.variables).toMatchObject({ amount: 3 });
+  });
+
+  it('should report a message nobody waits for as not correlated, keeping nothing', async () => {
+    const engine = engineOn(createMemoryRepository());
+    await engine.deploy(receive);
+    const id = await engine.start('p', { variables: { orderId: 'A-8' } });
+    await engine.settled(id);
+    expect(await engine.correlateMessage('paid', { correlationKey: 'other' })).toEqual({
+      correlated: false,
+      instanceId: null,
+    });
+    expect((await engine.settled(id)).status).toBe('waiting');
+  });
+
+  it('should take a message with the same id only once, even where the subscription stays', async () => {
+    const engine = engineOn(createMemoryRepository());
+    await engine.deploy(nonInterrupting);
+    const id = await engine.start('p', { variables: { orderId: 'A-9' } });
+    await engine.settled(id);
+    const noted: EngineEvent[] = [];
+    engine.on('message.correlated', (event) => noted.push(event));
+    await engine.correlateMessage('paid', { correlationKey: 'A-9', messageId: 'pay-1' });
+    await engine.correlateMessage('paid', { correlationKey: 'A-9', messageId: 'pay-1' });
+    await engine.correlateMessage('paid', { correlationKey: 'A-9', messageId: 'pay-2' });
+    await engine.settled(id);
+    expect(noted).toHaveLength(2);
+    expect((await engine.instance(id))?.history.filter((entry) => entry.node === 'noted')).toHaveLength(2);
+  });
+
+  it('should start instances by a message start event and by a signal start event', async () => {
+    const engine = engineOn(createMemoryRepository());
+    await engine.deploy(eventStarted);
+    const byMessage = await engine.correlateMessage('order-placed', { variables: { item: 'lamp' } });
+    expect(byMessage.correlated).toBe(true);
+    const [byAlarm] = await engine.broadcastSignal('alarm', { variables: { level: 2 } });
+    for (const id of [byMessage.instanceId!, byAlarm!]) expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(byMessage.instanceId!))?.history.map((e) => e.node)).toEqual(['by-order', 'end']);
+    expect((await engine.instance(byAlarm!))?.variables).toEqual({ level: 2 });
+  });
+
+  it('should refuse start() of a process that only starts by events, naming them', async () => {
+    const engine = engineOn(createMemoryRepository());
+    await engine.deploy(eventStarted);
+    await expect(engine.start('started')).rejects.toThrow(InvalidStateError);
+    await expect(engine.start('started')).rejects.toThrow(/by-order, by-alarm/);
+  });
+});
+
+describe('timers across a stop', () => {
+  it('should fire a timer that fell due while no engine ran exactly once, right after recovery', async () => {
+    // given an instance parked on a one-hour timer by an engine that is now closed
+    const clock = new VirtualClock();
+    const repository = createMemoryRepository();
+    const first = engineOn(repository, clock);
+    await first.deploy(timerWait);
+    const id = await first.start('p');
+    const parked = await first.settled(id);
+    expect(parked.status === 'waiting' && parked.timers.map((t) => t.elementId)).toEqual(['wait']);
+    await first.close();
+
+    // when two hours pass with nothing running, and a new engine recovers
+    clock.advance(2 * 3_600_000);
+    const second = engineOn(repository, clock);
+    const fired: EngineEvent[] = [];
+    second.on('*', (event) => fired.push(event));
+    await second.recover();
+    clock.advance(0);
+
+    // then the timer fires once and the instance completes
+    expect((await second.settled(id, { timers: 'wait' })).status).toBe('completed');
+    expect(fired.filter((event) => event.type === 'timer.fired')).toHaveLength(1);
+  });
+});
