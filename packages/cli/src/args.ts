@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Variables } from '@thresher/checkpoint';
+import { parseDuration } from '@thresher/engine/testing';
 import { UsageError } from './errors.js';
 import { parseVars } from './vars.js';
 
@@ -66,13 +67,22 @@ const vars: OptionSpec = {
   description: 'a variable; v is JSON when it parses (2, true, [1,2]), else a string',
 };
 const help: OptionSpec = { type: 'boolean', short: 'h', description: 'show this help' };
+const waitTimers: OptionSpec = {
+  type: 'string',
+  placeholder: 'DURATION',
+  description:
+    'wait in this process for a BPMN timer due within DURATION (ISO 8601: PT30S, PT1M, PT1H, P1D; default PT1M); a later one parks (exit 3)',
+};
+
+/** How long `--wait-timers` waits by default for a BPMN timer before the instance parks instead: PT1M. */
+export const DEFAULT_WAIT_TIMERS = 'PT1M';
 
 /** Every command `thresher` knows, in the order help lists them. */
 export const COMMANDS = {
   run: {
     name: 'run',
     usage:
-      'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--store URL] [--yes] [--json]',
+      'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
     summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
     positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
     options: {
@@ -82,6 +92,7 @@ export const COMMANDS = {
       handlers,
       store,
       yes,
+      'wait-timers': waitTimers,
       json,
       help,
     },
@@ -129,7 +140,8 @@ export const COMMANDS = {
   },
   complete: {
     name: 'complete',
-    usage: 'thresher complete ID TASK [--var k=v]... [--handlers MODULE] [--store URL] [--json]',
+    usage:
+      'thresher complete ID TASK [--var k=v]... [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
     summary: 'complete an open user task, then drive the instance until it ends or parks again',
     positionals: [
       { name: 'ID', required: true, description: 'the instance id' },
@@ -139,12 +151,12 @@ export const COMMANDS = {
         description: 'the user task: its id (ID/u7 or u7) or its element id (approve-order)',
       },
     ],
-    options: { var: vars, handlers, store, json, help },
+    options: { var: vars, handlers, store, 'wait-timers': waitTimers, json, help },
     examples: ['thresher complete 3f0c… approve-order --var approved=true --handlers handlers.mjs'],
   },
   resume: {
     name: 'resume',
-    usage: 'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--json]',
+    usage: 'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
     summary: 'restore instances from the store (after a crash) and drive each until it ends or parks',
     positionals: [{ name: 'ID', required: false, description: 'the instance id (or --all)' }],
     options: {
@@ -152,14 +164,19 @@ export const COMMANDS = {
       handlers,
       store,
       yes,
+      'wait-timers': waitTimers,
       json,
       help,
     },
-    examples: ['thresher resume --all --handlers handlers.mjs', 'thresher resume 3f0c… --handlers handlers.mjs --yes'],
+    examples: [
+      'thresher resume --all --handlers handlers.mjs',
+      'thresher resume 3f0c… --handlers handlers.mjs --yes',
+      'thresher resume 3f0c… --wait-timers PT2H',
+    ],
   },
   retry: {
     name: 'retry',
-    usage: 'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--json]',
+    usage: 'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
     summary: 'resolve an instance’s incidents (or one) and drive it again; failed jobs get fresh retries',
     positionals: [
       { name: 'ID', required: true, description: 'the instance id' },
@@ -169,8 +186,52 @@ export const COMMANDS = {
         description: 'one incident: its id (ID/i4 or i4) or its element id; default every incident',
       },
     ],
-    options: { handlers, store, yes, json, help },
+    options: { handlers, store, yes, 'wait-timers': waitTimers, json, help },
     examples: ['thresher retry 3f0c… --handlers handlers.mjs'],
+  },
+  send: {
+    name: 'send',
+    usage:
+      'thresher send MESSAGE [--key K] [--var k=v]... [--message-id ID] [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
+    summary: 'deliver a message to the stored instance waiting for it, then drive that instance until it ends or parks',
+    positionals: [{ name: 'MESSAGE', required: true, description: 'the message name (bpmn:message name)' }],
+    options: {
+      key: {
+        type: 'string',
+        placeholder: 'K',
+        description: 'the correlation key the waiting subscription evaluated to (zeebe:subscription correlationKey)',
+      },
+      var: { ...vars, description: 'a variable the message carries; v is JSON when it parses, else a string' },
+      'message-id': {
+        type: 'string',
+        placeholder: 'ID',
+        description: 'the message id: the same id delivered to the same instance again changes nothing',
+      },
+      handlers,
+      store,
+      'wait-timers': waitTimers,
+      json,
+      help,
+    },
+    examples: [
+      'thresher send payment-received --key A-1001 --var amount=120 --handlers handlers.mjs',
+      'thresher send shipped --key A-1001 --message-id ship-77 --json',
+    ],
+  },
+  signal: {
+    name: 'signal',
+    usage: 'thresher signal NAME [--var k=v]... [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
+    summary: 'broadcast a signal to every stored instance waiting for it, then drive each until it ends or parks',
+    positionals: [{ name: 'NAME', required: true, description: 'the signal name (bpmn:signal name)' }],
+    options: {
+      var: { ...vars, description: 'a variable the signal carries; v is JSON when it parses, else a string' },
+      handlers,
+      store,
+      'wait-timers': waitTimers,
+      json,
+      help,
+    },
+    examples: ['thresher signal open --handlers handlers.mjs', 'thresher signal recall --var reason=audit --json'],
   },
   test: {
     name: 'test',
@@ -238,8 +299,13 @@ interface StoreArgs {
   json: boolean;
 }
 
+/** `--wait-timers`, read: how long (ms) a command waits for a BPMN timer before the instance parks. */
+interface DriveArgs {
+  waitTimers: number;
+}
+
 /** `thresher run`, parsed; `variables` already read from `--var`. */
-export interface RunArgs extends StoreArgs {
+export interface RunArgs extends StoreArgs, DriveArgs {
   file: string;
   process: string | undefined;
   variables: Variables;
@@ -268,7 +334,7 @@ export interface ShowArgs extends StoreArgs {
 }
 
 /** `thresher complete`, parsed. */
-export interface CompleteArgs extends StoreArgs {
+export interface CompleteArgs extends StoreArgs, DriveArgs {
   id: string;
   task: string;
   variables: Variables;
@@ -276,7 +342,7 @@ export interface CompleteArgs extends StoreArgs {
 }
 
 /** `thresher resume`, parsed. */
-export interface ResumeArgs extends StoreArgs {
+export interface ResumeArgs extends StoreArgs, DriveArgs {
   /** undefined with `--all`. */
   id: string | undefined;
   handlers: string | undefined;
@@ -284,11 +350,28 @@ export interface ResumeArgs extends StoreArgs {
 }
 
 /** `thresher retry`, parsed. */
-export interface RetryArgs extends StoreArgs {
+export interface RetryArgs extends StoreArgs, DriveArgs {
   id: string;
   incident: string | undefined;
   handlers: string | undefined;
   yes: boolean;
+}
+
+/** `thresher send`, parsed. */
+export interface SendArgs extends StoreArgs, DriveArgs {
+  message: string;
+  /** `--key`; undefined matches subscriptions without a correlation key. */
+  key: string | undefined;
+  variables: Variables;
+  messageId: string | undefined;
+  handlers: string | undefined;
+}
+
+/** `thresher signal`, parsed. */
+export interface SignalArgs extends StoreArgs, DriveArgs {
+  signal: string;
+  variables: Variables;
+  handlers: string | undefined;
 }
 
 /** `thresher test`, parsed; `kill` undefined keeps each fixture's own plan. */
@@ -382,6 +465,19 @@ const text = (values: ParsedArgs['values'], name: string): string | undefined =>
 const flag = (values: ParsedArgs['values'], name: string): boolean => values[name] === true;
 const list = (values: ParsedArgs['values'], name: string): string[] => (values[name] as string[] | undefined) ?? [];
 
+/**
+ * Reads `--wait-timers` (an ISO 8601 duration, read as BPMN timers read theirs) into milliseconds;
+ * `PT1M` when absent. A malformed duration is a `UsageError` saying why.
+ */
+export function parseWaitTimers(value: string | undefined, usage: string): number {
+  try {
+    return parseDuration(value ?? DEFAULT_WAIT_TIMERS);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`option --wait-timers: ${reason}`, usage);
+  }
+}
+
 function parse<T>(spec: CommandSpec, argv: readonly string[], build: (args: ParsedArgs) => T): Parsed<T> {
   const args = parseCommandArgs(spec, argv);
   if (args.values.help) return { help: true };
@@ -399,6 +495,7 @@ export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
     handlers: text(values, 'handlers'),
     store: text(values, 'store'),
     yes: flag(values, 'yes'),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
     json: flag(values, 'json'),
   }));
 }
@@ -500,6 +597,7 @@ export function parseCompleteArgs(argv: readonly string[]): Parsed<CompleteArgs>
     variables: parseVars(list(values, 'var'), '--var', spec.usage),
     handlers: text(values, 'handlers'),
     store: text(values, 'store'),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
     json: flag(values, 'json'),
   }));
 }
@@ -521,6 +619,7 @@ export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
       handlers: text(values, 'handlers'),
       store: text(values, 'store'),
       yes: flag(values, 'yes'),
+      waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
       json: flag(values, 'json'),
     };
   });
@@ -528,12 +627,48 @@ export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
 
 /** Parses `thresher retry` arguments. */
 export function parseRetryArgs(argv: readonly string[]): Parsed<RetryArgs> {
-  return parse(COMMANDS.retry, argv, ({ values, positionals }) => ({
+  const spec = COMMANDS.retry;
+  return parse(spec, argv, ({ values, positionals }) => ({
     id: positionals[0]!,
     incident: positionals[1],
     handlers: text(values, 'handlers'),
     store: text(values, 'store'),
     yes: flag(values, 'yes'),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
+    json: flag(values, 'json'),
+  }));
+}
+
+/** A message or signal name: not empty. */
+function eventName(value: string, what: string, usage: string): string {
+  if (value.trim() === '') throw new UsageError(`the ${what} name is empty`, usage);
+  return value;
+}
+
+/** Parses `thresher send` arguments. */
+export function parseSendArgs(argv: readonly string[]): Parsed<SendArgs> {
+  const spec = COMMANDS.send;
+  return parse(spec, argv, ({ values, positionals }) => ({
+    message: eventName(positionals[0]!, 'message', spec.usage),
+    key: text(values, 'key'),
+    variables: parseVars(list(values, 'var'), '--var', spec.usage),
+    messageId: text(values, 'message-id'),
+    handlers: text(values, 'handlers'),
+    store: text(values, 'store'),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
+    json: flag(values, 'json'),
+  }));
+}
+
+/** Parses `thresher signal` arguments. */
+export function parseSignalArgs(argv: readonly string[]): Parsed<SignalArgs> {
+  const spec = COMMANDS.signal;
+  return parse(spec, argv, ({ values, positionals }) => ({
+    signal: eventName(positionals[0]!, 'signal', spec.usage),
+    variables: parseVars(list(values, 'var'), '--var', spec.usage),
+    handlers: text(values, 'handlers'),
+    store: text(values, 'store'),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),
     json: flag(values, 'json'),
   }));
 }

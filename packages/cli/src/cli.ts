@@ -8,7 +8,9 @@ import { migrateCommand } from './commands/migrate.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { runCommand } from './commands/run.js';
+import { sendCommand } from './commands/send.js';
 import { showCommand } from './commands/show.js';
+import { signalCommand } from './commands/signal.js';
 import { testCommand } from './commands/test.js';
 import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-code.js';
@@ -25,6 +27,8 @@ const commands: CommandTable = {
   complete: completeCommand,
   resume: resumeCommand,
   retry: retryCommand,
+  send: sendCommand,
+  signal: signalCommand,
   migrate: migrateCommand,
   test: testCommand,
 };

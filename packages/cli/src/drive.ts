@@ -1,7 +1,7 @@
 import type { IncidentRecord, Variables } from '@thresher/checkpoint';
-import { EngineError, EngineErrorCode, type UserTaskView } from '@thresher/engine';
+import { EngineError, EngineErrorCode, type SettledState, type UserTaskView } from '@thresher/engine';
 import { ExitCode } from './exit-code.js';
-import { formatVariables, shellQuote } from './output.js';
+import { formatVariables, humanDuration, isoDuration, shellQuote } from './output.js';
 import type { Session } from './session.js';
 import { parseVar } from './vars.js';
 
@@ -17,6 +17,24 @@ export type AnswerMode = 'prompt' | 'yes' | 'stdin' | 'park';
 
 /** A guard against a model that loops through a user task forever under `--yes`. */
 export const MAX_AUTO_COMPLETIONS = 1000;
+
+/** How long a command waits for a BPMN timer by default (`--wait-timers PT1M`), in ms. */
+export const DEFAULT_WAIT_TIMERS_MS = 60_000;
+
+/** How a drive treats what the CLI can wait for itself. */
+export interface DriveOptions {
+  /**
+   * An instance that waits only on BPMN timers (and messages or signals) is kept running, in this
+   * process, when its earliest timer falls due within this many ms; otherwise it parks. Default 1 minute.
+   */
+  waitTimers?: number;
+}
+
+/** The longest delay Node's `setTimeout` honours (about 24.8 days); longer ones fire at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** The waiting-state part of `SettledState`. */
+type WaitingState = Extract<SettledState, { status: 'waiting' }>;
 
 /** An open user task as the CLI reports it. */
 export interface TaskInfo {
@@ -39,6 +57,31 @@ export interface IncidentInfo {
   retry: string;
 }
 
+/** A BPMN timer an instance waits on, as the CLI reports it. */
+export interface TimerInfo {
+  elementId: string;
+  /** Epoch ms. */
+  dueAt: number;
+  /** `dueAt` as an ISO 8601 instant (UTC). */
+  due: string;
+  /**
+   * Resumes the instance now and waits in that process until the timer is due (`--wait-timers`); absent
+   * for `memory:` and while a user task is open (the drive then stops at the task, not at the timer).
+   */
+  waitCommand?: string;
+}
+
+/** A message or signal an instance waits for, with the command that delivers it. */
+export interface SubscriptionInfo {
+  elementId: string;
+  kind: 'message' | 'signal';
+  name: string;
+  /** A message's correlation key (`--key`); null for a signal or a message without one. */
+  correlationKey: string | null;
+  /** `thresher send …` or `thresher signal …`; absent for `memory:`, which keeps nothing. */
+  command?: string;
+}
+
 interface OutcomeBase {
   instanceId: string;
   processId: string;
@@ -52,7 +95,14 @@ export type ParkedOutcome = OutcomeBase & {
   userTasks: TaskInfo[];
   /** Why the CLI stopped asking (end of input, `complete` never prompts, …). */
   reason: string;
-  /** Commands that continue the instance; empty for the `memory:` store, which keeps nothing. */
+  /** BPMN timers armed, earliest first. */
+  timers: TimerInfo[];
+  /** Messages and signals it waits for. */
+  subscriptions: SubscriptionInfo[];
+  /**
+   * Commands that continue the instance: `complete` per user task, `send`/`signal` per subscription, then
+   * `resume` last; empty for the `memory:` store, which keeps nothing.
+   */
   commands: string[];
   /** Set when a stdin answer was unusable: the instance is parked but the run exits 2. */
   invalidAnswer?: string;
@@ -100,10 +150,18 @@ function taskArgument(task: TaskInfo, open: TaskInfo[]): string {
 
 /**
  * Drives an instance until it ends or waits for something the CLI cannot give: each time it settles
- * waiting on user tasks, the first is answered as `mode` says and the loop goes on.
+ * waiting on user tasks, the first is answered as `mode` says and the loop goes on. When it waits on no
+ * user task but on BPMN timers, the drive waits for the earliest one if it falls due within
+ * `options.waitTimers`, and parks otherwise (as it does on messages and signals).
  */
-export async function drive(session: Session, instanceId: string, mode: AnswerMode): Promise<Outcome> {
+export async function drive(
+  session: Session,
+  instanceId: string,
+  mode: AnswerMode,
+  options: DriveOptions = {},
+): Promise<Outcome> {
   const { engine } = session;
+  const waitTimers = options.waitTimers ?? DEFAULT_WAIT_TIMERS_MS;
   let autoCompleted = 0;
   for (;;) {
     const state = await engine.settled(instanceId);
@@ -134,14 +192,26 @@ export async function drive(session: Session, instanceId: string, mode: AnswerMo
       return { status: 'incident', ...base, incidents, userTasks: open };
     }
     const task = state.userTasks[0];
-    if (!task) return parked(session, base, open, 'it waits for something the CLI cannot give');
+    if (!task) {
+      const next = state.timers[0];
+      if (next && next.dueAt - Date.now() <= waitTimers) {
+        await waitForTimer(session, instanceId, next);
+        continue;
+      }
+      return parked(session, base, state, eventReason(state, waitTimers));
+    }
     if (mode === 'yes' && autoCompleted >= MAX_AUTO_COMPLETIONS) {
-      return parked(session, base, open, `--yes completed ${MAX_AUTO_COMPLETIONS} user tasks; the model seems to loop`);
+      return parked(
+        session,
+        base,
+        state,
+        `--yes completed ${MAX_AUTO_COMPLETIONS} user tasks; the model seems to loop`,
+      );
     }
     const answer = await answerTask(session, task, mode);
-    if (answer.kind === 'park') return parked(session, base, open, answer.reason);
+    if (answer.kind === 'park') return parked(session, base, state, answer.reason);
     if (answer.kind === 'invalid') {
-      return { ...parked(session, base, open, 'a stdin answer was unusable'), invalidAnswer: answer.message };
+      return { ...parked(session, base, state, 'a stdin answer was unusable'), invalidAnswer: answer.message };
     }
     try {
       await engine.completeUserTask(task.id, answer.variables);
@@ -153,15 +223,97 @@ export async function drive(session: Session, instanceId: string, mode: AnswerMo
   }
 }
 
-function parked(session: Session, base: OutcomeBase, open: TaskInfo[], reason: string): ParkedOutcome {
-  if (session.store.kind === 'memory') return { status: 'parked', ...base, userTasks: open, reason, commands: [] };
+/**
+ * Waits, in this process, until the instance's earliest BPMN timer has fired (or no timer is left:
+ * `settled({ timers: 'wait' })`); the caller then settles the instance again and decides anew.
+ */
+async function waitForTimer(
+  session: Session,
+  instanceId: string,
+  timer: WaitingState['timers'][number],
+): Promise<void> {
+  const { engine } = session;
+  const inMs = Math.max(0, timer.dueAt - Date.now());
+  session.out.progress(
+    `[${instanceId.slice(0, 8)}] ${timer.elementId}: waiting for the timer due at ${new Date(timer.dueAt).toISOString()} (in ${humanDuration(inMs)})`,
+  );
+  let unsubscribe = (): void => {};
+  let sleep: NodeJS.Timeout | undefined;
+  const fired = new Promise<void>((resolve) => {
+    unsubscribe = engine.on('timer.fired', (event) => {
+      if (event.instanceId === instanceId) resolve();
+    });
+  });
+  // All timers gone (the last one fired, or the branch holding them ended) also ends the wait.
+  const noTimers = engine.settled(instanceId, { timers: 'wait' }).then(() => undefined);
+  noTimers.catch(() => {}); // a broken loop is reported by the next settle, not as an unhandled rejection
+  // A safety net should the timer fire between the settle and the subscription above: look again once due.
+  const due = new Promise<void>((resolve) => {
+    sleep = setTimeout(resolve, Math.min(inMs + 250, MAX_TIMEOUT_MS));
+  });
+  try {
+    await Promise.race([fired, noTimers, due]);
+  } finally {
+    unsubscribe();
+    clearTimeout(sleep);
+  }
+}
+
+/** Why an instance waiting on no user task parks: what it waits for. */
+function eventReason(state: WaitingState, waitTimers: number): string {
+  const waits = [
+    ...state.subscriptions.map((subscription) =>
+      subscription.kind === 'message'
+        ? `message ${subscription.name} (${keyText(subscription.correlationKey)})`
+        : `signal ${subscription.name}`,
+    ),
+    ...state.timers.map(
+      (timer) => `timer ${timer.elementId} due in ${humanDuration(Math.max(0, timer.dueAt - Date.now()))}`,
+    ),
+  ];
+  if (waits.length === 0) return 'it waits for something the CLI cannot give';
+  const beyond = state.timers.length > 0 ? ` (later than --wait-timers ${isoDuration(waitTimers)})` : '';
+  return `it waits for ${waits.join(', ')}${beyond}`;
+}
+
+/** `key M-9`, or `no key`. */
+export function keyText(correlationKey: string | null): string {
+  return correlationKey === null ? 'no key' : `key ${correlationKey}`;
+}
+
+function parked(session: Session, base: OutcomeBase, state: WaitingState, reason: string): ParkedOutcome {
+  const open = state.userTasks.map(taskInfo);
+  const memory = session.store.kind === 'memory';
   const id = shellQuote(base.instanceId);
   const flags = continueFlags(session);
+  const timers = state.timers.map((timer): TimerInfo => {
+    const info: TimerInfo = {
+      elementId: timer.elementId,
+      dueAt: timer.dueAt,
+      due: new Date(timer.dueAt).toISOString(),
+    };
+    // With a user task open, a resume parks on the task at once: waiting for the timer is not on offer.
+    if (memory || open.length > 0) return info;
+    // Whole seconds, rounded up, so that the wait still covers the due time.
+    const wait = isoDuration(Math.max(1000, Math.ceil((timer.dueAt - Date.now()) / 1000) * 1000));
+    return { ...info, waitCommand: `thresher resume ${id} --wait-timers ${wait}${flags}` };
+  });
+  const subscriptions = state.subscriptions.map((subscription): SubscriptionInfo => {
+    const info: SubscriptionInfo = { ...subscription };
+    if (memory) return info;
+    const name = shellQuote(subscription.name);
+    if (subscription.kind === 'signal') return { ...info, command: `thresher signal ${name}${flags}` };
+    const key = subscription.correlationKey === null ? '' : ` --key ${shellQuote(subscription.correlationKey)}`;
+    return { ...info, command: `thresher send ${name}${key}${flags}` };
+  });
+  const outcome = { status: 'parked' as const, ...base, userTasks: open, timers, subscriptions, reason };
+  if (memory) return { ...outcome, commands: [] };
   const commands = [
     ...open.map((task) => `thresher complete ${id} ${shellQuote(taskArgument(task, open))} --var k=v${flags}`),
+    ...new Set(subscriptions.flatMap((subscription) => (subscription.command ? [subscription.command] : []))),
     `thresher resume ${id}${flags}`,
   ];
-  return { status: 'parked', ...base, userTasks: open, reason, commands };
+  return { ...outcome, commands };
 }
 
 type Answer =

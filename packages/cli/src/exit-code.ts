@@ -2,9 +2,10 @@
  * What `thresher` exits with. Scripts branch on these, so they never change meaning.
  *
  * - `Ok` (0): the instance completed or was terminated by a terminate end event; the query ran.
- * - `Failed` (1): an incident, a model error, a restore failure, a missing instance.
+ * - `Failed` (1): an incident, a model error, a restore failure, a missing instance, a message nobody waits for.
  * - `Usage` (2): the command line (or a file, module or answer it names) is unusable.
- * - `Parked` (3): the instance is durable and waits for something the CLI cannot give (a user task).
+ * - `Parked` (3): the instance is durable and waits for something the CLI cannot give (a user task, a
+ *   message, a signal, a timer due later than `--wait-timers`).
  */
 export const ExitCode = { Ok: 0, Failed: 1, Usage: 2, Parked: 3 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -3,9 +3,10 @@ import { COMMANDS, type CommandName, type CommandSpec } from './args.js';
 
 const EXIT_CODES = `Exit codes:
   0  completed (or terminated by a terminate end event); the query ran
-  1  an incident, an invalid model, a restore failure, a missing instance
+  1  an incident, an invalid model, a restore failure, a missing instance, a message nobody waits for
   2  a usage error: unknown flag, missing argument, unreadable file or handlers module
-  3  parked: the instance is stored and waits for something the CLI cannot give (a user task)`;
+  3  parked: the instance is stored and waits for something the CLI cannot give (a user task, a message,
+     a signal, or a timer due later than --wait-timers)`;
 
 /** `thresher --help`: every command with its one-line summary. */
 export function mainHelp(): string {

@@ -9,6 +9,15 @@
  * failure), 2 usage error, 3 parked waiting for something the CLI cannot give.
  */
 export { runCli } from './cli.js';
-export type { AnswerMode, IncidentInfo, Outcome, TaskInfo } from './drive.js';
+export type {
+  AnswerMode,
+  DriveOptions,
+  IncidentInfo,
+  Outcome,
+  ParkedOutcome,
+  SubscriptionInfo,
+  TaskInfo,
+  TimerInfo,
+} from './drive.js';
 export { ExitCode } from './exit-code.js';
 export type { CliIo, CliWritable } from './io.js';

@@ -89,3 +89,44 @@ export function formatTable(header: string[], rows: string[][]): string {
 export function shellQuote(argument: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", `'\\''`)}'`;
 }
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const SECOND = 1_000;
+
+/** Milliseconds as an ISO 8601 duration `--wait-timers` reads back: `PT1M`, `P1DT2H`, `PT0.25S`. */
+export function isoDuration(ms: number): string {
+  let rest = Math.max(0, Math.round(ms));
+  const days = Math.floor(rest / DAY);
+  rest -= days * DAY;
+  const hours = Math.floor(rest / HOUR);
+  rest -= hours * HOUR;
+  const minutes = Math.floor(rest / MINUTE);
+  rest -= minutes * MINUTE;
+  const seconds = rest / SECOND;
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${seconds ? `${seconds}S` : ''}`;
+  if (days === 0 && time === '') return 'PT0S';
+  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
+}
+
+/** Milliseconds for people, the two largest units: `1d 2h`, `5m 30s`, `0.2s`. */
+export function humanDuration(ms: number): string {
+  const value = Math.max(0, Math.round(ms));
+  if (value < MINUTE) return `${Number((value / SECOND).toFixed(value < 10 * SECOND ? 1 : 0))}s`;
+  const units: [string, number][] = [
+    ['d', DAY],
+    ['h', HOUR],
+    ['m', MINUTE],
+    ['s', SECOND],
+  ];
+  const parts: string[] = [];
+  let rest = value;
+  for (const [unit, size] of units) {
+    const count = Math.floor(rest / size);
+    rest -= count * size;
+    if (count > 0 || parts.length > 0) parts.push(`${count}${unit}`);
+    if (parts.length === 2) break;
+  }
+  return parts.filter((part) => !/^0/.test(part) || parts.length === 1).join(' ');
+}

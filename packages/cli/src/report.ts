@@ -1,5 +1,5 @@
-import type { Outcome } from './drive.js';
-import { formatVariables } from './output.js';
+import { keyText, type Outcome, type ParkedOutcome } from './drive.js';
+import { formatVariables, humanDuration } from './output.js';
 import type { Session } from './session.js';
 import { describeStore } from './store.js';
 
@@ -30,23 +30,59 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
       const tasks = outcome.userTasks.map(
         (task) => `user task ${task.name ? `"${task.name}" ` : ''}(${task.elementId}) [task ${task.id}]`,
       );
-      const lines = [
-        `Instance ${outcome.instanceId} is parked${process}: ${outcome.reason}.`,
-        tasks.length > 0 ? `It waits on ${tasks.join(', ')}.` : 'It waits for something the CLI cannot give.',
-      ];
+      const waitsOnEvents = outcome.timers.length > 0 || outcome.subscriptions.length > 0;
+      const lines = [`Instance ${outcome.instanceId} is parked${process}: ${outcome.reason}.`];
+      if (tasks.length > 0) lines.push(`It waits on ${tasks.join(', ')}.`);
+      else if (!waitsOnEvents) lines.push('It waits for something the CLI cannot give.');
+      lines.push(...eventLines(outcome));
       if (outcome.invalidAnswer) lines.push(`Error: ${outcome.invalidAnswer}`);
       if (outcome.commands.length === 0) {
         lines.push(
           'The memory: store keeps nothing: the instance is gone once thresher exits. Use --store sqlite:PATH to continue it later.',
         );
-      } else {
+      } else if (tasks.length > 0) {
         lines.push(`It is stored in ${describeStore(session.store)}. Continue it with:`);
-        for (const command of outcome.commands.slice(0, -1)) lines.push(`  ${command}`);
+        const completes = outcome.commands.slice(0, outcome.userTasks.length);
+        for (const command of completes) lines.push(`  ${command}`);
         lines.push('or resume it on a terminal (to be asked) or with --yes:');
+        lines.push(`  ${outcome.commands.at(-1)}`);
+      } else if (waitsOnEvents) {
+        lines.push(`It is stored in ${describeStore(session.store)}; the commands above continue it.`);
+      } else {
+        lines.push(`It is stored in ${describeStore(session.store)}. Resume it with:`);
         lines.push(`  ${outcome.commands.at(-1)}`);
       }
       lines.push(variables);
       return lines.join('\n');
     }
   }
+}
+
+/**
+ * One line per message, signal and timer a parked instance waits for, each with the command that
+ * continues it (none for `memory:`).
+ */
+function eventLines(outcome: ParkedOutcome): string[] {
+  const lines: string[] = [];
+  for (const subscription of outcome.subscriptions) {
+    const what =
+      subscription.kind === 'message'
+        ? `waiting for message ${subscription.name} (${keyText(subscription.correlationKey)})`
+        : `waiting for signal ${subscription.name}`;
+    const how = subscription.command
+      ? ` — ${subscription.kind === 'message' ? 'send' : 'broadcast'} it with: ${subscription.command}`
+      : '';
+    lines.push(`  ${what} at ${subscription.elementId}${how}`);
+  }
+  const resume = outcome.commands.at(-1);
+  for (const timer of outcome.timers) {
+    const inMs = timer.dueAt - Date.now();
+    const when = inMs > 0 ? `in ${humanDuration(inMs)}` : 'now';
+    lines.push(`  waiting for timer ${timer.elementId}, due ${timer.due} (${when})`);
+    if (resume && timer.waitCommand) {
+      lines.push(`    once it is due, resume it with: ${resume}`);
+      lines.push(`    or wait for it now: ${timer.waitCommand}`);
+    }
+  }
+  return lines;
 }

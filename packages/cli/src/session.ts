@@ -108,6 +108,16 @@ function progressLine(event: EngineEvent): string | undefined {
       return `${at} ${event.elementId}: user task completed`;
     case 'incident.raised':
       return `${at} ${event.elementId}: incident: ${event.message}`;
+    case 'timer.armed':
+      return `${at} ${event.elementId}: timer due at ${new Date(event.dueAt).toISOString()}`;
+    case 'timer.fired':
+      return `${at} ${event.elementId}: timer fired`;
+    case 'message.correlated':
+      return `${at} ${event.elementId}: took message ${event.name}${event.correlationKey === null ? '' : ` (key ${event.correlationKey})`}`;
+    case 'signal.received':
+      return `${at} ${event.elementId}: took signal ${event.name}`;
+    case 'error.caught':
+      return `${at} ${event.elementId}: caught BPMN error ${event.errorCode}`;
     case 'incident.resolved':
       return `${at} ${event.elementId}: incident resolved`;
     case 'instance.completed':

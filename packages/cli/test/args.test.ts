@@ -7,7 +7,10 @@ import {
   parseResumeArgs,
   parseRetryArgs,
   parseRunArgs,
+  parseSendArgs,
   parseShowArgs,
+  parseSignalArgs,
+  parseWaitTimers,
 } from '../src/args.js';
 import { UsageError } from '../src/errors.js';
 
@@ -54,6 +57,7 @@ describe('parseRunArgs', () => {
       handlers: 'h.mjs',
       store: 'memory:',
       yes: true,
+      waitTimers: 60_000,
       json: true,
     });
   });
@@ -68,6 +72,7 @@ describe('parseRunArgs', () => {
       handlers: undefined,
       store: undefined,
       yes: false,
+      waitTimers: 60_000,
       json: false,
     });
   });
@@ -210,6 +215,7 @@ describe('parseCompleteArgs', () => {
       variables: { approved: true },
       handlers: undefined,
       store: undefined,
+      waitTimers: 60_000,
       json: false,
     });
   });
@@ -251,5 +257,69 @@ describe('parseRetryArgs', () => {
 
   it('should refuse a missing id', () => {
     refuses(() => parseRetryArgs([]), /missing ID/, COMMANDS.retry.usage);
+  });
+});
+
+describe('parseSendArgs', () => {
+  const usage = COMMANDS.send.usage;
+
+  it('should read the message, the key, the variables and the message id', () => {
+    expect(
+      parseSendArgs(['paid', '--key', 'A-1', '--var', 'amount=5', '--message-id', 'm-1', '--wait-timers', 'PT5S']),
+    ).toEqual({
+      help: false,
+      message: 'paid',
+      key: 'A-1',
+      variables: { amount: 5 },
+      messageId: 'm-1',
+      handlers: undefined,
+      store: undefined,
+      waitTimers: 5_000,
+      json: false,
+    });
+  });
+
+  it('should leave the key out when not given', () => {
+    expect(parseSendArgs(['paid'])).toMatchObject({ key: undefined, variables: {}, waitTimers: 60_000 });
+  });
+
+  it('should refuse a missing or empty message and --yes', () => {
+    refuses(() => parseSendArgs([]), /missing MESSAGE/, usage);
+    refuses(() => parseSendArgs(['  ']), /the message name is empty/, usage);
+    refuses(() => parseSendArgs(['paid', '--yes']), /unknown option --yes/, usage);
+  });
+});
+
+describe('parseSignalArgs', () => {
+  it('should read the name and the variables', () => {
+    expect(parseSignalArgs(['open', '--var', 'by=ops', '--json'])).toEqual({
+      help: false,
+      signal: 'open',
+      variables: { by: 'ops' },
+      handlers: undefined,
+      store: undefined,
+      waitTimers: 60_000,
+      json: true,
+    });
+  });
+
+  it('should refuse a missing name and --key', () => {
+    refuses(() => parseSignalArgs([]), /missing NAME/, COMMANDS.signal.usage);
+    refuses(() => parseSignalArgs(['open', '--key', 'k']), /unknown option --key/, COMMANDS.signal.usage);
+  });
+});
+
+describe('parseWaitTimers', () => {
+  it('should read ISO 8601 durations as BPMN timers do, PT1M by default', () => {
+    expect(parseWaitTimers(undefined, 'u')).toBe(60_000);
+    expect(parseWaitTimers('PT0S', 'u')).toBe(0);
+    expect(parseWaitTimers('PT0.5S', 'u')).toBe(500);
+    expect(parseWaitTimers('P1DT2H', 'u')).toBe(93_600_000);
+  });
+
+  it('should refuse what is not a duration, saying why', () => {
+    refuses(() => parseWaitTimers('60', 'u'), /--wait-timers: malformed duration "60": .*starts with P/, 'u');
+    refuses(() => parseWaitTimers('P1M', 'u'), /years and months/, 'u');
+    refuses(() => parseRetryArgs(['id', '--wait-timers', 'soon']), /--wait-timers/, COMMANDS.retry.usage);
   });
 });

@@ -16,6 +16,9 @@ import { InstanceState } from './instance-state.js';
 import type { ProcessDef } from './model/types.js';
 import { incidentViews, userTaskView } from './views.js';
 
+/** The longest delay Node's setTimeout takes as given. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** What a runtime needs from its engine. */
 export interface RuntimeHost {
   repository: Repository;
@@ -364,7 +367,8 @@ export class InstanceRuntime {
         if (ready.length === 0) return this.scheduleTimers();
         for (const timer of ready) this.submit({ type: 'timer.fired', timerId: timer.id }).catch(() => {});
       },
-      Math.max(0, due - this.host.clock.now()),
+      // Node's timers hold at most 2^31-1 ms (~24.8 days); a later timer is re-checked when that runs out.
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, due - this.host.clock.now())),
     );
   }
 

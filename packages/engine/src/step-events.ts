@@ -131,7 +131,7 @@ export abstract class EventStep extends StepBase {
       case 'track':
       case 'gateway': {
         const track = this.state.tracks.get(owner.trackId);
-        if (!track || track.wait?.kind !== 'event') return false;
+        if (track?.wait?.kind !== 'event') return false;
         this.state.dropWaits(ownedBy(track.id));
         if (owner.kind === 'gateway') this.decided.set(track.id, { target: owner.target, variables });
         else track.result = variables;

@@ -55,7 +55,7 @@ export async function completeCommand(argv: readonly string[], { io, out }: Comm
     const task = resolveTask(args.id, open, args.task);
     await engine.completeUserTask(task.id, args.variables);
     out.progress(`[${args.id.slice(0, 8)}] ${task.elementId}: completed task ${task.id}`);
-    const outcome = await drive(session, args.id, 'park');
+    const outcome = await drive(session, args.id, 'park', { waitTimers: args.waitTimers });
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, completedTask: task.id });
     return exitCodeOf(outcome);

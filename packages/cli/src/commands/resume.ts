@@ -30,7 +30,7 @@ export async function resumeCommand(argv: readonly string[], { io, out }: Comman
     const mode = args.yes ? 'yes' : io.isTTY ? 'prompt' : 'park';
     const outcomes: Outcome[] = [];
     for (const instanceId of report.restored) {
-      const outcome = await drive(session, instanceId, mode);
+      const outcome = await drive(session, instanceId, mode, { waitTimers: args.waitTimers });
       outcomes.push(outcome);
       out.print(formatOutcome(outcome, session));
     }

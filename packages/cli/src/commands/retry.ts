@@ -52,7 +52,9 @@ export async function retryCommand(argv: readonly string[], { io, out }: Command
       await engine.retryIncident(incident.id);
       out.progress(`[${args.id.slice(0, 8)}] ${incident.nodeId}: retrying incident ${incident.id}`);
     }
-    const outcome = await drive(session, args.id, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'park');
+    const outcome = await drive(session, args.id, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'park', {
+      waitTimers: args.waitTimers,
+    });
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, retried: incidents.map((incident) => incident.id) });
     return exitCodeOf(outcome);

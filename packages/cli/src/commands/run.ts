@@ -61,7 +61,9 @@ export async function runCommand(argv: readonly string[], { io, out }: CommandCo
       ...(args.businessKey !== undefined ? { businessKey: args.businessKey } : {}),
     });
     // --yes wins over a terminal: asking for it means "do not ask me".
-    const outcome = await drive(session, instanceId, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'stdin');
+    const outcome = await drive(session, instanceId, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'stdin', {
+      waitTimers: args.waitTimers,
+    });
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, deployment });
     return exitCodeOf(outcome);

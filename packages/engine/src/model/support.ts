@@ -82,10 +82,17 @@ function check(node: Node, process: ProcessDef): { key: string; kind: string } |
 export function unsupportedIssues(process: ProcessDef): ModelIssue[] {
   const issues: ModelIssue[] = [];
   for (const node of process.nodes.values()) {
+    const cycle = unschedulableCycle('event' in node ? node.event : undefined);
+    if (cycle) {
+      issues.push({ elementId: node.id, elementType: BPMN_TYPE[node.type] ?? node.type, message: cycle });
+      continue;
+    }
     const found = check(node, process);
     if (!found || SUPPORTED[found.key]?.has(found.kind)) continue;
     const what =
-      found.kind === 'none' ? BPMN_TYPE[found.key] : `${BPMN_TYPE[found.key]} with a ${found.kind} event definition`;
+      found.kind === 'none'
+        ? (DESCRIBED[found.key] ?? BPMN_TYPE[found.key])
+        : `${BPMN_TYPE[found.key]} with ${article(found.kind)} ${found.kind} event definition`;
     issues.push({
       elementId: node.id,
       elementType: BPMN_TYPE[found.key] ?? node.type,

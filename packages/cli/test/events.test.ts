@@ -1,0 +1,401 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode, type ParkedOutcome } from '../src/index.js';
+import { humanDuration, isoDuration } from '../src/output.js';
+import { definitions, Workspace } from './helpers.js';
+
+const ws = new Workspace();
+const events = (name: string) => fileURLToPath(new URL(`../../../fixtures/events/${name}`, import.meta.url));
+
+/** start → timer catch event `wait` (DURATION) → end. */
+const timerProcess = (id: string, duration: string) => `  <bpmn:process id="${id}" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:intermediateCatchEvent id="wait">
+      <bpmn:timerEventDefinition><bpmn:timeDuration xsi:type="bpmn:tFormalExpression">${duration}</bpmn:timeDuration></bpmn:timerEventDefinition>
+    </bpmn:intermediateCatchEvent>
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="wait" />
+    <bpmn:sequenceFlow id="f2" sourceRef="wait" targetRef="end" />
+  </bpmn:process>`;
+
+/** start → catch signal CATCH → (throw signal THROW →) end. */
+const signalProcess = (
+  id: string,
+  caught: string,
+  thrown?: string,
+) => `  <bpmn:signal id="${caught}-signal" name="${caught}" />
+  ${thrown ? `<bpmn:signal id="${thrown}-signal" name="${thrown}" />` : ''}
+  <bpmn:process id="${id}" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:intermediateCatchEvent id="catch"><bpmn:signalEventDefinition signalRef="${caught}-signal" /></bpmn:intermediateCatchEvent>
+    ${thrown ? `<bpmn:intermediateThrowEvent id="throw"><bpmn:signalEventDefinition signalRef="${thrown}-signal" /></bpmn:intermediateThrowEvent>` : ''}
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="catch" />
+    ${
+      thrown
+        ? '<bpmn:sequenceFlow id="f2" sourceRef="catch" targetRef="throw" /><bpmn:sequenceFlow id="f3" sourceRef="throw" targetRef="end" />'
+        : '<bpmn:sequenceFlow id="f2" sourceRef="catch" targetRef="end" />'
+    }
+  </bpmn:process>`;
+
+interface Completed {
+  status: 'completed';
+  instanceId: string;
+  variables: Record<string, unknown>;
+}
+
+beforeAll(() => {
+  ws.write('short-timer.bpmn', definitions('short-timer-defs', timerProcess('short-timer', 'PT0.1S')));
+  ws.write('long-timer.bpmn', definitions('long-timer-defs', timerProcess('long-timer', 'PT1H')));
+  ws.write('thrower.bpmn', definitions('thrower-defs', signalProcess('thrower', 'open-up', 'ping')));
+  ws.write('listener.bpmn', definitions('listener-defs', signalProcess('listener', 'ping')));
+  ws.write(
+    'signals.mjs',
+    [
+      'export default {',
+      '  charge: () => ({ charged: true }),',
+      '  invoice: () => ({ invoiced: true }),',
+      '  prepare: () => ({ prepared: true }),',
+      '  pack: () => ({ packed: true }),',
+      '  crate: () => ({ crated: true }),',
+      '};',
+      '',
+    ].join('\n'),
+  );
+});
+
+afterAll(() => ws.remove());
+
+describe('messages (fixtures/events/messages.bpmn)', () => {
+  const store = ['--store', 'sqlite:messages.db'];
+  let instanceId = '';
+
+  it('should park at the receive task, naming the message, its key and the send command', async () => {
+    const run = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=M-9', ...store]);
+    expect(run.code).toBe(ExitCode.Parked);
+    expect(run.stdout).toMatch(/is parked \(process messages\): it waits for .*message payment-received \(key M-9\)/);
+    expect(run.stdout).toContain(
+      'waiting for message payment-received (key M-9) at await-payment — send it with: thresher send payment-received --key M-9 --store sqlite:messages.db',
+    );
+    expect(run.stdout).toContain('waiting for message order-cancelled (key M-9) at cancelled');
+    expect(run.stdout).not.toContain('It waits for something the CLI cannot give');
+    instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1] ?? '';
+    expect(instanceId).not.toBe('');
+  });
+
+  it('should take the message in a second thresher run and park again at the event-based gateway', async () => {
+    const before = Date.now();
+    const send = await ws.thresher([
+      'send',
+      'payment-received',
+      '--key',
+      'M-9',
+      '--var',
+      'amount=5',
+      ...store,
+      '--json',
+    ]);
+    expect(send.code).toBe(ExitCode.Parked);
+    const outcome = send.json<ParkedOutcome & { correlated: boolean; message: unknown }>();
+    expect(outcome).toMatchObject({
+      status: 'parked',
+      instanceId,
+      correlated: true,
+      message: { name: 'payment-received', correlationKey: 'M-9' },
+      variables: { orderId: 'M-9', amount: 5 },
+      userTasks: [],
+      subscriptions: [
+        {
+          elementId: 'shipment-notice',
+          kind: 'message',
+          name: 'shipped',
+          correlationKey: 'M-9',
+          command: 'thresher send shipped --key M-9 --store sqlite:messages.db',
+        },
+      ],
+      timers: [{ elementId: 'a-day-passes' }],
+    });
+    const [timer] = outcome.timers;
+    expect(timer!.dueAt).toBeGreaterThanOrEqual(before + 86_400_000 - 60_000);
+    expect(timer!.dueAt).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    expect(timer!.due).toBe(new Date(timer!.dueAt).toISOString());
+    expect(timer!.waitCommand).toMatch(new RegExp(`^thresher resume ${instanceId} --wait-timers P1D|PT23H59M`));
+    expect(outcome.commands).toEqual([
+      'thresher send shipped --key M-9 --store sqlite:messages.db',
+      `thresher resume ${instanceId} --store sqlite:messages.db`,
+    ]);
+  });
+
+  it('should print the timer of the gateway with when it is due and the resume command', async () => {
+    const show = await ws.thresher(['show', instanceId, ...store, '--json']);
+    expect(show.json<{ status: string }>().status).toBe('running');
+    // The same park, as text: a run that does nothing but settle and report it.
+    const resume = await ws.thresher(['resume', instanceId, ...store]);
+    expect(resume.code).toBe(ExitCode.Parked);
+    expect(resume.stdout).toContain(
+      'waiting for message shipped (key M-9) at shipment-notice — send it with: thresher send shipped --key M-9 --store sqlite:messages.db',
+    );
+    expect(resume.stdout).toMatch(
+      /waiting for timer a-day-passes, due \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in (23h \d+m|1d)\)/,
+    );
+    expect(resume.stdout).toContain(
+      `once it is due, resume it with: thresher resume ${instanceId} --store sqlite:messages.db`,
+    );
+    expect(resume.stdout).toContain('(later than --wait-timers PT1M)');
+  });
+
+  it('should complete the instance when the shipment notice is sent', async () => {
+    const send = await ws.thresher(['send', 'shipped', '--key', 'M-9', '--var', 'carrier=DHL', ...store]);
+    expect(send.code).toBe(ExitCode.Ok);
+    expect(send.stdout).toContain(`Instance ${instanceId} completed (process messages).`);
+    expect(send.stdout).toContain('carrier = "DHL"');
+    expect(send.stderr).toContain('shipment-notice: took message shipped (key M-9)');
+  });
+
+  it('should exit 1 when no instance waits for the message, and keep nothing', async () => {
+    const send = await ws.thresher(['send', 'unknown', '--key', 'x', ...store]);
+    expect(send.code).toBe(ExitCode.Failed);
+    expect(send.stderr).toContain('no instance waits for message unknown with key x');
+    expect(send.stderr).toContain('not kept');
+    expect(send.stdout).toBe('');
+
+    const json = await ws.thresher(['send', 'shipped', '--key', 'M-9', ...store, '--json']);
+    expect(json.code).toBe(ExitCode.Failed);
+    expect(json.json()).toEqual({
+      status: 'not-correlated',
+      correlated: false,
+      message: { name: 'shipped', correlationKey: 'M-9' },
+    });
+  });
+
+  it('should say so when a message without a key finds nobody, and on an absent store', async () => {
+    const send = await ws.thresher(['send', 'payment-received', '--store', 'sqlite:absent.db']);
+    expect(send.code).toBe(ExitCode.Failed);
+    expect(send.stderr).toContain('no instance waits for message payment-received without a key');
+  });
+
+  it('should pick the instance by correlation key', async () => {
+    const a = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=K-1', ...store, '--json']);
+    const b = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=K-2', ...store, '--json']);
+    const idB = b.json<ParkedOutcome>().instanceId;
+    const cancel = await ws.thresher([
+      'send',
+      'order-cancelled',
+      '--key',
+      'K-2',
+      '--message-id',
+      'cancel-1',
+      ...store,
+      '--json',
+    ]);
+    // refund has no handler: its retries run out into an incident, so the cancellation reached K-2.
+    expect(cancel.code).toBe(ExitCode.Failed);
+    expect(cancel.json()).toMatchObject({
+      status: 'incident',
+      instanceId: idB,
+      message: { name: 'order-cancelled', correlationKey: 'K-2', messageId: 'cancel-1' },
+      incidents: [{ elementId: 'refund' }],
+    });
+    expect(a.json<ParkedOutcome>().status).toBe('parked');
+  }, 20_000);
+});
+
+describe('signals (fixtures/events/signals-errors.bpmn)', () => {
+  const store = ['--store', 'sqlite:signals.db'];
+  const handlers = ['--handlers', 'signals.mjs'];
+
+  it('should park waiting for the signal, then complete when it is broadcast', async () => {
+    const run = await ws.thresher([
+      'run',
+      events('signals-errors.bpmn'),
+      '--var',
+      'fragile=false',
+      ...handlers,
+      ...store,
+    ]);
+    expect(run.code).toBe(ExitCode.Parked);
+    expect(run.stdout).toContain(
+      'waiting for signal open at wait-open — broadcast it with: thresher signal open --handlers signals.mjs --store sqlite:signals.db',
+    );
+    const instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1];
+
+    const signal = await ws.thresher(['signal', 'open', ...handlers, ...store, '--json']);
+    expect(signal.code).toBe(ExitCode.Ok);
+    expect(signal.json()).toMatchObject({
+      signal: 'open',
+      reached: [instanceId],
+      outcomes: [
+        {
+          status: 'completed',
+          instanceId,
+          variables: { charged: true, prepared: true, packed: true },
+        },
+      ],
+    });
+  });
+
+  it('should drive every reached instance and exit with the worst outcome', async () => {
+    const one = await ws.thresher([
+      'run',
+      events('signals-errors.bpmn'),
+      '--var',
+      'fragile=false',
+      ...handlers,
+      ...store,
+    ]);
+    const two = await ws.thresher([
+      'run',
+      events('signals-errors.bpmn'),
+      '--var',
+      'fragile=true',
+      ...handlers,
+      ...store,
+    ]);
+    expect([one.code, two.code]).toEqual([ExitCode.Parked, ExitCode.Parked]);
+    // Without handlers every service task fails into an incident: the worst outcome is 1.
+    const signal = await ws.thresher(['signal', 'open', ...store, '--json']);
+    expect(signal.code).toBe(ExitCode.Failed);
+    const document = signal.json<{ reached: string[]; outcomes: { status: string }[] }>();
+    expect(document.reached).toHaveLength(2);
+    expect(document.outcomes.map((outcome) => outcome.status)).toEqual(['incident', 'incident']);
+  }, 30_000);
+
+  it('should also drive an instance reached by a signal a reached instance throws', async () => {
+    const thrower = await ws.thresher(['run', 'thrower.bpmn', ...store, '--json']);
+    const listener = await ws.thresher(['run', 'listener.bpmn', ...store, '--json']);
+    expect(listener.json<ParkedOutcome>().subscriptions).toMatchObject([{ kind: 'signal', name: 'ping' }]);
+    const signal = await ws.thresher(['signal', 'open-up', ...store, '--json']);
+    expect(signal.code).toBe(ExitCode.Ok);
+    const document = signal.json<{ reached: string[]; outcomes: { status: string; instanceId: string }[] }>();
+    expect(document.reached).toEqual([thrower.json<ParkedOutcome>().instanceId]);
+    expect(document.outcomes).toMatchObject([
+      { status: 'completed', instanceId: thrower.json<ParkedOutcome>().instanceId },
+      { status: 'completed', instanceId: listener.json<ParkedOutcome>().instanceId },
+    ]);
+  });
+
+  it('should exit 0 when no instance waits for the signal', async () => {
+    const signal = await ws.thresher(['signal', 'nobody-listens', ...store]);
+    expect(signal.code).toBe(ExitCode.Ok);
+    expect(signal.stdout).toContain('no instance waits for signal nobody-listens');
+    const json = await ws.thresher(['signal', 'nobody-listens', ...store, '--json']);
+    expect(json.code).toBe(ExitCode.Ok);
+    expect(json.json()).toEqual({ signal: 'nobody-listens', reached: [], outcomes: [] });
+  });
+});
+
+describe('timers', () => {
+  const store = ['--store', 'sqlite:timers.db'];
+
+  it('should wait for a timer due within --wait-timers and complete', async () => {
+    const started = Date.now();
+    const run = await ws.thresher(['run', 'short-timer.bpmn', '--wait-timers', 'PT5S', ...store]);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(run.stdout).toMatch(/completed \(process short-timer\)/);
+    expect(run.stderr).toMatch(/wait: waiting for the timer due at \S+Z \(in [\d.]+s\)/);
+    expect(run.stderr).toContain('wait: timer fired');
+  });
+
+  it('should wait by default (PT1M) for a short timer', async () => {
+    const run = await ws.thresher(['run', 'short-timer.bpmn', ...store, '--json']);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Completed>().status).toBe('completed');
+  });
+
+  it('should park on a timer due later than --wait-timers, naming when it is due', async () => {
+    const before = Date.now();
+    const run = await ws.thresher(['run', 'long-timer.bpmn', ...store]);
+    expect(run.code).toBe(ExitCode.Parked);
+    const instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1] ?? '';
+    const due = /waiting for timer wait, due (\S+) \(in (\S+ ?\S*)\)/.exec(run.stdout);
+    expect(due).not.toBeNull();
+    const dueAt = Date.parse(due![1]!);
+    expect(dueAt).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(dueAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect(run.stdout).toMatch(/it waits for timer wait due in (59m \d+s|1h) \(later than --wait-timers PT1M\)/);
+    expect(run.stdout).toContain(
+      `once it is due, resume it with: thresher resume ${instanceId} --store sqlite:timers.db`,
+    );
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `or wait for it now: thresher resume ${instanceId} --wait-timers (PT1H|PT59M\\d+S) --store sqlite:timers\\.db`,
+      ),
+    );
+
+    const json = await ws.thresher(['run', 'long-timer.bpmn', ...store, '--wait-timers', 'PT30M', '--json']);
+    expect(json.code).toBe(ExitCode.Parked);
+    expect(json.json<ParkedOutcome>()).toMatchObject({
+      status: 'parked',
+      userTasks: [],
+      subscriptions: [],
+      timers: [{ elementId: 'wait' }],
+      reason: expect.stringContaining('later than --wait-timers PT30M'),
+    });
+  });
+
+  it('should fire an overdue timer on resume', async () => {
+    const run = await ws.thresher(['run', 'short-timer.bpmn', '--wait-timers', 'PT0S', ...store, '--json']);
+    expect(run.code).toBe(ExitCode.Parked);
+    const { instanceId, timers } = run.json<ParkedOutcome>();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, timers[0]!.dueAt - Date.now()) + 20));
+    const resume = await ws.thresher(['resume', instanceId, '--wait-timers', 'PT0S', ...store, '--json']);
+    expect(resume.code).toBe(ExitCode.Ok);
+    expect(resume.json()).toMatchObject({ restored: [instanceId], outcomes: [{ status: 'completed', instanceId }] });
+  });
+});
+
+describe('usage errors', () => {
+  const usage = async (argv: string[], message: RegExp) => {
+    const result = await ws.thresher(argv);
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toMatch(message);
+  };
+
+  it('should exit 2 on an unusable send or signal command line', async () => {
+    await usage(['send'], /missing MESSAGE/);
+    await usage(['send', 'm', '--key'], /option --key needs a value/);
+    await usage(['send', 'm', '--var', 'novalue'], /expected NAME=VALUE/);
+    await usage(['send', 'm', 'extra'], /unexpected argument "extra"/);
+    await usage(['send', 'm', '--yes'], /unknown option --yes/);
+    await usage(['send', ''], /the message name is empty/);
+    await usage(['signal'], /missing NAME/);
+    await usage(['signal', 's', '--key', 'k'], /unknown option --key/);
+    await usage(['signal', 's', '--store', 'mysql://x'], /unknown store/);
+  });
+
+  it('should exit 2 on a malformed --wait-timers', async () => {
+    await usage(['run', 'short-timer.bpmn', '--wait-timers', '5m'], /option --wait-timers: malformed duration "5m"/);
+    await usage(['resume', 'x', '--wait-timers', 'P1M'], /years and months are not supported/);
+    await usage(['send', 'm', '--wait-timers', ''], /--wait-timers/);
+    await usage(['signal', 's', '--wait-timers', 'PT'], /--wait-timers/);
+  });
+
+  it('should describe send and signal in help', async () => {
+    const help = await ws.thresher(['--help']);
+    expect(help.stdout).toMatch(/^ {2}send\s/m);
+    expect(help.stdout).toMatch(/^ {2}signal\s/m);
+    const send = await ws.thresher(['help', 'send']);
+    expect(send.stdout).toMatch(/^Usage: thresher send MESSAGE \[--key K\]/);
+    expect(send.stdout).toContain('--wait-timers DURATION');
+    expect((await ws.thresher(['signal', '--help'])).stdout).toMatch(/^Usage: thresher signal NAME/);
+  });
+});
+
+describe('durations in messages', () => {
+  it('should write ISO 8601 durations --wait-timers reads back', () => {
+    expect(isoDuration(0)).toBe('PT0S');
+    expect(isoDuration(100)).toBe('PT0.1S');
+    expect(isoDuration(60_000)).toBe('PT1M');
+    expect(isoDuration(86_400_000)).toBe('P1D');
+    expect(isoDuration(93_784_000)).toBe('P1DT2H3M4S');
+  });
+
+  it('should write durations for people with their two largest units', () => {
+    expect(humanDuration(100)).toBe('0.1s');
+    expect(humanDuration(42_000)).toBe('42s');
+    expect(humanDuration(3_600_000)).toBe('1h');
+    expect(humanDuration(3_599_000)).toBe('59m 59s');
+    expect(humanDuration(86_400_000 + 7_200_000 + 60_000)).toBe('1d 2h');
+  });
+});
