@@ -1,79 +1,218 @@
-// Thresher's first benchmark: sequential instances of start → service task → exclusive gateway → script
-// task → end, in memory and on SQLite (strict). The side-by-side peer and storage-limit scenarios come with
-// the benchmark suite (issue 7). Medians of 3 runs after a warm-up; a figure, never a test.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+// `pnpm bench`: Thresher side by side with bpmn-engine and with the limit of its storage, in one run.
+//
+//   node bench/run.mjs [--quick] [--json] [--profile[=SCENARIO[/TASK]]] [--runs N] [--only 1,2,5]
+//
+// Every measurement runs in a fresh child process (bench/lib/child.mjs): warm-up, then the measured section;
+// the child's peak RSS is reported with it. Each figure is the median of --runs children (default 3; 1 with
+// --quick), and the peer's or the limit's figure is measured in the same run, interleaved run by run. A
+// figure is never a test: missed targets are reported, the exit code stays 0. See bench/README.md.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryRepository } from '@thresher/checkpoint';
-import { Engine } from '@thresher/engine';
-import { createSqliteRepository } from '@thresher/store-sqlite';
+import { fileURLToPath } from 'node:url';
+import { describeMachine } from './lib/machine.mjs';
+import { topSelfTime } from './lib/profile.mjs';
+import { describeMachineLine, formatValue, markdownNotes, markdownTable, toPlainRows } from './lib/report.mjs';
+import { runChild } from './lib/spawn.mjs';
+import { medianOf } from './lib/stats.mjs';
 
-const model = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"
-  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="bench-definitions" targetNamespace="http://bpmn.io/schema/bpmn">
-  <bpmn:process id="bench" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="work" /></bpmn:extensionElements></bpmn:serviceTask>
-    <bpmn:exclusiveGateway id="big" default="small" />
-    <bpmn:scriptTask id="double"><bpmn:extensionElements><zeebe:script expression="=n * 2" resultVariable="m" /></bpmn:extensionElements></bpmn:scriptTask>
-    <bpmn:endEvent id="end" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
-    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="big" />
-    <bpmn:sequenceFlow id="large" sourceRef="big" targetRef="double"><bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">=n &gt; 10</bpmn:conditionExpression></bpmn:sequenceFlow>
-    <bpmn:sequenceFlow id="small" sourceRef="big" targetRef="double" />
-    <bpmn:sequenceFlow id="f4" sourceRef="double" targetRef="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
-
-const handlers = { work: async (job) => ({ n: job.variables.i % 20 }) };
-
-async function instancesPerSecond(repository, count) {
-  const engine = new Engine({ repository, handlers });
-  await engine.deploy(model);
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    const id = await engine.start('bench', { variables: { i } });
-    await engine.settled(id);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await engine.close();
-  return count / seconds;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function measure(name, open, count) {
-  const runs = [];
-  for (let run = 0; run < 4; run++) {
-    const { repository, dispose } = open();
-    const rate = await instancesPerSecond(repository, count);
-    await repository.close();
-    dispose();
-    if (run > 0) runs.push(rate); // the first run warms up
-  }
-  return { scenario: name, instances: count, instancesPerSecond: Math.round(median(runs)) };
-}
-
-const rows = [
-  await measure('in memory', () => ({ repository: createMemoryRepository(), dispose: () => {} }), 2000),
-  await measure(
-    'SQLite, strict',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'thresher-bench-'));
-      return {
-        repository: createSqliteRepository({ path: join(dir, 'bench.db') }),
-        dispose: () => rmSync(dir, { recursive: true }),
-      };
-    },
-    500,
-  ),
+const SCENARIOS = [
+  'throughput-memory',
+  'throughput-durable',
+  'concurrency',
+  'checkpoint',
+  'recovery',
+  'dehydration',
+  'kill-resume',
 ];
 
-if (process.argv.includes('--json')) {
-  console.log(
-    JSON.stringify({ machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version }, rows }),
+function parseArgs(argv) {
+  const args = { quick: false, json: false, profile: false, runs: null, only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.split('=', 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--quick') args.quick = true;
+    else if (flag === '--json') args.json = true;
+    else if (flag === '--profile') args.profile = inline ?? true;
+    else if (flag === '--runs') args.runs = Number(value());
+    else if (flag === '--only')
+      args.only = value()
+        .split(',')
+        .map((s) => s.trim());
+    else if (flag === '--help' || flag === '-h') {
+      console.log(
+        'usage: node bench/run.mjs [--quick] [--json] [--profile[=SCENARIO[/TASK]]] [--runs N] [--only 1,2,...]',
+      );
+      process.exit(0);
+    } else {
+      console.error(`unknown option ${arg} (try --help)`);
+      process.exit(2);
+    }
+  }
+  if (args.runs !== null && !(Number.isInteger(args.runs) && args.runs >= 1)) {
+    console.error('--runs takes a whole number ≥ 1');
+    process.exit(2);
+  }
+  args.runs ??= args.quick ? 1 : 3;
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const started = Date.now();
+const progress = (message) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
+
+/** Thresher measurements of this run with their measured time, to profile the slowest. */
+const measured = [];
+
+const ctx = {
+  quick: args.quick,
+  runs: args.runs,
+  shared: {},
+  progress,
+  /**
+   * Run each spec `runs` times, interleaved (a, b, a, b, …) so drift hits both sides alike; resolves the
+   * per-field medians by key. A spec is `{ scenario, task, options, side: 'thresher' | 'peer' | 'limit', runs }`.
+   */
+  async measure(specs) {
+    const results = Object.fromEntries(Object.keys(specs).map((key) => [key, []]));
+    const most = Math.max(...Object.values(specs).map((spec) => spec.runs ?? args.runs));
+    for (let run = 0; run < most; run++) {
+      for (const [key, spec] of Object.entries(specs)) {
+        if (run >= (spec.runs ?? args.runs)) continue;
+        progress(
+          `${spec.scenario}/${spec.task} ${JSON.stringify(spec.options)} run ${run + 1}/${spec.runs ?? args.runs}`,
+        );
+        const result = await runChild(spec.scenario, spec.task, spec.options);
+        results[key].push(result);
+        if ((spec.side ?? 'thresher') === 'thresher' && typeof result.measuredMs === 'number') {
+          measured.push({ scenario: spec.scenario, task: spec.task, options: spec.options, ms: result.measuredMs });
+        }
+      }
+    }
+    return Object.fromEntries(Object.entries(results).map(([key, list]) => [key, medianOf(list)]));
+  },
+};
+
+const machine = describeMachine();
+const rows = [];
+const selected = args.only
+  ? SCENARIOS.filter((name, index) => args.only.includes(String(index + 1)) || args.only.includes(name))
+  : SCENARIOS;
+// Scenario 1 provides the peer's in-memory figures that 2 and 3 compare against: run it when they run.
+if (
+  selected.some((name) => name === 'throughput-durable' || name === 'concurrency') &&
+  !selected.includes('throughput-memory')
+) {
+  selected.unshift('throughput-memory');
+}
+
+progress(`${describeMachineLine(machine)}${args.quick ? ' — quick run' : ''}`);
+for (const name of selected) {
+  const scenario = await import(`./scenarios/${name}.mjs`);
+  progress(`scenario ${scenario.id}: ${scenario.title}`);
+  try {
+    for (const row of await scenario.run(ctx)) rows.push({ id: scenario.id, ...row });
+  } catch (error) {
+    // one broken scenario does not take the others down; the table says what failed
+    progress(`scenario ${scenario.id} failed: ${error?.stack ?? error}`);
+    rows.push({
+      id: scenario.id,
+      scenario: scenario.title,
+      measure: 'failed to run',
+      thresher: {
+        text: `error: ${String(error?.message ?? error)
+          .split('\n')
+          .slice(0, 2)
+          .join(' ')}`,
+      },
+      status: 'error',
+    });
+  }
+}
+
+let profile = null;
+if (args.profile && measured.length > 0) {
+  // the slowest Thresher measurement of the run, or the one named: --profile=throughput-memory[/thresher]
+  const [wantScenario, wantTask] = args.profile === true ? [] : String(args.profile).split('/');
+  const candidates = measured.filter(
+    (m) => (!wantScenario || m.scenario === wantScenario) && (!wantTask || m.task === wantTask),
   );
+  if (candidates.length === 0) {
+    console.error(`--profile=${args.profile}: no Thresher measurement of that name ran`);
+    process.exit(2);
+  }
+  const slowest = candidates.reduce((a, b) => (b.ms > a.ms ? b : a));
+  const dir = fileURLToPath(new URL('./profiles/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replaceAll(':', '-').replace(/\..*$/, '');
+  const file = join(dir, `${slowest.scenario}-${slowest.task}-${stamp}.cpuprofile`);
+  progress(`profiling the slowest measurement: ${slowest.scenario}/${slowest.task} (${Math.round(slowest.ms)} ms)`);
+  await runChild(slowest.scenario, slowest.task, { ...slowest.options, profile: file });
+  const { readFileSync } = await import('node:fs');
+  const { idleShare, totalMs, top, packages } = topSelfTime(JSON.parse(readFileSync(file, 'utf8')));
+  profile = {
+    scenario: slowest.scenario,
+    task: slowest.task,
+    options: slowest.options,
+    file,
+    totalMs,
+    idleShare,
+    top,
+    packages,
+  };
+}
+
+const plainRows = toPlainRows(rows.map(({ id, ...row }) => ({ ...row, scenario: `${id}. ${row.scenario}` })));
+const summary = {
+  met: plainRows.filter((r) => r.status === 'MET').length,
+  missed: plainRows.filter((r) => r.status === 'MISSED').length,
+};
+const document = {
+  date: new Date().toISOString(),
+  machine,
+  options: { quick: args.quick, runs: args.runs, postgres: Boolean(process.env.THRESHER_PG_URL) },
+  peer: ctx.shared.peerVersion ? `bpmn-engine ${ctx.shared.peerVersion}` : null,
+  rows: plainRows,
+  summary,
+  profile,
+  seconds: Math.round((Date.now() - started) / 1000),
+};
+
+if (args.json) {
+  console.log(JSON.stringify(document, null, 2));
 } else {
-  console.log(`${cpus()[0]?.model} ×${cpus().length}, Node ${process.version}`);
-  console.table(rows);
+  const out = [];
+  out.push(
+    `Thresher benchmark — ${document.date.slice(0, 10)}${args.quick ? ' (quick: small N, 1 run — not a result)' : ''}`,
+  );
+  out.push(`Machine: ${describeMachineLine(machine)}`);
+  out.push(
+    `Each figure: median of ${args.runs} run${args.runs === 1 ? '' : 's'}, each a fresh process after a warm-up; ratio = Thresher ÷ peer-or-limit; status against the target (no exit code).`,
+  );
+  out.push('');
+  out.push(markdownTable(plainRows));
+  out.push('');
+  const notes = markdownNotes(plainRows);
+  if (notes) out.push(notes, '');
+  out.push(`Targets: ${summary.met} met, ${summary.missed} missed. Took ${document.seconds} s.`);
+  if (profile) {
+    out.push(
+      '',
+      `CPU profile of ${profile.scenario}/${profile.task} ${JSON.stringify(profile.options)}: ${profile.file}`,
+      `${Math.round(profile.totalMs).toLocaleString('en-US')} ms sampled, ${(profile.idleShare * 100).toFixed(1)}% idle (waiting on I/O). Top self time:`,
+    );
+    out.push(
+      `Self time by package: ${profile.packages
+        .slice(0, 8)
+        .map((p) => `${p.name} ${(p.share * 100).toFixed(1)}%`)
+        .join(', ')}`,
+    );
+    for (const entry of profile.top) {
+      out.push(
+        `  ${formatValue({ value: entry.selfMs, unit: 'ms' }).padStart(10)}  ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.name}  ${entry.where}`,
+      );
+    }
+  }
+  console.log(out.join('\n'));
 }

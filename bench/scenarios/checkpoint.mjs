@@ -1,0 +1,234 @@
+// Scenario 4 — checkpoint: for a parked instance, the size of what is stored, the time to capture it and the
+// time to restore it into a fresh engine ready for its next event.
+//   Thresher: size = the latest document's bytes (canonical encoding, plus journal entries filed against it);
+//   capture = sealCheckpoint of its body (digest + canonical encoding); restore = a fresh Engine on the
+//   repository `recover({ instanceIds })` (repository.get, openCheckpoint: digest check + decode, the model
+//   compiled from the stored deployment, the loop resumed), "cold"; "warm" deploys (compiles) the model on
+//   the fresh engine before the clock starts. openCheckpoint alone is reported in the notes.
+//   bpmn-engine: size = JSON of `getState()` (which embeds the serialized definition); capture = getState() +
+//   JSON.stringify; restore = JSON.parse + `new Engine().recover(state)` + `resume()` until the user task waits.
+// Cases: (a) parked at a user task; (b) a parallel multi-instance of 1,000 open bodies — not measurable
+// (no multi-instance yet), so a parallel gateway forking 1,000 branches parked on user tasks stands in,
+// labelled as such; (c) parked at a user task carrying 100 variables of 1 KB.
+import {
+  bulkVariables,
+  forkModel,
+  parkedModel,
+  peerParkedModel,
+  peerServices,
+  thresherHandlers,
+} from '../lib/models.mjs';
+import { median, ratio } from '../lib/stats.mjs';
+
+export const id = '4';
+export const title = 'Checkpoint';
+
+const BRANCHES = 1000;
+
+/** The model, process id, start variables and user tasks to expect, per case and engine. */
+function caseOf(name, quick) {
+  const branches = quick ? 100 : BRANCHES;
+  switch (name) {
+    case 'parked':
+      return { thresher: parkedModel, peer: peerParkedModel, process: 'parked', variables: { i: 13 }, waiting: 1 };
+    case 'fork': {
+      const xml = forkModel(branches);
+      return { thresher: xml, peer: xml, process: `fork${branches}`, variables: {}, waiting: branches, branches };
+    }
+    case 'variables':
+      return {
+        thresher: parkedModel,
+        peer: peerParkedModel,
+        process: 'parked',
+        variables: { i: 13, ...bulkVariables(100, 1024) },
+        waiting: 1,
+      };
+    default:
+      throw new Error(`unknown case ${name}`);
+  }
+}
+
+/** `count` timed calls of `fn` (with untimed `setup`/`teardown` around each); median ms of one. */
+async function timed(count, fn, { setup, teardown } = {}) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const input = setup ? await setup() : undefined;
+    const started = performance.now();
+    const output = await fn(input);
+    times.push(performance.now() - started);
+    if (teardown) await teardown(output, input);
+  }
+  return median(times);
+}
+
+export const tasks = {
+  async thresher({ name, quick, captures, restores }, { section }) {
+    const { openCheckpoint, sealCheckpoint } = await import('@thresher/checkpoint');
+    const { Engine, openStore } = await import('../lib/thresher.mjs');
+    const spec = caseOf(name, quick);
+    const { repository } = await openStore('memory');
+    const first = new Engine({ repository, handlers: thresherHandlers });
+    await first.deploy(spec.thresher);
+    const instanceId = await first.start(spec.process, { variables: spec.variables });
+    const state = await first.settled(instanceId);
+    if (state.status !== 'waiting' || state.userTasks.length !== spec.waiting) {
+      throw new Error(
+        `${name}: expected ${spec.waiting} open user tasks, got ${state.status}/${state.userTasks?.length}`,
+      );
+    }
+    await first.close();
+    const stored = await repository.get(instanceId);
+    const writesBytes = stored.writes.reduce((sum, write) => sum + write.value.byteLength, 0);
+    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
+    const unsealed = {
+      instanceId,
+      seq: document.seq,
+      parentSeq: document.parentSeq,
+      definitionDigest: document.definitionDigest,
+      capturedAt: document.capturedAt,
+      body: document.body,
+    };
+    if (sealCheckpoint(unsealed).bytes.byteLength !== stored.bytes.byteLength)
+      throw new Error('re-sealing changed the size');
+
+    const restore = async ({ warm }) => {
+      const engine = new Engine({ repository, handlers: thresherHandlers });
+      if (warm) await engine.deploy(spec.thresher);
+      return engine;
+    };
+    const recoverInto = async (engine) => {
+      const report = await engine.recover({ instanceIds: [instanceId] });
+      if (report.restored.length !== 1) throw report.failed[0]?.error ?? new Error('not restored');
+      return engine;
+    };
+    const ready = async (engine) => {
+      const open = await engine.userTasks({ instanceId });
+      if (open.length !== spec.waiting) throw new Error(`restored with ${open.length} open user tasks`);
+      await engine.close();
+    };
+    return section(async () => {
+      const captureMs = await timed(captures, () => sealCheckpoint(unsealed));
+      const openMs = await timed(captures, () => openCheckpoint(stored.bytes, { instanceId, seq: stored.seq }));
+      const coldMs = await timed(restores, recoverInto, { setup: () => restore({ warm: false }), teardown: ready });
+      const warmMs = await timed(restores, recoverInto, { setup: () => restore({ warm: true }), teardown: ready });
+      return {
+        documentBytes: stored.bytes.byteLength + writesBytes,
+        captureMs,
+        openMs,
+        restoreColdMs: coldMs,
+        restoreWarmMs: warmMs,
+        measuredMs: captures * (captureMs + openMs) + restores * (coldMs + warmMs),
+      };
+    });
+  },
+
+  async peer({ name, quick, captures, restores }, { section }) {
+    const { compilePeer, parkPeerInstance, peerVersion, recoverPeer } = await import('../lib/peer.mjs');
+    const spec = caseOf(name, quick);
+    const sourceContext = await compilePeer(spec.peer);
+    const { engine, parked, waiting } = await parkPeerInstance(
+      sourceContext,
+      peerServices,
+      spec.variables,
+      spec.waiting,
+    );
+    if (!parked) return { stalled: true, waiting, expected: spec.waiting, peerVersion };
+    const state = await engine.getState();
+    const json = JSON.stringify(state);
+    const sourceBytes = state.definitions.reduce((sum, d) => sum + Buffer.byteLength(d.source ?? ''), 0);
+    return section(async () => {
+      const captureMs = await timed(captures, async () => JSON.stringify(await engine.getState()));
+      const restoreMs = await timed(restores, async () => recoverPeer(JSON.parse(json), peerServices, spec.waiting), {
+        teardown: ({ engine: recovered }) => recovered.stop(),
+      });
+      return {
+        stateBytes: Buffer.byteLength(json),
+        sourceBytes,
+        captureMs,
+        restoreMs,
+        peerVersion,
+        measuredMs: captures * captureMs + restores * restoreMs,
+      };
+    });
+  },
+};
+
+export function plan(quick) {
+  const scale = quick ? 0.1 : 1;
+  const of = (captures, restores) => ({
+    captures: Math.max(5, Math.round(captures * scale)),
+    restores: Math.max(3, Math.round(restores * scale)),
+  });
+  return { parked: of(1000, 60), fork: of(40, 8), variables: of(400, 40) };
+}
+
+export async function run(ctx) {
+  const sizes = plan(ctx.quick);
+  const measured = {};
+  for (const name of ['parked', 'fork', 'variables']) {
+    const options = { name, quick: ctx.quick, ...sizes[name] };
+    measured[name] = await ctx.measure({
+      thresher: { scenario: 'checkpoint', task: 'thresher', options },
+      peer: { scenario: 'checkpoint', task: 'peer', options, side: 'peer' },
+    });
+  }
+  const peerName = `bpmn-engine ${ctx.shared.peerVersion ?? measured.parked.peer.peerVersion}`;
+  const branches = ctx.quick ? 100 : BRANCHES;
+  const rowsOf = (label, { thresher, peer }, targets = {}) => {
+    const stalled = peer.stalled
+      ? {
+          text: `${peerName} did not park: it stalls with ${peer.waiting.toLocaleString('en-US')} of ${peer.expected.toLocaleString('en-US')} user tasks waiting`,
+        }
+      : null;
+    const restoreNote = `Thresher: new Engine + recover() to ready, which compiles the model from its stored deployment; with the model compiled before the clock starts: ${thresher.restoreWarmMs.toFixed(2)} ms${stalled ? '' : ` (${ratio(thresher.restoreWarmMs, peer.restoreMs).toFixed(3)}× the peer's)`}; openCheckpoint alone: ${thresher.openMs.toFixed(3)} ms`;
+    return [
+      {
+        scenario: title,
+        measure: `${label}: document size`,
+        thresher: { value: thresher.documentBytes, unit: 'bytes' },
+        peer: stalled ?? { value: peer.stateBytes, unit: 'bytes', what: `${peerName} getState() JSON` },
+        ratio: stalled ? null : ratio(thresher.documentBytes, peer.stateBytes),
+        target: targets.size,
+        note: stalled
+          ? undefined
+          : `bpmn-engine's state embeds its serialized definition (${Math.round(peer.sourceBytes).toLocaleString('en-US')} B of it); Thresher's document names the deployment by digest instead`,
+      },
+      {
+        scenario: title,
+        measure: `${label}: capture time`,
+        thresher: { value: thresher.captureMs, unit: 'ms' },
+        peer: stalled ? null : { value: peer.captureMs, unit: 'ms', what: `${peerName} getState() + JSON.stringify` },
+        ratio: stalled ? null : ratio(thresher.captureMs, peer.captureMs),
+        note: label.startsWith('(a)')
+          ? 'Thresher: sealCheckpoint of the body (canonical encoding, sha256 digest, encoding with the digest)'
+          : undefined,
+      },
+      {
+        scenario: title,
+        measure: `${label}: restore time, fresh engine (compiles the model)`,
+        thresher: { value: thresher.restoreColdMs, unit: 'ms' },
+        peer: stalled ? null : { value: peer.restoreMs, unit: 'ms', what: `${peerName} JSON.parse + recover + resume` },
+        ratio: stalled ? null : ratio(thresher.restoreColdMs, peer.restoreMs),
+        target: targets.restore,
+        note: restoreNote,
+      },
+    ];
+  };
+  return [
+    ...rowsOf('(a) parked at a user task', measured.parked, {
+      size: { text: '≤ 0.25×', holds: (r) => r <= 0.25 },
+      restore: { text: '≤ 0.2×', holds: (r) => r <= 0.2 },
+    }),
+    {
+      scenario: title,
+      measure: '(b) parallel multi-instance of 1,000 open bodies',
+      thresher: { text: 'not measurable yet (no multi-instance)' },
+      status: 'n/a',
+    },
+    ...rowsOf(
+      `(b′) stand-in: parallel gateway fork of ${branches.toLocaleString('en-US')} branches parked on user tasks`,
+      measured.fork,
+    ),
+    ...rowsOf('(c) 100 variables of 1 KB, parked', measured.variables),
+  ];
+}

@@ -1,0 +1,141 @@
+// Scenario 3 — concurrency: N instances of start → service task → gateway → user task → end started at
+// once (all `start` calls issued together), each parking on its user task; then every task completed at
+// once. Time to park all, time to complete all, and the child's peak RSS, for Thresher on its memory
+// repository and on SQLite (strict), and for bpmn-engine (N engines, executed together, then signalled).
+import { parkedModel, peerParkedModel, peerServices, thresherHandlers } from '../lib/models.mjs';
+import { ratio } from '../lib/stats.mjs';
+
+export const id = '3';
+export const title = 'Concurrency';
+
+async function thresherRound(engine, count, offset) {
+  const startedAt = performance.now();
+  const ids = await Promise.all(
+    Array.from({ length: count }, (_, i) => engine.start('parked', { variables: { i: offset + i } })),
+  );
+  const parked = await Promise.all(ids.map((id) => engine.settled(id)));
+  const parkMs = performance.now() - startedAt;
+  const taskIds = parked.flatMap((state) => {
+    if (state.status !== 'waiting' || state.userTasks.length !== 1) throw new Error(`${state.instanceId} did not park`);
+    return state.userTasks.map((task) => task.id);
+  });
+  const rssParked = process.memoryUsage().rss;
+  const completeStarted = performance.now();
+  await Promise.all(taskIds.map((taskId) => engine.completeUserTask(taskId, { approved: true })));
+  const ended = await Promise.all(ids.map((id) => engine.settled(id)));
+  const completeMs = performance.now() - completeStarted;
+  if (ended.some((state) => state.status !== 'completed')) throw new Error('an instance did not complete');
+  return { parkMs, completeMs, rssParked };
+}
+
+async function peerRound(sourceContext, count, offset) {
+  const { parkPeerInstance } = await import('../lib/peer.mjs');
+  const startedAt = performance.now();
+  const parked = await Promise.all(
+    Array.from({ length: count }, (_, i) => parkPeerInstance(sourceContext, peerServices, { i: offset + i })),
+  );
+  const parkMs = performance.now() - startedAt;
+  if (parked.some((p) => !p.parked)) throw new Error('a bpmn-engine instance did not park');
+  const rssParked = process.memoryUsage().rss;
+  const completeStarted = performance.now();
+  await Promise.all(
+    parked.map(({ engine, execution }) => {
+      const ended = engine.waitFor('end');
+      execution.signal({ id: 'approve' });
+      return ended;
+    }),
+  );
+  const completeMs = performance.now() - completeStarted;
+  return { parkMs, completeMs, rssParked };
+}
+
+export const tasks = {
+  async thresher({ store, n, warmup }, { section }) {
+    const { Engine, openStore } = await import('../lib/thresher.mjs');
+    const opened = await openStore(store);
+    try {
+      const engine = new Engine({ repository: opened.repository, handlers: thresherHandlers });
+      await engine.deploy(parkedModel);
+      await thresherRound(engine, warmup, 1_000_000);
+      const round = await section(() => thresherRound(engine, n, 0));
+      await engine.close();
+      await opened.repository.close();
+      return {
+        n,
+        parkMs: round.parkMs,
+        completeMs: round.completeMs,
+        rssParkedBytes: round.rssParked,
+        measuredMs: round.parkMs + round.completeMs,
+      };
+    } finally {
+      await opened.dispose();
+    }
+  },
+
+  async peer({ n, warmup }, { section }) {
+    const { compilePeer } = await import('../lib/peer.mjs');
+    const sourceContext = await compilePeer(peerParkedModel);
+    await peerRound(sourceContext, warmup, 1_000_000);
+    const round = await section(() => peerRound(sourceContext, n, 0));
+    return {
+      n,
+      parkMs: round.parkMs,
+      completeMs: round.completeMs,
+      rssParkedBytes: round.rssParked,
+      measuredMs: round.parkMs + round.completeMs,
+    };
+  },
+};
+
+export function plan(quick) {
+  return quick ? { n: 100, warmup: 10 } : { n: 1000, warmup: 50 };
+}
+
+export async function run(ctx) {
+  const { n, warmup } = plan(ctx.quick);
+  const { memory, sqlite, peer } = await ctx.measure({
+    memory: { scenario: 'concurrency', task: 'thresher', options: { store: 'memory', n, warmup } },
+    sqlite: { scenario: 'concurrency', task: 'thresher', options: { store: 'sqlite', n, warmup } },
+    peer: { scenario: 'concurrency', task: 'peer', options: { n, warmup }, side: 'peer' },
+  });
+  const peerName = `bpmn-engine ${ctx.shared.peerVersion}`;
+  const sequential = ctx.shared.peerInMemory;
+  const count = n.toLocaleString('en-US');
+  return [
+    {
+      scenario: title,
+      measure: `time to park ${count} started at once (memory)`,
+      thresher: { value: memory.parkMs, unit: 'ms' },
+      peer: { value: peer.parkMs, unit: 'ms', what: `${peerName}, ${count} at once` },
+      ratio: ratio(memory.parkMs, peer.parkMs),
+    },
+    {
+      scenario: title,
+      measure: `time to complete all ${count} (memory)`,
+      thresher: { value: memory.completeMs, unit: 'ms' },
+      peer: { value: peer.completeMs, unit: 'ms', what: `${peerName}, ${count} at once` },
+      ratio: ratio(memory.completeMs, peer.completeMs),
+    },
+    {
+      scenario: title,
+      measure: `time to park ${count} / complete all (SQLite, strict)`,
+      thresher: {
+        text: `${Math.round(sqlite.parkMs).toLocaleString('en-US')} ms / ${Math.round(sqlite.completeMs).toLocaleString('en-US')} ms`,
+      },
+      note: `SQLite: peak RSS ${Math.round(sqlite.peakRssBytes / 2 ** 20)} MiB; every persist point is its own transaction, so ${count} instances queue on the one connection`,
+    },
+    {
+      scenario: title,
+      measure: `peak RSS, ${count} parked at once (memory) vs peer at ${sequential?.n?.toLocaleString('en-US')} sequential`,
+      thresher: { value: memory.peakRssBytes, unit: 'bytes' },
+      peer: {
+        value: sequential?.peakRssBytes,
+        unit: 'bytes',
+        what: `${peerName}, ${sequential?.n?.toLocaleString('en-US')} sequential (scenario 1)`,
+      },
+      ratio: ratio(memory.peakRssBytes, sequential?.peakRssBytes),
+      target: { text: '≤ 1×', holds: (r) => r <= 1 },
+      note: `RSS with all ${count} parked: Thresher ${Math.round(memory.rssParkedBytes / 2 ** 20)} MiB, bpmn-engine (${count} parked at once) ${Math.round(peer.rssParkedBytes / 2 ** 20)} MiB, peak ${Math.round(peer.peakRssBytes / 2 ** 20).toLocaleString('en-US')} MiB`,
+    },
+  ];
+}

@@ -1,0 +1,119 @@
+// Scenario 2 — throughput, durable: the scenario 1 model on SQLite with strict durability (every persist point
+// committed, synchronous=FULL, before the effect it records), and on PostgreSQL when THRESHER_PG_URL is set.
+// A counting repository counts persist points (puts + putWrites) and their bytes; right after, in the same
+// child and on the same file system, the raw driver commits rows of the mean persist-point size one
+// transaction each: the storage limit Thresher's persist points/s are compared with.
+import { thresherHandlers, throughputModel } from '../lib/models.mjs';
+import { ratio } from '../lib/stats.mjs';
+
+export const id = '2';
+export const title = 'Throughput, durable';
+
+export const tasks = {
+  async thresher({ store, n, warmup, rawRows }, { section }) {
+    const { Engine, countingRepository, openStore, runSequential } = await import('../lib/thresher.mjs');
+    const opened = await openStore(store);
+    try {
+      const counting = countingRepository(opened.repository);
+      const engine = new Engine({ repository: counting.repository, handlers: thresherHandlers });
+      await engine.deploy(throughputModel);
+      await runSequential(engine, 'bench', warmup, 1_000_000);
+      const warmBytes =
+        (counting.counts.putBytes + counting.counts.writeBytes) / (counting.counts.puts + counting.counts.putWrites);
+      const { combine, postgresCommitRate, sqliteCommitRate } = await import('../lib/raw-commit.mjs');
+      // the limit is measured right before and right after Thresher's section, half the rows each
+      const raw = (bytes, name) =>
+        store === 'sqlite'
+          ? sqliteCommitRate({ dir: opened.dir, bytes, rows: Math.ceil(rawRows / 2), name })
+          : postgresCommitRate({ schema: opened.schema, bytes, rows: Math.ceil(rawRows / 2), name });
+      const before = await raw(warmBytes, 'raw_before');
+      counting.reset();
+      const seconds = await section(async () => {
+        const started = performance.now();
+        await runSequential(engine, 'bench', n);
+        return (performance.now() - started) / 1000;
+      });
+      await engine.close();
+      await opened.repository.close();
+      const { puts, putWrites, putBytes, writeBytes } = counting.counts;
+      const persistPoints = puts + putWrites;
+      const meanBytes = (putBytes + writeBytes) / persistPoints;
+      const limit = combine(before, await raw(meanBytes, 'raw_after'));
+      return {
+        n,
+        instancesPerSecond: n / seconds,
+        persistPointsPerSecond: persistPoints / seconds,
+        persistPointsPerInstance: persistPoints / n,
+        putsPerInstance: puts / n,
+        meanPersistBytes: meanBytes,
+        meanDocumentBytes: putBytes / puts,
+        rawCommitsPerSecond: limit.commitsPerSecond,
+        rawBatchedRowsPerSecond: limit.batchedRowsPerSecond ?? null,
+        rawBatch: limit.batch ?? null,
+        measuredMs: seconds * 1000,
+      };
+    } finally {
+      await opened.dispose();
+    }
+  },
+};
+
+export function plan(quick) {
+  return quick
+    ? { sqlite: { n: 60, warmup: 10, rawRows: 300 }, postgres: { n: 30, warmup: 5, rawRows: 150 } }
+    : { sqlite: { n: 1000, warmup: 100, rawRows: 3000 }, postgres: { n: 500, warmup: 50, rawRows: 1500 } };
+}
+
+export async function run(ctx) {
+  const sizes = plan(ctx.quick);
+  const peer = ctx.shared.peerInMemory;
+  const peerName = `bpmn-engine ${ctx.shared.peerVersion}, in memory`;
+  const rows = [];
+  const stores = [['sqlite', 'SQLite, strict (WAL, synchronous=FULL)']];
+  if (process.env.THRESHER_PG_URL) stores.push(['postgres', 'PostgreSQL, strict']);
+  for (const [store, label] of stores) {
+    const { result } = await ctx.measure({
+      result: { scenario: 'throughput-durable', task: 'thresher', options: { store, ...sizes[store] } },
+    });
+    const sqlite = store === 'sqlite';
+    rows.push(
+      {
+        scenario: title,
+        measure: `${label}: instances/s, ${result.n.toLocaleString('en-US')} sequential`,
+        thresher: { value: result.instancesPerSecond, unit: '/s' },
+        peer: { value: peer?.instancesPerSecond, unit: '/s', what: peerName },
+        ratio: ratio(result.instancesPerSecond, peer?.instancesPerSecond),
+        target: sqlite ? { text: '≥ 10×', holds: (r) => r >= 10 } : undefined,
+        note: sqlite
+          ? `the target compares durable Thresher with bpmn-engine in memory (scenario 1); ${result.persistPointsPerInstance.toFixed(1)} persist points per instance (${result.putsPerInstance.toFixed(1)} documents + journal entries)`
+          : undefined,
+      },
+      {
+        scenario: title,
+        measure: `${label}: persist points/s (puts + putWrites)`,
+        thresher: { value: result.persistPointsPerSecond, unit: '/s' },
+        peer: {
+          value: result.rawCommitsPerSecond,
+          unit: '/s',
+          what: sqlite
+            ? `better-sqlite3 raw commits, WAL FULL, ${Math.round(result.meanPersistBytes)} B rows, 1 per transaction`
+            : `pg raw commits, ${Math.round(result.meanPersistBytes)} B BYTEA rows, 1 per transaction`,
+        },
+        ratio: ratio(result.persistPointsPerSecond, result.rawCommitsPerSecond),
+        target: sqlite ? { text: '≥ 0.5×', holds: (r) => r >= 0.5 } : undefined,
+        note: sqlite
+          ? `row size = mean bytes of the measured persist points (documents ${Math.round(result.meanDocumentBytes)} B, journal entries smaller); the same rows in transactions of ${result.rawBatch} commit at ${Math.round(result.rawBatchedRowsPerSecond).toLocaleString('en-US')} rows/s — the ceiling group commit could reach; Thresher does no group commit yet (one transaction per persist point)`
+          : 'no target for PostgreSQL; its limit is measured on the same server, one connection',
+      },
+    );
+  }
+  if (!process.env.THRESHER_PG_URL) {
+    rows.push({
+      scenario: title,
+      measure: 'PostgreSQL, strict',
+      thresher: { text: 'skipped: THRESHER_PG_URL is not set' },
+      status: '—',
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,71 @@
+// Scenario 1 — throughput in memory: N sequential instances of start → service task → exclusive gateway
+// (condition) → script task → end. Thresher on its memory repository vs bpmn-engine, each model compiled
+// once. Each run is a fresh child process: warm-up instances, then N measured ones; peak RSS is the child's.
+import { peerServices, peerThroughputModel, thresherHandlers, throughputModel } from '../lib/models.mjs';
+import { ratio } from '../lib/stats.mjs';
+
+export const id = '1';
+export const title = 'Throughput, in memory';
+
+export const tasks = {
+  async thresher({ n, warmup }, { section }) {
+    const { Engine, openStore, runSequential } = await import('../lib/thresher.mjs');
+    const { repository } = await openStore('memory');
+    const engine = new Engine({ repository, handlers: thresherHandlers });
+    await engine.deploy(throughputModel); // compiled once; every instance reuses it
+    await runSequential(engine, 'bench', warmup, 1_000_000);
+    const seconds = await section(async () => {
+      const started = performance.now();
+      await runSequential(engine, 'bench', n);
+      return (performance.now() - started) / 1000;
+    });
+    await engine.close();
+    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000 };
+  },
+
+  async peer({ n, warmup }, { section }) {
+    const { compilePeer, peerVersion, runPeerSequential } = await import('../lib/peer.mjs');
+    const sourceContext = await compilePeer(peerThroughputModel); // parsed once; every engine reuses it
+    await runPeerSequential(sourceContext, peerServices, warmup, 1_000_000);
+    const seconds = await section(async () => {
+      const started = performance.now();
+      await runPeerSequential(sourceContext, peerServices, n);
+      return (performance.now() - started) / 1000;
+    });
+    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000, peerVersion };
+  },
+};
+
+/** Sizes: the full run compares at 2,000 sequential instances (the RSS target names that figure). */
+export function plan(quick) {
+  return quick ? { n: 150, warmup: 20 } : { n: 2000, warmup: 200 };
+}
+
+export async function run(ctx) {
+  const { n, warmup } = plan(ctx.quick);
+  const { thresher, peer } = await ctx.measure({
+    thresher: { scenario: 'throughput-memory', task: 'thresher', options: { n, warmup } },
+    peer: { scenario: 'throughput-memory', task: 'peer', options: { n, warmup }, side: 'peer' },
+  });
+  ctx.shared.peerVersion = peer.peerVersion;
+  ctx.shared.peerInMemory = { n, instancesPerSecond: peer.instancesPerSecond, peakRssBytes: peer.peakRssBytes };
+  const peerName = `bpmn-engine ${peer.peerVersion}`;
+  return [
+    {
+      scenario: title,
+      measure: `instances/s, ${n.toLocaleString('en-US')} sequential`,
+      thresher: { value: thresher.instancesPerSecond, unit: '/s' },
+      peer: { value: peer.instancesPerSecond, unit: '/s', what: peerName },
+      ratio: ratio(thresher.instancesPerSecond, peer.instancesPerSecond),
+      target: { text: '≥ 40×', holds: (r) => r >= 40 },
+    },
+    {
+      scenario: title,
+      measure: `peak RSS, ${n.toLocaleString('en-US')} sequential`,
+      thresher: { value: thresher.peakRssBytes, unit: 'bytes' },
+      peer: { value: peer.peakRssBytes, unit: 'bytes', what: peerName },
+      ratio: ratio(thresher.peakRssBytes, peer.peakRssBytes),
+      note: 'peak RSS of the measuring child process (ru_maxrss); Thresher keeps every checkpoint in its memory repository',
+    },
+  ];
+}
