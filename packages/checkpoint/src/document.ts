@@ -1,4 +1,4 @@
-import { canonicalBytes, fromCanonicalBytes } from './codec.js';
+import { canonicalBytes, canonicalJson, fromCanonicalBytes } from './codec.js';
 import { sha256 } from './digest.js';
 import { CorruptCheckpointError, FutureSchemaError } from './errors.js';
 import { migrateToCurrent } from './migrations.js';
@@ -21,9 +21,14 @@ export function checkpointDigest(document: Omit<CheckpointDocument, 'digest'>): 
  */
 export function sealCheckpoint(unsealed: UnsealedCheckpoint): { document: CheckpointDocument; bytes: Uint8Array } {
   const withSchema = { ...unsealed, schema: CURRENT_SCHEMA };
-  const digest = checkpointDigest(withSchema);
+  const text = canonicalJson(withSchema, '$checkpoint');
+  const digest = sha256(text);
   const document: CheckpointDocument = { ...withSchema, digest };
-  return { document, bytes: canonicalBytes(document, '$checkpoint') };
+  // Encoded once: the sealed text is the unsealed one with `"digest"` in its sorted place, before the
+  // top-level `"instanceId"` (a key inside a string value would have escaped quotes, so the last match is it).
+  const at = text.lastIndexOf(',"instanceId":');
+  const sealed = `${text.slice(0, at)},"digest":${JSON.stringify(digest)}${text.slice(at)}`;
+  return { document, bytes: Buffer.from(sealed, 'utf8') };
 }
 
 /**

@@ -89,3 +89,21 @@ describe('checkpoint document', () => {
     expect(fromCanonicalBytes(canonicalBytes({ a: 1 }))).toEqual({ a: 1 });
   });
 });
+
+describe('sealCheckpoint', () => {
+  it('should write exactly the canonical encoding of the sealed document, variables named instanceId included', () => {
+    const tricky = body();
+    tricky.scopes[0]!.data.instanceId = 'not the top-level one';
+    tricky.scopes[0]!.data[',"instanceId":'] = ',"instanceId":"x"';
+    const { document, bytes } = sealCheckpoint({
+      instanceId: 'inst-1',
+      seq: 3,
+      parentSeq: 2,
+      definitionDigest: 'abc',
+      capturedAt: 9,
+      body: tricky,
+    });
+    expect(Buffer.from(bytes).toString('utf8')).toBe(Buffer.from(canonicalBytes(document)).toString('utf8'));
+    expect(openCheckpoint(bytes, { instanceId: 'inst-1' })).toEqual(document);
+  });
+});

@@ -78,13 +78,23 @@ export function initialState(machine: AnyStateMachine): string {
  * `IllegalTransitionError` when the lifecycle does not allow the event from that state.
  */
 function advance(machine: AnyStateMachine, state: string, type: string): string {
-  const snapshot = machine.resolveState({ value: state, context: {} });
-  if (machine.getTransitionData(snapshot, { type }).length === 0) {
-    throw new IllegalTransitionError(machine.id, state, type);
+  // The machines have no context, guards or actions: (state, event) decides the next state, so each pair
+  // is asked of XState once and remembered (its pure transition builds a throwaway actor per call).
+  const key = `${machine.id}|${state}|${type}`;
+  let next = transitions.get(key);
+  if (next === undefined) {
+    const snapshot = machine.resolveState({ value: state, context: {} });
+    next =
+      machine.getTransitionData(snapshot, { type }).length === 0
+        ? null
+        : String(transition(machine, snapshot, { type })[0].value);
+    transitions.set(key, next);
   }
-  const [next] = transition(machine, snapshot, { type });
-  return String(next.value);
+  if (next === null) throw new IllegalTransitionError(machine.id, state, type);
+  return next;
 }
+
+const transitions = new Map<string, string | null>();
 
 export function advanceTrack(state: string, event: TrackEvent): TrackState {
   return advance(trackMachine, state, event) as TrackState;
