@@ -5,7 +5,7 @@ import { evaluate } from './feel.js';
 import { initialState, scopeMachine } from './machines.js';
 import type { BoundaryEventNode, EventDefinition, Node, StartEventNode, SubProcessNode } from './model/types.js';
 import { NO_VALUE, StepBase } from './step-base.js';
-import { nextInCycle, scheduleTimer, TimerSpecError } from './timer-spec.js';
+import { isCronCycle, nextFiring, scheduleTimer, type TimerSchedule, TimerSpecError } from './timer-spec.js';
 
 /** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
 export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
@@ -111,10 +111,33 @@ export abstract class EventStep extends StepBase {
       elementId: timer.nodeId,
     });
     const keepsWaiting = this.wake(timer.owner, {});
-    if (keepsWaiting && timer.cycle) {
-      const next = nextInCycle(timer.dueAt, timer.cycle, this.ctx.now);
-      if (next) this.state.timers.set(timer.id, { ...timer, ...next });
+    if (!keepsWaiting || !timer.cycle) return;
+    // A cron cycle is stored without its text (`intervalMs` 0): the element's timer expression is evaluated
+    // again, in the variables its timer was armed in (the host activity's, or the event sub-process's scope).
+    const node = this.node(timer.nodeId);
+    const event = 'event' in node ? node.event : undefined;
+    if (event?.kind !== 'timer') throw new InvalidStateError(`timer ${timer.id}: ${node.id} has no timer event`);
+    let next: TimerSchedule | null = null;
+    try {
+      let value: unknown;
+      if (isCronCycle(timer.cycle)) {
+        const owner = timer.owner;
+        let view: Variables;
+        if (owner.kind === 'eventSubProcess') view = this.state.visible(owner.scopePath);
+        else {
+          const host = this.state.tracks.get(owner.trackId);
+          if (!host) throw new InvalidStateError(`timer ${timer.id}: track ${owner.trackId} is gone`);
+          view = { ...this.state.visible(host.scopePath), ...host.locals };
+        }
+        value = evaluate(event.timer.expression, view);
+      }
+      next = nextFiring(event.timer, value, timer.dueAt, timer.cycle, this.ctx.now);
+    } catch (error) {
+      // Only a FEEL cron expression re-evaluated to something unschedulable gets here (a literal that was
+      // armed once always has a next occurrence): the cycle ends with this firing.
+      if (!(error instanceof ExpressionError) && !(error instanceof TimerSpecError)) throw error;
     }
+    if (next) this.state.timers.set(timer.id, { ...timer, ...next });
   }
 
   /** A subscription's message or signal arrived. */

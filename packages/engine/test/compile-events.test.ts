@@ -715,6 +715,20 @@ describe('compile events: the runtime support gate', () => {
       expect(issue.line).toEqual(expect.any(Number));
     }
   });
+
+  it.each([
+    ['a cron cycle', '0 0 9 * * MON-FRI'],
+    ['a cron macro', '@daily'],
+    ['a cron with L, W and #', '0 0 12 L-3,15W * ?'],
+    ['a repeating interval with a start date', 'R5/2026-01-01T00:00:00Z/PT1H'],
+  ])('deploys %s on a boundary timer: the runtime schedules it', async (_, cycle) => {
+    const xml = aroundWith(
+      '',
+      `<bpmn:userTask id="x" />${boundary('b', 'x', timer('timeCycle', cycle), 'cancelActivity="false"')}${flow('fb', 'b', 'end')}`,
+    );
+    expect(unsupportedIssues(only(await compileIR(xml)))).toEqual([]);
+    await expect(compile(xml)).resolves.toBeDefined();
+  });
 });
 
 interface Refusal {

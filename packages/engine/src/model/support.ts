@@ -37,19 +37,6 @@ const DESCRIBED: Record<string, string> = {
 };
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
-/** A timer cycle the runtime cannot schedule yet: cron, or a repeating interval with a start date. */
-function unschedulableCycle(event: EventDefinition | undefined): string | null {
-  if (event?.kind !== 'timer' || event.timer.kind !== 'cycle') return null;
-  let literal: unknown;
-  try {
-    literal = JSON.parse(event.timer.expression.source);
-  } catch {
-    return null; // FEEL: checked when the timer is armed
-  }
-  if (typeof literal !== 'string' || /^R\d*\/P[^/]+$/.test(literal.trim())) return null;
-  return `a timer cycle "${literal}" (cron, or a repeating interval with a start date) is not supported yet`;
-}
-
 function eventKind(event: EventDefinition | undefined): string {
   return event ? event.kind : 'none';
 }
@@ -82,11 +69,6 @@ function check(node: Node, process: ProcessDef): { key: string; kind: string } |
 export function unsupportedIssues(process: ProcessDef): ModelIssue[] {
   const issues: ModelIssue[] = [];
   for (const node of process.nodes.values()) {
-    const cycle = unschedulableCycle('event' in node ? node.event : undefined);
-    if (cycle) {
-      issues.push({ elementId: node.id, elementType: BPMN_TYPE[node.type] ?? node.type, message: cycle });
-      continue;
-    }
     const found = check(node, process);
     if (!found || SUPPORTED[found.key]?.has(found.kind)) continue;
     const what =
