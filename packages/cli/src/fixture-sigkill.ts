@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  checkExpectations,
   type DriverState,
-  executeFixture,
   type Fixture,
   type FixtureEnd,
   type FixtureReport,
   firstDifference,
+  startReport,
 } from '@thresher/engine/testing';
 
 /** What a fixture child keeps between its deaths, written atomically after every change. */
@@ -112,18 +111,7 @@ export async function runSigkillFixture(
   seed: number,
   onProgress?: (progress: { killAt: number; of: number; ok: boolean }) => void,
 ): Promise<FixtureReport> {
-  const baseline = await executeFixture(fixture, null);
-  const report: FixtureReport = {
-    name: fixture.name,
-    file: fixture.file,
-    ok: true,
-    persistPoints: baseline.persistPoints,
-    tried: [],
-    failures: [],
-    expectationFailures: [...checkExpectations(fixture, baseline.end), ...baseline.violations],
-    baseline: baseline.end,
-    seed,
-  };
+  const { baseline, report } = await startReport(fixture, seed);
   const random = seededRandom(seed);
   const scratch = mkdtempSync(join(tmpdir(), 'thresher-sigkill-'));
   try {
