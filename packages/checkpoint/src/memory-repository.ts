@@ -3,14 +3,19 @@ import {
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
+  checkMessage,
+  checkMessageClock,
   checkRenew,
+  compareCodePoints,
   decideCopy,
   decidePut,
   decideRewrite,
   type HeldLease,
   isClaimable,
+  pickMessage,
 } from './put-rules.js';
 import type {
+  BufferedMessage,
   Deployment,
   DeploymentInput,
   DueTimer,
@@ -46,6 +51,12 @@ interface InstanceEntry {
   lease?: HeldLease;
 }
 
+interface MessageEntry {
+  message: BufferedMessage;
+  /** Who took it and has not yet deleted it; null while no one holds it. */
+  taker: string | null;
+}
+
 /**
  * Create the in-memory reference implementation of the {@link Repository} contract.
  *
@@ -66,6 +77,7 @@ export function createMemoryRepository(): Repository {
   const instances = new Map<string, InstanceEntry>();
   const deploymentsInOrder: Deployment[] = [];
   const deploymentsByDigest = new Map<string, Deployment>();
+  const messages = new Map<string, MessageEntry>();
   /** The last fencing token handed out, store-wide: tokens are never reused, not even after a delete. */
   let lastToken = 0;
   let closed = false;
@@ -291,6 +303,44 @@ export function createMemoryRepository(): Repository {
       return waiting.sort(compareCodePoints);
     },
 
+    async putMessage(message) {
+      await assertOpen();
+      checkMessage(message);
+      if (messages.has(message.id)) return false;
+      messages.set(message.id, { message: copyMessage(message), taker: null });
+      return true;
+    },
+
+    async takeMessage(name, correlationKey, now, taker) {
+      await assertOpen();
+      checkMessageClock(now);
+      const matching = [...messages.values()].filter(
+        (entry) => entry.message.name === name && entry.message.correlationKey === correlationKey,
+      );
+      const picked = pickMessage(matching, now, taker);
+      if (picked === undefined) return undefined;
+      picked.taker = taker;
+      return copyMessage(picked.message);
+    },
+
+    async deleteMessage(id) {
+      await assertOpen();
+      return messages.delete(id);
+    },
+
+    async expireMessages(now) {
+      await assertOpen();
+      checkMessageClock(now);
+      let expired = 0;
+      for (const [id, entry] of messages) {
+        if (entry.message.expiresAt <= now) {
+          messages.delete(id);
+          expired++;
+        }
+      }
+      return expired;
+    },
+
     async putDeployment(input: DeploymentInput) {
       await assertOpen();
       const existing = deploymentsByDigest.get(input.digest);
@@ -330,6 +380,7 @@ export function createMemoryRepository(): Repository {
       instances.clear();
       deploymentsInOrder.length = 0;
       deploymentsByDigest.clear();
+      messages.clear();
     },
   };
 }
@@ -351,6 +402,17 @@ function copyMeta(meta: InstanceMeta): InstanceMeta {
   return { ...meta, subscriptions: meta.subscriptions.map(({ name, key }) => ({ name, key })) };
 }
 
+function copyMessage(message: BufferedMessage): BufferedMessage {
+  return {
+    id: message.id,
+    name: message.name,
+    correlationKey: message.correlationKey,
+    variables: copyBytes(message.variables),
+    publishedAt: message.publishedAt,
+    expiresAt: message.expiresAt,
+  };
+}
+
 function copyWrite(write: PendingWrite): PendingWrite {
   return { taskId: write.taskId, index: write.index, value: copyBytes(write.value) };
 }
@@ -358,20 +420,4 @@ function copyWrite(write: PendingWrite): PendingWrite {
 /** A plain `Uint8Array` copy; `new Uint8Array(view)` copies even when handed a Node `Buffer`. */
 function copyBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
-}
-
-/**
- * Order strings by Unicode code point, as SQL stores do when comparing UTF-8 bytes. JavaScript's `<`
- * compares UTF-16 code units instead, which sorts U+E000–U+FFFF after astral characters such as emoji
- * and would make `after` paging disagree between stores.
- */
-function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) i++;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }

@@ -1,5 +1,5 @@
 import { ConflictError, LeaseLostError, NotFoundError } from './errors.js';
-import type { Fence, Lease, PutCheckpoint, RewriteCheckpoint } from './repository.js';
+import type { BufferedMessage, Fence, Lease, PutCheckpoint, RewriteCheckpoint } from './repository.js';
 
 /** Byte-for-byte equality of two documents. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -186,4 +186,70 @@ export function checkKeepLast(keepLast: number): void {
   if (!Number.isInteger(keepLast) || keepLast < 1) {
     throw new RangeError(`keepLast must be an integer of at least 1, not ${keepLast}; use delete to remove everything`);
   }
+}
+
+/**
+ * The `putMessage` argument rule: times no store could order or compare the same way are refused.
+ *
+ * @throws RangeError when `publishedAt` or `expiresAt` is not a finite epoch ms
+ */
+export function checkMessage(message: BufferedMessage): void {
+  for (const field of ['publishedAt', 'expiresAt'] as const) {
+    if (!Number.isFinite(message[field])) {
+      throw new RangeError(
+        `${field} of message ${JSON.stringify(message.id)} must be a finite epoch ms, not ${message[field]}`,
+      );
+    }
+  }
+}
+
+/**
+ * The `takeMessage` and `expireMessages` clock rule: `now` must be a finite epoch ms.
+ *
+ * @throws RangeError naming the value
+ */
+export function checkMessageClock(now: number): void {
+  if (!Number.isFinite(now)) throw new RangeError(`now must be a finite epoch ms, not ${now}`);
+}
+
+/**
+ * Which buffered message `takeMessage` hands to `taker`, among those with the asked name and key: the oldest
+ * the taker already holds (expired or not), else the oldest no one holds that is unexpired at `now`. Oldest
+ * is by `publishedAt`, ties by id in code point order. Stores that select in SQL apply the same order.
+ */
+export function pickMessage<T extends { message: BufferedMessage; taker: string | null }>(
+  candidates: Iterable<T>,
+  now: number,
+  taker: string,
+): T | undefined {
+  let held: T | undefined;
+  let free: T | undefined;
+  for (const candidate of candidates) {
+    if (candidate.taker === taker) {
+      if (held === undefined || olderMessage(candidate.message, held.message)) held = candidate;
+    } else if (candidate.taker === null && candidate.message.expiresAt > now) {
+      if (free === undefined || olderMessage(candidate.message, free.message)) free = candidate;
+    }
+  }
+  return held ?? free;
+}
+
+function olderMessage(a: BufferedMessage, b: BufferedMessage): boolean {
+  if (a.publishedAt !== b.publishedAt) return a.publishedAt < b.publishedAt;
+  return compareCodePoints(a.id, b.id) < 0;
+}
+
+/**
+ * Order strings by Unicode code point, as SQL stores do when comparing UTF-8 bytes (JavaScript's `<` compares
+ * UTF-16 code units, which sorts U+E000–U+FFFF after astral characters).
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }

@@ -65,6 +65,24 @@ export interface PruneOptions {
   keepLast: number;
 }
 
+/**
+ * A message kept for a subscription that does not exist yet: `correlateMessage` with a time-to-live buffers a
+ * message nothing waits for, and the first instance to subscribe to its name and key within that time takes it.
+ */
+export interface BufferedMessage {
+  /** Unique among stored messages: putting a message whose id is stored is a no-op. */
+  id: string;
+  name: string;
+  /** The correlation key; null when the message has none (it then matches only subscriptions without one). */
+  correlationKey: string | null;
+  /** The canonical encoding of the message's variables. Stores keep these bytes verbatim. */
+  variables: Uint8Array;
+  /** Epoch ms (the caller's clock) the message was published at: messages are taken oldest first. */
+  publishedAt: number;
+  /** Epoch ms from which the message is expired: `takeMessage` no longer hands it out, `expireMessages` deletes it. */
+  expiresAt: number;
+}
+
 /** A checkpoint as handed to `put`: the canonical document bytes plus the fields a store indexes. */
 export interface PutCheckpoint {
   instanceId: string;
@@ -175,6 +193,12 @@ export interface ListOptions {
  * fence whose owner and token are not those of the instance's held lease is refused with `LeaseLostError`,
  * and so is a write without a fence while a lease is held. Single-node embedded use never claims and writes
  * unfenced. Admin operations (`delete`, `copy`, `prune`) ignore leases.
+ *
+ * **Buffered messages.** `putMessage`, `takeMessage`, `deleteMessage` and `expireMessages` keep messages that
+ * arrived before their subscription, apart from instances (deleting an instance leaves them). Taking is in two
+ * steps so that a message is neither lost nor delivered twice: `takeMessage` hands a message to exactly one
+ * taker and holds it for that taker; the taker delivers it durably (its own write, recording the message id),
+ * then `deleteMessage` removes it. A taker that stops in between asks again and gets the held message back.
  */
 export interface Repository {
   /**
@@ -266,6 +290,37 @@ export interface Repository {
    * correlation key `key`. Matching is exact; a null `key` matches only subscriptions with a null key.
    */
   subscriptions(name: string, key: string | null): Promise<string[]>;
+  /**
+   * Keep a message until a subscription takes it or it expires. Idempotent by `id`: while a message with that
+   * id is stored (held or not, expired or not), putting one again is a no-op that returns false, whatever its
+   * other fields; otherwise the message is stored and true returned. Once deleted (taken and confirmed, or
+   * expired), the id may be put again. `publishedAt` and `expiresAt` must be finite, else a `RangeError`.
+   */
+  putMessage(message: BufferedMessage): Promise<boolean>;
+  /**
+   * Take a message for `taker` (an instance id): the oldest (by `publishedAt`, ties by id in code point order)
+   * stored message with this `name` and correlation key that no taker holds and that has not expired at `now`
+   * (`expiresAt > now`), or undefined when there is none. Matching is exact; a null key matches only messages
+   * with a null key.
+   *
+   * Atomic: of concurrent takers, on any connection, exactly one gets a given message; from then on it is held
+   * for that taker and no other taker ever sees it. It stays stored, held, until `deleteMessage(id)` confirms
+   * that the taker delivered it: a taker that asks again with the same name and key gets the message it already
+   * holds first, expired or not, so a taker that stopped between taking and delivering gets it back.
+   */
+  takeMessage(
+    name: string,
+    correlationKey: string | null,
+    now: number,
+    taker: string,
+  ): Promise<BufferedMessage | undefined>;
+  /** Remove a message (held or not) by id; true when it was stored, false when there was nothing to remove. */
+  deleteMessage(id: string): Promise<boolean>;
+  /**
+   * Delete every message expired at `now` (`expiresAt <= now`), held ones included; returns how many. Messages
+   * not yet expired are untouched.
+   */
+  expireMessages(now: number): Promise<number>;
   /** Record a deployment; idempotent by digest (returns the existing one). Assigns the version. */
   putDeployment(deployment: DeploymentInput): Promise<Deployment>;
   getDeployment(digest: string): Promise<Deployment | undefined>;

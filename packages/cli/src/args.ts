@@ -192,7 +192,7 @@ export const COMMANDS = {
   send: {
     name: 'send',
     usage:
-      'thresher send MESSAGE [--key K] [--var k=v]... [--message-id ID] [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
+      'thresher send MESSAGE [--key K] [--var k=v]... [--message-id ID] [--ttl DURATION] [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
     summary: 'deliver a message to the stored instance waiting for it, then drive that instance until it ends or parks',
     positionals: [{ name: 'MESSAGE', required: true, description: 'the message name (bpmn:message name)' }],
     options: {
@@ -207,6 +207,12 @@ export const COMMANDS = {
         placeholder: 'ID',
         description: 'the message id: the same id delivered to the same instance again changes nothing',
       },
+      ttl: {
+        type: 'string',
+        placeholder: 'DURATION',
+        description:
+          'when no instance waits, keep the message this long (ISO 8601, e.g. PT1H) for the first one that does; default: not kept',
+      },
       handlers,
       store,
       'wait-timers': waitTimers,
@@ -216,6 +222,7 @@ export const COMMANDS = {
     examples: [
       'thresher send payment-received --key A-1001 --var amount=120 --handlers handlers.mjs',
       'thresher send shipped --key A-1001 --message-id ship-77 --json',
+      'thresher send payment-received --key A-1002 --var amount=80 --ttl PT1H',
     ],
   },
   signal: {
@@ -364,6 +371,8 @@ export interface SendArgs extends StoreArgs, DriveArgs {
   key: string | undefined;
   variables: Variables;
   messageId: string | undefined;
+  /** `--ttl`: how long a message nothing takes is buffered, as given and in ms; undefined: not buffered. */
+  ttl: { text: string; ms: number } | undefined;
   handlers: string | undefined;
 }
 
@@ -475,6 +484,17 @@ export function parseWaitTimers(value: string | undefined, usage: string): numbe
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`option --wait-timers: ${reason}`, usage);
+  }
+}
+
+/** Reads `--ttl` (an ISO 8601 duration) into milliseconds; a malformed duration is a `UsageError` saying why. */
+export function parseTtl(value: string | undefined, usage: string): { text: string; ms: number } | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return { text: value, ms: parseDuration(value) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`option --ttl: ${reason}`, usage);
   }
 }
 
@@ -653,6 +673,7 @@ export function parseSendArgs(argv: readonly string[]): Parsed<SendArgs> {
     key: text(values, 'key'),
     variables: parseVars(list(values, 'var'), '--var', spec.usage),
     messageId: text(values, 'message-id'),
+    ttl: parseTtl(text(values, 'ttl'), spec.usage),
     handlers: text(values, 'handlers'),
     store: text(values, 'store'),
     waitTimers: parseWaitTimers(text(values, 'wait-timers'), spec.usage),

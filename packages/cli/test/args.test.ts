@@ -272,6 +272,7 @@ describe('parseSendArgs', () => {
       key: 'A-1',
       variables: { amount: 5 },
       messageId: 'm-1',
+      ttl: undefined,
       handlers: undefined,
       store: undefined,
       waitTimers: 5_000,
@@ -281,6 +282,15 @@ describe('parseSendArgs', () => {
 
   it('should leave the key out when not given', () => {
     expect(parseSendArgs(['paid'])).toMatchObject({ key: undefined, variables: {}, waitTimers: 60_000 });
+  });
+
+  it('should read --ttl as an ISO 8601 duration, keeping the text, and refuse a malformed one', () => {
+    expect(parseSendArgs(['paid', '--ttl', 'PT1H'])).toMatchObject({ ttl: { text: 'PT1H', ms: 3_600_000 } });
+    expect(parseSendArgs(['paid', '--ttl', 'P1DT0.5S'])).toMatchObject({ ttl: { text: 'P1DT0.5S', ms: 86_400_500 } });
+    expect(parseSendArgs(['paid'])).toMatchObject({ ttl: undefined });
+    refuses(() => parseSendArgs(['paid', '--ttl', '1h']), /option --ttl: malformed duration "1h"/, usage);
+    refuses(() => parseSendArgs(['paid', '--ttl', 'P1M']), /option --ttl: .*years and months/, usage);
+    refuses(() => parseSendArgs(['paid', '--ttl']), /option --ttl needs a value/, usage);
   });
 
   it('should refuse a missing or empty message and --yes', () => {

@@ -345,6 +345,68 @@ describe('timers', () => {
   });
 });
 
+describe('send --ttl (messages buffered before anything waits)', () => {
+  const store = ['--store', 'sqlite:buffered.db'];
+
+  it('should buffer a message nothing waits for, creating the store, and exit 0', async () => {
+    const send = await ws.thresher([
+      'send',
+      'payment-received',
+      '--key',
+      'B-1',
+      '--var',
+      'amount=7',
+      '--ttl',
+      'PT1H',
+      ...store,
+    ]);
+    expect(send.code).toBe(ExitCode.Ok);
+    expect(send.stdout).toBe(
+      'no instance waits for message payment-received with key B-1 yet; buffered for PT1H: the first instance to wait for it within that time takes it\n',
+    );
+    expect(send.stderr).toBe('');
+
+    const json = await ws.thresher(['send', 'shipped', '--key', 'B-1', '--ttl', 'P1D', ...store, '--json']);
+    expect(json.code).toBe(ExitCode.Ok);
+    expect(json.json()).toEqual({
+      status: 'buffered',
+      correlated: false,
+      buffered: true,
+      ttl: 'P1D',
+      message: { name: 'shipped', correlationKey: 'B-1' },
+    });
+  });
+
+  it('should give the buffered messages to the first instance that waits for them', async () => {
+    const run = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=B-1', ...store, '--json']);
+    expect(run.code).toBe(ExitCode.Ok);
+    expect(run.json<Completed>()).toMatchObject({
+      status: 'completed',
+      variables: { orderId: 'B-1', amount: 7 },
+    });
+
+    const second = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=B-1', ...store, '--json']);
+    expect(second.code).toBe(ExitCode.Parked);
+    expect(
+      second
+        .json<ParkedOutcome>()
+        .subscriptions.map((entry) => entry.elementId)
+        .sort(),
+    ).toEqual(['await-payment', 'cancelled']);
+  });
+
+  it('should keep nothing without --ttl or with a zero one, and refuse a malformed one', async () => {
+    for (const ttl of [[], ['--ttl', 'PT0S']]) {
+      const send = await ws.thresher(['send', 'order-cancelled', '--key', 'B-9', ...ttl, ...store]);
+      expect(send.code).toBe(ExitCode.Failed);
+      expect(send.stderr).toContain('not kept (give --ttl DURATION to buffer it');
+    }
+    const usage = await ws.thresher(['send', 'm', '--ttl', '1h']);
+    expect(usage.code).toBe(ExitCode.Usage);
+    expect(usage.stderr).toMatch(/option --ttl: malformed duration "1h"/);
+  });
+});
+
 describe('usage errors', () => {
   const usage = async (argv: string[], message: RegExp) => {
     const result = await ws.thresher(argv);
@@ -378,6 +440,7 @@ describe('usage errors', () => {
     const send = await ws.thresher(['help', 'send']);
     expect(send.stdout).toMatch(/^Usage: thresher send MESSAGE \[--key K\]/);
     expect(send.stdout).toContain('--wait-timers DURATION');
+    expect(send.stdout).toContain('--ttl DURATION');
     expect((await ws.thresher(['signal', '--help'])).stdout).toMatch(/^Usage: thresher signal NAME/);
   });
 });

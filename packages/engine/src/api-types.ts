@@ -129,12 +129,27 @@ export interface CorrelateOptions {
   /** The key a subscription's `zeebe:subscription correlationKey` evaluated to (numbers are compared as text). */
   correlationKey?: string | number | null;
   variables?: Variables;
-  /** Delivering a message with the same id to the same instance again changes nothing (a retry after a crash). */
+  /**
+   * Delivering a message with the same id to the same instance again changes nothing (a retry after a crash).
+   * A buffered message is stored under this id (a random UUID when absent): sending it again while it is
+   * buffered keeps one copy.
+   */
   messageId?: string;
+  /**
+   * How long, in ms, a message that nothing takes now is kept for the first instance to subscribe to its name
+   * and key. Default 0: not buffered — a message nothing takes is reported (`correlated: false`) and dropped.
+   * Must be finite and not negative (`RangeError`).
+   */
+  timeToLive?: number;
 }
 
 export interface CorrelateResult {
   correlated: boolean;
+  /**
+   * True when nothing took the message and it was buffered for `timeToLive` ms (`correlated` is then false);
+   * absent otherwise.
+   */
+  buffered?: boolean;
   /** The instance that took the message. */
   instanceId: string | null;
 }

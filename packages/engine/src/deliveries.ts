@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
-import type { CorrelateOptions, CorrelateResult, SignalOptions } from './api-types.js';
+import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from './api-types.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 import type { InstanceState } from './instance-state.js';
 import type { ProcessDef, ProcessModel } from './model/types.js';
@@ -7,6 +8,8 @@ import type { ProcessDef, ProcessModel } from './model/types.js';
 /** What delivering messages and signals needs from the engine. */
 export interface DeliveryHost {
   repository: Repository;
+  /** Stamps buffered messages: `publishedAt` and `expiresAt` are read on it. */
+  clock: Clock;
   /** The loaded instances. */
   loaded(): Iterable<[string, InstanceRuntime]>;
   /** An instance's loop, restored from the repository when it is not loaded. */
@@ -65,13 +68,22 @@ async function eventStarts(
   return found;
 }
 
+/**
+ * Deliver a message: to the first instance (by id) waiting for it, else by starting an instance at a message
+ * start event of that name, else — with a `timeToLive` — into the repository's buffer, where the first
+ * instance to subscribe to its name and key within that time takes it (`InstanceRuntime#takeBuffered`).
+ */
 export async function correlateMessage(
   host: DeliveryHost,
   name: string,
   options: CorrelateOptions,
 ): Promise<CorrelateResult> {
   const variables = options.variables ?? {};
-  canonicalBytes(variables, '$variables');
+  const bytes = canonicalBytes(variables, '$variables');
+  const timeToLive = options.timeToLive ?? 0;
+  if (!Number.isFinite(timeToLive) || timeToLive < 0) {
+    throw new RangeError(`timeToLive must be a finite number of milliseconds, 0 or more, not ${timeToLive}`);
+  }
   const key =
     options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
   const waiting = subscribed('message', name, key);
@@ -93,7 +105,28 @@ export async function correlateMessage(
     const instanceId = await host.startAt(start.deployment, start.process, start.startNode, { ...variables });
     return { correlated: true, instanceId };
   }
-  return { correlated: false, instanceId: null };
+  if (timeToLive === 0) return { correlated: false, instanceId: null };
+
+  const id = options.messageId ?? randomUUID();
+  const publishedAt = host.clock.now();
+  // False when a message with this id is buffered already (a retried send): it stays as it was.
+  await host.repository.putMessage({
+    id,
+    name,
+    correlationKey: key,
+    variables: bytes,
+    publishedAt,
+    expiresAt: publishedAt + timeToLive,
+  });
+  // An instance that subscribed after we looked found the buffer without this message: offer it the buffer
+  // now. A subscription made after this look finds the message in the buffer by itself.
+  for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
+    // Restoring a stored instance already takes what the buffer holds for it.
+    const runtime = await host.runtime(instanceId);
+    if (waiting(runtime.current)) await runtime.takeBuffered();
+    if (runtime.current.instance.receivedIds.includes(id)) return { correlated: true, instanceId };
+  }
+  return { correlated: false, buffered: true, instanceId: null };
 }
 
 export async function broadcastSignal(host: DeliveryHost, name: string, options: SignalOptions): Promise<string[]> {

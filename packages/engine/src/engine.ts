@@ -98,6 +98,7 @@ export class Engine {
     };
     this.deliveries = {
       repository: this.repository,
+      clock: this.clock,
       loaded: () => this.runtimes.entries(),
       runtime: (instanceId) => this.runtime(instanceId),
       model: async (deployment) => (await this.definitionFrom(deployment)).model,
@@ -192,7 +193,12 @@ export class Engine {
    * Deliver a message to the one instance waiting for it (by name and correlation key; the lowest instance
    * id when several do), or else start an instance of the latest deployed process with a message start
    * event of that name. With a `messageId`, delivering the same message to that instance again changes
-   * nothing. A message nobody waits for is not kept: the result says it was not correlated.
+   * nothing.
+   *
+   * A message nobody takes is, by default (`timeToLive` 0), not kept: the result says it was not
+   * correlated. With a `timeToLive` (ms) it is buffered in the repository (`buffered: true`): the first
+   * instance to subscribe to its name and key before it expires takes it — exactly one, oldest message
+   * first — as if it had been sent then. A full `recover()` drops the expired ones.
    */
   correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
@@ -258,7 +264,11 @@ export class Engine {
 
   /**
    * Restore every running instance (or the given ones) from the repository and continue each where it
-   * was. An instance that cannot be restored is reported and the others go on.
+   * was. An instance that cannot be restored is reported and the others go on. Each restored instance
+   * first takes the buffered messages its subscriptions match (one it took before a crash, and had not yet
+   * delivered, comes back to it). A full recover (no `instanceIds`) then deletes the buffered messages that
+   * have expired: after the restores, so that none an instance took in time is dropped before it is
+   * delivered.
    */
   async recover(options: { instanceIds?: string[] } = {}): Promise<RecoverReport> {
     this.assertOpen();
@@ -272,6 +282,7 @@ export class Engine {
         report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
       }
     }
+    if (options.instanceIds === undefined) await this.repository.expireMessages(this.clock.now());
     return report;
   }
 

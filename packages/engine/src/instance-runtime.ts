@@ -1,6 +1,8 @@
 import {
+  type BufferedMessage,
   canonicalBytes,
   encodeJournalEntry,
+  fromCanonicalBytes,
   type JournalEntry,
   openCheckpoint,
   type Repository,
@@ -51,6 +53,8 @@ export class InstanceRuntime {
   private inFlightEffects = 0;
   private broken: Error | null = null;
   private stopped = false;
+  /** The message subscriptions of the latest durable step: one not in it is new and looks in the buffer. */
+  private armed: Set<string>;
 
   constructor(
     private readonly host: RuntimeHost,
@@ -59,7 +63,9 @@ export class InstanceRuntime {
     /** The seq of the latest durable checkpoint; null before the first. */
     private seq: number | null,
     private lastBytes: Uint8Array | null,
-  ) {}
+  ) {
+    this.armed = new Set(messageSubscriptionIds(state));
+  }
 
   get id(): string {
     return this.state.instance.id;
@@ -103,7 +109,18 @@ export class InstanceRuntime {
       // A timer that fell due while nothing ran fires now, once; what the outbox holds is delivered again.
       this.scheduleTimers();
       for (const entry of [...this.state.outbox]) this.deliver(entry.id);
+      // Messages buffered while nothing ran, and one this instance took but had not delivered, are taken now.
+      await this.takeBufferedNow(messageSubscriptionIds(this.state));
     });
+  }
+
+  /**
+   * Take, for every open message subscription, the buffered messages that match it (see
+   * {@link takeBufferedNow}); resolves once they are applied and durable. `correlateMessage` calls it after
+   * buffering a message, for the instances that subscribed while it looked.
+   */
+  takeBuffered(): Promise<void> {
+    return this.enqueue(() => this.takeBufferedNow(messageSubscriptionIds(this.state)));
   }
 
   /** Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents). */
@@ -223,6 +240,56 @@ export class InstanceRuntime {
     if (instance.status !== 'running') this.host.ended(instance.id);
     this.announce({ id: `${instance.id}:checkpoint.saved:${seq}`, type: 'checkpoint.saved', seq });
     this.scheduleTimers();
+    // A message subscription this step made is durable now: its next step looks for a buffered message.
+    const current = messageSubscriptionIds(this.state);
+    const made = current.filter((id) => !this.armed.has(id));
+    this.armed = new Set(current);
+    if (made.length > 0 && instance.status === 'running') {
+      this.enqueue(() => this.takeBufferedNow(made)).catch(() => {}); // faults surface through host.fault
+    }
+  }
+
+  // ── buffered messages ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * One loop step: for each of these message subscriptions still open, take the buffered messages of its
+   * name and key (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
+   * each. The order makes a buffered message neither lost nor delivered twice:
+   *
+   * 1. `takeMessage` hands the message to this instance alone and holds it for it (no other taker sees it);
+   * 2. the message is applied under its id and persisted: it is now in this instance's `receivedIds`;
+   * 3. `deleteMessage` removes it from the buffer.
+   *
+   * Stopped after 1, the next restore takes the held message back (a taker gets what it holds first) and
+   * delivers it; stopped after 2, it takes it back, finds the id already received, and only deletes it — or,
+   * when the delivery moved it past every subscription of that name and key (or ended it), leaves it held,
+   * invisible to every other taker, until a full `recover()` deletes it once expired.
+   */
+  private async takeBufferedNow(subscriptionIds: string[]): Promise<void> {
+    for (const subscriptionId of subscriptionIds) {
+      for (;;) {
+        const subscription = this.state.subscriptions.get(subscriptionId);
+        if (this.stopped || subscription?.kind !== 'message' || this.state.instance.status !== 'running') break;
+        const { name, correlationKey } = subscription;
+        let message: BufferedMessage | undefined;
+        await this.durably(async () => {
+          message = await this.host.repository.takeMessage(name, correlationKey, this.host.clock.now(), this.id);
+        });
+        if (message === undefined) break;
+        const { id } = message;
+        if (!this.state.instance.receivedIds.includes(id)) {
+          const variables = fromCanonicalBytes(message.variables) as Variables;
+          const effects = this.applyOrRollback([
+            { type: 'message.correlated', name, correlationKey, variables, messageId: id },
+          ]);
+          await this.persist();
+          this.perform(effects);
+        }
+        await this.durably(async () => {
+          await this.host.repository.deleteMessage(id);
+        });
+      }
+    }
   }
 
   private perform(effects: Effect[]): void {
@@ -412,6 +479,11 @@ export class InstanceRuntime {
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
+
+/** The ids of an instance's open message subscriptions, in the order the state keeps them. */
+function messageSubscriptionIds(state: InstanceState): string[] {
+  return [...state.subscriptions.values()].filter((s) => s.kind === 'message').map((s) => s.id);
+}
 
 /** What the repository indexes of an instance's subscriptions: `message:NAME` with its key, `signal:NAME`. */
 function subscriptionIndex(state: InstanceState): { name: string; key: string | null }[] {

@@ -98,6 +98,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE SEQUENCE {schema}.lease_tokens AS BIGINT;
     `,
   },
+  {
+    description: 'messages buffered before their subscription',
+    sql: `
+      -- taker: the instance holding the message between takeMessage and deleteMessage; NULL while free.
+      CREATE TABLE {schema}.messages (
+        id              TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        name            TEXT COLLATE "C" NOT NULL,
+        correlation_key TEXT COLLATE "C",
+        variables       BYTEA            NOT NULL,
+        published_at    DOUBLE PRECISION NOT NULL,
+        expires_at      DOUBLE PRECISION NOT NULL,
+        taker           TEXT COLLATE "C"
+      );
+      -- takeMessage's order: oldest first by published_at, ties by id ("C": code point order).
+      CREATE INDEX messages_by_subscription ON {schema}.messages (name, correlation_key, published_at, id);
+      CREATE INDEX messages_by_expiry ON {schema}.messages (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

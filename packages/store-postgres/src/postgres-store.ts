@@ -1,4 +1,5 @@
 import {
+  type BufferedMessage,
   CheckpointError,
   CheckpointErrorCode,
   type ClaimOptions,
@@ -6,6 +7,8 @@ import {
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
+  checkMessage,
+  checkMessageClock,
   checkRenew,
   type Deployment,
   type DeploymentInput,
@@ -37,10 +40,12 @@ import {
   type Int8,
   insertWritesSql,
   type LockedInstanceRow,
+  type MessageRow,
   type Statements,
   selectInstancesSql,
   statements,
   toDeployment,
+  toMessage,
   toStored,
   toSummary,
   type WriteRow,
@@ -389,6 +394,55 @@ export class PostgresRepository implements Repository {
         : this.#pool.query<{ instance_id: string }>(this.#sql.selectSubscribers, [name, key]),
     );
     return rows.map((row) => row.instance_id);
+  }
+
+  async putMessage(message: BufferedMessage): Promise<boolean> {
+    checkMessage(message);
+    storable('message.id', message.id);
+    storable('message.name', message.name);
+    storable('message.correlationKey', message.correlationKey);
+    const { rowCount } = await this.#call('putMessage', () =>
+      this.#pool.query(this.#sql.insertMessage, [
+        message.id,
+        message.name,
+        message.correlationKey,
+        message.variables,
+        message.publishedAt,
+        message.expiresAt,
+      ]),
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async takeMessage(
+    name: string,
+    correlationKey: string | null,
+    now: number,
+    taker: string,
+  ): Promise<BufferedMessage | undefined> {
+    checkMessageClock(now);
+    storable('taker', taker);
+    this.#assertOpen('takeMessage');
+    // Nothing stored has such a name or key, so there is nothing to take.
+    if (!isStorable(name) || !isStorable(correlationKey)) return undefined;
+    const statement = correlationKey === null ? this.#sql.takeMessageWithoutKey : this.#sql.takeMessage;
+    const { rows } = await this.#call('takeMessage', () =>
+      this.#pool.query<MessageRow>(statement, [name, correlationKey, now, taker]),
+    );
+    return rows[0] === undefined ? undefined : toMessage(rows[0]);
+  }
+
+  async deleteMessage(id: string): Promise<boolean> {
+    this.#assertOpen('deleteMessage');
+    if (!isStorable(id)) return false;
+    const { rowCount } = await this.#call('deleteMessage', () => this.#pool.query(this.#sql.deleteMessage, [id]));
+    return (rowCount ?? 0) > 0;
+  }
+
+  async expireMessages(now: number): Promise<number> {
+    checkMessageClock(now);
+    const { rowCount } = await this.#call('expireMessages', () => this.#pool.query(this.#sql.expireMessages, [now]));
+    return rowCount ?? 0;
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {

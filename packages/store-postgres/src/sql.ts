@@ -4,6 +4,7 @@
  * `pg` as strings (from PGlite as numbers), so row types say so and the mappers apply `Number`.
  */
 import type {
+  BufferedMessage,
   Deployment,
   InstanceStatus,
   InstanceSummary,
@@ -63,6 +64,16 @@ export interface ClaimedRow {
   lease_expires_at: number;
 }
 
+/** A `messages` row; `variables` is the canonical bytes as stored. */
+export interface MessageRow {
+  id: string;
+  name: string;
+  correlation_key: string | null;
+  variables: Uint8Array;
+  published_at: number;
+  expires_at: number;
+}
+
 /** A `deployments` row. */
 export interface DeploymentRow {
   definition_id: string;
@@ -76,6 +87,21 @@ const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_dig
 const INDEXED_COLUMNS =
   'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
+const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
+
+/**
+ * `takeMessage` in one statement: the message the taker ($4) already holds (expired or not), else the oldest
+ * free one unexpired at $3, locked with SKIP LOCKED so concurrent takers pass over each other's pick instead
+ * of waiting for it and finding it gone; then marked held. `keyTerm` matches the correlation key ($2).
+ */
+const takeMessageSql = (s: string, keyTerm: string) => `WITH picked AS (
+    SELECT id FROM ${s}.messages
+    WHERE name = $1 AND ${keyTerm} AND (taker = $4 OR (taker IS NULL AND expires_at > $3))
+    ORDER BY (taker IS NULL), published_at, id
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED)
+  UPDATE ${s}.messages AS m SET taker = $4 FROM picked WHERE m.id = picked.id
+  RETURNING ${MESSAGE_COLUMNS.replace(/(\w+)/g, 'm.$1')}`;
 
 /** An instance summary: the indexed columns of `i` and its subscriptions in the order they were put. */
 const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')},
@@ -176,6 +202,15 @@ export function statements(s: string) {
       JOIN ${s}.instances i ON i.instance_id = sub.instance_id
       WHERE sub.name = $1 AND sub.key IS NULL AND i.status = 'running' ORDER BY sub.instance_id`,
 
+    // DO NOTHING on the primary key only: putting a stored id again changes nothing.
+    insertMessage: `INSERT INTO ${s}.messages (${MESSAGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (id) DO NOTHING`,
+    takeMessage: takeMessageSql(s, 'correlation_key = $2'),
+    // $2 is bound (as NULL) so both statements take the same parameters.
+    takeMessageWithoutKey: takeMessageSql(s, '(correlation_key IS NULL AND $2::text IS NULL)'),
+    deleteMessage: `DELETE FROM ${s}.messages WHERE id = $1`,
+    expireMessages: `DELETE FROM ${s}.messages WHERE expires_at <= $1`,
+
     // Deployments are rare: one writer at a time keeps version numbering free of gaps and races.
     lockDeployments: `LOCK TABLE ${s}.deployments IN SHARE ROW EXCLUSIVE MODE`,
     selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments WHERE digest = $1`,
@@ -275,6 +310,17 @@ export function toSummary(row: InstanceRow): InstanceSummary {
     callNodeId: row.call_node_id,
     dueAt: row.due_at === null ? null : Number(row.due_at),
     subscriptions: row.subscriptions.map(([name, key]): MessageSubscription => ({ name, key })),
+  };
+}
+
+export function toMessage(row: MessageRow): BufferedMessage {
+  return {
+    id: row.id,
+    name: row.name,
+    correlationKey: row.correlation_key,
+    variables: toBytes(row.variables),
+    publishedAt: Number(row.published_at),
+    expiresAt: Number(row.expires_at),
   };
 }
 

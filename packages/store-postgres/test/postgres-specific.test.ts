@@ -151,6 +151,7 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
       'checkpoints',
       'deployments',
       'instances',
+      'messages',
       'schema_migrations',
       'subscriptions',
       'writes',
@@ -166,6 +167,13 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
         'instances_by_status',
         'instances_due',
       ]),
+    );
+    const messageIndexes = await sql<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'messages' ORDER BY indexname`,
+      [name],
+    );
+    expect(messageIndexes.map(({ indexname }) => indexname)).toEqual(
+      expect.arrayContaining(['messages_by_expiry', 'messages_by_subscription']),
     );
     const versions = await sql<{ version: number }>(`SELECT version FROM "${name}".schema_migrations ORDER BY version`);
     expect(versions.map(({ version }) => version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
@@ -223,6 +231,16 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
       expect.objectContaining({ instanceId: 'order-1', dueAt: null, subscriptions: [] }),
     ]);
     expect(await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 5 })).toHaveLength(1);
+    const message = {
+      id: 'm-1',
+      name: 'payment',
+      correlationKey: null,
+      variables: Uint8Array.of(0, 255),
+      publishedAt: 1,
+      expiresAt: 10,
+    };
+    expect(await repository.putMessage(message)).toBe(true);
+    expect(await repository.takeMessage('payment', null, 2, 'order-1')).toEqual(message);
   });
 
   it('should refuse a schema written by a newer build, naming it and both versions, and leave it untouched', async () => {

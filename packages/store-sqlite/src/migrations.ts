@@ -96,6 +96,24 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO sequences (name, value) VALUES ('lease_token', 0);
     `,
   },
+  {
+    description: 'messages buffered before their subscription',
+    sql: `
+      -- taker: the instance holding the message between takeMessage and deleteMessage; NULL while free.
+      CREATE TABLE messages (
+        id              TEXT    NOT NULL PRIMARY KEY,
+        name            TEXT    NOT NULL,
+        correlation_key TEXT,
+        variables       BLOB    NOT NULL,
+        published_at    INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        taker           TEXT
+      );
+      -- takeMessage's order: oldest first by published_at, ties by id (BINARY: code point order).
+      CREATE INDEX messages_by_subscription ON messages (name, correlation_key, published_at, id);
+      CREATE INDEX messages_by_expiry ON messages (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -50,6 +50,16 @@ export interface LeaseRow {
   expires_at: number;
 }
 
+/** A `messages` row; `variables` is the canonical bytes as stored. */
+export interface MessageRow {
+  id: string;
+  name: string;
+  correlation_key: string | null;
+  variables: Uint8Array;
+  published_at: number;
+  expires_at: number;
+}
+
 /** A `deployments` row. */
 export interface DeploymentRow {
   definition_id: string;
@@ -64,6 +74,7 @@ const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
   'call_node_id, due_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
+const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
 
 /** Every fixed statement, by name. Named parameters (`@name`) bind from objects. */
 export const SQL = {
@@ -123,6 +134,20 @@ export const SQL = {
     WHERE status = 'running' AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, instance_id LIMIT ?`,
   selectSubscribers: `SELECT DISTINCT s.instance_id FROM subscriptions s JOIN instances i ON i.instance_id = s.instance_id
     WHERE s.name = ? AND s.key IS ? AND i.status = 'running' ORDER BY s.instance_id`,
+
+  // OR IGNORE on the primary key only: putting a stored id again changes nothing.
+  insertMessage: `INSERT INTO messages (id, name, correlation_key, variables, published_at, expires_at, taker)
+    VALUES (@id, @name, @correlation_key, @variables, @published_at, @expires_at, NULL)
+    ON CONFLICT (id) DO NOTHING`,
+  // A message the taker already holds comes back first, expired or not; then the oldest free unexpired one.
+  selectHeldMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages
+    WHERE name = @name AND correlation_key IS @key AND taker = @taker ORDER BY published_at, id LIMIT 1`,
+  selectFreeMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages
+    WHERE name = @name AND correlation_key IS @key AND taker IS NULL AND expires_at > @now
+    ORDER BY published_at, id LIMIT 1`,
+  holdMessage: 'UPDATE messages SET taker = ? WHERE id = ?',
+  deleteMessage: 'DELETE FROM messages WHERE id = ?',
+  expireMessages: 'DELETE FROM messages WHERE expires_at <= ?',
 
   selectInstanceRow: `SELECT ${INSTANCE_COLUMNS} FROM instances WHERE instance_id = ?`,
   copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})

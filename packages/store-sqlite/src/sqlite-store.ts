@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
+  type BufferedMessage,
   CheckpointError,
   CheckpointErrorCode,
   type ClaimOptions,
@@ -8,6 +9,8 @@ import {
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
+  checkMessage,
+  checkMessageClock,
   checkRenew,
   type Deployment,
   type DeploymentInput,
@@ -40,6 +43,7 @@ import {
   type InstanceFilterShape,
   type InstanceRow,
   type LeaseRow,
+  type MessageRow,
   SQL,
   type SubscriptionRow,
   selectInstancesSql,
@@ -177,6 +181,7 @@ export class SqliteRepository implements Repository {
   readonly #claim: SqliteTransaction<[ClaimOptions], Lease[]>;
   readonly #renew: SqliteTransaction<[Lease, number, number], Lease>;
   readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
+  readonly #takeMessage: SqliteTransaction<[string, string | null, number, string], BufferedMessage | undefined>;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
   #closed = false;
@@ -222,6 +227,13 @@ export class SqliteRepository implements Repository {
     });
     this.#putDeployment = db.transaction((input: DeploymentInput) => this.#putDeploymentInTransaction(input));
     this.#read = db.transaction((work: () => unknown) => work());
+    this.#takeMessage = db.transaction((name: string, key: string | null, now: number, taker: string) => {
+      const row = (this.#sql.selectHeldMessage.get({ name, key, taker }) ??
+        this.#sql.selectFreeMessage.get({ name, key, now })) as MessageRow | undefined;
+      if (row === undefined) return undefined;
+      this.#sql.holdMessage.run(taker, row.id);
+      return toMessage(row);
+    });
   }
 
   async put(checkpoint: PutCheckpoint): Promise<void> {
@@ -382,6 +394,48 @@ export class SqliteRepository implements Repository {
         return rows.map((row) => toSummary(row, subscriptions.get(row.instance_id)!));
       }),
     ) as InstanceSummary[];
+  }
+
+  async putMessage(message: BufferedMessage): Promise<boolean> {
+    checkMessage(message);
+    storable('message.id', message.id);
+    storable('message.name', message.name);
+    storable('message.correlationKey', message.correlationKey);
+    return this.#call('putMessage', () => {
+      const { changes } = this.#sql.insertMessage.run({
+        id: message.id,
+        name: message.name,
+        correlation_key: message.correlationKey,
+        variables: message.variables,
+        published_at: message.publishedAt,
+        expires_at: message.expiresAt,
+      });
+      return changes > 0;
+    });
+  }
+
+  async takeMessage(
+    name: string,
+    correlationKey: string | null,
+    now: number,
+    taker: string,
+  ): Promise<BufferedMessage | undefined> {
+    checkMessageClock(now);
+    storable('taker', taker);
+    // Nothing stored has such a name or key, so there is nothing to take.
+    if (!isStorable(name) || !isStorable(correlationKey)) return this.#call('takeMessage', () => undefined);
+    // IMMEDIATE: the write lock is taken before the select, so two connections never pick the same message.
+    return this.#call('takeMessage', () => this.#takeMessage.immediate(name, correlationKey, now, taker));
+  }
+
+  async deleteMessage(id: string): Promise<boolean> {
+    if (!isStorable(id)) return this.#call('deleteMessage', () => false);
+    return this.#call('deleteMessage', () => this.#sql.deleteMessage.run(id).changes > 0);
+  }
+
+  async expireMessages(now: number): Promise<number> {
+    checkMessageClock(now);
+    return this.#call('expireMessages', () => this.#sql.expireMessages.run(now).changes);
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
@@ -621,6 +675,17 @@ function toSummary(row: InstanceRow, subscriptions: MessageSubscription[]): Inst
     callNodeId: row.call_node_id,
     dueAt: row.due_at,
     subscriptions,
+  };
+}
+
+function toMessage(row: MessageRow): BufferedMessage {
+  return {
+    id: row.id,
+    name: row.name,
+    correlationKey: row.correlation_key,
+    variables: toBytes(row.variables),
+    publishedAt: row.published_at,
+    expiresAt: row.expires_at,
   };
 }
 

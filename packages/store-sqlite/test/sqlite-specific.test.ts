@@ -80,6 +80,7 @@ describe('createSqliteRepository', () => {
         'deployments',
         'instances',
         'leases',
+        'messages',
         'sequences',
         'subscriptions',
         'writes',
@@ -120,7 +121,7 @@ describe('createSqliteRepository', () => {
     expect((await reopened.get('order-1'))?.seq).toBe(3);
   });
 
-  it('should upgrade a version-1 file on open, keeping its data and indexing it for timers and leases', async () => {
+  it('should upgrade a version-1 file on open, keeping its data and indexing it for timers, leases and messages', async () => {
     const path = join(directory, 'v1.db');
     const db = raw(path);
     db.exec(MIGRATIONS[0]!.sql);
@@ -146,7 +147,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -182,6 +183,16 @@ describe('createSqliteRepository', () => {
     });
     expect(await repository.dueTimers(5, 10)).toEqual([{ instanceId: 'order-1', dueAt: 5 }]);
     expect(await repository.subscriptions('payment', 'A-1')).toEqual(['order-1']);
+    const message = {
+      id: 'm-1',
+      name: 'payment',
+      correlationKey: 'A-1',
+      variables: utf8('{}'),
+      publishedAt: 1,
+      expiresAt: 10,
+    };
+    expect(await repository.putMessage(message)).toBe(true);
+    expect(await repository.takeMessage('payment', 'A-1', 2, 'order-1')).toEqual(message);
   });
 
   it('should serve due timers, subscriptions and claims from their indexes', async () => {

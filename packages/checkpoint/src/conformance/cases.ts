@@ -148,6 +148,7 @@ export type SpecFile =
   | 'fencing.ts'
   | 'due-timers.ts'
   | 'subscriptions.ts'
+  | 'messages.ts'
   | 'deployments.ts'
   | 'close.ts'
   | 'reference/get-tuple.ts'

@@ -37,6 +37,18 @@ export function describeClose<TRepository extends Repository>(initializer: Repos
       await expectStoreError(repository.release(lease));
       await expectStoreError(repository.dueTimers(0, 10));
       await expectStoreError(repository.subscriptions('payment', null));
+      const message = {
+        id: 'm',
+        name: 'payment',
+        correlationKey: null,
+        variables: new Uint8Array(),
+        publishedAt: 0,
+        expiresAt: 1,
+      };
+      await expectStoreError(repository.putMessage(message));
+      await expectStoreError(repository.takeMessage('payment', null, 0, 'order-1'));
+      await expectStoreError(repository.deleteMessage('m'));
+      await expectStoreError(repository.expireMessages(0));
       await expectStoreError(
         repository.putDeployment({ definitionId: 'd', digest: 'digest-1', xml: '<definitions/>', deployedAt: 0 }),
       );

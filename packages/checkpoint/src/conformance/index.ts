@@ -23,6 +23,7 @@ import { describeGet } from './get.js';
 import { describeInstances } from './instances.js';
 import { describeLeases } from './leases.js';
 import { describeList } from './list.js';
+import { describeMessages } from './messages.js';
 import { describePrune } from './prune.js';
 import { describePut } from './put.js';
 import { describePutWrites } from './put-writes.js';
@@ -99,6 +100,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeFencing(initializer);
     describeDueTimers(initializer);
     describeSubscriptions(initializer);
+    describeMessages(initializer);
     describeDeployments(initializer);
     describeClose(initializer);
     // Describe bodies run lazily, so the registered tests are known only once collection is over.

@@ -124,6 +124,8 @@ const SPEC_NOTES: Partial<Record<SpecFile, string>> = {
   'fencing.ts': 'Fenced writes: `put`, `putWrites` and `rewrite` under a lease, and after it moved.',
   'due-timers.ts': '`dueTimers`.',
   'subscriptions.ts': '`subscriptions`.',
+  'messages.ts':
+    '`putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`: messages buffered before their subscription.',
   'deployments.ts': '`putDeployment`, `getDeployment`, `deployments`.',
   'close.ts': '`close`.',
 };

@@ -14,9 +14,11 @@ export function notWaitingText(message: string, key: string | undefined): string
 }
 
 /**
- * `thresher send MESSAGE [--key K]`: correlate a message through the store (the waiting instance is
- * restored from it, takes the message and is driven on without prompting, as `complete` does). A
- * message nobody waits for is not kept: it is reported and the command exits 1.
+ * `thresher send MESSAGE [--key K] [--ttl DURATION]`: correlate a message through the store (the waiting
+ * instance is restored from it, takes the message and is driven on without prompting, as `complete` does).
+ * A message nobody waits for is, by default, not kept: it is reported and the command exits 1. With
+ * `--ttl` it is buffered in the store for that long instead (exit 0): the first instance to wait for it
+ * within that time takes it.
  */
 export async function sendCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
   const args = parseSendArgs(argv);
@@ -24,7 +26,9 @@ export async function sendCommand(argv: readonly string[], { io, out }: CommandC
     io.stdout.write(commandHelp('send'));
     return ExitCode.Ok;
   }
-  const options = { store: args.store, handlers: args.handlers, create: false, usage };
+  const buffering = args.ttl !== undefined && args.ttl.ms > 0;
+  // A buffered message must outlive this command: the store is created if need be.
+  const options = { store: args.store, handlers: args.handlers, create: buffering, usage };
   return withSession(io, out, options, async (session) => {
     const sent = {
       name: args.message,
@@ -35,10 +39,19 @@ export async function sendCommand(argv: readonly string[], { io, out }: CommandC
       ...(args.key !== undefined ? { correlationKey: args.key } : {}),
       variables: args.variables,
       ...(args.messageId !== undefined ? { messageId: args.messageId } : {}),
+      ...(buffering ? { timeToLive: args.ttl!.ms } : {}),
     });
+    if (result.buffered === true) {
+      const ttl = args.ttl!.text;
+      out.print(
+        `${notWaitingText(args.message, args.key)} yet; buffered for ${ttl}: the first instance to wait for it within that time takes it`,
+      );
+      out.document({ status: 'buffered', correlated: false, buffered: true, ttl, message: sent });
+      return ExitCode.Ok;
+    }
     if (!result.correlated || result.instanceId === null) {
       out.error(
-        `thresher: ${notWaitingText(args.message, args.key)}; the message was not kept (Thresher does not buffer messages yet: send it once an instance waits for it)`,
+        `thresher: ${notWaitingText(args.message, args.key)}; the message was not kept (give --ttl DURATION to buffer it for the first instance to wait for it, or send it again once one waits)`,
       );
       out.document({ status: 'not-correlated', correlated: false, message: sent });
       return ExitCode.Failed;

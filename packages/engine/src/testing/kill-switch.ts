@@ -1,4 +1,5 @@
 import {
+  type BufferedMessage,
   type ClaimOptions,
   type DeploymentInput,
   decodeJournalEntry,
@@ -17,9 +18,11 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
  * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
- * `copy`, `prune`, `claim`, `renew` or `release`)
- * lands in the store, then it and every later call hang forever, as if the process had been killed right
- * after the commit. The engine above it is then abandoned without any shutdown.
+ * `copy`, `prune`, `claim`, `renew` or `release`, and a `putMessage`, `takeMessage`, `deleteMessage` or
+ * `expireMessages` that changed something — one that stored, took or deleted nothing is a read, so arming a
+ * subscription with an empty buffer adds no persist point) lands in the store, then it and every later call
+ * hang forever, as if the process had been killed right after the commit. The engine above it is then
+ * abandoned without any shutdown.
  */
 export class KillSwitch implements Repository {
   /** Writes that reached the store so far (put, rewrite, putWrites, copy, prune and the lease calls). */
@@ -102,6 +105,34 @@ export class KillSwitch implements Repository {
     return this.read(() => this.inner.subscriptions(name, key));
   }
 
+  putMessage(message: BufferedMessage): Promise<boolean> {
+    return this.write(
+      () => this.inner.putMessage(message),
+      (stored) => stored,
+    );
+  }
+
+  takeMessage(name: string, correlationKey: string | null, now: number, taker: string) {
+    return this.write(
+      () => this.inner.takeMessage(name, correlationKey, now, taker),
+      (taken) => taken !== undefined,
+    );
+  }
+
+  deleteMessage(id: string): Promise<boolean> {
+    return this.write(
+      () => this.inner.deleteMessage(id),
+      (deleted) => deleted,
+    );
+  }
+
+  expireMessages(now: number): Promise<number> {
+    return this.write(
+      () => this.inner.expireMessages(now),
+      (count) => count > 0,
+    );
+  }
+
   putDeployment(deployment: DeploymentInput) {
     return this.read(() => this.inner.putDeployment(deployment));
   }
@@ -116,9 +147,11 @@ export class KillSwitch implements Repository {
 
   async close(): Promise<void> {}
 
-  private async write<T>(perform: () => Promise<T>): Promise<T> {
+  /** A write; `changed` says whether its result changed the store (when not, it is no persist point). */
+  private async write<T>(perform: () => Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
     if (this.dead) return never();
     const result = await perform();
+    if (!changed(result)) return result;
     this.writes += 1;
     if (this.writes >= this.killAt) {
       this.dead = true;
