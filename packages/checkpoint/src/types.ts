@@ -181,13 +181,24 @@ export interface SubscriptionRecord {
  * An effect on other instances recorded with the step that made it (a thrown signal), delivered after the
  * step is durable and removed once delivered; a restore delivers what is left again. @since schema 3
  */
-export interface OutboxEntry {
-  /** Stable across a re-run of the step: receivers take each id once. */
-  id: string;
-  kind: 'signal';
-  name: string;
-  variables: Variables;
-}
+export type OutboxEntry =
+  | {
+      /** Stable across a re-run of the step: receivers take each id once. */
+      id: string;
+      kind: 'signal';
+      name: string;
+      variables: Variables;
+    }
+  | {
+      id: string;
+      /** The next occurrence of a timer start event's cycle: an instance waiting at it. */
+      kind: 'start';
+      startNode: string;
+      dueAt: number;
+      cycle: TimerRecord['cycle'];
+      /** Which occurrence of the cycle it is (the first instance is 0). */
+      occurrence: number;
+    };
 
 export interface CheckpointBody {
   instance: InstanceRecord;

@@ -4,7 +4,15 @@ import type { ProcessDef } from './model/types.js';
 
 /** One thing that happens to an instance; the loop applies exactly one at a time. */
 export type InstanceEvent =
-  | { type: 'instance.start'; variables: Variables; startNode: string }
+  | {
+      type: 'instance.start';
+      variables: Variables;
+      startNode: string;
+      /** A timer start event's occurrence, scheduled by the one before it (not evaluated again). */
+      timer?: { dueAt: number; cycle: { intervalMs: number; remaining: number | null } | null };
+    }
+  /** Stop an instance where it stands: every track cancelled, the instance `terminated`. */
+  | { type: 'instance.cancel' }
   | { type: 'job.completed'; jobId: string; result: Variables }
   /** `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. */
   | { type: 'job.failed'; jobId: string; error: string; retryable: boolean; errorCode?: string }

@@ -28,7 +28,10 @@ class Step extends EventStep {
   apply(event: InstanceEvent): void {
     switch (event.type) {
       case 'instance.start':
+        this.presetTimer = event.timer;
         return this.start(event.variables, event.startNode);
+      case 'instance.cancel':
+        return this.terminate('/', '');
       case 'job.completed':
         return this.jobCompleted(event.jobId, event.result);
       case 'job.failed':
@@ -390,6 +393,7 @@ class Step extends EventStep {
   private terminate(path: string, nodeId: string): void {
     this.cancelInside(path);
     if (path === '/') {
+      this.dropEventSubProcessWaits('/');
       const root = this.state.scope('/');
       root.state = advanceScope(root.state, 'TERMINATE');
       this.finishInstance('terminated', nodeId);

@@ -30,7 +30,7 @@ import type {
   UserTaskView,
 } from './api-types.js';
 import { defaultBackoff, systemClock } from './clock.js';
-import { broadcastSignal, correlateMessage, type DeliveryHost } from './deliveries.js';
+import { broadcastSignal, correlateMessage } from './deliveries.js';
 import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError, RestoreError } from './errors.js';
 import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import { InstanceState } from './instance-state.js';
@@ -38,6 +38,8 @@ import { checkJournal } from './journal.js';
 import { initialState, scopeMachine } from './machines.js';
 import { compile } from './model/index.js';
 import type { ProcessDef, ProcessModel } from './model/types.js';
+import type { TimerSchedule } from './timer-spec.js';
+import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './views.js';
 
 interface LoadedDefinition {
@@ -64,7 +66,7 @@ export class Engine {
   private readonly clock: Clock;
   private readonly handlers: Handlers;
   private readonly host: RuntimeHost;
-  private readonly deliveries: DeliveryHost;
+  private readonly deliveries: TimerStartHost;
   private readonly emitter = new EventEmitter();
   private readonly runtimes = new Map<string, InstanceRuntime>();
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
@@ -84,6 +86,11 @@ export class Engine {
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
       ended: (instanceId) => this.runtimes.delete(instanceId),
+      startNext: (digest, processId, entry) =>
+        startOccurrence(this.deliveries, digest, processId, entry.startNode, entry.occurrence, {
+          dueAt: entry.dueAt,
+          cycle: entry.cycle,
+        }),
       broadcast: (name, variables, signalId) =>
         this.broadcastSignal(name, { variables, signalId }).catch((error: unknown) =>
           this.emitter.emit('fault', {
@@ -103,6 +110,12 @@ export class Engine {
       runtime: (instanceId) => this.runtime(instanceId),
       model: async (deployment) => (await this.definitionFrom(deployment)).model,
       startAt: (deployment, process, startNode, variables) => this.startAt(deployment, process, startNode, variables),
+      startWith: async (deployment, processId, startNode, options) => {
+        const process = (await this.definitionFrom(deployment)).model.processes.get(processId);
+        if (!process) throw new NotFoundError('process', processId);
+        return this.startAt(deployment, process, startNode, {}, undefined, options);
+      },
+      cancel: (instanceId) => this.cancel(instanceId),
     };
   }
 
@@ -123,6 +136,7 @@ export class Engine {
       deployedAt: this.clock.now(),
     });
     this.definitions.set(model.digest, Promise.resolve({ deployment, model }));
+    await scheduleTimerStarts(this.deliveries, deployment, model);
     return {
       definitionId: deployment.definitionId,
       version: deployment.version,
@@ -150,10 +164,11 @@ export class Engine {
     startNode: string,
     variables: Variables,
     businessKey?: string,
+    scheduled?: { id: string; timer?: TimerSchedule },
   ): Promise<string> {
     const processId = process.id;
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
-    const id = randomUUID();
+    const id = scheduled?.id ?? randomUUID();
     const now = this.clock.now();
     const state = new InstanceState(
       emptyCheckpointBody(
@@ -176,12 +191,22 @@ export class Engine {
     const runtime = new InstanceRuntime(this.host, process, state, null, null);
     this.runtimes.set(id, runtime);
     try {
-      await runtime.submit({ type: 'instance.start', variables: { ...variables }, startNode });
+      await runtime.submit({
+        type: 'instance.start',
+        variables: { ...variables },
+        startNode,
+        ...(scheduled?.timer ? { timer: scheduled.timer } : {}),
+      });
     } catch (error) {
       this.runtimes.delete(id);
       throw error;
     }
     return id;
+  }
+
+  /** Stop an instance where it stands: every track is cancelled and it ends `terminated`. */
+  async cancel(instanceId: string): Promise<void> {
+    await (await this.runtime(instanceId)).submit({ type: 'instance.cancel' });
   }
 
   /** Resolves once the instance has ended or waits only for the outside world (user tasks, incidents). */

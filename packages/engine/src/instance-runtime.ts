@@ -4,6 +4,7 @@ import {
   encodeJournalEntry,
   fromCanonicalBytes,
   type JournalEntry,
+  type OutboxEntry,
   openCheckpoint,
   type Repository,
   resultReceipt,
@@ -35,6 +36,8 @@ export interface RuntimeHost {
   ended(instanceId: string): void;
   /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
   broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
+  /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
+  startNext(digest: string, processId: string, entry: Extract<OutboxEntry, { kind: 'start' }>): Promise<unknown>;
 }
 
 /**
@@ -412,10 +415,11 @@ export class InstanceRuntime {
       this.inFlightEffects--;
       this.notifySettled();
     };
-    this.host
-      .broadcast(entry.name, entry.variables, entry.id)
-      .then(() => this.submit({ type: 'outbox.delivered', entryId }))
-      .then(done, done);
+    const delivery =
+      entry.kind === 'signal'
+        ? this.host.broadcast(entry.name, entry.variables, entry.id)
+        : this.host.startNext(this.state.instance.definition.digest, this.process.id, entry);
+    delivery.then(() => this.submit({ type: 'outbox.delivered', entryId })).then(done, done);
   }
 
   // ── BPMN timers ─────────────────────────────────────────────────────────────────────────────────────

@@ -17,6 +17,9 @@ export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
  * events and event-based gateways, firing them, and throwing BPMN errors to the nearest catcher.
  */
 export abstract class EventStep extends StepBase {
+  /** A timer start event's occurrence scheduled by the one before it, for the instance this step starts. */
+  protected presetTimer: TimerSchedule | undefined;
+
   /** Tracks that leave an event-based gateway in this step: the catch event each won, and its payload. */
   protected readonly decided = new Map<string, { target: string; variables: Variables }>();
 
@@ -110,14 +113,38 @@ export abstract class EventStep extends StepBase {
       timerId,
       elementId: timer.nodeId,
     });
-    const keepsWaiting = this.wake(timer.owner, {});
-    if (!keepsWaiting || !timer.cycle) return;
-    // A cron cycle is stored without its text (`intervalMs` 0): the element's timer expression is evaluated
-    // again, in the variables its timer was armed in (the host activity's, or the event sub-process's scope).
     const node = this.node(timer.nodeId);
+    const next = timer.cycle ? this.nextOccurrence(timer, node) : null;
+    const keepsWaiting = this.wake(timer.owner, {});
+    if (!next) return;
+    if (node.type === 'startEvent' && node.container === this.ctx.process.id) {
+      // A timer start event's cycle goes on in a new instance, waiting for the next occurrence; this one
+      // runs the process. Recorded in the outbox so a crash cannot lose the rest of the cycle.
+      const occurrence = timerStartOccurrence(this.id) + 1;
+      const id = `${this.id}/next-start/${occurrence}`;
+      this.state.outbox.push({
+        id,
+        kind: 'start',
+        startNode: node.id,
+        dueAt: next.dueAt,
+        cycle: next.cycle,
+        occurrence,
+      });
+      this.effects.push({ type: 'deliver', entryId: id });
+      return;
+    }
+    if (keepsWaiting) this.state.timers.set(timer.id, { ...timer, ...next });
+  }
+
+  /**
+   * The next occurrence of a timer's cycle, or null when it is done. A cron cycle is stored without its
+   * text (`intervalMs` 0): the element's timer expression is evaluated again, in the variables its timer
+   * was armed in (the host activity's, or the event sub-process's scope).
+   */
+  private nextOccurrence(timer: TimerRecord, node: Node): TimerSchedule | null {
     const event = 'event' in node ? node.event : undefined;
-    if (event?.kind !== 'timer') throw new InvalidStateError(`timer ${timer.id}: ${node.id} has no timer event`);
-    let next: TimerSchedule | null = null;
+    if (event?.kind !== 'timer' || !timer.cycle)
+      throw new InvalidStateError(`timer ${timer.id}: ${node.id} has no timer cycle`);
     try {
       let value: unknown;
       if (isCronCycle(timer.cycle)) {
@@ -131,13 +158,31 @@ export abstract class EventStep extends StepBase {
         }
         value = evaluate(event.timer.expression, view);
       }
-      next = nextFiring(event.timer, value, timer.dueAt, timer.cycle, this.ctx.now);
+      return nextFiring(event.timer, value, timer.dueAt, timer.cycle, this.ctx.now);
     } catch (error) {
       // Only a FEEL cron expression re-evaluated to something unschedulable gets here (a literal that was
       // armed once always has a next occurrence): the cycle ends with this firing.
       if (!(error instanceof ExpressionError) && !(error instanceof TimerSpecError)) throw error;
+      return null;
     }
-    if (next) this.state.timers.set(timer.id, { ...timer, ...next });
+  }
+
+  /**
+   * A process-level timer start event: the instance waits at it for its timer — armed from its expression
+   * for a cycle's first occurrence, or `preset` by the occurrence before it.
+   */
+  protected armTimerStart(track: TrackRecord, node: StartEventNode, preset: TimerSchedule | undefined): boolean {
+    if (node.event?.kind !== 'timer') return false;
+    const owner: WaitOwner = { kind: 'track', trackId: track.id };
+    if (preset) {
+      const id = this.state.nextId('w');
+      this.state.timers.set(id, { id, nodeId: node.id, owner, ...preset });
+    } else if (!this.arm(owner, node, node.event, this.state.visible(track.scopePath), track)) {
+      return true;
+    }
+    track.wait = { kind: 'event' };
+    this.transition(track, 'WAIT');
+    return true;
   }
 
   /** A subscription's message or signal arrived. */
@@ -319,6 +364,8 @@ export abstract class EventStep extends StepBase {
   protected enterEvent(track: TrackRecord, node: Node): boolean {
     const view = (): Variables => ({ ...this.state.visible(track.scopePath), ...track.locals });
     switch (node.type) {
+      case 'startEvent':
+        return node.container === this.ctx.process.id && this.armTimerStart(track, node, this.presetTimer);
       case 'boundaryEvent':
         this.transition(track, 'COMPLETE');
         return true;
@@ -473,4 +520,10 @@ export abstract class EventStep extends StepBase {
     if (received.length > 1000) received.splice(0, received.length - 1000);
     return false;
   }
+}
+
+/** Which occurrence of a timer start event's cycle an instance is: the last segment of its id, else 0. */
+export function timerStartOccurrence(instanceId: string): number {
+  const match = /:(\d+)$/.exec(instanceId);
+  return match ? Number(match[1]) : 0;
 }

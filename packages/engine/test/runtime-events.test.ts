@@ -129,3 +129,81 @@ describe('timers across a stop', () => {
     expect(fired.filter((event) => event.type === 'timer.fired')).toHaveLength(1);
   });
 });
+
+describe('timer start events', () => {
+  const cycle = (interval: string, id = 'ticks') =>
+    definitions(
+      process(
+        `<bpmn:startEvent id="tick"><bpmn:timerEventDefinition><bpmn:timeCycle xsi:type="bpmn:tFormalExpression">R3/${interval}</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>
+         <bpmn:endEvent id="end" />${flow('f1', 'tick', 'end')}`,
+        'ticking',
+      ),
+      id,
+    );
+  const hour = 3_600_000;
+
+  async function byStatus(engine: Engine) {
+    const all = await engine.instances();
+    return {
+      running: all.filter((i) => i.status === 'running').length,
+      completed: all.filter((i) => i.status === 'completed').length,
+      terminated: all.filter((i) => i.status === 'terminated').length,
+    };
+  }
+
+  /** Let the loops run after the clock moved (no timer of the engine's own is due meanwhile). */
+  const flush = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('should start one instance per occurrence of a cycle, each waiting for its own, and stop after the last', async () => {
+    const clock = new VirtualClock();
+    const engine = engineOn(createMemoryRepository(), clock);
+    await engine.deploy(cycle('PT1H'));
+    expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 0 });
+    for (let n = 1; n <= 4; n++) {
+      clock.advance(hour);
+      await flush();
+    }
+    expect(await byStatus(engine)).toEqual({ running: 0, completed: 3, terminated: 0 });
+  });
+
+  it('should not schedule a second first occurrence when the same model is deployed again', async () => {
+    const engine = engineOn(createMemoryRepository(), new VirtualClock());
+    await engine.deploy(cycle('PT1H'));
+    await engine.deploy(cycle('PT1H'));
+    expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 0 });
+  });
+
+  it('should hand the schedule to a new version: the old waiting occurrence is cancelled', async () => {
+    const clock = new VirtualClock();
+    const engine = engineOn(createMemoryRepository(), clock);
+    await engine.deploy(cycle('PT1H'));
+    await engine.deploy(cycle('PT2H'));
+    expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 1 });
+    clock.advance(hour);
+    await flush();
+    expect((await byStatus(engine)).completed).toBe(0);
+    clock.advance(hour);
+    await flush();
+    expect((await byStatus(engine)).completed).toBe(1);
+  });
+
+  it('should continue a cycle after a restart without repeating an occurrence', async () => {
+    const clock = new VirtualClock();
+    const repository = createMemoryRepository();
+    const first = engineOn(repository, clock);
+    await first.deploy(cycle('PT1H'));
+    clock.advance(hour);
+    await flush();
+    await first.close();
+    const second = engineOn(repository, clock);
+    await second.recover();
+    await flush();
+    clock.advance(hour);
+    await flush();
+    clock.advance(hour);
+    await flush();
+    expect(await byStatus(second)).toEqual({ running: 0, completed: 3, terminated: 0 });
+  });
+});

@@ -1,0 +1,85 @@
+import { ConflictError, type Deployment } from '@thresher/checkpoint';
+import type { DeliveryHost } from './deliveries.js';
+import type { ProcessModel } from './model/types.js';
+import type { TimerSchedule } from './timer-spec.js';
+
+/** What scheduling timer start events needs from the engine. */
+export interface TimerStartHost extends DeliveryHost {
+  /** Start an instance with a given id; its timer start waits for `timer` when given. */
+  startWith(
+    deployment: Deployment,
+    processId: string,
+    startNode: string,
+    options: { id: string; timer?: TimerSchedule },
+  ): Promise<string>;
+  cancel(instanceId: string): Promise<void>;
+}
+
+const PREFIX = 'timer-start:';
+
+/**
+ * The instance waiting at a timer start event for one occurrence of its timer. Its id is fixed by the
+ * deployment, the event and the occurrence, so creating it again (a redelivered outbox entry, a second
+ * deploy of the same model) finds it instead of making a second one.
+ */
+export function timerStartInstanceId(digest: string, startNode: string, occurrence: number): string {
+  return `${PREFIX}${digest.slice(0, 16)}:${startNode}:${occurrence}`;
+}
+
+async function isLatest(host: TimerStartHost, deployment: Deployment): Promise<boolean> {
+  return (await host.repository.deployments(deployment.definitionId)).at(-1)?.digest === deployment.digest;
+}
+
+/** Create the instance for one occurrence of a timer start event, unless it exists or a newer version took over. */
+export async function startOccurrence(
+  host: TimerStartHost,
+  digest: string,
+  processId: string,
+  startNode: string,
+  occurrence: number,
+  timer?: TimerSchedule,
+): Promise<void> {
+  const deployment = await host.repository.getDeployment(digest);
+  if (!deployment || !(await isLatest(host, deployment))) return;
+  const id = timerStartInstanceId(digest, startNode, occurrence);
+  if (await host.repository.get(id)) return;
+  try {
+    await host.startWith(deployment, processId, startNode, { id, ...(timer ? { timer } : {}) });
+  } catch (error) {
+    // Another delivery of the same occurrence got there first: the instance exists, which is the point.
+    if (!(error instanceof ConflictError)) throw error;
+  }
+}
+
+/**
+ * After a deploy: the latest version of a definition owns its timer start events. Cancel the waiting
+ * occurrences of older versions, and create the first occurrence of each timer start event of this one.
+ */
+export async function scheduleTimerStarts(
+  host: TimerStartHost,
+  deployment: Deployment,
+  model: ProcessModel,
+): Promise<void> {
+  const starts: { processId: string; startNode: string }[] = [];
+  for (const process of model.processes.values()) {
+    if (!process.executable) continue;
+    for (const id of process.eventStartNodes ?? []) {
+      const node = process.nodes.get(id);
+      if (node?.type === 'startEvent' && node.event?.kind === 'timer')
+        starts.push({ processId: process.id, startNode: id });
+    }
+  }
+  if (!(await isLatest(host, deployment))) return;
+  const own = `${PREFIX}${deployment.digest.slice(0, 16)}:`;
+  for (const summary of await host.repository.instances({ definition: deployment.definitionId, status: 'running' })) {
+    if (!summary.instanceId.startsWith(PREFIX) || summary.instanceId.startsWith(own)) continue;
+    const state = (await host.runtime(summary.instanceId)).current;
+    // Still waiting for its timer (nothing completed yet): the new version takes over from here.
+    const tracks = [...state.tracks.values()];
+    const waitingAtStart =
+      state.history.length === 0 && tracks.length > 0 && tracks.every((track) => track.wait?.kind === 'event');
+    if (waitingAtStart) await host.cancel(summary.instanceId);
+  }
+  for (const { processId, startNode } of starts)
+    await startOccurrence(host, deployment.digest, processId, startNode, 0);
+}
