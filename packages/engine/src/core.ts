@@ -6,7 +6,7 @@ import type { InstanceState } from './instance-state.js';
 import { inclusiveJoinReady, parallelJoinReady } from './joins.js';
 import { invocationIdentity } from './journal.js';
 import { advanceScope, initialState, scopeMachine } from './machines.js';
-import type { Node } from './model/types.js';
+import { isJobNode, type Node } from './model/types.js';
 import { NO_VALUE } from './step-base.js';
 import { EventStep, ownedBy } from './step-events.js';
 
@@ -157,7 +157,7 @@ class Step extends EventStep {
     const job = incident.jobId === null ? undefined : this.state.jobs.get(incident.jobId);
     if (job) {
       const node = this.node(job.nodeId);
-      job.retriesLeft = (node.type === 'serviceTask' ? node.retries : undefined) ?? this.ctx.defaultRetries;
+      job.retriesLeft = (isJobNode(node) ? node.retries : undefined) ?? this.ctx.defaultRetries;
       job.notBefore = null;
       track.wait = { kind: 'job', jobId: job.id };
       this.transition(track, 'RETRY_WAIT');

@@ -8,7 +8,7 @@ import {
   type TrackRecord,
 } from '@thresher/checkpoint';
 import type { InstanceState } from './instance-state.js';
-import type { ProcessDef } from './model/types.js';
+import { isJobNode, type ProcessDef } from './model/types.js';
 
 /** The identity of the invocation a track makes at its element: what its job and receipts are bound to. */
 export function invocationIdentity(instance: InstanceRecord, track: TrackRecord, inputDigest: string): string {
@@ -41,8 +41,8 @@ export function checkJournal(process: ProcessDef, state: InstanceState, entries:
     if (!receiptMatches(receipt, entry.result)) refuse('the stored result does not match its receipt');
     if (receipt.identity !== job!.identity) refuse('the receipt was issued for another invocation');
     const node = process.nodes.get(job!.nodeId);
-    if (node?.type !== 'serviceTask' || node.taskType !== job!.taskType) {
-      refuse(`the pinned definition has no service task "${job!.nodeId}" of type "${job!.taskType}"`);
+    if (!isJobNode(node) || node.taskType !== job!.taskType) {
+      refuse(`the pinned definition has no job "${job!.nodeId}" of type "${job!.taskType}"`);
     }
     const track = state.tracks.get(job!.trackId);
     if (!track || track.nodeId !== job!.nodeId) refuse('its track is no longer at the step');

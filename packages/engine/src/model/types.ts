@@ -229,3 +229,11 @@ export interface ModelWarning {
   message: string;
   elementId: string | null;
 }
+
+/** An element that runs as a job (service and send tasks, message throw and end events, as in Zeebe). */
+export type JobNode = Node & { taskType: string; retries?: number | undefined };
+
+/** Whether an element runs as a job, and so has a task type and retries. */
+export function isJobNode(node: Node | undefined): node is JobNode {
+  return node !== undefined && 'taskType' in node && typeof node.taskType === 'string';
+}
