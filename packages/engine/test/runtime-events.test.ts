@@ -207,3 +207,27 @@ describe('timer start events', () => {
     expect(await byStatus(second)).toEqual({ running: 0, completed: 3, terminated: 0 });
   });
 });
+
+describe('timer dates', () => {
+  it.each([
+    ['a literal', '2026-01-01T05:00:00Z'],
+    ['a FEEL date and time', '=date and time("2026-01-01T05:00:00Z")'],
+  ])('should wait until a timeDate given as %s', async (_, body) => {
+    const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+    const engine = engineOn(createMemoryRepository(), clock);
+    await engine.deploy(
+      bpmn(`<bpmn:startEvent id="start" />
+        <bpmn:intermediateCatchEvent id="at-five"><bpmn:timerEventDefinition><bpmn:timeDate xsi:type="bpmn:tFormalExpression">${body}</bpmn:timeDate></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+        <bpmn:endEvent id="end" />${chain('start', 'at-five', 'end')}`),
+    );
+    const id = await engine.start('p');
+    const parked = await engine.settled(id);
+    expect(parked.status === 'waiting' && parked.timers).toEqual([
+      { elementId: 'at-five', dueAt: Date.UTC(2026, 0, 1, 5) },
+    ]);
+    clock.advance(5 * 3_600_000 - 1);
+    expect((await engine.settled(id)).status).toBe('waiting');
+    clock.advance(1);
+    expect((await engine.settled(id, { timers: 'wait' })).status).toBe('completed');
+  });
+});
