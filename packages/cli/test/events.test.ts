@@ -462,3 +462,19 @@ describe('durations in messages', () => {
     expect(humanDuration(86_400_000 + 7_200_000 + 60_000)).toBe('1d 2h');
   });
 });
+
+describe('processes started by their events', () => {
+  it('should drive the instance a timer start event scheduled, parked until it is due', async () => {
+    const run = await ws.thresher(['run', events('timer-start.bpmn'), '--store', 'memory:', '--json']);
+    expect(run.code).toBe(ExitCode.Parked);
+    const outcome = run.json<ParkedOutcome & { timers: { elementId: string }[] }>();
+    expect(outcome.instanceId).toMatch(/^timer-start:[0-9a-f]{16}:at-night:0$/);
+    expect(outcome.timers.map((timer) => timer.elementId)).toEqual(['at-night']);
+  });
+
+  it('should refuse to run a process that starts by a message or signal, naming the commands that start it', async () => {
+    const run = await ws.thresher(['run', events('event-starts.bpmn'), '--store', 'memory:']);
+    expect(run.code).toBe(ExitCode.Usage);
+    expect(run.stderr).toContain('thresher send order-placed or thresher signal alarm');
+  });
+});

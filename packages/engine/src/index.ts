@@ -22,4 +22,5 @@ export {
 } from './errors.js';
 export { compile } from './model/index.js';
 export type * from './model/types.js';
-export { NodeType } from './model/types.js';
+export { isJobNode, NodeType } from './model/types.js';
+export { timerStartInstanceId } from './timer-starts.js';

@@ -1,3 +1,4 @@
+import { compile, timerStartInstanceId } from '@thresher/engine';
 import { COMMANDS, parseRunArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
@@ -6,7 +7,7 @@ import { ExitCode } from '../exit-code.js';
 import { commandHelp } from '../help.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
 import { formatOutcome } from '../report.js';
-import { withSession } from '../session.js';
+import { type Session, withSession } from '../session.js';
 
 const usage = COMMANDS.run.usage;
 
@@ -32,6 +33,47 @@ export function pickProcess(processes: readonly string[], requested: string | un
   return only;
 }
 
+/**
+ * A process with no none start event cannot be started by hand: one with a timer start event already
+ * waits at it (the deploy scheduled it) and is the instance to drive; one started by a message or a
+ * signal is a usage error saying which command starts it.
+ */
+async function scheduledByTimer(
+  session: Session,
+  xml: string,
+  processId: string,
+  digest: string,
+): Promise<string | undefined> {
+  const process = (await compile(xml)).processes.get(processId);
+  if (!process || process.startNodes.length > 0) return undefined;
+  const starts = (process.eventStartNodes ?? []).map((id) => process.nodes.get(id));
+  const running = (await session.engine.instances({ status: 'running' })).map((summary) => summary.instanceId);
+  for (const start of starts) {
+    if (start?.type !== 'startEvent' || start.event?.kind !== 'timer') continue;
+    const prefix = timerStartInstanceId(digest, start.id, 0).replace(/0$/, '');
+    const waiting = running.filter((id) => id.startsWith(prefix)).sort();
+    if (waiting[0]) return waiting[0];
+  }
+  const how = starts
+    .map((start) => {
+      const event = start?.type === 'startEvent' ? start.event : undefined;
+      if (event?.kind !== 'message' && event?.kind !== 'signal') return null;
+      let name = event.name.source;
+      try {
+        const literal: unknown = JSON.parse(name);
+        if (typeof literal === 'string') name = literal;
+      } catch {
+        // a FEEL name: shown as written
+      }
+      return event.kind === 'message' ? `thresher send ${name}` : `thresher signal ${name}`;
+    })
+    .filter((command): command is string => command !== null);
+  throw new UsageError(
+    `process ${processId} has no none start event; it starts by its events${how.length > 0 ? `: ${how.join(' or ')}` : ''}`,
+    usage,
+  );
+}
+
 /** `thresher run FILE.bpmn …`: deploy, start, drive until the instance ends or parks. */
 export async function runCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
   const args = parseRunArgs(argv);
@@ -55,11 +97,13 @@ export async function runCommand(argv: readonly string[], { io, out }: CommandCo
       `deployed ${deployment.definitionId} version ${deployment.version} (${deployment.digest.slice(0, 12)})`,
     );
     const processId = pickProcess(deployment.processes, args.process, args.file);
-    const instanceId = await engine.start(processId, {
-      variables: args.variables,
-      digest: deployment.digest,
-      ...(args.businessKey !== undefined ? { businessKey: args.businessKey } : {}),
-    });
+    const instanceId =
+      (await scheduledByTimer(session, xml, processId, deployment.digest)) ??
+      (await engine.start(processId, {
+        variables: args.variables,
+        digest: deployment.digest,
+        ...(args.businessKey !== undefined ? { businessKey: args.businessKey } : {}),
+      }));
     // --yes wins over a terminal: asking for it means "do not ask me".
     const outcome = await drive(session, instanceId, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'stdin', {
       waitTimers: args.waitTimers,
