@@ -23,4 +23,4 @@ export {
 export { compile } from './model/index.js';
 export type * from './model/types.js';
 export { isJobNode, NodeType } from './model/types.js';
-export { timerStartInstanceId } from './timer-starts.js';
+export { timerStartInstanceId, timerStartInstancePrefix } from './timer-starts.js';

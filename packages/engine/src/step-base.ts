@@ -26,7 +26,7 @@ export abstract class StepBase {
     this.id = state.instance.id;
   }
 
-  protected spawn(path: string, nodeId: string, viaFlow: string | null): void {
+  protected spawn(path: string, nodeId: string, viaFlow: string | null): TrackRecord {
     const track: TrackRecord = {
       id: this.state.nextId('t'),
       scopePath: path,
@@ -41,6 +41,7 @@ export abstract class StepBase {
     this.place(track, nodeId, viaFlow);
     this.state.tracks.set(track.id, track);
     this.agenda.push(track.id);
+    return track;
   }
 
   protected place(track: TrackRecord, nodeId: string, viaFlow: string | null): void {

@@ -291,9 +291,7 @@ export abstract class EventStep extends StepBase {
 
   /** A new track at `nodeId` carrying an event's payload as its result. */
   protected spawnWith(path: string, nodeId: string, variables: Variables): void {
-    this.spawn(path, nodeId, null);
-    const track = this.state.tracks.get(this.agenda[this.agenda.length - 1]!)!;
-    track.result = variables;
+    this.spawn(path, nodeId, null).result = variables;
   }
 
   /**

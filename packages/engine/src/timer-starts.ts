@@ -23,7 +23,12 @@ const PREFIX = 'timer-start:';
  * deploy of the same model) finds it instead of making a second one.
  */
 export function timerStartInstanceId(digest: string, startNode: string, occurrence: number): string {
-  return `${PREFIX}${digest.slice(0, 16)}:${startNode}:${occurrence}`;
+  return `${timerStartInstancePrefix(digest, startNode)}${occurrence}`;
+}
+
+/** What every occurrence's instance id of one timer start event of one deployment begins with. */
+export function timerStartInstancePrefix(digest: string, startNode: string): string {
+  return `${PREFIX}${digest.slice(0, 16)}:${startNode}:`;
 }
 
 async function isLatest(host: TimerStartHost, deployment: Deployment): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { compile, timerStartInstanceId } from '@thresher/engine';
+import { compile, timerStartInstancePrefix } from '@thresher/engine';
 import { COMMANDS, parseRunArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
@@ -50,7 +50,7 @@ async function scheduledByTimer(
   const running = (await session.engine.instances({ status: 'running' })).map((summary) => summary.instanceId);
   for (const start of starts) {
     if (start?.type !== 'startEvent' || start.event?.kind !== 'timer') continue;
-    const prefix = timerStartInstanceId(digest, start.id, 0).replace(/0$/, '');
+    const prefix = timerStartInstancePrefix(digest, start.id);
     const waiting = running.filter((id) => id.startsWith(prefix)).sort();
     if (waiting[0]) return waiting[0];
   }
