@@ -21,6 +21,7 @@ export {
   RestoreError,
 } from './errors.js';
 export { compile } from './model/index.js';
+export { DurationError, parseDuration } from './duration.js';
 export type * from './model/types.js';
 export { isJobNode, NodeType } from './model/types.js';
 export { timerStartInstanceId, timerStartInstancePrefix } from './timer-starts.js';
