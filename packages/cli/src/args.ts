@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Variables } from '@thresher/checkpoint';
-import { parseDuration } from '@thresher/engine/testing';
+import { parseDuration } from '@thresher/engine';
 import { UsageError } from './errors.js';
 import { parseVars } from './vars.js';
 
