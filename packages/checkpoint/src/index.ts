@@ -3,7 +3,8 @@
  *
  * The durable document of one Thresher instance at one seq: its records, the canonical value codec,
  * digests, step identities and result receipts, the schema chain, the `Repository` contract every store
- * implements, and an in-memory repository.
+ * implements, and an in-memory repository. For Repository implementations (last section below): the rules
+ * every store applies inside its transactions, and what the SQL stores share.
  */
 
 export { emptyCheckpointBody } from './body.js';
@@ -38,22 +39,6 @@ export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
 export { MIGRATIONS, schema1to2, schema2to3 } from './migrations.js';
-export type { HeldLease } from './put-rules.js';
-export {
-  checkFence,
-  checkKeepLast,
-  checkLeaseArguments,
-  checkMessage,
-  checkMessageClock,
-  checkRenew,
-  compareCodePoints,
-  decideCopy,
-  decidePut,
-  decideRewrite,
-  equalBytes,
-  isClaimable,
-  pickMessage,
-} from './put-rules.js';
 export type {
   BufferedMessage,
   ClaimOptions,
@@ -76,3 +61,48 @@ export type {
 } from './repository.js';
 export type * from './types.js';
 export { InstanceStatus } from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// For Repository implementations: the rules every store applies inside its transactions (put-rules.ts),
+// and what the SQL stores share (sql-store-kit.ts): text guards, row shapes and their mapping, schema refusal.
+// ---------------------------------------------------------------------------------------------------------
+
+export type { HeldLease } from './put-rules.js';
+export {
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkMessage,
+  checkMessageClock,
+  checkRenew,
+  compareCodePoints,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  equalBytes,
+  isClaimable,
+  pickMessage,
+} from './put-rules.js';
+export type {
+  CheckpointRow,
+  DeploymentRow,
+  InstanceRow,
+  Int8Column,
+  MessageRow,
+  SchemaMigration,
+  TextGuards,
+  TextLimits,
+  WriteRow,
+} from './sql-store-kit.js';
+export {
+  assertKnownStoreSchema,
+  LONE_SURROGATE,
+  newDeployment,
+  textGuards,
+  toBufferedMessage,
+  toBytes,
+  toDeployment,
+  toInstanceSummary,
+  toStoredCheckpoint,
+  toStoredCheckpoints,
+} from './sql-store-kit.js';

@@ -1,0 +1,310 @@
+/**
+ * What the SQL stores (`@thresher/store-sqlite`, `@thresher/store-postgres`) share, so it is written once:
+ * the guards on the text they bind, the shapes of the rows their common tables return and how those rows
+ * become contract values, and the refusal of a schema written by a newer build.
+ *
+ * Where the backends differ the difference stays explicit: a row type's `TInt8` says how the driver returns
+ * a 64-bit integer column, and a store's {@link TextLimits} say what its text columns cannot hold.
+ */
+import { CheckpointError, CheckpointErrorCode, UnencodableValueError } from './errors.js';
+import type {
+  BufferedMessage,
+  Deployment,
+  DeploymentInput,
+  InstanceSummary,
+  MessageSubscription,
+  PendingWrite,
+  PutCheckpoint,
+  StoredCheckpoint,
+} from './repository.js';
+import type { InstanceStatus } from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Text guards
+// ---------------------------------------------------------------------------------------------------------
+
+/** Matches a UTF-16 surrogate that is not part of a pair: the `u` flag reads a valid pair as one code point. */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
+/** What a backend's text columns cannot hold as given. Every SQL backend stores UTF-8, so none keeps a lone surrogate. */
+export interface TextLimits {
+  /** The backend as refusals name it: `'SQLite'`, `'PostgreSQL'`. */
+  backend: string;
+  /** Whether its text refuses U+0000 (PostgreSQL's `text` does; SQLite keeps it). */
+  refusesNul: boolean;
+}
+
+/**
+ * One backend's guards on the text a store binds, made by {@link textGuards}. Text the backend would refuse
+ * or alter is refused before a write (`storable…`, throwing `UnencodableValueError`), and a lookup by such
+ * text finds nothing without asking the database (`isStorable`), as nothing stored can equal it.
+ */
+export interface TextGuards {
+  /** Whether the backend keeps this text as given; null and undefined (no value) are storable. */
+  isStorable(value: string | null | undefined): boolean;
+  /**
+   * Refuse text the backend cannot keep, naming `path`.
+   *
+   * @throws UnencodableValueError saying what the text contains that the backend cannot hold
+   */
+  storable(path: string, value: string | null): void;
+  /** {@link TextGuards.storable} over every text `put` stores: ids, digests, `meta` and its subscriptions. */
+  storablePut(checkpoint: PutCheckpoint): void;
+  /** {@link TextGuards.storable} over the text `putWrites` stores: the instance id and each entry's task id. */
+  storableWrites(instanceId: string, writes: readonly PendingWrite[]): void;
+  /** {@link TextGuards.storable} over the text `putMessage` stores: id, name and correlation key. */
+  storableMessage(message: BufferedMessage): void;
+  /** {@link TextGuards.storable} over the text `putDeployment` stores: definition id, digest and XML. */
+  storableDeployment(deployment: DeploymentInput): void;
+}
+
+/**
+ * The text guards of a backend with these limits. A lone surrogate would reach the database as U+FFFD (the
+ * drivers encode UTF-8), so two distinct ids could become one; U+0000, where refused, would fail in the
+ * server. Either is refused before the write rather than failing there or being stored altered.
+ */
+export function textGuards(limits: TextLimits): TextGuards {
+  const { backend, refusesNul } = limits;
+  const isStorable = (value: string | null | undefined): boolean =>
+    value === null ||
+    value === undefined ||
+    ((!refusesNul || !value.includes('\u0000')) && !LONE_SURROGATE.test(value));
+  const storable = (path: string, value: string | null): void => {
+    if (refusesNul && value?.includes('\u0000')) {
+      throw new UnencodableValueError(path, `it contains U+0000, which ${backend} text cannot hold`);
+    }
+    if (!isStorable(value)) {
+      throw new UnencodableValueError(path, `it contains a lone UTF-16 surrogate, which ${backend} text cannot hold`);
+    }
+  };
+  return {
+    isStorable,
+    storable,
+    storablePut(checkpoint) {
+      const { meta } = checkpoint;
+      storable('instanceId', checkpoint.instanceId);
+      storable('definitionDigest', checkpoint.definitionDigest);
+      storable('digest', checkpoint.digest);
+      for (const field of ['status', 'processId', 'definitionId', 'businessKey', 'parentId', 'callNodeId'] as const) {
+        storable(`meta.${field}`, meta[field]);
+      }
+      for (const [i, { name, key }] of meta.subscriptions.entries()) {
+        storable(`meta.subscriptions[${i}].name`, name);
+        storable(`meta.subscriptions[${i}].key`, key);
+      }
+    },
+    storableWrites(instanceId, writes) {
+      storable('instanceId', instanceId);
+      for (const [i, write] of writes.entries()) storable(`writes[${i}].taskId`, write.taskId);
+    },
+    storableMessage(message) {
+      storable('message.id', message.id);
+      storable('message.name', message.name);
+      storable('message.correlationKey', message.correlationKey);
+    },
+    storableDeployment(deployment) {
+      storable('definitionId', deployment.definitionId);
+      storable('digest', deployment.digest);
+      storable('xml', deployment.xml);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rows of the common tables
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A 64-bit integer column as a driver may return it: better-sqlite3 returns every `INTEGER` as a number;
+ * `pg` returns `BIGINT` as a string (it may not fit a double) and PGlite as a number. Row types take the
+ * one their driver returns as `TInt8`; the mappers below apply `Number`.
+ */
+export type Int8Column = number | string | bigint;
+
+/** A `checkpoints` row; `document` is the canonical bytes as stored (drivers return a Buffer). */
+export interface CheckpointRow<TInt8 extends Int8Column = number> {
+  instance_id: string;
+  seq: TInt8;
+  parent_seq: TInt8 | null;
+  schema: number;
+  definition_digest: string;
+  digest: string;
+  document: Uint8Array;
+}
+
+/** A `writes` row (a journal entry) as read with its checkpoint. */
+export interface WriteRow<TInt8 extends Int8Column = number> {
+  seq: TInt8;
+  task_id: string;
+  idx: TInt8;
+  value: Uint8Array;
+}
+
+/** An `instances` row: what `put` indexed for discovery. */
+export interface InstanceRow<TInt8 extends Int8Column = number> {
+  instance_id: string;
+  latest_seq: TInt8;
+  definition_digest: string;
+  status: string;
+  process_id: string;
+  definition_id: string;
+  business_key: string | null;
+  parent_id: string | null;
+  call_node_id: string | null;
+  due_at: number | null;
+}
+
+/** A `messages` row; `variables` is the canonical bytes as stored. */
+export interface MessageRow {
+  id: string;
+  name: string;
+  correlation_key: string | null;
+  variables: Uint8Array;
+  published_at: number;
+  expires_at: number;
+}
+
+/** A `deployments` row. */
+export interface DeploymentRow<TInt8 extends Int8Column = number> {
+  definition_id: string;
+  digest: string;
+  version: number;
+  xml: string;
+  deployed_at: TInt8;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rows to contract values
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A plain `Uint8Array` copy of bytes a driver returned (a Buffer, possibly a view into a larger one), so a
+ * caller never holds, or changes, the driver's memory.
+ */
+export function toBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
+/** A stored checkpoint from its row and its journal entries' rows, in filing order. */
+export function toStoredCheckpoint<TInt8 extends Int8Column>(
+  row: CheckpointRow<TInt8>,
+  writes: readonly WriteRow<TInt8>[],
+): StoredCheckpoint {
+  return {
+    instanceId: row.instance_id,
+    seq: Number(row.seq),
+    parentSeq: row.parent_seq === null ? null : Number(row.parent_seq),
+    schema: Number(row.schema),
+    definitionDigest: row.definition_digest,
+    digest: row.digest,
+    bytes: toBytes(row.document),
+    writes: writes.map((write) => ({ taskId: write.task_id, index: Number(write.idx), value: toBytes(write.value) })),
+  };
+}
+
+/**
+ * Stored checkpoints from a page of rows and the journal entries of that page's seqs (in any seq order,
+ * filing order within a seq): each checkpoint gets the entries of its seq.
+ */
+export function toStoredCheckpoints<TInt8 extends Int8Column>(
+  rows: readonly CheckpointRow<TInt8>[],
+  writes: readonly WriteRow<TInt8>[],
+): StoredCheckpoint[] {
+  const bySeq = new Map<number, WriteRow<TInt8>[]>();
+  for (const write of writes) {
+    const seq = Number(write.seq);
+    const group = bySeq.get(seq);
+    if (group === undefined) bySeq.set(seq, [write]);
+    else group.push(write);
+  }
+  return rows.map((row) => toStoredCheckpoint(row, bySeq.get(Number(row.seq)) ?? []));
+}
+
+/** An instance summary from its row and its subscriptions in the order they were put. */
+export function toInstanceSummary<TInt8 extends Int8Column>(
+  row: InstanceRow<TInt8>,
+  subscriptions: MessageSubscription[],
+): InstanceSummary {
+  return {
+    instanceId: row.instance_id,
+    latestSeq: Number(row.latest_seq),
+    definitionDigest: row.definition_digest,
+    status: row.status as InstanceStatus,
+    processId: row.process_id,
+    definitionId: row.definition_id,
+    businessKey: row.business_key,
+    parentId: row.parent_id,
+    callNodeId: row.call_node_id,
+    dueAt: row.due_at === null ? null : Number(row.due_at),
+    subscriptions,
+  };
+}
+
+/** A buffered message from its row. */
+export function toBufferedMessage(row: MessageRow): BufferedMessage {
+  return {
+    id: row.id,
+    name: row.name,
+    correlationKey: row.correlation_key,
+    variables: toBytes(row.variables),
+    publishedAt: Number(row.published_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+/** A deployment from its row. */
+export function toDeployment<TInt8 extends Int8Column>(row: DeploymentRow<TInt8>): Deployment {
+  return {
+    definitionId: row.definition_id,
+    digest: row.digest,
+    xml: row.xml,
+    deployedAt: Number(row.deployed_at),
+    version: Number(row.version),
+  };
+}
+
+/** The deployment `putDeployment` stores for a new digest: the input, with the version it was given. */
+export function newDeployment(input: DeploymentInput, version: number): Deployment {
+  return {
+    definitionId: input.definitionId,
+    digest: input.digest,
+    xml: input.xml,
+    deployedAt: input.deployedAt,
+    version,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schema versions
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * One step of a SQL store's schema. A store keeps its steps as an append-only list (never edit or reorder a
+ * shipped entry, only add one at the end); a step's position in it (1-based) is the schema version it
+ * produces.
+ */
+export interface SchemaMigration {
+  /** What the step changes, for people reading a database's recorded version against the list. */
+  description: string;
+  /** The statements, in the store's dialect (a store may document placeholders it fills in). */
+  sql: string;
+}
+
+/**
+ * Refuse a database whose schema a newer build wrote: its tables may mean something this build cannot
+ * honour, and writing to them could corrupt what the newer build relies on.
+ *
+ * @param where the database as the message names it, e.g. `the SQLite database /srv/thresher.db`
+ * @param store the package of this build, e.g. `@thresher/store-sqlite`
+ * @param supported the newest schema version this build knows: the length of its migration list
+ * @throws CheckpointError with code `THRESHER_FUTURE_SCHEMA` when `version` is above `supported`
+ */
+export function assertKnownStoreSchema(where: string, version: number, store: string, supported: number): void {
+  if (version > supported) {
+    throw new CheckpointError(
+      CheckpointErrorCode.FutureSchema,
+      `${where} has schema version ${version}, but this build of ${store} supports at most ${supported}; ` +
+        'upgrade Thresher to open it',
+    );
+  }
+}
