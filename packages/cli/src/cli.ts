@@ -1,37 +1,11 @@
 import { EngineError } from '@thresher/engine';
-import { COMMANDS, isCommandName } from './args.js';
-import type { CommandTable } from './command.js';
-import { completeCommand } from './commands/complete.js';
-import { inspectCommand } from './commands/inspect.js';
-import { instancesCommand } from './commands/instances.js';
-import { migrateCommand } from './commands/migrate.js';
-import { resumeCommand } from './commands/resume.js';
-import { retryCommand } from './commands/retry.js';
-import { runCommand } from './commands/run.js';
-import { sendCommand } from './commands/send.js';
-import { showCommand } from './commands/show.js';
-import { signalCommand } from './commands/signal.js';
-import { testCommand } from './commands/test.js';
+import { COMMANDS, findCommand } from './commands/index.js';
 import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-code.js';
-import { commandHelp, mainHelp, version } from './help.js';
+import { mainHelp, version } from './help.js';
 import type { CliIo } from './io.js';
 import { formatModelError, isModelError, modelErrorDocument } from './model-report.js';
 import { createOutput, type Output } from './output.js';
-
-const commands: CommandTable = {
-  run: runCommand,
-  inspect: inspectCommand,
-  instances: instancesCommand,
-  show: showCommand,
-  complete: completeCommand,
-  resume: resumeCommand,
-  retry: retryCommand,
-  send: sendCommand,
-  signal: signalCommand,
-  migrate: migrateCommand,
-  test: testCommand,
-};
 
 /** Whether `--json` is among the flags (before a `--`), known before the command parses its arguments. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -52,35 +26,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     if (first === undefined) throw new UsageError('no command given');
     if (first === '--help' || first === '-h') {
-      io.stdout.write(mainHelp());
+      io.stdout.write(mainHelp(COMMANDS.map((command) => command.spec)));
       return ExitCode.Ok;
     }
     if (first === '--version' || first === '-v') {
       io.stdout.write(`${version()}\n`);
       return ExitCode.Ok;
     }
-    if (first === 'help') return help(rest, io);
-    if (!isCommandName(first) || first === 'help') {
+    const command = findCommand(first);
+    if (!command) {
       throw new UsageError(
         first.startsWith('-') ? `unknown option ${first}; a command comes first` : `unknown command "${first}"`,
       );
     }
-    return await commands[first](rest, { io, out });
+    return await command.run(rest, { io, out });
   } catch (error) {
     return report(error, out, io);
   }
-}
-
-function help(rest: readonly string[], io: CliIo): ExitCode {
-  const [name, extra] = rest;
-  if (name === undefined || name === '--help' || name === '-h') {
-    io.stdout.write(mainHelp());
-    return ExitCode.Ok;
-  }
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, COMMANDS.help.usage);
-  if (!isCommandName(name)) throw new UsageError(`unknown command "${name}"`, COMMANDS.help.usage);
-  io.stdout.write(commandHelp(name));
-  return ExitCode.Ok;
 }
 
 /** Turns what a command threw into its message and exit code; unexpected errors exit 1, loudly. */

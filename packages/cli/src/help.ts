@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { COMMANDS, type CommandName, type CommandSpec } from './args.js';
+import type { CommandSpec } from './args.js';
 
 const EXIT_CODES = `Exit codes:
   0  completed (or terminated by a terminate end event); the query ran
@@ -8,12 +8,10 @@ const EXIT_CODES = `Exit codes:
   3  parked: the instance is stored and waits for something the CLI cannot give (a user task, a message,
      a signal, or a timer due later than --wait-timers)`;
 
-/** `thresher --help`: every command with its one-line summary. */
-export function mainHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const commands = Object.values(COMMANDS)
-    .map((spec: CommandSpec) => `  ${spec.name.padEnd(width)}  ${spec.summary}`)
-    .join('\n');
+/** `thresher --help`: every command with its one-line summary, in the order given. */
+export function mainHelp(specs: readonly CommandSpec[]): string {
+  const width = Math.max(...specs.map((spec) => spec.name.length));
+  const commands = specs.map((spec) => `  ${spec.name.padEnd(width)}  ${spec.summary}`).join('\n');
   return `thresher — run durable BPMN 2.0 processes
 
 Usage: thresher COMMAND [ARGS] [--json]
@@ -29,8 +27,7 @@ ${EXIT_CODES}
 }
 
 /** `thresher help COMMAND`: usage line, arguments, flags, examples and exit codes. */
-export function commandHelp(name: CommandName): string {
-  const spec: CommandSpec = COMMANDS[name];
+export function commandHelp(spec: CommandSpec): string {
   const lines = [`Usage: ${spec.usage}`, '', `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`];
   if (spec.positionals.length > 0) {
     lines.push('', 'Arguments:');
@@ -46,7 +43,7 @@ export function commandHelp(name: CommandName): string {
   if (spec.examples.length > 0) {
     lines.push('', 'Examples:', ...spec.examples.map((example) => `  ${example}`));
   }
-  if (name !== 'help') lines.push('', EXIT_CODES);
+  if (spec.name !== 'help') lines.push('', EXIT_CODES);
   return `${lines.join('\n')}\n`;
 }
 

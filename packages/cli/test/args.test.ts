@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COMMANDS,
-  parseCompleteArgs,
-  parseInspectArgs,
-  parseInstancesArgs,
-  parseResumeArgs,
-  parseRetryArgs,
-  parseRunArgs,
-  parseSendArgs,
-  parseShowArgs,
-  parseSignalArgs,
-  parseWaitTimers,
-} from '../src/args.js';
+import { completeSpec, parseCompleteArgs } from '../src/commands/complete.js';
+import { inspectSpec, parseInspectArgs } from '../src/commands/inspect.js';
+import { instancesSpec, parseInstancesArgs } from '../src/commands/instances.js';
+import { parseResumeArgs, resumeSpec } from '../src/commands/resume.js';
+import { parseRetryArgs, retrySpec } from '../src/commands/retry.js';
+import { parseRunArgs, runSpec } from '../src/commands/run.js';
+import { parseSendArgs, sendSpec } from '../src/commands/send.js';
+import { parseShowArgs, showSpec } from '../src/commands/show.js';
+import { parseSignalArgs, signalSpec } from '../src/commands/signal.js';
+import { parseWaitTimers } from '../src/drive-options.js';
 import { UsageError } from '../src/errors.js';
 
 /** Expects a UsageError whose message matches and which carries the command's usage line. */
@@ -28,7 +25,7 @@ function refuses(parse: () => unknown, message: RegExp, usage: string): void {
 }
 
 describe('parseRunArgs', () => {
-  const usage = COMMANDS.run.usage;
+  const usage = runSpec.usage;
 
   it('should read the file and every flag', () => {
     expect(
@@ -152,13 +149,13 @@ describe('parseInspectArgs', () => {
     refuses(
       () => parseInspectArgs(['a.bpmn', '--store', 'x.db']),
       /unknown option --store for "thresher inspect"/,
-      COMMANDS.inspect.usage,
+      inspectSpec.usage,
     );
   });
 });
 
 describe('parseInstancesArgs', () => {
-  const usage = COMMANDS.instances.usage;
+  const usage = instancesSpec.usage;
 
   it('should read the filters', () => {
     expect(parseInstancesArgs(['--roots', '--status', 'running'])).toEqual({
@@ -200,12 +197,12 @@ describe('parseShowArgs', () => {
   });
 
   it('should refuse a missing id', () => {
-    refuses(() => parseShowArgs([]), /missing ID/, COMMANDS.show.usage);
+    refuses(() => parseShowArgs([]), /missing ID/, showSpec.usage);
   });
 });
 
 describe('parseCompleteArgs', () => {
-  const usage = COMMANDS.complete.usage;
+  const usage = completeSpec.usage;
 
   it('should read the id, the task and the variables', () => {
     expect(parseCompleteArgs(['id-1', 'approve', '--var', 'approved=true'])).toEqual({
@@ -230,7 +227,7 @@ describe('parseCompleteArgs', () => {
 });
 
 describe('parseResumeArgs', () => {
-  const usage = COMMANDS.resume.usage;
+  const usage = resumeSpec.usage;
 
   it('should read one id', () => {
     expect(parseResumeArgs(['id-1'])).toMatchObject({ help: false, id: 'id-1', yes: false });
@@ -256,12 +253,12 @@ describe('parseRetryArgs', () => {
   });
 
   it('should refuse a missing id', () => {
-    refuses(() => parseRetryArgs([]), /missing ID/, COMMANDS.retry.usage);
+    refuses(() => parseRetryArgs([]), /missing ID/, retrySpec.usage);
   });
 });
 
 describe('parseSendArgs', () => {
-  const usage = COMMANDS.send.usage;
+  const usage = sendSpec.usage;
 
   it('should read the message, the key, the variables and the message id', () => {
     expect(
@@ -314,8 +311,8 @@ describe('parseSignalArgs', () => {
   });
 
   it('should refuse a missing name and --key', () => {
-    refuses(() => parseSignalArgs([]), /missing NAME/, COMMANDS.signal.usage);
-    refuses(() => parseSignalArgs(['open', '--key', 'k']), /unknown option --key/, COMMANDS.signal.usage);
+    refuses(() => parseSignalArgs([]), /missing NAME/, signalSpec.usage);
+    refuses(() => parseSignalArgs(['open', '--key', 'k']), /unknown option --key/, signalSpec.usage);
   });
 });
 
@@ -330,6 +327,6 @@ describe('parseWaitTimers', () => {
   it('should refuse what is not a duration, saying why', () => {
     refuses(() => parseWaitTimers('60', 'u'), /--wait-timers: malformed duration "60": .*starts with P/, 'u');
     refuses(() => parseWaitTimers('P1M', 'u'), /years and months/, 'u');
-    refuses(() => parseRetryArgs(['id', '--wait-timers', 'soon']), /--wait-timers/, COMMANDS.retry.usage);
+    refuses(() => parseRetryArgs(['id', '--wait-timers', 'soon']), /--wait-timers/, retrySpec.usage);
   });
 });

@@ -1,14 +1,49 @@
+import type { Variables } from '@thresher/checkpoint';
 import { EngineError, EngineErrorCode, type UserTaskView } from '@thresher/engine';
-import { COMMANDS, parseCompleteArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
+import { type DriveArgs, driveFlags, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
-import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
-const usage = COMMANDS.complete.usage;
+const variables = variablesFlag();
+
+export const completeSpec = commandSpec({
+  name: 'complete',
+  usage: 'thresher complete ID TASK [--var k=v]... [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
+  summary: 'complete an open user task, then drive the instance until it ends or parks again',
+  positionals: [
+    { name: 'ID', required: true, description: 'the instance id' },
+    {
+      name: 'TASK',
+      required: true,
+      description: 'the user task: its id (ID/u7 or u7) or its element id (approve-order)',
+    },
+  ],
+  options: { ...variables.options, ...driveFlags.options },
+  examples: ['thresher complete 3f0c… approve-order --var approved=true --handlers handlers.mjs'],
+});
+
+const usage = completeSpec.usage;
+
+/** `thresher complete`, parsed. */
+export interface CompleteArgs extends DriveArgs {
+  id: string;
+  task: string;
+  variables: Variables;
+}
+
+/** Parses `thresher complete` arguments. */
+export function parseCompleteArgs(argv: readonly string[]): Parsed<CompleteArgs> {
+  return parseWith(completeSpec, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    task: positionals[1]!,
+    ...variables.read(values, usage),
+    ...driveFlags.read(values, usage),
+  }));
+}
 
 /**
  * Finds the task TASK names among an instance's open user tasks: its full id (`<instance>/u7`), its
@@ -32,12 +67,7 @@ export function resolveTask(instanceId: string, open: readonly UserTaskView[], t
 const isNotFound = (error: unknown): boolean => EngineError.is(error) && error.code === EngineErrorCode.NotFound;
 
 /** `thresher complete ID TASK`: complete a user task, then drive the instance without prompting. */
-export async function completeCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseCompleteArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('complete'));
-    return ExitCode.Ok;
-  }
+export const completeCommand = defineCommand(completeSpec, parseCompleteArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: args.handlers, create: false, usage };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
@@ -60,4 +90,4 @@ export async function completeCommand(argv: readonly string[], { io, out }: Comm
     out.document({ ...outcome, completedTask: task.id });
     return exitCodeOf(outcome);
   });
-}
+});

@@ -1,12 +1,35 @@
 import { compile, type Node, type ProcessDef, type ProcessModel } from '@thresher/engine';
-import { COMMANDS, parseInspectArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
+import { jsonOption } from '../drive-options.js';
 import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
 import { formatTable } from '../output.js';
 
-const usage = COMMANDS.inspect.usage;
+export const inspectSpec = commandSpec({
+  name: 'inspect',
+  usage: 'thresher inspect FILE.bpmn [--json]',
+  summary: 'compile a BPMN file and list its processes and elements, or every problem found',
+  positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to compile' }],
+  options: { json: jsonOption },
+  examples: ['thresher inspect order.bpmn', 'thresher inspect order.bpmn --json'],
+});
+
+const usage = inspectSpec.usage;
+
+/** `thresher inspect`, parsed. */
+export interface InspectArgs {
+  file: string;
+  json: boolean;
+}
+
+/** Parses `thresher inspect` arguments. */
+export function parseInspectArgs(argv: readonly string[]): Parsed<InspectArgs> {
+  return parseWith(inspectSpec, argv, ({ values, positionals }) => ({
+    file: positionals[0]!,
+    json: flag(values, 'json'),
+  }));
+}
 
 /** One element as `inspect` reports it. */
 export interface ElementSummary {
@@ -78,12 +101,7 @@ function formatModel(file: string, model: ProcessModel, processes: ProcessSummar
 }
 
 /** `thresher inspect FILE.bpmn`: compile without a store and describe the model, or every problem in it. */
-export async function inspectCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseInspectArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('inspect'));
-    return ExitCode.Ok;
-  }
+export const inspectCommand = defineCommand(inspectSpec, parseInspectArgs, async (args, { io, out }) => {
   const xml = await readBpmn(args.file, io.cwd, usage);
   let model: ProcessModel;
   try {
@@ -105,4 +123,4 @@ export async function inspectCommand(argv: readonly string[], { io, out }: Comma
     warnings: model.warnings,
   });
   return ExitCode.Ok;
-}
+});

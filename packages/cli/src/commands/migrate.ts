@@ -1,18 +1,38 @@
 import { CURRENT_SCHEMA, migrateRepository } from '@thresher/checkpoint';
-import { COMMANDS, parseMigrateArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
+import { type StoreArgs, storeFlags } from '../drive-options.js';
 import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { withSession } from '../session.js';
 
+export const migrateSpec = commandSpec({
+  name: 'migrate',
+  usage: 'thresher migrate [--dry-run] [--store URL] [--json]',
+  summary: 'rewrite every stored checkpoint document to the schema this build writes, and report counts',
+  positionals: [],
+  options: {
+    'dry-run': { type: 'boolean', description: 'count what would be migrated, change nothing' },
+    ...storeFlags.options,
+  },
+  examples: ['thresher migrate --dry-run', 'thresher migrate --store sqlite:app.db --json'],
+});
+
+/** `thresher migrate`, parsed. */
+export interface MigrateArgs extends StoreArgs {
+  dryRun: boolean;
+}
+
+/** Parses `thresher migrate` arguments. */
+export function parseMigrateArgs(argv: readonly string[]): Parsed<MigrateArgs> {
+  return parseWith(migrateSpec, argv, ({ values }) => ({
+    dryRun: flag(values, 'dry-run'),
+    ...storeFlags.read(values, migrateSpec.usage),
+  }));
+}
+
 /** `thresher migrate`: every stored document rewritten to the current schema; exit 1 if any could not be. */
-export async function migrateCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseMigrateArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('migrate'));
-    return ExitCode.Ok;
-  }
-  const options = { store: args.store, handlers: undefined, create: false, usage: COMMANDS.migrate.usage };
+export const migrateCommand = defineCommand(migrateSpec, parseMigrateArgs, async (args, { io, out }) => {
+  const options = { store: args.store, handlers: undefined, create: false, usage: migrateSpec.usage };
   return withSession(io, out, options, async ({ repository }) => {
     const report = await migrateRepository(repository, { dryRun: args.dryRun });
     const failed = report.failed.map((failure) => ({ ...failure, error: failure.error.message }));
@@ -29,4 +49,4 @@ export async function migrateCommand(argv: readonly string[], { io, out }: Comma
     );
     return report.failed.length > 0 ? ExitCode.Failed : ExitCode.Ok;
   });
-}
+});

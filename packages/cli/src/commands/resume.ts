@@ -1,22 +1,56 @@
-import { COMMANDS, parseResumeArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
 import { drive, exitCodeOf, type Outcome } from '../drive.js';
+import { type AnswerArgs, answerFlags } from '../drive-options.js';
+import { UsageError } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
+
+export const resumeSpec = commandSpec({
+  name: 'resume',
+  usage: 'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+  summary: 'restore instances from the store (after a crash) and drive each until it ends or parks',
+  positionals: [{ name: 'ID', required: false, description: 'the instance id (or --all)' }],
+  options: {
+    all: { type: 'boolean', description: 'every running instance in the store' },
+    ...answerFlags.options,
+  },
+  examples: [
+    'thresher resume --all --handlers handlers.mjs',
+    'thresher resume 3f0c… --handlers handlers.mjs --yes',
+    'thresher resume 3f0c… --wait-timers PT2H',
+  ],
+});
+
+const usage = resumeSpec.usage;
+
+/** `thresher resume`, parsed. */
+export interface ResumeArgs extends AnswerArgs {
+  /** undefined with `--all`. */
+  id: string | undefined;
+}
+
+/** Parses `thresher resume` arguments: exactly one of ID and `--all`. */
+export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
+  return parseWith(resumeSpec, argv, ({ values, positionals }) => {
+    const all = flag(values, 'all');
+    if (all && positionals[0] !== undefined) {
+      throw new UsageError(
+        `give an instance ID or --all, not both (got ${JSON.stringify(positionals[0])} and --all)`,
+        usage,
+      );
+    }
+    if (!all && positionals[0] === undefined) throw new UsageError('missing ID (or --all)', usage);
+    return { id: positionals[0], ...answerFlags.read(values, usage) };
+  });
+}
 
 /**
  * `thresher resume ID | --all`: restore instances from the store and drive each until it ends or parks.
  * One that cannot be restored is reported (exit 1) and the others still go on.
  */
-export async function resumeCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseResumeArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('resume'));
-    return ExitCode.Ok;
-  }
-  const usage = COMMANDS.resume.usage;
+export const resumeCommand = defineCommand(resumeSpec, parseResumeArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: args.handlers, create: false, usage };
   return withSession(io, out, options, async (session) => {
     const report = await session.engine.recover(args.id !== undefined ? { instanceIds: [args.id] } : {});
@@ -37,4 +71,4 @@ export async function resumeCommand(argv: readonly string[], { io, out }: Comman
     out.document({ restored: report.restored, failed, outcomes });
     return worstExitCode([...(failed.length > 0 ? [ExitCode.Failed] : []), ...outcomes.map(exitCodeOf)]);
   });
-}
+});

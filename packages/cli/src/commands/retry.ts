@@ -1,13 +1,43 @@
 import type { IncidentRecord } from '@thresher/checkpoint';
 import { EngineError, EngineErrorCode, type SettledState } from '@thresher/engine';
-import { COMMANDS, parseRetryArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
+import { type AnswerArgs, answerFlags } from '../drive-options.js';
 import { FailedError } from '../errors.js';
-import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
+
+export const retrySpec = commandSpec({
+  name: 'retry',
+  usage: 'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+  summary: 'resolve an instance’s incidents (or one) and drive it again; failed jobs get fresh retries',
+  positionals: [
+    { name: 'ID', required: true, description: 'the instance id' },
+    {
+      name: 'INCIDENT',
+      required: false,
+      description: 'one incident: its id (ID/i4 or i4) or its element id; default every incident',
+    },
+  ],
+  options: answerFlags.options,
+  examples: ['thresher retry 3f0c… --handlers handlers.mjs'],
+});
+
+/** `thresher retry`, parsed. */
+export interface RetryArgs extends AnswerArgs {
+  id: string;
+  incident: string | undefined;
+}
+
+/** Parses `thresher retry` arguments. */
+export function parseRetryArgs(argv: readonly string[]): Parsed<RetryArgs> {
+  return parseWith(retrySpec, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    incident: positionals[1],
+    ...answerFlags.read(values, retrySpec.usage),
+  }));
+}
 
 /** The incidents INCIDENT names: its full id, its local id or its element; all when it is undefined. */
 export function selectIncidents(
@@ -28,13 +58,8 @@ export function selectIncidents(
 }
 
 /** `thresher retry ID [INCIDENT]`: resolve incidents (failed jobs get fresh retries) and drive on. */
-export async function retryCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseRetryArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('retry'));
-    return ExitCode.Ok;
-  }
-  const options = { store: args.store, handlers: args.handlers, create: false, usage: COMMANDS.retry.usage };
+export const retryCommand = defineCommand(retrySpec, parseRetryArgs, async (args, { io, out }) => {
+  const options = { store: args.store, handlers: args.handlers, create: false, usage: retrySpec.usage };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
     let state: SettledState;
@@ -59,4 +84,4 @@ export async function retryCommand(argv: readonly string[], { io, out }: Command
     out.document({ ...outcome, retried: incidents.map((incident) => incident.id) });
     return exitCodeOf(outcome);
   });
-}
+});

@@ -1,15 +1,56 @@
+import type { Variables } from '@thresher/checkpoint';
 import { compile, timerStartInstancePrefix } from '@thresher/engine';
-import { COMMANDS, parseRunArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, type Parsed, parseWith, text } from '../args.js';
+import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
+import { type AnswerArgs, answerFlags, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
 import { formatOutcome } from '../report.js';
 import { type Session, withSession } from '../session.js';
 
-const usage = COMMANDS.run.usage;
+const variables = variablesFlag();
+
+export const runSpec = commandSpec({
+  name: 'run',
+  usage:
+    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+  summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
+  positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
+  options: {
+    process: { type: 'string', placeholder: 'ID', description: 'the process to start when the file has several' },
+    ...variables.options,
+    'business-key': { type: 'string', placeholder: 'KEY', description: 'the business key of the new instance' },
+    ...answerFlags.options,
+  },
+  examples: [
+    'thresher run order.bpmn --handlers handlers.mjs --var total=120 --var express=true',
+    `echo '{"approved":true}' | thresher run order.bpmn --handlers handlers.mjs --json`,
+    'thresher run order.bpmn --handlers handlers.mjs --yes --store memory:',
+  ],
+});
+
+const usage = runSpec.usage;
+
+/** `thresher run`, parsed; `variables` already read from `--var`. */
+export interface RunArgs extends AnswerArgs {
+  file: string;
+  process: string | undefined;
+  variables: Variables;
+  businessKey: string | undefined;
+}
+
+/** Parses `thresher run` arguments (after the command name). */
+export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
+  return parseWith(runSpec, argv, ({ values, positionals }) => ({
+    file: positionals[0]!,
+    process: text(values, 'process'),
+    ...variables.read(values, usage),
+    businessKey: text(values, 'business-key'),
+    ...answerFlags.read(values, usage),
+  }));
+}
 
 /** The process to start: `--process`, else the file's only executable process. */
 export function pickProcess(processes: readonly string[], requested: string | undefined, file: string): string {
@@ -75,12 +116,7 @@ async function scheduledByTimer(
 }
 
 /** `thresher run FILE.bpmn …`: deploy, start, drive until the instance ends or parks. */
-export async function runCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseRunArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('run'));
-    return ExitCode.Ok;
-  }
+export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io, out }) => {
   const xml = await readBpmn(args.file, io.cwd, usage);
   return withSession(io, out, { store: args.store, handlers: args.handlers, create: true, usage }, async (session) => {
     const { engine } = session;
@@ -112,4 +148,4 @@ export async function runCommand(argv: readonly string[], { io, out }: CommandCo
     out.document({ ...outcome, deployment });
     return exitCodeOf(outcome);
   });
-}
+});

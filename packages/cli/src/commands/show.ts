@@ -1,12 +1,39 @@
 import type { InstanceView } from '@thresher/engine';
-import { COMMANDS, parseShowArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
 import type { TaskInfo } from '../drive.js';
+import { type StoreArgs, storeFlags } from '../drive-options.js';
 import { FailedError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
 import { formatTable, formatVariables } from '../output.js';
 import { withSession } from '../session.js';
+
+export const showSpec = commandSpec({
+  name: 'show',
+  usage: 'thresher show ID [--history] [--store URL] [--json]',
+  summary: 'show one instance: status, variables, scopes, active elements, incidents and open user tasks',
+  positionals: [{ name: 'ID', required: true, description: 'the instance id' }],
+  options: {
+    history: { type: 'boolean', description: 'also list the completed elements in order' },
+    ...storeFlags.options,
+  },
+  examples: ['thresher show 3f0c…', 'thresher show 3f0c… --history --json'],
+});
+
+/** `thresher show`, parsed. */
+export interface ShowArgs extends StoreArgs {
+  id: string;
+  history: boolean;
+}
+
+/** Parses `thresher show` arguments. */
+export function parseShowArgs(argv: readonly string[]): Parsed<ShowArgs> {
+  return parseWith(showSpec, argv, ({ values, positionals }) => ({
+    id: positionals[0]!,
+    history: flag(values, 'history'),
+    ...storeFlags.read(values, showSpec.usage),
+  }));
+}
 
 /**
  * The open user tasks as the instance view lists them. Not `engine.userTasks()`: that restores the
@@ -61,13 +88,8 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
 }
 
 /** `thresher show ID`: one instance as its latest checkpoint says. */
-export async function showCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseShowArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('show'));
-    return ExitCode.Ok;
-  }
-  const options = { store: args.store, handlers: undefined, create: false, usage: COMMANDS.show.usage };
+export const showCommand = defineCommand(showSpec, parseShowArgs, async (args, { io, out }) => {
+  const options = { store: args.store, handlers: undefined, create: false, usage: showSpec.usage };
   return withSession(io, out, options, async (session) => {
     const view = await session.engine.instance(args.id);
     if (!view) throw new FailedError(`no instance ${args.id}`);
@@ -77,4 +99,4 @@ export async function showCommand(argv: readonly string[], { io, out }: CommandC
     out.print(formatInstance(view, userTasks, args.history));
     return ExitCode.Ok;
   });
-}
+});

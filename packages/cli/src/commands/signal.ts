@@ -1,24 +1,46 @@
-import { COMMANDS, parseSignalArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import type { Variables } from '@thresher/checkpoint';
+import { commandSpec, eventName, type Parsed, parseWith } from '../args.js';
+import { defineCommand } from '../command.js';
 import { drive, exitCodeOf, type Outcome } from '../drive.js';
-import { ExitCode, worstExitCode } from '../exit-code.js';
-import { commandHelp } from '../help.js';
+import { type DriveArgs, driveFlags, variablesFlag } from '../drive-options.js';
+import { worstExitCode } from '../exit-code.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
-const usage = COMMANDS.signal.usage;
+const variables = variablesFlag('a variable the signal carries; v is JSON when it parses, else a string');
+
+export const signalSpec = commandSpec({
+  name: 'signal',
+  usage: 'thresher signal NAME [--var k=v]... [--handlers MODULE] [--store URL] [--wait-timers DURATION] [--json]',
+  summary: 'broadcast a signal to every stored instance waiting for it, then drive each until it ends or parks',
+  positionals: [{ name: 'NAME', required: true, description: 'the signal name (bpmn:signal name)' }],
+  options: { ...variables.options, ...driveFlags.options },
+  examples: ['thresher signal open --handlers handlers.mjs', 'thresher signal recall --var reason=audit --json'],
+});
+
+const usage = signalSpec.usage;
+
+/** `thresher signal`, parsed. */
+export interface SignalArgs extends DriveArgs {
+  signal: string;
+  variables: Variables;
+}
+
+/** Parses `thresher signal` arguments. */
+export function parseSignalArgs(argv: readonly string[]): Parsed<SignalArgs> {
+  return parseWith(signalSpec, argv, ({ values, positionals }) => ({
+    signal: eventName(positionals[0]!, 'signal', usage),
+    ...variables.read(values, usage),
+    ...driveFlags.read(values, usage),
+  }));
+}
 
 /**
  * `thresher signal NAME`: broadcast a signal to every stored instance waiting for it, then drive each
  * (and any instance a signal thrown by those reaches meanwhile) until it ends or parks. Nobody
  * listening is not an error: exit 0.
  */
-export async function signalCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseSignalArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('signal'));
-    return ExitCode.Ok;
-  }
+export const signalCommand = defineCommand(signalSpec, parseSignalArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: args.handlers, create: false, usage };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
@@ -44,4 +66,4 @@ export async function signalCommand(argv: readonly string[], { io, out }: Comman
       unsubscribe();
     }
   });
-}
+});

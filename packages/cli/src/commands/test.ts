@@ -8,13 +8,92 @@ import {
   loadFixture,
   runFixture,
 } from '@thresher/engine/testing';
-import { type KillOption, parseTestArgs } from '../args.js';
-import type { CommandContext } from '../command.js';
+import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
+import { defineCommand } from '../command.js';
+import { jsonOption } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
-import { commandHelp } from '../help.js';
 import type { Output } from '../output.js';
+
+export const testSpec = commandSpec({
+  name: 'test',
+  usage: 'thresher test [PATH...] [--kill every|none|N,M|random:N] [--seed S] [--json]',
+  summary: 'run kill-and-resume fixtures: uninterrupted, then killed at every persist point, and compare the ends',
+  positionals: [
+    {
+      name: 'PATH...',
+      required: false,
+      variadic: true,
+      description: 'fixture files or folders holding *.fixture.yaml (default ./fixtures)',
+    },
+  ],
+  options: {
+    kill: {
+      type: 'string',
+      placeholder: 'PLAN',
+      description:
+        'every persist point (default: what each fixture says), none, given points (3,7), or random:N SIGKILLs of a child process on SQLite',
+    },
+    seed: {
+      type: 'string',
+      placeholder: 'S',
+      description: 'the seed of random:N kill instants (printed when omitted)',
+    },
+    json: jsonOption,
+  },
+  examples: ['thresher test', 'thresher test fixtures/order --kill 1,2,3', 'thresher test --kill random:5 --seed 42'],
+});
+
+/** A `--kill` plan. */
+export type KillOption =
+  | { kind: 'none' }
+  | { kind: 'every' }
+  | { kind: 'points'; points: number[] }
+  | { kind: 'random'; count: number };
+
+/** `thresher test`, parsed; `kill` undefined keeps each fixture's own plan. */
+export interface TestArgs {
+  paths: string[];
+  kill: KillOption | undefined;
+  seed: number | undefined;
+  json: boolean;
+}
+
+/** Parses a `--kill` value: `every`, `none`, `3,7` or `random:5`. */
+export function parseKill(value: string, usage: string): KillOption {
+  if (value === 'every' || value === 'none') return { kind: value };
+  const random = /^random:(\d+)$/.exec(value);
+  if (random) {
+    const count = Number(random[1]);
+    if (count < 1) throw new UsageError('option --kill random:N needs N of at least 1', usage);
+    return { kind: 'random', count };
+  }
+  if (/^\d+(,\d+)*$/.test(value)) {
+    const points = value.split(',').map(Number);
+    if (points.some((point) => point < 1)) throw new UsageError('option --kill: persist points start at 1', usage);
+    return { kind: 'points', points: [...new Set(points)].sort((a, b) => a - b) };
+  }
+  throw new UsageError(`option --kill ${JSON.stringify(value)}: expected every, none, N,M or random:N`, usage);
+}
+
+/** Parses `thresher test` arguments. */
+export function parseTestArgs(argv: readonly string[]): Parsed<TestArgs> {
+  const usage = testSpec.usage;
+  return parseWith(testSpec, argv, ({ values, positionals }) => {
+    const kill = text(values, 'kill');
+    const seed = text(values, 'seed');
+    if (seed !== undefined && !/^\d+$/.test(seed)) {
+      throw new UsageError(`option --seed ${JSON.stringify(seed)}: expected a whole number`, usage);
+    }
+    return {
+      paths: positionals,
+      kill: kill === undefined ? undefined : parseKill(kill, usage),
+      seed: seed === undefined ? undefined : Number(seed),
+      json: flag(values, 'json'),
+    };
+  });
+}
 
 const SUFFIX = '.fixture.yaml';
 
@@ -67,12 +146,7 @@ function printReport(out: Output, cwd: string, report: FixtureReport, plan: Kill
  * `thresher test`: run kill-and-resume fixtures. Exit 0 only when every fixture's uninterrupted run meets
  * its expectations and every killed run ends the same.
  */
-export async function testCommand(argv: readonly string[], { io, out }: CommandContext): Promise<ExitCode> {
-  const args = parseTestArgs(argv);
-  if (args.help) {
-    io.stdout.write(commandHelp('test'));
-    return ExitCode.Ok;
-  }
+export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, { io, out }) => {
   const roots = args.paths.length > 0 ? args.paths.map((path) => resolve(io.cwd, path)) : [resolve(io.cwd, 'fixtures')];
   const files = roots.flatMap(discover);
   if (files.length === 0)
@@ -112,4 +186,4 @@ export async function testCommand(argv: readonly string[], { io, out }: CommandC
   out.document({ ok: failed === 0, seed, fixtures: results });
   out.print(`${results.length - failed} passed, ${failed} failed`);
   return failed === 0 ? ExitCode.Ok : ExitCode.Failed;
-}
+});

@@ -1,0 +1,34 @@
+import type { Command } from '../command.js';
+import { completeCommand } from './complete.js';
+import { helpCommand } from './help.js';
+import { inspectCommand } from './inspect.js';
+import { instancesCommand } from './instances.js';
+import { migrateCommand } from './migrate.js';
+import { resumeCommand } from './resume.js';
+import { retryCommand } from './retry.js';
+import { runCommand } from './run.js';
+import { sendCommand } from './send.js';
+import { showCommand } from './show.js';
+import { signalCommand } from './signal.js';
+import { testCommand } from './test.js';
+
+/** Every command `thresher` knows, in the order help lists them: each module brings its spec and its work. */
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  inspectCommand,
+  instancesCommand,
+  showCommand,
+  completeCommand,
+  resumeCommand,
+  retryCommand,
+  sendCommand,
+  signalCommand,
+  testCommand,
+  migrateCommand,
+  helpCommand(() => COMMANDS),
+];
+
+/** The command called `name`, if `thresher` has one. */
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((command) => command.spec.name === name);
+}

@@ -1,0 +1,127 @@
+import type { Variables } from '@thresher/checkpoint';
+import { parseDuration } from '@thresher/engine';
+import { flag, list, type OptionSpec, type OptionSpecs, type ParsedArgs, text } from './args.js';
+import { UsageError } from './errors.js';
+import { parseVars } from './vars.js';
+
+/**
+ * The flags several commands share, each declared and read once here; a command composes the groups it
+ * takes into its own `CommandSpec` (`options: { …own, ...driveFlags.options }`) and typed parser
+ * (`{ …own, ...driveFlags.read(values, usage) }`).
+ *
+ * - `storeFlags` (`--store`, `--json`): commands that read the store (`instances`, `show`, `migrate`).
+ * - `driveFlags` (`--handlers`, `--store`, `--wait-timers`, `--json`): commands that drive instances
+ *   without answering user tasks (`complete`, `send`, `signal`).
+ * - `answerFlags`: `driveFlags` with `--yes`, for the commands that may answer them (`run`, `resume`,
+ *   `retry`).
+ * - `variablesFlag()` (`--var k=v`...): `run`, `complete`, `send`, `signal`.
+ *
+ * @module
+ */
+
+/** A group of flags several commands take: their specs, in help order, and how they are read. */
+export interface OptionGroup<T> {
+  readonly options: OptionSpecs;
+  read(values: ParsedArgs['values'], usage: string): T;
+}
+
+/** `--json`: every command but `help` takes it, alone (`inspect`, `test`) or in the groups below. */
+export const jsonOption: OptionSpec = {
+  type: 'boolean',
+  description: 'print one JSON document on stdout (the outcome) and no progress',
+};
+const store: OptionSpec = {
+  type: 'string',
+  placeholder: 'URL',
+  description:
+    'sqlite:PATH, PATH.db, postgres://…[?schema=NAME] or memory: (default ./.thresher/thresher.db, or $THRESHER_STORE)',
+};
+const handlers: OptionSpec = {
+  type: 'string',
+  placeholder: 'MODULE',
+  description: 'an ES module whose exports (default object or named functions) handle service tasks by task type',
+};
+const yes: OptionSpec = {
+  type: 'boolean',
+  short: 'y',
+  description: 'complete every user task with no extra variables',
+};
+const waitTimers: OptionSpec = {
+  type: 'string',
+  placeholder: 'DURATION',
+  description:
+    'wait in this process for a BPMN timer due within DURATION (ISO 8601: PT30S, PT1M, PT1H, P1D; default PT1M); a later one parks (exit 3)',
+};
+
+/** How long `--wait-timers` waits by default for a BPMN timer before the instance parks instead: PT1M. */
+export const DEFAULT_WAIT_TIMERS = 'PT1M';
+
+/**
+ * Reads a duration flag (ISO 8601, read as BPMN timers read theirs) into milliseconds; a malformed
+ * duration is a `UsageError` naming the flag and saying why.
+ */
+export function parseDurationFlag(name: string, value: string, usage: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`option ${name}: ${reason}`, usage);
+  }
+}
+
+/** Reads `--wait-timers` into milliseconds: how long a command waits for a BPMN timer; `PT1M` when absent. */
+export function parseWaitTimers(value: string | undefined, usage: string): number {
+  return parseDurationFlag('--wait-timers', value ?? DEFAULT_WAIT_TIMERS, usage);
+}
+
+/** `--store` and `--json`, read. */
+export interface StoreArgs {
+  /** `--store` as given; undefined: `$THRESHER_STORE` or the default file. */
+  store: string | undefined;
+  json: boolean;
+}
+
+/** The flags of a command that drives instances, read. */
+export interface DriveArgs extends StoreArgs {
+  /** `--handlers` as given. */
+  handlers: string | undefined;
+  /** `--wait-timers`, read: how long (ms) the command waits for a BPMN timer before the instance parks. */
+  waitTimers: number;
+}
+
+/** The flags of a command that may answer user tasks (`--yes`) while it drives, read. */
+export interface AnswerArgs extends DriveArgs {
+  yes: boolean;
+}
+
+/** `--store URL --json`: commands that read the store. */
+export const storeFlags: OptionGroup<StoreArgs> = {
+  options: { store, json: jsonOption },
+  read: (values) => ({ store: text(values, 'store'), json: flag(values, 'json') }),
+};
+
+/** `--handlers MODULE --store URL --wait-timers DURATION --json`: commands that drive instances. */
+export const driveFlags: OptionGroup<DriveArgs> = {
+  options: { handlers, store, 'wait-timers': waitTimers, json: jsonOption },
+  read: (values, usage) => ({
+    handlers: text(values, 'handlers'),
+    ...storeFlags.read(values, usage),
+    waitTimers: parseWaitTimers(text(values, 'wait-timers'), usage),
+  }),
+};
+
+/** `driveFlags` with `--yes`: commands that may answer the user tasks they drive to. */
+export const answerFlags: OptionGroup<AnswerArgs> = {
+  options: { handlers, store, yes, 'wait-timers': waitTimers, json: jsonOption },
+  read: (values, usage) => ({ ...driveFlags.read(values, usage), yes: flag(values, 'yes') }),
+};
+
+const VAR_DESCRIPTION = 'a variable; v is JSON when it parses (2, true, [1,2]), else a string';
+
+/** `--var k=v`..., read into `variables`; `description` says what the variables go to. */
+export function variablesFlag(description = VAR_DESCRIPTION): OptionGroup<{ variables: Variables }> {
+  return {
+    options: { var: { type: 'string', multiple: true, placeholder: 'k=v', description } },
+    read: (values, usage) => ({ variables: parseVars(list(values, 'var'), '--var', usage) }),
+  };
+}
