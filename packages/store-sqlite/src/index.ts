@@ -8,12 +8,12 @@
  * `@thresher/checkpoint/conformance` suite.
  */
 
-export type { Migration } from './migrations.js';
-export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 export type {
   SqliteDatabase,
   SqliteRepositoryOptions,
   SqliteStatement,
   SqliteTransaction,
-} from './sqlite-store.js';
+} from './driver.js';
+export type { Migration } from './migrations.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 export { createSqliteRepository, SqliteRepository } from './sqlite-store.js';

@@ -1,12 +1,8 @@
-import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
-import type { SqliteDatabase } from './sqlite-store.js';
+import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint';
+import type { SqliteDatabase } from './driver.js';
 
 /** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
-export interface Migration {
-  /** What the step changes, for people reading `PRAGMA user_version` against this list. */
-  description: string;
-  sql: string;
-}
+export type Migration = SchemaMigration;
 
 /**
  * The schema, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
@@ -129,13 +125,7 @@ export function schemaVersion(db: SqliteDatabase): number {
  * and writing to it could corrupt what the newer build relies on.
  */
 export function assertKnownSchema(path: string, version: number): void {
-  if (version > SCHEMA_VERSION) {
-    throw new CheckpointError(
-      CheckpointErrorCode.FutureSchema,
-      `the SQLite database ${path} has schema version ${version}, but this build of @thresher/store-sqlite ` +
-        `supports at most ${SCHEMA_VERSION}; upgrade Thresher to open it`,
-    );
-  }
+  assertKnownStoreSchema(`the SQLite database ${path}`, version, '@thresher/store-sqlite', SCHEMA_VERSION);
 }
 
 /**

@@ -7,7 +7,7 @@ import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueErr
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
-import { SQL } from '../src/sql.js';
+import { SQL } from '../src/statements.js';
 
 let directory: string;
 const opened: SqliteRepository[] = [];

@@ -1,73 +1,10 @@
 /**
- * The statements the SQLite repository prepares once per connection, and the rows they return.
- * Tables and columns are created by `migrations.ts`; keep the two in step.
+ * The SQL text of the SQLite repository: the fixed statements it prepares once per connection ({@link SQL},
+ * named as their PostgreSQL counterparts where the operation is the same) and the `instances` query built
+ * per filter shape. Tables and columns are created by `migrations.ts`; keep the two in step. What the rows
+ * they return look like is `rows.ts`.
  */
-
-/** A `checkpoints` row; `document` is the canonical bytes as stored (a BLOB, read back as a Buffer). */
-export interface CheckpointRow {
-  instance_id: string;
-  seq: number;
-  parent_seq: number | null;
-  schema: number;
-  definition_digest: string;
-  digest: string;
-  document: Uint8Array;
-}
-
-/** A `writes` row as read with its checkpoint. */
-export interface WriteRow {
-  seq: number;
-  task_id: string;
-  idx: number;
-  value: Uint8Array;
-}
-
-/** An `instances` row: what `put` indexes for discovery. */
-export interface InstanceRow {
-  instance_id: string;
-  latest_seq: number;
-  definition_digest: string;
-  status: string;
-  process_id: string;
-  definition_id: string;
-  business_key: string | null;
-  parent_id: string | null;
-  call_node_id: string | null;
-  due_at: number | null;
-}
-
-/** A `subscriptions` row as read for summaries. */
-export interface SubscriptionRow {
-  instance_id: string;
-  name: string;
-  key: string | null;
-}
-
-/** A `leases` row: a held lease. */
-export interface LeaseRow {
-  owner: string;
-  token: number;
-  expires_at: number;
-}
-
-/** A `messages` row; `variables` is the canonical bytes as stored. */
-export interface MessageRow {
-  id: string;
-  name: string;
-  correlation_key: string | null;
-  variables: Uint8Array;
-  published_at: number;
-  expires_at: number;
-}
-
-/** A `deployments` row. */
-export interface DeploymentRow {
-  definition_id: string;
-  digest: string;
-  version: number;
-  xml: string;
-  deployed_at: number;
-}
+import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
 const INSTANCE_COLUMNS =
@@ -149,7 +86,6 @@ export const SQL = {
   deleteMessage: 'DELETE FROM messages WHERE id = ?',
   expireMessages: 'DELETE FROM messages WHERE expires_at <= ?',
 
-  selectInstanceRow: `SELECT ${INSTANCE_COLUMNS} FROM instances WHERE instance_id = ?`,
   copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
       call_node_id, due_at
@@ -181,6 +117,14 @@ export const SQL = {
   selectDeployments: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments ORDER BY ord`,
   selectDeploymentsOf: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE definition_id = ? ORDER BY ord`,
 } as const;
+
+/** Every fixed statement, prepared on one connection. */
+export type Statements = Record<keyof typeof SQL, SqliteStatement>;
+
+/** Prepare every fixed statement on `db`: once per connection, as preparing parses and plans. */
+export function statements(db: SqliteDatabase): Statements {
+  return Object.fromEntries(Object.entries(SQL).map(([name, source]) => [name, db.prepare(source)])) as Statements;
+}
 
 /** The filters of an `instances` query that are present, which decide the statement's shape. */
 export interface InstanceFilterShape {

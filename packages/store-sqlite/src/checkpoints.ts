@@ -1,0 +1,120 @@
+/**
+ * Checkpoints and their journal on SQLite: the bodies of `put`, `rewrite`, `putWrites`, `delete`, `copy` and
+ * `prune`, each run inside the BEGIN IMMEDIATE transaction the repository opens (so what they read cannot
+ * change before they write), and the reads of `get` and `list`, run in one deferred transaction (one
+ * snapshot). Every rule is the shared one of `@thresher/checkpoint`.
+ */
+import {
+  type CheckpointRow,
+  ConflictError,
+  checkFence,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  type Fence,
+  type PendingWrite,
+  type PutCheckpoint,
+  type RewriteCheckpoint,
+  type StoredCheckpoint,
+  toStoredCheckpoint,
+  toStoredCheckpoints,
+  type WriteRow,
+} from '@thresher/checkpoint';
+import { readHeldLease } from './leases.js';
+import { checkpointParams, instanceParams, type LatestSeqRow, rewriteParams } from './rows.js';
+import type { Statements } from './statements.js';
+
+/** `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq. */
+export function putCheckpoint(sql: Statements, checkpoint: PutCheckpoint): void {
+  const { instanceId, seq, meta } = checkpoint;
+  checkFence(instanceId, checkpoint.fence, readHeldLease(sql, instanceId));
+  const stored = sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
+  const latest = (sql.selectLatestSeq.get(instanceId) as LatestSeqRow | undefined)?.latest_seq ?? null;
+  if (decidePut(checkpoint, stored?.document, latest) === 'replay') return;
+  // The instance row first: checkpoints reference it. An upsert, never REPLACE, which would cascade-delete.
+  sql.upsertInstance.run(instanceParams(checkpoint));
+  sql.deleteSubscriptions.run(instanceId);
+  for (const [ord, { name, key }] of meta.subscriptions.entries()) {
+    sql.insertSubscription.run(instanceId, ord, name, key);
+  }
+  sql.insertCheckpoint.run(checkpointParams(checkpoint));
+}
+
+/** `rewrite` under the write lock: the fence, then {@link decideRewrite} on the stored digest and bytes. */
+export function rewriteCheckpoint(sql: Statements, checkpoint: RewriteCheckpoint): void {
+  const { instanceId, seq } = checkpoint;
+  checkFence(instanceId, checkpoint.fence, readHeldLease(sql, instanceId));
+  const stored = sql.selectDigestAndDocument.get(instanceId, seq) as
+    | { digest: string; document: Uint8Array }
+    | undefined;
+  const current = stored && { digest: stored.digest, bytes: stored.document };
+  if (decideRewrite(checkpoint, current) === 'replay') return;
+  sql.rewriteCheckpoint.run(rewriteParams(checkpoint));
+}
+
+/** `putWrites` under the write lock: the fence, the checkpoint must exist, then each entry, first one wins. */
+export function putWrites(
+  sql: Statements,
+  instanceId: string,
+  seq: number,
+  writes: PendingWrite[],
+  fence: Fence | undefined,
+): void {
+  checkFence(instanceId, fence, readHeldLease(sql, instanceId));
+  if (sql.checkpointExists.get(instanceId, seq) === undefined) {
+    throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
+  }
+  let ord = (sql.selectMaxWriteOrd.get(instanceId, seq) as { ord: number | null }).ord ?? -1;
+  for (const write of writes) {
+    // Only an inserted entry takes an ord; an ignored repeat leaves no gap and moves nothing.
+    const { changes } = sql.insertWrite.run(instanceId, seq, write.taskId, write.index, ord + 1, write.value);
+    if (changes > 0) ord++;
+  }
+}
+
+/** The latest checkpoint of an instance, or the one at `seq`, with its entries. */
+export function readCheckpoint(sql: Statements, instanceId: string, seq?: number): StoredCheckpoint | undefined {
+  const row = (seq === undefined ? sql.selectLatest.get(instanceId) : sql.selectAtSeq.get(instanceId, seq)) as
+    | CheckpointRow
+    | undefined;
+  if (row === undefined) return undefined;
+  return toStoredCheckpoint(row, sql.selectWritesOf.all(instanceId, row.seq) as WriteRow[]);
+}
+
+/** A page of an instance's history, oldest first: seqs below `before`, at most `limit` (-1: no limit). */
+export function readHistory(sql: Statements, instanceId: string, before: number, limit: number): StoredCheckpoint[] {
+  const rows = sql.selectList.all(instanceId, before, limit) as CheckpointRow[];
+  if (rows.length === 0) return [];
+  const writes = sql.selectWritesBetween.all(instanceId, rows[0]!.seq, rows[rows.length - 1]!.seq) as WriteRow[];
+  return toStoredCheckpoints(rows, writes);
+}
+
+/** `delete`: every row of the instance, explicitly (the cascades are a second line of defence). */
+export function deleteInstance(sql: Statements, instanceId: string): void {
+  sql.deleteWrites.run(instanceId);
+  sql.deleteCheckpoints.run(instanceId);
+  sql.deleteSubscriptions.run(instanceId);
+  sql.deleteLease.run(instanceId);
+  sql.deleteInstance.run(instanceId);
+}
+
+/** `copy` under the write lock: {@link decideCopy}, then every row but the lease, instance row first. */
+export function copyInstance(sql: Statements, sourceId: string, targetId: string): void {
+  const source = sql.selectLatestSeq.get(sourceId) as LatestSeqRow | undefined;
+  const target = sql.selectLatestSeq.get(targetId) as LatestSeqRow | undefined;
+  decideCopy(sourceId, targetId, source !== undefined, target?.latest_seq ?? null);
+  const ids = { source: sourceId, target: targetId };
+  // The instance row first: the others reference it. The lease is not copied.
+  sql.copyInstance.run(ids);
+  sql.copyCheckpoints.run(ids);
+  sql.copyWrites.run(ids);
+  sql.copySubscriptions.run(ids);
+}
+
+/** `prune`: the checkpoints (and their entries) older than the `keepLast`-th latest go. */
+export function pruneCheckpoints(sql: Statements, instanceId: string, keepLast: number): void {
+  const cutoff = sql.selectPruneCutoff.get(instanceId, keepLast - 1) as { seq: number } | undefined;
+  if (cutoff === undefined) return;
+  sql.pruneWrites.run(instanceId, cutoff.seq);
+  sql.pruneCheckpoints.run(instanceId, cutoff.seq);
+}

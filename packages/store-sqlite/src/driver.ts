@@ -1,0 +1,121 @@
+/**
+ * The part of a SQLite driver the repository uses, described structurally so that the store depends on a
+ * shape rather than on a driver's types (better-sqlite3's `Database` satisfies it), and how a connection is
+ * opened and configured: WAL, `synchronous`, foreign keys and a busy timeout.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import Database from 'better-sqlite3';
+import { assertKnownSchema, schemaVersion } from './migrations.js';
+
+/** The part of a prepared statement the repository uses (better-sqlite3's `Statement` has this shape). */
+export interface SqliteStatement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+/** A function wrapped in a transaction: call it for BEGIN DEFERRED, or `.immediate` for BEGIN IMMEDIATE. */
+export interface SqliteTransaction<TArgs extends unknown[], TResult> {
+  (...args: TArgs): TResult;
+  immediate(...args: TArgs): TResult;
+}
+
+/**
+ * The part of a synchronous SQLite connection the repository uses, described structurally so that the
+ * store depends on a shape rather than on the driver's types (better-sqlite3's `Database` satisfies it).
+ */
+export interface SqliteDatabase {
+  prepare(source: string): SqliteStatement;
+  exec(source: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  transaction<TArgs extends unknown[], TResult>(fn: (...args: TArgs) => TResult): SqliteTransaction<TArgs, TResult>;
+  close(): unknown;
+}
+
+/** Options of `createSqliteRepository`. */
+export interface SqliteRepositoryOptions {
+  /** The database file; missing parent directories are created. `':memory:'` for a private in-memory database. */
+  path: string;
+  /**
+   * `FULL` (the default) syncs the WAL on every commit, so an acknowledged `put` survives power loss.
+   * `NORMAL` syncs only at WAL checkpoints: still consistent after a crash, but the last commits before a
+   * power loss (not a process crash) may be lost.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** How long a connection waits for another connection's (or process's) write lock before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Open (creating if needed) the database file of `options` and configure the connection: a 5 s busy
+ * timeout, WAL mode (refused where the file system cannot do it), `synchronous` and `foreign_keys` on. A
+ * database written by a newer build is refused before anything writes to the file. On failure the
+ * connection is closed and a `CheckpointError` thrown.
+ *
+ * @returns the connection, and the database's absolute path (or `':memory:'`), which messages name
+ */
+export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteDatabase; path: string } {
+  const { path } = options;
+  const synchronous = options.synchronous ?? 'FULL';
+  if (typeof path !== 'string' || path === '') {
+    throw new CheckpointError(CheckpointErrorCode.Store, 'the SQLite repository needs a file path (or ":memory:")');
+  }
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `synchronous must be 'FULL' or 'NORMAL', not ${JSON.stringify(synchronous)}`,
+    );
+  }
+  const inMemory = path === ':memory:';
+  const name = inMemory ? path : resolve(path);
+  let db: SqliteDatabase;
+  try {
+    if (!inMemory) mkdirSync(dirname(name), { recursive: true });
+    db = new Database(name);
+  } catch (cause) {
+    throw new CheckpointError(CheckpointErrorCode.Store, `cannot open the SQLite database ${name}`, { cause });
+  }
+  return configured(db, name, () => {
+    // Set first, so that everything below waits for a lock another process holds instead of failing.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Checked before anything writes to the file (switching to WAL does): a newer database stays untouched.
+    assertKnownSchema(name, schemaVersion(db));
+    const journalMode = db.pragma('journal_mode = WAL', { simple: true });
+    if (!inMemory && journalMode !== 'wal') {
+      throw new CheckpointError(
+        CheckpointErrorCode.Store,
+        `the SQLite database ${name} cannot use WAL mode (journal_mode is ${String(journalMode)}); put it on a local file system`,
+      );
+    }
+    db.pragma(`synchronous = ${synchronous}`);
+    db.pragma('foreign_keys = ON');
+    return { db, path: name };
+  });
+}
+
+/**
+ * Run `setUp` on a freshly opened connection; if it throws, close the connection and rethrow as a
+ * `CheckpointError` (one already is passes through unchanged).
+ */
+export function configured<T>(db: SqliteDatabase, path: string, setUp: () => T): T {
+  try {
+    return setUp();
+  } catch (error) {
+    db.close();
+    throw CheckpointError.is(error)
+      ? error
+      : new CheckpointError(CheckpointErrorCode.Store, `cannot open the SQLite database ${path}`, { cause: error });
+  }
+}
+
+/**
+ * Whether a driver failure may pass if the same call is made later: another connection (or process) held
+ * the lock past the busy timeout.
+ */
+export function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}

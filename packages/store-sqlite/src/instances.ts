@@ -1,0 +1,57 @@
+/**
+ * Discovery on SQLite: `instances` (one statement per filter shape, prepared on first use), `dueTimers` and
+ * `subscriptions`, all read through the indexes `put` maintains.
+ */
+import type { DueTimer, InstanceQuery, InstanceRow, InstanceSummary } from '@thresher/checkpoint';
+import type { SqliteDatabase, SqliteStatement } from './driver.js';
+import {
+  type DueTimerRow,
+  type InstanceIdRow,
+  instanceFilter,
+  type SubscriptionRow,
+  toDueTimer,
+  toSummaries,
+} from './rows.js';
+import { type InstanceFilterShape, type Statements, selectInstancesSql } from './statements.js';
+
+/** The `instances` statement of each filter shape, prepared once per connection on first use. */
+export class InstanceStatements {
+  readonly #db: SqliteDatabase;
+  readonly #byShape = new Map<string, SqliteStatement>();
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  /** The prepared statement of `shape`. */
+  of(shape: InstanceFilterShape): SqliteStatement {
+    const key = Object.values(shape)
+      .map((present) => (present ? '1' : '0'))
+      .join('');
+    let statement = this.#byShape.get(key);
+    if (statement === undefined) {
+      statement = this.#db.prepare(selectInstancesSql(shape));
+      this.#byShape.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+/** `instances`: a page of summaries, with the page's subscriptions read at once (not one read per instance). */
+export function readInstances(sql: Statements, byShape: InstanceStatements, query: InstanceQuery): InstanceSummary[] {
+  const { shape, params } = instanceFilter(query);
+  const rows = byShape.of(shape).all(params) as InstanceRow[];
+  if (rows.length === 0) return [];
+  const found = sql.selectSubscriptionsOf.all(JSON.stringify(rows.map((row) => row.instance_id))) as SubscriptionRow[];
+  return toSummaries(rows, found);
+}
+
+/** `dueTimers`: running instances whose earliest timer is due at `now`, earliest first. */
+export function readDueTimers(sql: Statements, now: number, limit: number): DueTimer[] {
+  return (sql.selectDueTimers.all(now, Math.max(0, limit)) as DueTimerRow[]).map(toDueTimer);
+}
+
+/** `subscriptions`: ids of running instances waiting on the message name and key (a null key matches null). */
+export function readSubscribers(sql: Statements, name: string, key: string | null): string[] {
+  return (sql.selectSubscribers.all(name, key) as InstanceIdRow[]).map((row) => row.instance_id);
+}

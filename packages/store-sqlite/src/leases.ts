@@ -1,0 +1,45 @@
+/**
+ * Leases on SQLite: a held lease is a `leases` row, tokens come from the store-wide `sequences` row
+ * `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
+ * no other connection or process claims, renews or writes between their read and their write.
+ */
+import { type ClaimOptions, checkRenew, type HeldLease, type Lease } from '@thresher/checkpoint';
+import { heldLease, type InstanceIdRow, isStorable, type LeaseRow, leaseParams } from './rows.js';
+import type { Statements } from './statements.js';
+
+/** The lease held on an instance, undefined when none is. */
+export function readHeldLease(sql: Statements, instanceId: string): HeldLease | undefined {
+  return heldLease(sql.selectLease.get(instanceId) as LeaseRow | undefined);
+}
+
+/** `claim`: running instances with no lease or a lapsed one, in id order, each with the next token. */
+export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
+  const { owner, ttlMs, now, limit } = options;
+  let rows: InstanceIdRow[];
+  if (options.instanceIds === undefined) {
+    rows = sql.selectClaimable.all({ now, limit }) as InstanceIdRow[];
+  } else {
+    // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
+    const ids = JSON.stringify(options.instanceIds.filter(isStorable));
+    rows = sql.selectClaimableAmong.all({ ids, now, limit }) as InstanceIdRow[];
+  }
+  return rows.map(({ instance_id }) => {
+    const { value: token } = sql.nextLeaseToken.get() as { value: number };
+    const lease: Lease = { instanceId: instance_id, owner, token, expiresAt: now + ttlMs };
+    sql.upsertLease.run(leaseParams(lease));
+    return lease;
+  });
+}
+
+/** `renew`: {@link checkRenew} against the held lease, then its new expiry. */
+export function renewLease(sql: Statements, lease: Lease, ttlMs: number, now: number): Lease {
+  checkRenew(lease, readHeldLease(sql, lease.instanceId));
+  const renewed: Lease = {
+    instanceId: lease.instanceId,
+    owner: lease.owner,
+    token: lease.token,
+    expiresAt: now + ttlMs,
+  };
+  sql.renewLease.run(renewed.expiresAt, lease.instanceId, lease.owner, lease.token);
+  return renewed;
+}

@@ -1,0 +1,172 @@
+/**
+ * Rows and parameters of the SQLite repository: what its statements return, how rows become contract values
+ * and contract values become bound parameters, and which text it can bind.
+ *
+ * better-sqlite3 returns every `INTEGER` as a number, so the shared row types of `@thresher/checkpoint`
+ * (`CheckpointRow`, `WriteRow`, `InstanceRow`, `MessageRow`, `DeploymentRow`) are used with their default
+ * integer type; the rows only this store has are declared here. Statements with `@name` parameters bind
+ * from objects keyed by column name.
+ */
+import {
+  type BufferedMessage,
+  type DeploymentInput,
+  type DueTimer,
+  type HeldLease,
+  type InstanceQuery,
+  type InstanceRow,
+  type InstanceSummary,
+  type Lease,
+  type MessageSubscription,
+  type PutCheckpoint,
+  type RewriteCheckpoint,
+  textGuards,
+  toInstanceSummary,
+} from '@thresher/checkpoint';
+import type { InstanceFilterShape } from './statements.js';
+
+/**
+ * SQLite's text guards. Its text is UTF-8 and keeps U+0000, so only a lone surrogate (which would come back
+ * as U+FFFD, merging two distinct ids) is refused.
+ */
+export const { isStorable, storable, storablePut, storableWrites, storableMessage, storableDeployment } = textGuards({
+  backend: 'SQLite',
+  refusesNul: false,
+});
+
+/** A `leases` row: a held lease. */
+export interface LeaseRow {
+  owner: string;
+  token: number;
+  expires_at: number;
+}
+
+/** A `subscriptions` row as read for summaries. */
+export interface SubscriptionRow {
+  instance_id: string;
+  name: string;
+  key: string | null;
+}
+
+/** An instance's latest seq, as `selectLatestSeq` reads it. */
+export interface LatestSeqRow {
+  latest_seq: number;
+}
+
+/** An instance id, as the claim and subscriber queries return them. */
+export interface InstanceIdRow {
+  instance_id: string;
+}
+
+/** A due timer as `selectDueTimers` returns it. */
+export interface DueTimerRow {
+  instance_id: string;
+  due_at: number;
+}
+
+/** The held lease of a `leases` row; undefined when there is no row (no lease is held). */
+export function heldLease(row: LeaseRow | undefined): HeldLease | undefined {
+  return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAt: row.expires_at };
+}
+
+export function toDueTimer(row: DueTimerRow): DueTimer {
+  return { instanceId: row.instance_id, dueAt: row.due_at };
+}
+
+/** Summaries of a page of instance rows, given the page's subscription rows (in `ord` order per instance). */
+export function toSummaries(rows: readonly InstanceRow[], found: readonly SubscriptionRow[]): InstanceSummary[] {
+  const subscriptions = new Map<string, MessageSubscription[]>(rows.map((row) => [row.instance_id, []]));
+  for (const { instance_id, name, key } of found) subscriptions.get(instance_id)?.push({ name, key });
+  return rows.map((row) => toInstanceSummary(row, subscriptions.get(row.instance_id)!));
+}
+
+/** `upsertInstance`'s parameters: what `put` indexes about the instance. */
+export function instanceParams(checkpoint: PutCheckpoint): Record<string, unknown> {
+  const { meta } = checkpoint;
+  return {
+    instance_id: checkpoint.instanceId,
+    latest_seq: checkpoint.seq,
+    definition_digest: checkpoint.definitionDigest,
+    status: meta.status,
+    process_id: meta.processId,
+    definition_id: meta.definitionId,
+    business_key: meta.businessKey,
+    parent_id: meta.parentId,
+    call_node_id: meta.callNodeId,
+    due_at: meta.dueAt,
+  };
+}
+
+/** `insertCheckpoint`'s parameters. */
+export function checkpointParams(checkpoint: PutCheckpoint): Record<string, unknown> {
+  return {
+    instance_id: checkpoint.instanceId,
+    seq: checkpoint.seq,
+    parent_seq: checkpoint.parentSeq,
+    schema: checkpoint.schema,
+    definition_digest: checkpoint.definitionDigest,
+    digest: checkpoint.digest,
+    document: checkpoint.bytes,
+  };
+}
+
+/** `rewriteCheckpoint`'s parameters: only what a schema migration changes. */
+export function rewriteParams(checkpoint: RewriteCheckpoint): Record<string, unknown> {
+  return {
+    instance_id: checkpoint.instanceId,
+    seq: checkpoint.seq,
+    schema: checkpoint.schema,
+    digest: checkpoint.digest,
+    document: checkpoint.bytes,
+  };
+}
+
+/** `upsertLease`'s parameters. */
+export function leaseParams(lease: Lease): Record<string, unknown> {
+  return { instance_id: lease.instanceId, owner: lease.owner, token: lease.token, expires_at: lease.expiresAt };
+}
+
+/** `insertMessage`'s parameters. */
+export function messageParams(message: BufferedMessage): Record<string, unknown> {
+  return {
+    id: message.id,
+    name: message.name,
+    correlation_key: message.correlationKey,
+    variables: message.variables,
+    published_at: message.publishedAt,
+    expires_at: message.expiresAt,
+  };
+}
+
+/** `insertDeployment`'s parameters. */
+export function deploymentParams(input: DeploymentInput, version: number): Record<string, unknown> {
+  return {
+    definition_id: input.definitionId,
+    digest: input.digest,
+    version,
+    xml: input.xml,
+    deployed_at: input.deployedAt,
+  };
+}
+
+/**
+ * An `instances` query as the shape of its statement (which filters are present) and the parameters it
+ * binds: only the present filters, as a named parameter the statement uses but the object lacks is an error.
+ */
+export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterShape; params: Record<string, unknown> } {
+  const shape: InstanceFilterShape = {
+    roots: query.roots === true,
+    children: query.children === true,
+    parentId: query.parentId !== undefined,
+    status: query.status !== undefined,
+    definition: query.definition !== undefined,
+    after: query.after !== undefined,
+    limit: query.limit !== undefined,
+  };
+  const params: Record<string, unknown> = {};
+  if (shape.parentId) params.parentId = query.parentId;
+  if (shape.status) params.status = query.status;
+  if (shape.definition) params.definition = query.definition;
+  if (shape.after) params.after = query.after;
+  if (shape.limit) params.limit = query.limit;
+  return { shape, params };
+}
