@@ -3,11 +3,8 @@ import { EventEmitter } from 'node:events';
 import {
   canonicalBytes,
   type Deployment,
-  decodeJournalEntry,
-  emptyCheckpointBody,
   type InstanceQuery,
   type InstanceSummary,
-  openCheckpoint,
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
@@ -29,23 +26,20 @@ import type {
   UserTaskFilter,
   UserTaskView,
 } from './api-types.js';
-import { defaultBackoff, systemClock } from './clock.js';
-import { broadcastSignal, correlateMessage } from './deliveries.js';
-import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError, RestoreError } from './errors.js';
-import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
-import { InstanceState } from './instance-state.js';
-import { checkJournal } from './journal.js';
-import { initialState, scopeMachine } from './machines.js';
+import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError } from './common/errors.js';
+import { eventId } from './core/event-ids.js';
+import { newInstanceBody } from './core/records.js';
+import { InstanceState } from './core/state.js';
 import { compile } from './model/index.js';
-import type { ProcessDef, ProcessModel } from './model/types.js';
-import type { TimerSchedule } from './timer-spec.js';
-import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './timer-starts.js';
-import { instanceView, parseExternalId, userTaskView } from './views.js';
-
-interface LoadedDefinition {
-  deployment: Deployment;
-  model: ProcessModel;
-}
+import type { ProcessDef } from './model/types.js';
+import { openState, restore } from './runtime/capture.js';
+import { defaultBackoff, systemClock } from './runtime/clock.js';
+import { Definitions } from './runtime/definitions.js';
+import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
+import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
+import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
+import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
+import type { TimerSchedule } from './timers/schedule.js';
 
 type Listener<T extends EngineEventType | '*'> = (
   event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
@@ -70,13 +64,14 @@ export class Engine {
   private readonly emitter = new EventEmitter();
   private readonly runtimes = new Map<string, InstanceRuntime>();
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
-  private readonly definitions = new Map<string, Promise<LoadedDefinition>>();
+  private readonly definitions: Definitions;
   private closed = false;
 
   constructor(options: EngineOptions) {
     this.repository = options.repository;
     this.clock = options.clock ?? systemClock;
     this.handlers = { ...options.handlers };
+    this.definitions = new Definitions(this.repository);
     this.emitter.setMaxListeners(0);
     this.host = {
       repository: this.repository,
@@ -108,10 +103,10 @@ export class Engine {
       clock: this.clock,
       loaded: () => this.runtimes.entries(),
       runtime: (instanceId) => this.runtime(instanceId),
-      model: async (deployment) => (await this.definitionFrom(deployment)).model,
+      model: async (deployment) => (await this.definitions.from(deployment)).model,
       startAt: (deployment, process, startNode, variables) => this.startAt(deployment, process, startNode, variables),
       startWith: async (deployment, processId, startNode, options) => {
-        const process = (await this.definitionFrom(deployment)).model.processes.get(processId);
+        const process = (await this.definitions.from(deployment)).model.processes.get(processId);
         if (!process) throw new NotFoundError('process', processId);
         return this.startAt(deployment, process, startNode, {}, undefined, options);
       },
@@ -135,7 +130,7 @@ export class Engine {
       xml,
       deployedAt: this.clock.now(),
     });
-    this.definitions.set(model.digest, Promise.resolve({ deployment, model }));
+    this.definitions.add(deployment, model);
     await scheduleTimerStarts(this.deliveries, deployment, model);
     return {
       definitionId: deployment.definitionId,
@@ -148,7 +143,7 @@ export class Engine {
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
-    const { deployment, process } = await this.findProcess(processId, options.digest);
+    const { deployment, process } = await this.definitions.findProcess(processId, options.digest);
     const startNode = process.startNodes[0];
     if (!startNode) {
       const starts = (process.eventStartNodes ?? []).join(', ');
@@ -171,22 +166,19 @@ export class Engine {
     const id = scheduled?.id ?? randomUUID();
     const now = this.clock.now();
     const state = new InstanceState(
-      emptyCheckpointBody(
-        {
-          id,
-          processId,
-          definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
-          status: 'running',
-          businessKey: businessKey ?? null,
-          parentId: null,
-          callNodeId: null,
-          startedAt: now,
-          endedAt: null,
-          nextId: 0,
-          receivedIds: [],
-        },
-        initialState(scopeMachine),
-      ),
+      newInstanceBody({
+        id,
+        processId,
+        definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
+        status: 'running',
+        businessKey: businessKey ?? null,
+        parentId: null,
+        callNodeId: null,
+        startedAt: now,
+        endedAt: null,
+        nextId: 0,
+        receivedIds: [],
+      }),
     );
     const runtime = new InstanceRuntime(this.host, process, state, null, null);
     this.runtimes.set(id, runtime);
@@ -242,12 +234,11 @@ export class Engine {
   /** The instance as it is now (live), or as its latest checkpoint says. */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
     const live = this.runtimes.get(instanceId);
-    if (live) return instanceView(live.current, live.latestSeq, await this.deploymentOf(live.current));
+    if (live) return instanceView(live.current, live.latestSeq, await this.definitions.deploymentOf(live.current));
     const stored = await this.repository.get(instanceId);
     if (!stored) return undefined;
-    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
-    const state = new InstanceState(document.body);
-    return instanceView(state, stored.seq, await this.deploymentOf(state));
+    const state = openState(stored.bytes, { instanceId, seq: stored.seq });
+    return instanceView(state, stored.seq, await this.definitions.deploymentOf(state));
   }
 
   /** Instances in the repository, by what it indexes. */
@@ -376,26 +367,12 @@ export class Engine {
   private async restore(instanceId: string): Promise<InstanceRuntime> {
     const stored = await this.repository.get(instanceId);
     if (!stored) throw new NotFoundError('instance', instanceId);
-    const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
-    const state = new InstanceState(document.body);
-    const definition = await this.pinnedDefinition(state);
-    const process = definition.model.processes.get(state.instance.processId);
-    if (!process) {
-      throw new RestoreError(
-        instanceId,
-        `process ${state.instance.processId} is not in deployment ${document.definitionDigest}`,
-      );
-    }
-    const journal = checkJournal(
-      process,
-      state,
-      stored.writes.map((write) => decodeJournalEntry(write.value)),
-    );
+    const { state, process, journal } = await restore(stored, (restored) => this.definitions.pinnedProcess(restored));
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
     if (state.instance.status === 'running') {
       this.runtimes.set(instanceId, runtime);
       this.publish({
-        id: `${instanceId}:instance.restored:${stored.seq}`,
+        id: eventId(instanceId, 'instance.restored', stored.seq),
         type: 'instance.restored',
         instanceId,
         at: this.clock.now(),
@@ -404,57 +381,5 @@ export class Engine {
       await runtime.resume(journal);
     }
     return runtime;
-  }
-
-  private async findProcess(
-    processId: string,
-    digest?: string,
-  ): Promise<{ deployment: Deployment; process: ProcessDef }> {
-    const candidates = digest
-      ? [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined)
-      : (await this.repository.deployments()).reverse();
-    for (const deployment of candidates) {
-      const { model } = await this.definitionFrom(deployment);
-      const process = model.processes.get(processId);
-      if (process) {
-        if (!process.executable)
-          throw new InvalidStateError(`process ${processId} is not executable (isExecutable="false")`);
-        return { deployment, process };
-      }
-    }
-    throw new NotFoundError('process', digest ? `${processId}@${digest}` : processId);
-  }
-
-  /**
-   * The definition an instance is pinned to. A changed model deployed since never takes over an instance
-   * started on another: without its own deployment the instance is refused, naming what is deployed.
-   */
-  private async pinnedDefinition(state: InstanceState): Promise<LoadedDefinition> {
-    const { id, processId, definition } = state.instance;
-    const deployment = await this.repository.getDeployment(definition.digest);
-    if (deployment) return this.definitionFrom(deployment);
-    const others = (await this.repository.deployments(definition.id)).map(
-      (d) => `version ${d.version} (${d.digest.slice(0, 12)})`,
-    );
-    throw new RestoreError(
-      id,
-      `it runs on ${definition.id} version ${definition.version} (${definition.digest.slice(0, 12)}), which is not deployed here; ` +
-        `it will not be resumed on another version of process ${processId}` +
-        (others.length > 0 ? ` (deployed: ${others.join(', ')})` : '') +
-        '; deploy its original model to resume it',
-    );
-  }
-
-  private definitionFrom(deployment: Deployment): Promise<LoadedDefinition> {
-    let loaded: Promise<LoadedDefinition> | undefined = this.definitions.get(deployment.digest);
-    if (!loaded) {
-      loaded = compile(deployment.xml).then((model) => ({ deployment, model }));
-      this.definitions.set(deployment.digest, loaded);
-    }
-    return loaded;
-  }
-
-  private async deploymentOf(state: InstanceState): Promise<Deployment | undefined> {
-    return (await this.definitions.get(state.instance.definition.digest))?.deployment;
   }
 }

@@ -6,9 +6,7 @@
  */
 
 export type * from './api-types.js';
-export { systemClock } from './clock.js';
-export { Engine } from './engine.js';
-export type { ModelIssue } from './errors.js';
+export type { ModelIssue } from './common/errors.js';
 export {
   BpmnError,
   EngineError,
@@ -19,9 +17,11 @@ export {
   ModelError,
   NotFoundError,
   RestoreError,
-} from './errors.js';
+} from './common/errors.js';
+export { Engine } from './engine.js';
 export { compile } from './model/index.js';
-export { DurationError, parseDuration } from './duration.js';
 export type * from './model/types.js';
 export { isJobNode, NodeType } from './model/types.js';
-export { timerStartInstanceId, timerStartInstancePrefix } from './timer-starts.js';
+export { systemClock } from './runtime/clock.js';
+export { DurationError, parseDuration } from './timers/duration.js';
+export { timerStartInstanceId, timerStartInstancePrefix } from './timers/occurrences.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EngineErrorCode, ModelError } from '../src/errors.js';
+import { EngineErrorCode, ModelError } from '../src/common/errors.js';
 import { compile } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
 import { around, bpmn, chain, definitions, ext, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';

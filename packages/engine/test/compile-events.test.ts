@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EngineErrorCode, ModelError } from '../src/errors.js';
+import { EngineErrorCode, ModelError } from '../src/common/errors.js';
 import {
   type BoundaryEventNode,
   compile,

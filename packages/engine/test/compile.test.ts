@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../src/errors.js';
+import { ModelError } from '../src/common/errors.js';
 import {
   compile,
   type GatewayNode,

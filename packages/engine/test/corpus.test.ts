@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ModelError } from '../src/errors.js';
+import { ModelError } from '../src/common/errors.js';
 import { type CompileOptions, compile } from '../src/model/index.js';
 
 const corpusUrl = new URL('../../../../shared/corpus/miwg/', import.meta.url);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CRON_SEARCH_YEARS, nextCronOccurrence } from '../src/cron-next.js';
-import { CronError, cronIssue, parseCron } from '../src/model/cron.js';
 import type { TimerSpec } from '../src/model/types.js';
-import { isCronCycle, nextFiring, nextInCycle, scheduleTimer, TimerSpecError } from '../src/timer-spec.js';
+import { CronError, cronIssue, parseCron } from '../src/timers/cron.js';
+import { CRON_SEARCH_YEARS, nextCronOccurrence } from '../src/timers/cron-next.js';
+import { isCronCycle, nextFiring, nextInCycle, scheduleTimer, TimerSpecError } from '../src/timers/schedule.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));

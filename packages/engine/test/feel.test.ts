@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EngineErrorCode, ExpressionError, ModelError } from '../src/errors.js';
-import { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../src/feel.js';
+import { EngineErrorCode, ExpressionError, ModelError } from '../src/common/errors.js';
+import { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../src/common/feel.js';
 
 const expr = (source: string) => parseExpression(source, 'el');
 const run = (source: string, variables: Record<string, unknown> = {}) => evaluate(expr(source), variables);

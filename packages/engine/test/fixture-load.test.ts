@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DurationError, parseDuration } from '../src/duration.js';
 import { fixtureSchema, loadFixture, parseFixture } from '../src/testing/fixture/load-fixture.js';
 import { type Fixture, FixtureError } from '../src/testing/fixture/types.js';
+import { DurationError, parseDuration } from '../src/timers/duration.js';
 import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
 
 const sample = (name: string) => fileURLToPath(new URL(`../../../fixtures/order-fulfilment/${name}`, import.meta.url));

@@ -11,11 +11,11 @@ import {
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Handler, Handlers } from '../src/api-types.js';
+import { RestoreError } from '../src/common/errors.js';
+import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
-import { RestoreError } from '../src/errors.js';
-import { InstanceState } from '../src/instance-state.js';
-import { checkJournal } from '../src/journal.js';
 import { compile } from '../src/model/index.js';
+import { checkJournal } from '../src/runtime/capture.js';
 import { executeFixture, type Fixture } from '../src/testing/index.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalTransitionError } from '../src/errors.js';
-import { advanceScope, advanceTrack, initialState, scopeMachine, trackMachine } from '../src/machines.js';
+import { IllegalTransitionError } from '../src/common/errors.js';
+import { advanceScope, advanceTrack, initialScopeState, initialTrackState } from '../src/machines/index.js';
 
 describe('track machine', () => {
   it('should start entering an element', () => {
-    expect(initialState(trackMachine)).toBe('entering');
+    expect(initialTrackState()).toBe('entering');
   });
 
   it.each([
@@ -20,7 +20,7 @@ describe('track machine', () => {
     ['incident', 'RETRY_LEAVE', 'leaving'],
     ['waiting', 'CANCEL', 'cancelled'],
   ] as const)('should go from %s on %s to %s', (from, event, to) => {
-    expect(advanceTrack(from, event)).toBe(to);
+    expect(advanceTrack(from, event).state).toBe(to);
   });
 
   it.each([
@@ -32,13 +32,33 @@ describe('track machine', () => {
   ] as const)('should throw when a %s track is asked to %s', (from, event) => {
     expect(() => advanceTrack(from, event)).toThrow(IllegalTransitionError);
   });
+
+  it.each([
+    ['entering', 'COMPLETE', ['schedule']],
+    ['leaving', 'MOVE', ['schedule']],
+    ['waiting', 'RESUME', ['schedule']],
+    ['incident', 'RETRY_ENTER', ['schedule']],
+    ['incident', 'RETRY_LEAVE', ['schedule']],
+    ['entering', 'WAIT', []],
+    ['incident', 'RETRY_WAIT', []],
+    ['waiting', 'FAIL', []],
+    ['leaving', 'END', ['retire']],
+    ['waiting', 'CANCEL', ['retire']],
+  ] as const)('should return the actions of a move from %s on %s: %j', (from, event, actions) => {
+    expect(advanceTrack(from, event).actions).toEqual(actions);
+  });
 });
 
 describe('scope machine', () => {
   it('should complete or terminate an active scope, and nothing else', () => {
-    expect(initialState(scopeMachine)).toBe('active');
-    expect(advanceScope('active', 'COMPLETE')).toBe('completed');
-    expect(advanceScope('active', 'TERMINATE')).toBe('terminated');
+    expect(initialScopeState()).toBe('active');
+    expect(advanceScope('active', 'COMPLETE').state).toBe('completed');
+    expect(advanceScope('active', 'TERMINATE').state).toBe('terminated');
     expect(() => advanceScope('completed', 'TERMINATE')).toThrow(IllegalTransitionError);
+  });
+
+  it('should disarm a closing scope before it resumes its host or is released', () => {
+    expect(advanceScope('active', 'COMPLETE').actions).toEqual(['disarm', 'resumeHost']);
+    expect(advanceScope('active', 'TERMINATE').actions).toEqual(['disarm', 'release']);
   });
 });

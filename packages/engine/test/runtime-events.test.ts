@@ -1,8 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../src/api-types.js';
+import { InvalidStateError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { InvalidStateError } from '../src/errors.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 

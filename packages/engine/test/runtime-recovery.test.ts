@@ -11,8 +11,8 @@ import {
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
+import { EngineErrorCode, NotFoundError, RestoreError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { EngineErrorCode, NotFoundError, RestoreError } from '../src/errors.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { tamperedGet, wrap } from './fixtures/repository.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ModelError, type ModelIssue } from '../errors.js';
+import { ModelError, type ModelIssue } from '../common/errors.js';
 import { digestModel } from './digest.js';
 import { IssueCollector, LineIndex } from './issues.js';
 import { children, idOf, type ModdleDocument, readXml } from './moddle.js';

@@ -8,9 +8,10 @@ import { checkEventRules } from './event-rules.js';
 import type { Scope } from './events.js';
 import { readExtensions, readIoMapping } from './extensions.js';
 import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
+import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
-import { compileNode, DATA_ELEMENTS, type NodeFrame, unsupportedReason } from './nodes.js';
+import { compileNode, DATA_ELEMENTS, unsupportedReason } from './nodes.js';
 import type { UnresolvedReferences } from './read-warnings.js';
 import { type Flow, type Node, NodeType, type SubProcessNode } from './types.js';
 

@@ -15,8 +15,8 @@ import {
   eventDefinitionOf,
   message,
 } from './events.js';
+import type { JobDefinition, NodeFrame } from './frames.js';
 import { child, idOf, type ModdleElement } from './moddle.js';
-import type { JobDefinition, NodeFrame } from './nodes.js';
 import { type EventDefinition, type Node, NodeType } from './types.js';
 
 /** What an event element carries once its definition has been checked and compiled. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { _feelSyntaxIssue, _formatSyntaxIssue, toFeelSource } from '../feel.js';
+import { _feelSyntaxIssue, _formatSyntaxIssue, toFeelSource } from '../common/feel.js';
 import type { IssueCollector } from './issues.js';
 import { idOf, type ModdleElement } from './moddle.js';
 import type { Expression } from './types.js';

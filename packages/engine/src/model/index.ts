@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../feel.js';
+export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../common/feel.js';
 export { type CompileOptions, compile } from './compile.js';
 export type {
   BoundaryEventNode,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ModelIssue } from '../errors.js';
+import type { ModelIssue } from '../common/errors.js';
 import { idOf, type ModdleElement } from './moddle.js';
 import type { ModelWarning } from './types.js';
 

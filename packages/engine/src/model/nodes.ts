@@ -18,9 +18,10 @@ import {
 import type { EventContext } from './events.js';
 import { compileExpression } from './expression.js';
 import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
+import type { JobDefinition, NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
-import { type GatewayNode, type IoMapping, type Node, NodeType } from './types.js';
+import { type GatewayNode, type Node, NodeType } from './types.js';
 
 /** BPMN types Thresher executes, mapped to the node type they compile to. */
 const SUPPORTED: Readonly<Record<string, NodeType>> = {
@@ -49,16 +50,6 @@ export const DATA_ELEMENTS: ReadonlySet<string> = new Set([
   'bpmn:DataObjectReference',
   'bpmn:DataStoreReference',
 ]);
-
-/** The fields every node shares, before flows fill `incoming` and `outgoing`. */
-export interface NodeFrame {
-  id: string;
-  name: string | null;
-  container: string;
-  incoming: string[];
-  outgoing: string[];
-  io: IoMapping;
-}
 
 /**
  * Why Thresher cannot compile this flow node, or null when it can. Covers unsupported types, loops
@@ -156,16 +147,6 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
       issues.error(element, `${element.$type} is not supported yet`);
       return null;
   }
-}
-
-/** What a job-based element (service task, send task, message throw) gives its job. */
-export interface JobDefinition {
-  /** `zeebe:taskDefinition type`, else the element id. */
-  taskType: string;
-  /** `zeebe:taskDefinition retries`, else undefined (the engine's default applies). */
-  retries: number | undefined;
-  /** `zeebe:taskHeaders`, `{}` when none. */
-  headers: Record<string, string>;
 }
 
 /** Reads `zeebe:taskDefinition` and `zeebe:taskHeaders`, or null when an issue was recorded. */

@@ -1,4 +1,4 @@
-import type { ModelIssue } from '../errors.js';
+import type { ModelIssue } from '../common/errors.js';
 import type { EventDefinition, Node, ProcessDef } from './types.js';
 
 /**

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { DurationError, parseDuration } from '../duration.js';
-import { cronIssue, looksLikeCron } from './cron.js';
+
+import { cronIssue, looksLikeCron } from '../timers/cron.js';
+import { DurationError, parseDuration } from '../timers/duration.js';
 import type { TimerSpec } from './types.js';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;

@@ -3,12 +3,10 @@
  * The runtime reads only this; it never touches moddle elements.
  */
 
-/** A FEEL expression parsed at compile time. `source` is without Zeebe's leading `=`. */
-export interface Expression {
-  source: string;
-  /** The element whose attribute held it, for error messages. */
-  elementId: string;
-}
+import type { Expression } from '../common/feel.js';
+import type { TimerSpec } from '../timers/schedule.js';
+
+export type { Expression, TimerSpec };
 
 /** One `zeebe:input` / `zeebe:output`: evaluate `source`, assign to variable `target`. */
 export interface Mapping {
@@ -53,16 +51,6 @@ interface NodeBase {
   /** Outgoing sequence-flow ids, in document order. */
   outgoing: string[];
   io: IoMapping;
-}
-
-/**
- * How a timer is given: each an expression (FEEL from `=…`; a literal like `PT5M` becomes a FEEL string)
- * whose value is an ISO 8601 duration (`duration`), date-time (`date`), or repeating interval
- * `R3/PT10M` / `R/PT1H` / a cron expression (`cycle`).
- */
-export interface TimerSpec {
-  kind: 'duration' | 'date' | 'cycle';
-  expression: Expression;
 }
 
 /** What an event waits for, throws or catches. `null` codes catch every error / escalation. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
-import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from './api-types.js';
+import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from '../api-types.js';
+import type { InstanceState } from '../core/state.js';
+import type { ProcessDef, ProcessModel } from '../model/types.js';
 import type { InstanceRuntime } from './instance-runtime.js';
-import type { InstanceState } from './instance-state.js';
-import type { ProcessDef, ProcessModel } from './model/types.js';
 
 /** What delivering messages and signals needs from the engine. */
 export interface DeliveryHost {

@@ -1,7 +1,17 @@
+import type { Expression } from '../common/feel.js';
+import { CronError, looksLikeCron } from './cron.js';
 import { nextCronOccurrence } from './cron-next.js';
 import { DurationError, parseDuration } from './duration.js';
-import { CronError, looksLikeCron } from './model/cron.js';
-import type { TimerSpec } from './model/types.js';
+
+/**
+ * How a timer is given: each an expression (FEEL from `=…`; a literal like `PT5M` becomes a FEEL string)
+ * whose value is an ISO 8601 duration (`duration`), date-time (`date`), or repeating interval
+ * `R3/PT10M` / `R/PT1H` / a cron expression (`cycle`).
+ */
+export interface TimerSpec {
+  kind: 'duration' | 'date' | 'cycle';
+  expression: Expression;
+}
 
 /** A timer value that cannot be scheduled; the loop raises it as an incident on the element. */
 export class TimerSpecError extends Error {}

@@ -1,7 +1,7 @@
 import type { Variables } from '@thresher/checkpoint';
-import { ExpressionError } from './errors.js';
-import { evaluate } from './feel.js';
-import type { Mapping } from './model/types.js';
+import { ExpressionError } from '../common/errors.js';
+import { evaluate } from '../common/feel.js';
+import type { Mapping } from '../model/types.js';
 
 /** A mapping whose expression failed; the loop raises it as an incident on the element. */
 export class MappingError extends Error {}

@@ -1,6 +1,6 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
-import type { InstanceView, UserTaskView } from './api-types.js';
-import type { InstanceState } from './instance-state.js';
+import type { InstanceView, UserTaskView } from '../api-types.js';
+import type { InstanceState } from '../core/state.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {

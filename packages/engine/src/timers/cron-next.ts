@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { type CronDayRule, type CronSchedule, parseCron } from './model/cron.js';
+import { type CronDayRule, type CronSchedule, parseCron } from './cron.js';
 
 /**
  * How far the search looks ahead. The Gregorian calendar repeats itself every 400 years (weekdays and leap

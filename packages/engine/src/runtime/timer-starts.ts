@@ -1,7 +1,8 @@
 import { ConflictError, type Deployment } from '@thresher/checkpoint';
+import type { ProcessModel } from '../model/types.js';
+import { deploymentTimerStartPrefix, TIMER_START_PREFIX, timerStartInstanceId } from '../timers/occurrences.js';
+import type { TimerSchedule } from '../timers/schedule.js';
 import type { DeliveryHost } from './deliveries.js';
-import type { ProcessModel } from './model/types.js';
-import type { TimerSchedule } from './timer-spec.js';
 
 /** What scheduling timer start events needs from the engine. */
 export interface TimerStartHost extends DeliveryHost {
@@ -13,22 +14,6 @@ export interface TimerStartHost extends DeliveryHost {
     options: { id: string; timer?: TimerSchedule },
   ): Promise<string>;
   cancel(instanceId: string): Promise<void>;
-}
-
-const PREFIX = 'timer-start:';
-
-/**
- * The instance waiting at a timer start event for one occurrence of its timer. Its id is fixed by the
- * deployment, the event and the occurrence, so creating it again (a redelivered outbox entry, a second
- * deploy of the same model) finds it instead of making a second one.
- */
-export function timerStartInstanceId(digest: string, startNode: string, occurrence: number): string {
-  return `${timerStartInstancePrefix(digest, startNode)}${occurrence}`;
-}
-
-/** What every occurrence's instance id of one timer start event of one deployment begins with. */
-export function timerStartInstancePrefix(digest: string, startNode: string): string {
-  return `${PREFIX}${digest.slice(0, 16)}:${startNode}:`;
 }
 
 async function isLatest(host: TimerStartHost, deployment: Deployment): Promise<boolean> {
@@ -75,9 +60,9 @@ export async function scheduleTimerStarts(
     }
   }
   if (!(await isLatest(host, deployment))) return;
-  const own = `${PREFIX}${deployment.digest.slice(0, 16)}:`;
+  const own = deploymentTimerStartPrefix(deployment.digest);
   for (const summary of await host.repository.instances({ definition: deployment.definitionId, status: 'running' })) {
-    if (!summary.instanceId.startsWith(PREFIX) || summary.instanceId.startsWith(own)) continue;
+    if (!summary.instanceId.startsWith(TIMER_START_PREFIX) || summary.instanceId.startsWith(own)) continue;
     const state = (await host.runtime(summary.instanceId)).current;
     // Still waiting for its timer (nothing completed yet): the new version takes over from here.
     const tracks = [...state.tracks.values()];

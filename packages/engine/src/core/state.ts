@@ -13,6 +13,11 @@ import type {
   WaitOwner,
 } from '@thresher/checkpoint';
 
+/** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
+export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
+  return (owner) => owner.kind !== 'eventSubProcess' && owner.trackId === trackId;
+}
+
 /**
  * The working copy of one instance's records, indexed for the loop. `toBody()` gives back the
  * checkpoint body; the maps keep insertion order so a capture is deterministic.

@@ -26,7 +26,13 @@ import {
   type Warning,
 } from 'feelin';
 import { ExpressionError, ModelError } from './errors.js';
-import type { Expression } from './model/types.js';
+
+/** A FEEL expression parsed at compile time. `source` is without Zeebe's leading `=`. */
+export interface Expression {
+  source: string;
+  /** The element whose attribute held it, for error messages. */
+  elementId: string;
+}
 
 /** The feelin dialect Thresher parses and evaluates with. */
 const DIALECT = 'camunda';

@@ -1,0 +1,129 @@
+import { digestInputs, type TrackRecord, type Variables } from '@thresher/checkpoint';
+import { NotFoundError } from '../common/errors.js';
+import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
+import { announce, nextId, type StepContext } from './context.js';
+import { eventId, jobEventId } from './event-ids.js';
+import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { newJob } from './records.js';
+import { invocationIdentity } from './step-identity.js';
+import { throwError } from './throws.js';
+import { move } from './tracks.js';
+
+/**
+ * Activities that do work: jobs (service and send tasks, message throws — a handler runs them), user tasks
+ * (a person completes them) and script tasks (a FEEL expression) — and how a job's outcome comes back.
+ */
+
+/** The track waits on a new job for its element; the runtime dispatches it once this step is durable. */
+export function createJob(ctx: StepContext, track: TrackRecord, taskType: string, retries: number | undefined): void {
+  const inputDigest = digestInputs({ ...ctx.state.visible(track.scopePath), ...track.locals });
+  const identity = invocationIdentity(ctx.state.instance, track, inputDigest);
+  const jobId = nextId(ctx, 'j');
+  ctx.state.jobs.set(jobId, newJob(jobId, track, taskType, identity, inputDigest, retries ?? ctx.defaultRetries));
+  track.wait = { kind: 'job', jobId };
+  move(ctx, track, 'WAIT');
+}
+
+/** A job's handler returned: the track leaves its element with the result. */
+export function jobCompleted(ctx: StepContext, jobId: string, result: Variables): void {
+  const job = ctx.state.jobs.get(jobId);
+  // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
+  if (!job) return;
+  const track = ctx.state.track(job.trackId);
+  ctx.state.jobs.delete(jobId);
+  track.result = result;
+  track.wait = null;
+  announce(ctx, {
+    id: jobEventId(ctx.id, job.identity, 'job.completed'),
+    type: 'job.completed',
+    jobId,
+    elementId: job.nodeId,
+  });
+  move(ctx, track, 'RESUME');
+}
+
+/**
+ * A job's handler failed: retried after a backoff while retries are left, else an incident. A BPMN error
+ * (`errorCode`) is not a failure to retry: the nearest catcher takes it, else it is an incident.
+ */
+export function jobFailed(
+  ctx: StepContext,
+  jobId: string,
+  error: string,
+  retryable: boolean,
+  errorCode: string | undefined,
+): void {
+  const job = ctx.state.jobs.get(jobId);
+  if (!job) return;
+  if (errorCode !== undefined) {
+    const track = ctx.state.track(job.trackId);
+    if (throwError(ctx, track, errorCode, {})) return void ctx.state.jobs.delete(jobId);
+    job.lastError = error;
+    raiseIncident(ctx, track, 'uncaught-error', 'job', `uncaught BPMN error ${errorCode}: ${error}`, jobId);
+    return;
+  }
+  job.failures += 1;
+  job.retriesLeft = retryable ? Math.max(0, job.retriesLeft - 1) : 0;
+  job.lastError = error;
+  announce(ctx, {
+    id: jobEventId(ctx.id, job.identity, 'job.failed', job.failures),
+    type: 'job.failed',
+    jobId,
+    elementId: job.nodeId,
+    error,
+    retriesLeft: job.retriesLeft,
+  });
+  if (job.retriesLeft > 0) {
+    // Still in flight: a new failure count is a new dispatch, after the backoff.
+    job.notBefore = ctx.now + ctx.backoff(job.failures);
+    return;
+  }
+  job.notBefore = null;
+  raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', `handler failed: ${error}`, jobId);
+}
+
+/** The track waits at a user task until someone completes it. */
+export function createUserTask(ctx: StepContext, track: TrackRecord, node: UserTaskNode): void {
+  const taskId = nextId(ctx, 'u');
+  ctx.state.userTasks.set(taskId, {
+    id: taskId,
+    trackId: track.id,
+    nodeId: node.id,
+    name: node.name,
+    assignee: node.assignee,
+    createdAt: ctx.now,
+  });
+  track.wait = { kind: 'userTask', taskId };
+  move(ctx, track, 'WAIT');
+  announce(ctx, {
+    id: eventId(ctx.id, 'userTask.created', taskId),
+    type: 'userTask.created',
+    taskId,
+    elementId: node.id,
+  });
+}
+
+/** A user task was completed: the track leaves it with the variables it produced. */
+export function userTaskCompleted(ctx: StepContext, taskId: string, variables: Variables): void {
+  const task = ctx.state.userTasks.get(taskId);
+  if (!task) throw new NotFoundError('userTask', `${ctx.id}/${taskId}`);
+  const track = ctx.state.track(task.trackId);
+  ctx.state.userTasks.delete(taskId);
+  track.result = variables;
+  track.wait = null;
+  announce(ctx, {
+    id: eventId(ctx.id, 'userTask.completed', taskId),
+    type: 'userTask.completed',
+    taskId,
+    elementId: task.nodeId,
+  });
+  move(ctx, track, 'RESUME');
+}
+
+/** A script task: its expression's value goes into its result variable. */
+export function runScript(ctx: StepContext, track: TrackRecord, node: ScriptTaskNode): void {
+  const value = evaluateOrIncident(ctx, track, node.expression, 'enter');
+  if (value === NO_VALUE) return;
+  track.result = { [node.resultVariable]: value };
+  move(ctx, track, 'COMPLETE');
+}

@@ -1,0 +1,87 @@
+import { jobCompleted, jobFailed, userTaskCompleted } from './activities.js';
+import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
+import { type Effect, effectsBetween, type Obligations, obligationsOf } from './effects.js';
+import { enter } from './enter.js';
+import { eventId } from './event-ids.js';
+import { armEventSubProcesses } from './event-subprocesses.js';
+import { fireInclusiveJoins } from './gateways.js';
+import { retryIncident } from './incidents.js';
+import type { InstanceEvent } from './instance-event.js';
+import { leave } from './leave.js';
+import { correlateMessage, receiveSignal } from './messages.js';
+import { closeDrainedScopes } from './scopes.js';
+import type { InstanceState } from './state.js';
+import { terminate } from './throws.js';
+import { fireTimer } from './timers.js';
+import { spawn } from './tracks.js';
+
+/**
+ * The engine's core: apply events to one instance, each running every track it frees until each waits or
+ * ends. It reads only the model, the state and `ctx.now`; it mutates the state and returns the effects the
+ * runtime performs once the new state is durable — the step's announcements, and the difference between
+ * what the instance owed before (`owed`, by default what its state owes now) and what it owes after. A
+ * restore passes `NOTHING_OWED`, so it gets everything its state holds. No I/O, no wall clock, no randomness.
+ */
+export function applyEvents(
+  core: CoreContext,
+  state: InstanceState,
+  events: readonly InstanceEvent[],
+  owed: Obligations = obligationsOf(state),
+): Effect[] {
+  const announcements: Effect[] = [];
+  for (const event of events) {
+    const ctx = createStepContext(core, state, announcements);
+    apply(ctx, event);
+    drain(ctx);
+  }
+  return effectsBetween(owed, obligationsOf(state), announcements);
+}
+
+function apply(ctx: StepContext, event: InstanceEvent): void {
+  switch (event.type) {
+    case 'instance.start':
+      ctx.presetTimer = event.timer;
+      return start(ctx, event.variables, event.startNode);
+    case 'instance.cancel':
+      return terminate(ctx, '/', '');
+    case 'job.completed':
+      return jobCompleted(ctx, event.jobId, event.result);
+    case 'job.failed':
+      return jobFailed(ctx, event.jobId, event.error, event.retryable, event.errorCode);
+    case 'timer.fired':
+      return fireTimer(ctx, event.timerId);
+    case 'message.correlated':
+      return correlateMessage(ctx, event);
+    case 'signal.received':
+      return receiveSignal(ctx, event);
+    case 'outbox.delivered': {
+      const index = ctx.state.outbox.findIndex((entry) => entry.id === event.entryId);
+      if (index >= 0) ctx.state.outbox.splice(index, 1);
+      return;
+    }
+    case 'userTask.completed':
+      return userTaskCompleted(ctx, event.taskId, event.variables);
+    case 'incident.retry':
+      return retryIncident(ctx, event.incidentId);
+  }
+}
+
+function start(ctx: StepContext, variables: Record<string, unknown>, startNode: string): void {
+  Object.assign(ctx.state.scope('/').data, variables);
+  announce(ctx, { id: eventId(ctx.id, 'instance.started'), type: 'instance.started', processId: ctx.process.id });
+  armEventSubProcesses(ctx, '/', null);
+  spawn(ctx, '/', startNode, null);
+}
+
+/** Move every runnable track until each waits or ends, then settle joins and drained scopes. */
+function drain(ctx: StepContext): void {
+  for (;;) {
+    while (ctx.agenda.length > 0) {
+      const track = ctx.state.tracks.get(ctx.agenda.shift()!);
+      if (track?.state === 'entering') enter(ctx, track);
+      else if (track?.state === 'leaving') leave(ctx, track);
+    }
+    if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx)) break;
+  }
+  for (const id of ctx.retired) ctx.state.tracks.delete(id);
+}

@@ -1,0 +1,36 @@
+import type { TrackRecord } from '@thresher/checkpoint';
+import type { StepContext } from './context.js';
+import { moveScope } from './scope-moves.js';
+import { ownedBy } from './state.js';
+import { move } from './tracks.js';
+
+/** Cancel everything inside the scope at `path`: its inner scopes, then its live tracks. */
+export function cancelInside(ctx: StepContext, path: string): void {
+  for (const scope of [...ctx.state.scopes.values()]) {
+    if (scope.parentPath !== path) continue;
+    cancelInside(ctx, scope.path);
+    moveScope(ctx, scope, 'TERMINATE');
+  }
+  for (const track of ctx.state.liveTracks(path)) cancel(ctx, track);
+}
+
+/** Cancel a track where it is: its job, user task, inner scope, incident, timers and subscriptions go. */
+export function cancel(ctx: StepContext, track: TrackRecord): void {
+  const { state } = ctx;
+  const wait = track.wait;
+  if (wait?.kind === 'job') state.jobs.delete(wait.jobId);
+  if (wait?.kind === 'userTask') state.userTasks.delete(wait.taskId);
+  if (wait?.kind === 'scope') {
+    cancelInside(ctx, wait.path);
+    const scope = state.scopes.get(wait.path);
+    if (scope) moveScope(ctx, scope, 'TERMINATE');
+  }
+  state.dropWaits(ownedBy(track.id));
+  if (wait?.kind === 'incident') {
+    const incident = state.incidents.get(wait.incidentId);
+    if (incident?.jobId) state.jobs.delete(incident.jobId);
+    state.incidents.delete(wait.incidentId);
+  }
+  track.wait = null;
+  move(ctx, track, 'CANCEL');
+}

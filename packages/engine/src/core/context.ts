@@ -1,0 +1,69 @@
+import type { Variables } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import type { Node, ProcessDef } from '../model/types.js';
+import type { TimerSchedule } from '../timers/schedule.js';
+import type { Announcement, Effect } from './effects.js';
+import type { InstanceState } from './state.js';
+
+/** What the runtime hands the core for a step: the model, the clock's reading and the retry policy. */
+export interface CoreContext {
+  process: ProcessDef;
+  /** The injected clock's reading for this step; the core reads no other time. */
+  now: number;
+  /** Retries of a task that does not say (`zeebe:taskDefinition retries`). */
+  defaultRetries: number;
+  /** Backoff in ms before retry n (1-based). */
+  backoff: (failure: number) => number;
+}
+
+/**
+ * Everything an element's behaviour reads and writes while one event is applied: the instance's state,
+ * the model, the clock's reading, the id source and the effect sink — plus the step's own bookkeeping (the
+ * agenda of tracks to move). The element modules are functions over it; none holds state of its own.
+ */
+export interface StepContext extends CoreContext {
+  readonly state: InstanceState;
+  /** The instance id. */
+  readonly id: string;
+  /** The effect sink: what the step publishes, performed by the runtime once the step is durable. */
+  readonly effects: Effect[];
+  /** Tracks with an element to enter or leave, in the order they move. */
+  readonly agenda: string[];
+  /** Tracks that ended or were cancelled in this step: dropped from the state when it settles. */
+  readonly retired: string[];
+  /** Tracks re-entering their element after an incident: not announced as entered a second time. */
+  readonly reentering: Set<string>;
+  /** Tracks leaving an event-based gateway in this step: the catch event each won, and its payload. */
+  readonly decided: Map<string, { target: string; variables: Variables }>;
+  /** A timer start event's occurrence scheduled by the one before it, for the instance this step starts. */
+  presetTimer: TimerSchedule | undefined;
+}
+
+export function createStepContext(core: CoreContext, state: InstanceState, effects: Effect[]): StepContext {
+  return {
+    ...core,
+    state,
+    id: state.instance.id,
+    effects,
+    agenda: [],
+    retired: [],
+    reentering: new Set(),
+    decided: new Map(),
+    presetTimer: undefined,
+  };
+}
+
+/** A new instance-local id from the document's counter, so ids stay the same across restores. */
+export function nextId(ctx: StepContext, prefix: 't' | 'j' | 'u' | 'i' | 'w'): string {
+  return ctx.state.nextId(prefix);
+}
+
+export function announce(ctx: StepContext, event: Announcement): void {
+  ctx.effects.push({ type: 'announce', event });
+}
+
+export function nodeOf(ctx: StepContext, id: string): Node {
+  const node = ctx.process.nodes.get(id);
+  if (!node) throw new InvalidStateError(`element "${id}" is not in process ${ctx.process.id}`);
+  return node;
+}

@@ -1,0 +1,86 @@
+import type { EngineEvent } from '../api-types.js';
+import type { InstanceState } from './state.js';
+
+/** An engine event before the runtime stamps its instance and time. */
+export type Announcement = EngineEvent extends infer E
+  ? E extends EngineEvent
+    ? Omit<E, 'instanceId' | 'at'>
+    : never
+  : never;
+
+/**
+ * Everything that leaves an instance. The runtime performs effects only from this list, and only once the
+ * step that produced it is durable; a restore produces the same list from the restored state through
+ * the same code ({@link effectsBetween}), so what an instance must do is decided in one place.
+ */
+export type Effect =
+  /** Publish an engine event. */
+  | { type: 'announce'; event: Announcement }
+  /** Call the handler of an in-flight job (after its `notBefore`, when it has one). */
+  | { type: 'dispatch'; jobId: string }
+  /** Wake the instance at its earliest due BPMN timer. */
+  | { type: 'timer.schedule'; dueAt: number }
+  /** No BPMN timer is armed any more. */
+  | { type: 'timer.cancel' }
+  /** Take buffered messages for these new message subscriptions. */
+  | { type: 'message.take'; subscriptionIds: string[] }
+  /** Deliver an outbox entry (a thrown signal, a timer start's next occurrence). */
+  | { type: 'deliver'; entryId: string };
+
+/**
+ * What a state obliges the runtime to keep doing: the jobs to run, the earliest timer to wake at, the
+ * message subscriptions to feed from the buffer, the outbox entries to deliver. Effects are the
+ * difference between the obligations before a step and after it.
+ */
+export interface Obligations {
+  /** In-flight jobs (a track waits on them), by `jobId#failures`: a failure makes a new dispatch. */
+  jobs: Map<string, string>;
+  dueAt: number | null;
+  messageSubscriptions: Set<string>;
+  outbox: Set<string>;
+}
+
+/** What a restored instance is owed against: nothing, so everything its state holds is performed. */
+export const NOTHING_OWED: Obligations = Object.freeze({
+  jobs: new Map(),
+  dueAt: null,
+  messageSubscriptions: new Set(),
+  outbox: new Set(),
+}) as Obligations;
+
+export function obligationsOf(state: InstanceState): Obligations {
+  const running = state.instance.status === 'running';
+  const jobs = new Map<string, string>();
+  for (const track of state.tracks.values()) {
+    if (track.wait?.kind !== 'job') continue;
+    const job = state.jobs.get(track.wait.jobId);
+    if (job) jobs.set(`${job.id}#${job.failures}`, job.id);
+  }
+  const messageSubscriptions = new Set<string>();
+  if (running) for (const s of state.subscriptions.values()) if (s.kind === 'message') messageSubscriptions.add(s.id);
+  return {
+    jobs,
+    dueAt: running ? state.nextDue() : null,
+    messageSubscriptions,
+    // Delivered even after the instance ended: a signal end event's signal still goes out.
+    outbox: new Set(state.outbox.map((entry) => entry.id)),
+  };
+}
+
+/**
+ * The effects that take an instance from what it owed `before` to what it owes `after`: the timer to
+ * (re)schedule, buffered messages to take for new subscriptions, new jobs to dispatch, new outbox entries
+ * to deliver. `announcements` go between the first two and the last two, in the order they were made.
+ */
+export function effectsBetween(before: Obligations, after: Obligations, announcements: Effect[] = []): Effect[] {
+  const effects: Effect[] = [];
+  if (after.dueAt !== before.dueAt) {
+    effects.push(after.dueAt === null ? { type: 'timer.cancel' } : { type: 'timer.schedule', dueAt: after.dueAt });
+  }
+  const taken = [...after.messageSubscriptions].filter((id) => !before.messageSubscriptions.has(id));
+  if (taken.length > 0) effects.push({ type: 'message.take', subscriptionIds: taken });
+  effects.push(...announcements);
+  for (const [key, jobId] of after.jobs) if (!before.jobs.has(key)) effects.push({ type: 'dispatch', jobId });
+  for (const id of after.outbox) if (!before.outbox.has(id)) effects.push({ type: 'deliver', entryId: id });
+  return effects;
+}

@@ -1,0 +1,83 @@
+import type { TrackRecord } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import { isJobNode, type Node } from '../model/types.js';
+import { createJob, createUserTask, runScript } from './activities.js';
+import { enterCatch, enterEventGateway } from './catches.js';
+import { announce, nodeOf, type StepContext } from './context.js';
+import { trackEventId } from './event-ids.js';
+import { enterGateway } from './gateways.js';
+import { mapOrIncident } from './incidents.js';
+import { openScope } from './scopes.js';
+import { enterTerminateEnd, enterThrow } from './throws.js';
+import { armTimerStart } from './timers.js';
+import { end, move } from './tracks.js';
+import { armBoundaries } from './waits.js';
+
+/**
+ * A track enters its element: the element's input mappings make its locals, its boundary events are
+ * armed, and the element does what its type does — each type handled by the module that owns it.
+ */
+export function enter(ctx: StepContext, track: TrackRecord): void {
+  const node = nodeOf(ctx, track.nodeId);
+  if (!ctx.reentering.delete(track.id)) {
+    announce(ctx, {
+      id: trackEventId(ctx.id, track, 'entered'),
+      type: 'track.entered',
+      trackId: track.id,
+      elementId: node.id,
+    });
+  }
+  if (node.type !== 'subProcess' && node.io.inputs.length > 0) {
+    const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
+    if (!locals) return;
+    track.locals = locals;
+  }
+  if (ctx.process.boundaries?.has(node.id) && !armBoundaries(ctx, track)) return;
+  run(ctx, track, node);
+}
+
+function run(ctx: StepContext, track: TrackRecord, node: Node): void {
+  // Service and send tasks, message throws and message end events: a handler does their work.
+  if (isJobNode(node)) return createJob(ctx, track, node.taskType, node.retries);
+  switch (node.type) {
+    case 'startEvent':
+      // Only a process-level timer start waits; every other start has already happened.
+      if (node.container === ctx.process.id && armTimerStart(ctx, track, node)) return;
+      return move(ctx, track, 'COMPLETE');
+    case 'task':
+    case 'manualTask':
+    case 'boundaryEvent':
+      return move(ctx, track, 'COMPLETE');
+    case 'scriptTask':
+      return runScript(ctx, track, node);
+    case 'userTask':
+      return createUserTask(ctx, track, node);
+    case 'exclusiveGateway':
+    case 'parallelGateway':
+    case 'inclusiveGateway':
+      return enterGateway(ctx, track, node);
+    case 'eventBasedGateway':
+      return enterEventGateway(ctx, track, node);
+    case 'intermediateCatchEvent':
+    case 'receiveTask':
+      return enterCatch(ctx, track, node);
+    case 'intermediateThrowEvent':
+      // A none throw event passes straight through.
+      if (!node.event) return move(ctx, track, 'COMPLETE');
+      return enterThrow(ctx, track, node, node.event);
+    case 'endEvent':
+      if (!node.event) return end(ctx, track);
+      return enterThrow(ctx, track, node, node.event);
+    case 'terminateEndEvent':
+      return enterTerminateEnd(ctx, track);
+    case 'subProcess':
+      return openScope(ctx, track, node);
+    default:
+      return unhandled(node);
+  }
+}
+
+/** Every element type the compiler emits is handled above; one that is not fails loudly, never silently waits. */
+function unhandled(node: never): never {
+  throw new InvalidStateError(`element type "${(node as Node).type}" has no behaviour in the core`);
+}

@@ -1,0 +1,97 @@
+import type { IncidentRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import { ExpressionError, NotFoundError } from '../common/errors.js';
+import { evaluate } from '../common/feel.js';
+import { type Expression, isJobNode, type Mapping } from '../model/types.js';
+import { announce, nextId, nodeOf, type StepContext } from './context.js';
+import { eventId } from './event-ids.js';
+import { MappingError, runMappings } from './mappings.js';
+import { newIncident } from './records.js';
+import { move } from './tracks.js';
+
+/** What `evaluateOrIncident` returns when the expression failed and an incident was raised instead. */
+export const NO_VALUE: unique symbol = Symbol('no value');
+
+/** Stop a track with an incident: it waits for a person to retry (`resume` says where it picks up). */
+export function raiseIncident(
+  ctx: StepContext,
+  track: TrackRecord,
+  kind: IncidentRecord['kind'],
+  resume: IncidentRecord['resume'],
+  message: string,
+  jobId: string | null,
+): void {
+  const incidentId = nextId(ctx, 'i');
+  ctx.state.incidents.set(incidentId, newIncident(incidentId, track, kind, resume, message, jobId, ctx.now));
+  track.wait = { kind: 'incident', incidentId };
+  move(ctx, track, 'FAIL');
+  announce(ctx, {
+    id: eventId(ctx.id, 'incident.raised', incidentId),
+    type: 'incident.raised',
+    incidentId,
+    elementId: track.nodeId,
+    message,
+  });
+}
+
+/** Run mappings over `view`; undefined when one failed and an incident was raised on the track. */
+export function mapOrIncident(
+  ctx: StepContext,
+  track: TrackRecord,
+  mappings: readonly Mapping[],
+  view: Variables,
+  resume: 'enter' | 'leave',
+): Variables | undefined {
+  try {
+    return runMappings(mappings, view);
+  } catch (error) {
+    if (!(error instanceof MappingError)) throw error;
+    raiseIncident(ctx, track, 'mapping-failed', resume, error.message, null);
+    return undefined;
+  }
+}
+
+/** Evaluate an expression in the track's view; `NO_VALUE` when it failed and an incident was raised. */
+export function evaluateOrIncident(
+  ctx: StepContext,
+  track: TrackRecord,
+  expression: Expression,
+  resume: 'enter' | 'leave',
+): unknown {
+  try {
+    return evaluate(expression, { ...ctx.state.visible(track.scopePath), ...track.locals });
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    raiseIncident(ctx, track, 'expression-failed', resume, error.message, null);
+    return NO_VALUE;
+  }
+}
+
+/**
+ * Resolve an incident and pick up where it stopped: a failed job is dispatched again with fresh retries;
+ * an element is entered again, or left again.
+ */
+export function retryIncident(ctx: StepContext, incidentId: string): void {
+  const incident = ctx.state.incidents.get(incidentId);
+  if (!incident) throw new NotFoundError('incident', `${ctx.id}/${incidentId}`);
+  ctx.state.incidents.delete(incidentId);
+  const track = ctx.state.track(incident.trackId);
+  announce(ctx, {
+    id: eventId(ctx.id, 'incident.resolved', incidentId),
+    type: 'incident.resolved',
+    incidentId,
+    elementId: incident.nodeId,
+  });
+  const job = incident.jobId === null ? undefined : ctx.state.jobs.get(incident.jobId);
+  if (job) {
+    const node = nodeOf(ctx, job.nodeId);
+    job.retriesLeft = (isJobNode(node) ? node.retries : undefined) ?? ctx.defaultRetries;
+    job.notBefore = null;
+    track.wait = { kind: 'job', jobId: job.id };
+    move(ctx, track, 'RETRY_WAIT');
+    return;
+  }
+  track.wait = null;
+  // The same activation tries again: it is not announced as entered a second time.
+  if (incident.resume !== 'leave') ctx.reentering.add(track.id);
+  move(ctx, track, incident.resume === 'leave' ? 'RETRY_LEAVE' : 'RETRY_ENTER');
+}

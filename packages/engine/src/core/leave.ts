@@ -1,0 +1,72 @@
+import type { TrackRecord } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import type { Node } from '../model/types.js';
+import { nodeOf, type StepContext } from './context.js';
+import { chooseFlows, FlowError } from './gateways.js';
+import { mapOrIncident, raiseIncident } from './incidents.js';
+import { ownedBy } from './state.js';
+import { move, place, record, spawn } from './tracks.js';
+
+/**
+ * A track leaves its element: what the element produced is applied (through its output mappings), its
+ * boundary events stop waiting, and it moves along the flows chosen — the first itself, every other a new
+ * track — or ends when there are none.
+ */
+export function leave(ctx: StepContext, track: TrackRecord): void {
+  const node = nodeOf(ctx, track.nodeId);
+  if (!applyOutputs(ctx, track, node)) return;
+  ctx.state.dropWaits(ownedBy(track.id));
+  let flows: { id: string | null; target: string }[];
+  try {
+    const decided = ctx.decided.get(track.id);
+    const link = node.type === 'intermediateThrowEvent' && node.event?.kind === 'link' ? node.event.name : null;
+    flows = decided
+      ? node.outgoing.map((id) => ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
+      : link !== null
+        ? [linkTo(ctx, node.container, link)]
+        : chooseFlows(ctx.process, node, ctx.state.visible(track.scopePath));
+  } catch (error) {
+    if (!(error instanceof FlowError)) throw error;
+    raiseIncident(ctx, track, error.kind, 'leave', error.message, null);
+    return;
+  }
+  record(ctx, track);
+  track.locals = null;
+  track.result = null;
+  track.wait = null;
+  const [first, ...rest] = flows;
+  if (!first) return move(ctx, track, 'END');
+  move(ctx, track, 'MOVE');
+  place(ctx, track, first.target, first.id);
+  // Scheduled a second time (the move already did): a track that moves on takes its next turn before the
+  // tracks it spawns, the order every earlier build ran in — and so the visit counts, ids and history order
+  // their checkpoints and fixtures recorded.
+  ctx.agenda.push(track.id);
+  for (const flow of rest) spawn(ctx, track.scopePath, flow.target, flow.id);
+}
+
+/**
+ * Apply what the element produced: with output mappings, evaluate them over the element's view and
+ * propagate the targets; without, propagate the result as it is. False when an incident was raised.
+ */
+function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): boolean {
+  const path = track.scopePath;
+  if (node.io.outputs.length > 0) {
+    const view = { ...ctx.state.visible(path), ...track.locals, ...track.result };
+    const outputs = mapOrIncident(ctx, track, node.io.outputs, view, 'leave');
+    if (!outputs) return false;
+    ctx.state.propagate(path, outputs);
+  } else if (track.result !== null && node.type !== 'subProcess') {
+    ctx.state.propagate(path, track.result);
+  }
+  return true;
+}
+
+/** A link throw's jump, as a flow without an id to the catch event of that name in its container. */
+function linkTo(ctx: StepContext, container: string, name: string): { id: string | null; target: string } {
+  for (const node of ctx.process.nodes.values()) {
+    if (node.type !== 'intermediateCatchEvent' || node.event.kind !== 'link') continue;
+    if (node.container === container && node.event.name === name) return { id: null, target: node.id };
+  }
+  throw new InvalidStateError(`no link catch event "${name}" in ${container}`);
+}

@@ -1,0 +1,53 @@
+import type { ScopeRecord } from '@thresher/checkpoint';
+import { advanceScope, type ScopeEvent } from '../machines/index.js';
+import { announce, type StepContext } from './context.js';
+import { eventId } from './event-ids.js';
+import { move } from './tracks.js';
+
+/** Move a scope's machine by one event and perform the actions the move returns. */
+export function moveScope(ctx: StepContext, scope: ScopeRecord, event: ScopeEvent): void {
+  const step = advanceScope(scope.state, event);
+  scope.state = step.state;
+  for (const action of step.actions) {
+    switch (action) {
+      case 'disarm':
+        disarmEventSubProcesses(ctx, scope.path);
+        break;
+      case 'resumeHost':
+        resumeHost(ctx, scope);
+        break;
+      case 'release':
+        if (scope.parentPath !== null) ctx.state.scopes.delete(scope.path);
+        break;
+    }
+  }
+}
+
+/** Drop the timers and subscriptions of the event sub-processes of the scope at `path`. */
+export function disarmEventSubProcesses(ctx: StepContext, path: string): void {
+  ctx.state.dropWaits((owner) => owner.kind === 'eventSubProcess' && owner.scopePath === path);
+}
+
+/** A scope completed: the root completes the instance; another goes, resuming the track parked on it. */
+function resumeHost(ctx: StepContext, scope: ScopeRecord): void {
+  if (scope.parentPath === null) return finishInstance(ctx, 'completed');
+  ctx.state.scopes.delete(scope.path);
+  // An event sub-process has no host: its end lets its parent scope drain.
+  if (scope.hostTrack === null) return;
+  const host = ctx.state.track(scope.hostTrack);
+  host.locals = { ...scope.data };
+  host.wait = null;
+  move(ctx, host, 'RESUME');
+}
+
+/** The instance ended: completed, or terminated (by a terminate end event `nodeId`, or cancelled). */
+export function finishInstance(ctx: StepContext, status: 'completed' | 'terminated', nodeId?: string): void {
+  const instance = ctx.state.instance;
+  instance.status = status;
+  instance.endedAt = ctx.now;
+  if (status === 'completed') {
+    announce(ctx, { id: eventId(ctx.id, 'instance.completed'), type: 'instance.completed' });
+  } else {
+    announce(ctx, { id: eventId(ctx.id, 'instance.terminated'), type: 'instance.terminated', elementId: nodeId ?? '' });
+  }
+}

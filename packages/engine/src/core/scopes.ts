@@ -1,0 +1,53 @@
+import type { TrackRecord } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import type { SubProcessNode } from '../model/types.js';
+import type { StepContext } from './context.js';
+import { armEventSubProcesses } from './event-subprocesses.js';
+import { mapOrIncident } from './incidents.js';
+import { newScope, scopePath } from './records.js';
+import { moveScope } from './scope-moves.js';
+import { move, spawn } from './tracks.js';
+
+/**
+ * Embedded sub-processes: a host track opens a scope with the data its input mappings make, waits on it,
+ * and resumes once every track inside has ended — one scope per activation, so a loop's second pass never
+ * shares a path (or a step identity) with its first.
+ */
+
+export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessNode): void {
+  const parent = host.scopePath;
+  const data = mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
+  if (!data) return;
+  const path = scopePath(parent, node.id, { pass: host.attempt });
+  ctx.state.scopes.set(path, newScope(path, node.id, parent, host.id, data));
+  if (!armEventSubProcesses(ctx, path, host)) {
+    ctx.state.scopes.delete(path);
+    return;
+  }
+  host.wait = { kind: 'scope', path };
+  move(ctx, host, 'WAIT');
+  const start = node.startNodes[0];
+  if (!start) throw new InvalidStateError(`sub-process ${node.id} has no none start event`);
+  spawn(ctx, path, start, null);
+}
+
+/**
+ * Close every scope whose tracks have all ended (innermost first): the root completes the instance, a
+ * sub-process resumes its host. True when one closed.
+ */
+export function closeDrainedScopes(ctx: StepContext): boolean {
+  let closed = false;
+  for (const scope of [...ctx.state.scopes.values()].reverse()) {
+    if (scope.state !== 'active' || ctx.state.liveTracks(scope.path).length > 0) continue;
+    // A running event sub-process keeps its scope open.
+    if (hasOpenChild(ctx, scope.path)) continue;
+    closed = true;
+    moveScope(ctx, scope, 'COMPLETE');
+  }
+  return closed;
+}
+
+function hasOpenChild(ctx: StepContext, path: string): boolean {
+  for (const scope of ctx.state.scopes.values()) if (scope.parentPath === path) return true;
+  return false;
+}

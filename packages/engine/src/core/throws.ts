@@ -1,0 +1,148 @@
+import type { TrackRecord, Variables } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import type { BoundaryEventNode, EndEventNode, EventDefinition, IntermediateThrowEventNode } from '../model/types.js';
+import { cancel, cancelInside } from './cancel.js';
+import { announce, type StepContext } from './context.js';
+import { eventId } from './event-ids.js';
+import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
+import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { signalOutboxId } from './records.js';
+import { finishInstance, moveScope } from './scope-moves.js';
+import { end, move, spawnWith } from './tracks.js';
+import { boundariesOf } from './waits.js';
+
+/**
+ * What throw events do — signals (into the outbox), escalations and errors (to the nearest catcher), links
+ * (a jump), terminate (an end to the scope) — and how a thrown error or escalation finds its catcher.
+ */
+
+/** Enter a throw or end event with a signal, escalation, link or error definition. */
+export function enterThrow(
+  ctx: StepContext,
+  track: TrackRecord,
+  node: IntermediateThrowEventNode | EndEventNode,
+  event: EventDefinition,
+): void {
+  const ends = node.type === 'endEvent';
+  const view = (): Variables => ({ ...ctx.state.visible(track.scopePath), ...track.locals });
+  switch (event.kind) {
+    case 'signal': {
+      const name = evaluateOrIncident(ctx, track, event.name, 'enter');
+      if (name === NO_VALUE) return;
+      // Recorded in the outbox with this step, so a crash before delivery cannot lose it.
+      ctx.state.outbox.push({ id: signalOutboxId(ctx.id, track), kind: 'signal', name: String(name), variables: {} });
+      return move(ctx, track, 'COMPLETE');
+    }
+    case 'escalation': {
+      const code = event.code ?? '';
+      if (ends) ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+      throwEscalation(ctx, track, code, view());
+      // An interrupting catcher may have cancelled the thrower; otherwise it goes on (or ends).
+      if (track.state !== 'cancelled') move(ctx, track, ends ? 'END' : 'COMPLETE');
+      return;
+    }
+    case 'link':
+      return move(ctx, track, 'COMPLETE');
+    case 'error': {
+      const code = event.code ?? '';
+      ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+      if (throwError(ctx, track, code, view())) {
+        if (track.state !== 'cancelled') move(ctx, track, 'END');
+        return;
+      }
+      ctx.state.history.pop();
+      raiseIncident(ctx, track, 'uncaught-error', 'enter', `uncaught BPMN error ${code} thrown by "${node.id}"`, null);
+      return;
+    }
+    case 'message':
+    case 'timer':
+      // A message throw runs as a job (see `enter.ts`); the compiler refuses a timer throw.
+      throw new InvalidStateError(`${node.id}: a ${event.kind} throw is not a throw this module runs`);
+  }
+}
+
+/**
+ * Throw a BPMN error from `from` (a track at a task whose handler threw it, or at an error end event):
+ * the nearest error boundary with that code (or none) on the activity or an enclosing sub-process catches
+ * it, interrupting what it is attached to. False when nothing catches it.
+ */
+export function throwError(ctx: StepContext, from: TrackRecord, code: string, variables: Variables): boolean {
+  return propagate(ctx, from, 'error', code, variables);
+}
+
+/**
+ * Throw an escalation from `from`: caught like an error, but a non-interrupting catcher lets the thrower
+ * go on, and nothing happens when no one catches it.
+ */
+export function throwEscalation(ctx: StepContext, from: TrackRecord, code: string, variables: Variables): boolean {
+  return propagate(ctx, from, 'escalation', code, variables);
+}
+
+/**
+ * Find the nearest catcher of an error or escalation: a boundary on the activity, then an event
+ * sub-process of its scope, then the same for the enclosing sub-process, up to the process.
+ */
+function propagate(
+  ctx: StepContext,
+  from: TrackRecord,
+  kind: 'error' | 'escalation',
+  code: string,
+  variables: Variables,
+): boolean {
+  for (let track: TrackRecord | undefined = from; track; ) {
+    const boundary = boundaryCatcher(ctx, track.nodeId, kind, code);
+    if (boundary) {
+      announceCaught(ctx, from, boundary.id, code);
+      if (boundary.interrupting) cancel(ctx, track);
+      spawnWith(ctx, track.scopePath, boundary.id, variables);
+      return true;
+    }
+    const start = eventSubProcessCatcher(ctx, track.scopePath, kind, code);
+    if (start) {
+      announceCaught(ctx, from, start.id, code);
+      startEventSubProcess(ctx, track.scopePath, start, variables);
+      return true;
+    }
+    const host: string | null | undefined = ctx.state.scopes.get(track.scopePath)?.hostTrack;
+    track = host ? ctx.state.tracks.get(host) : undefined;
+  }
+  return false;
+}
+
+function announceCaught(ctx: StepContext, from: TrackRecord, catcherId: string, code: string): void {
+  announce(ctx, {
+    id: eventId(ctx.id, 'error.caught', from.id, from.attempt, catcherId),
+    type: 'error.caught',
+    elementId: catcherId,
+    errorCode: code,
+  });
+}
+
+/** The boundary of an activity that catches an error or escalation `code`: an exact code first, then a catch-all. */
+function boundaryCatcher(
+  ctx: StepContext,
+  activityId: string,
+  kind: 'error' | 'escalation',
+  code: string,
+): BoundaryEventNode | undefined {
+  const catchers = boundariesOf(ctx, activityId).filter((b) => b.event.kind === kind);
+  const codeOf = (b: BoundaryEventNode) => (b.event.kind === kind ? b.event.code : undefined);
+  return catchers.find((b) => codeOf(b) === code) ?? catchers.find((b) => codeOf(b) === null);
+}
+
+/** A terminate end event ends the track, then every other track of its scope and its inner scopes. */
+export function enterTerminateEnd(ctx: StepContext, track: TrackRecord): void {
+  end(ctx, track);
+  terminate(ctx, track.scopePath, track.nodeId);
+}
+
+/**
+ * Cancel every track of the scope at `path` and its inner scopes; at the root the instance ends
+ * `terminated` (by the terminate end event `nodeId`, or `''` when it was cancelled).
+ */
+export function terminate(ctx: StepContext, path: string, nodeId: string): void {
+  cancelInside(ctx, path);
+  if (path !== '/') return;
+  moveScope(ctx, ctx.state.scope('/'), 'TERMINATE');
+  finishInstance(ctx, 'terminated', nodeId);
+}

@@ -1,0 +1,61 @@
+import type { TrackRecord, Variables } from '@thresher/checkpoint';
+import { advanceTrack, type TrackEvent } from '../machines/index.js';
+import { announce, nextId, type StepContext } from './context.js';
+import { trackEventId } from './event-ids.js';
+import { newTrack } from './records.js';
+
+/** A new track at `nodeId` in the scope at `path`, arriving by `viaFlow`; it moves in this step. */
+export function spawn(ctx: StepContext, path: string, nodeId: string, viaFlow: string | null): TrackRecord {
+  const track = newTrack(nextId(ctx, 't'), path);
+  place(ctx, track, nodeId, viaFlow);
+  ctx.state.tracks.set(track.id, track);
+  ctx.agenda.push(track.id);
+  return track;
+}
+
+/** A new track at `nodeId` carrying an event's payload as its result. */
+export function spawnWith(ctx: StepContext, path: string, nodeId: string, variables: Variables): void {
+  spawn(ctx, path, nodeId, null).result = variables;
+}
+
+/** Put a track at an element, counting the visit: its `attempt` is how many times the scope entered it before. */
+export function place(ctx: StepContext, track: TrackRecord, nodeId: string, viaFlow: string | null): void {
+  track.nodeId = nodeId;
+  track.viaFlow = viaFlow;
+  const { visits } = ctx.state.scope(track.scopePath);
+  track.attempt = visits[nodeId] ?? 0;
+  visits[nodeId] = track.attempt + 1;
+}
+
+/** Move a track's machine by one event and perform the actions the move returns. */
+export function move(ctx: StepContext, track: TrackRecord, event: TrackEvent): void {
+  const step = advanceTrack(track.state, event);
+  track.state = step.state;
+  for (const action of step.actions) {
+    switch (action) {
+      case 'schedule':
+        ctx.agenda.push(track.id);
+        break;
+      case 'retire':
+        ctx.retired.push(track.id);
+        break;
+    }
+  }
+}
+
+/** The track completed its element: it goes into the history. */
+export function record(ctx: StepContext, track: TrackRecord): void {
+  ctx.state.history.push({ node: track.nodeId, scope: track.scopePath, track: track.id });
+  announce(ctx, {
+    id: trackEventId(ctx.id, track, 'left'),
+    type: 'track.left',
+    trackId: track.id,
+    elementId: track.nodeId,
+  });
+}
+
+/** The track ends at its element (an end event, or an element with no way on). */
+export function end(ctx: StepContext, track: TrackRecord): void {
+  record(ctx, track);
+  move(ctx, track, 'END');
+}

@@ -1,0 +1,128 @@
+import {
+  decodeJournalEntry,
+  type JobRecord,
+  type JournalEntry,
+  openCheckpoint,
+  type PutCheckpoint,
+  receiptMatches,
+  StaleReceiptError,
+  type StoredCheckpoint,
+  sealCheckpoint,
+} from '@thresher/checkpoint';
+import { InstanceState } from '../core/state.js';
+import { invocationIdentity } from '../core/step-identity.js';
+import { isJobNode, type ProcessDef } from '../model/types.js';
+
+/**
+ * Capture and restore, paired: the one module that turns an instance's state into the checkpoint
+ * document the repository stores, and a stored document (with its journal) back into state. The document
+ * is decoded nowhere else.
+ */
+
+/** Seal the state at `seq` into the write that stores it, with the index fields the repository keeps. */
+export function capture(
+  state: InstanceState,
+  seq: number,
+  parentSeq: number | null,
+  capturedAt: number,
+): PutCheckpoint {
+  const { instance } = state;
+  const { document, bytes } = sealCheckpoint({
+    instanceId: instance.id,
+    seq,
+    parentSeq,
+    definitionDigest: instance.definition.digest,
+    capturedAt,
+    body: state.toBody(),
+  });
+  return {
+    instanceId: instance.id,
+    seq,
+    parentSeq,
+    schema: document.schema,
+    definitionDigest: document.definitionDigest,
+    digest: document.digest,
+    bytes,
+    meta: {
+      status: instance.status,
+      processId: instance.processId,
+      definitionId: instance.definition.id,
+      businessKey: instance.businessKey,
+      parentId: instance.parentId,
+      callNodeId: instance.callNodeId,
+      dueAt: state.nextDue(),
+      // `message:NAME` with its key, `signal:NAME`: what deliveries look instances up by.
+      subscriptions: [...state.subscriptions.values()].map((s) => ({
+        name: `${s.kind}:${s.name}`,
+        key: s.correlationKey,
+      })),
+    },
+  };
+}
+
+/**
+ * The state a document holds: its digest checked, an older schema migrated, a future one refused.
+ * `where` names the instance and seq for errors.
+ */
+export function openState(bytes: Uint8Array, where: { instanceId: string; seq?: number }): InstanceState {
+  return new InstanceState(openCheckpoint(bytes, where).body);
+}
+
+/** A stored instance brought back: its state, the process it is pinned to, and the journal to apply. */
+export interface Restored {
+  state: InstanceState;
+  process: ProcessDef;
+  journal: JournalEntry[];
+}
+
+/**
+ * Restore a stored checkpoint: open its document, find the process its instance is pinned to, and check
+ * the journal filed against it before any of it is applied.
+ */
+export async function restore(
+  stored: StoredCheckpoint,
+  pinnedProcess: (state: InstanceState) => Promise<ProcessDef>,
+): Promise<Restored> {
+  const state = openState(stored.bytes, { instanceId: stored.instanceId, seq: stored.seq });
+  const process = await pinnedProcess(state);
+  const journal = checkJournal(
+    process,
+    state,
+    stored.writes.map((write) => decodeJournalEntry(write.value)),
+  );
+  return { state, process, journal };
+}
+
+/**
+ * Check the journal recovered with a checkpoint before any of it is applied (seed 001): each result must
+ * match its receipt, and each receipt must belong to a job of this checkpoint whose identity is still what
+ * the pinned definition, the job's position and its inputs derive. Anything else fails closed with
+ * `StaleReceiptError`; entries written before receipts existed (no `receipt`) are applied as they are.
+ */
+export function checkJournal(process: ProcessDef, state: InstanceState, entries: JournalEntry[]): JournalEntry[] {
+  const instanceId = state.instance.id;
+  for (const entry of entries) {
+    const job: JobRecord | undefined = state.jobs.get(entry.jobId);
+    const refuse = (reason: string): never => {
+      throw new StaleReceiptError(instanceId, entry.jobId, job?.nodeId ?? null, reason);
+    };
+    if (!job) refuse('the checkpoint it is filed against has no such job');
+    const receipt = entry.receipt as JournalEntry['receipt'] | undefined;
+    if (receipt === undefined) continue;
+    if (!receiptMatches(receipt, entry.result)) refuse('the stored result does not match its receipt');
+    if (receipt.identity !== job!.identity) refuse('the receipt was issued for another invocation');
+    const node = process.nodes.get(job!.nodeId);
+    if (!isJobNode(node) || node.taskType !== job!.taskType) {
+      refuse(`the pinned definition has no job "${job!.nodeId}" of type "${job!.taskType}"`);
+    }
+    const track = state.tracks.get(job!.trackId);
+    if (!track || track.nodeId !== job!.nodeId) refuse('its track is no longer at the step');
+    if (
+      job!.inputDigest !== null &&
+      invocationIdentity(state.instance, track!, job!.inputDigest) !== receipt.identity
+    ) {
+      refuse('its identity is not what the pinned definition and its inputs derive');
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,82 @@
+import type { Deployment, Repository } from '@thresher/checkpoint';
+import { InvalidStateError, NotFoundError, RestoreError } from '../common/errors.js';
+import type { InstanceState } from '../core/state.js';
+import { compile } from '../model/index.js';
+import type { ProcessDef, ProcessModel } from '../model/types.js';
+
+/** A deployment and its compiled model. */
+export interface LoadedDefinition {
+  deployment: Deployment;
+  model: ProcessModel;
+}
+
+/**
+ * The deployments an engine has compiled, by digest: each model is compiled once per engine, whether it
+ * was deployed here or is read back for an instance pinned to it.
+ */
+export class Definitions {
+  private readonly loaded = new Map<string, Promise<LoadedDefinition>>();
+
+  constructor(private readonly repository: Repository) {}
+
+  /** Remember a model this engine has just compiled and stored. */
+  add(deployment: Deployment, model: ProcessModel): void {
+    this.loaded.set(model.digest, Promise.resolve({ deployment, model }));
+  }
+
+  /** The compiled model of a deployment, compiled on first use. */
+  from(deployment: Deployment): Promise<LoadedDefinition> {
+    let loaded = this.loaded.get(deployment.digest);
+    if (!loaded) {
+      loaded = compile(deployment.xml).then((model) => ({ deployment, model }));
+      this.loaded.set(deployment.digest, loaded);
+    }
+    return loaded;
+  }
+
+  /** The deployment an instance runs on, when this engine has it compiled. */
+  async deploymentOf(state: InstanceState): Promise<Deployment | undefined> {
+    return (await this.loaded.get(state.instance.definition.digest))?.deployment;
+  }
+
+  /** A process to start: of the deployment `digest`, else of the latest deployment that has it. */
+  async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    const candidates = digest
+      ? [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined)
+      : (await this.repository.deployments()).reverse();
+    for (const deployment of candidates) {
+      const { model } = await this.from(deployment);
+      const process = model.processes.get(processId);
+      if (process) {
+        if (!process.executable)
+          throw new InvalidStateError(`process ${processId} is not executable (isExecutable="false")`);
+        return { deployment, process };
+      }
+    }
+    throw new NotFoundError('process', digest ? `${processId}@${digest}` : processId);
+  }
+
+  /**
+   * The process an instance is pinned to. A changed model deployed since never takes over an instance
+   * started on another: without its own deployment the instance is refused, naming what is deployed.
+   */
+  async pinnedProcess(state: InstanceState): Promise<ProcessDef> {
+    const { id, processId, definition } = state.instance;
+    const deployment = await this.repository.getDeployment(definition.digest);
+    if (!deployment) {
+      const others = (await this.repository.deployments(definition.id)).map(
+        (d) => `version ${d.version} (${d.digest.slice(0, 12)})`,
+      );
+      throw new RestoreError(
+        id,
+        `it runs on ${definition.id} version ${definition.version} (${definition.digest.slice(0, 12)}), which is not deployed here; ` +
+          `it will not be resumed on another version of process ${processId}` +
+          (others.length > 0 ? ` (deployed: ${others.join(', ')})` : '') +
+          '; deploy its original model to resume it',
+      );
+    }
+    const process = (await this.from(deployment)).model.processes.get(processId);
+    if (!process) throw new RestoreError(id, `process ${processId} is not in deployment ${definition.digest}`);
+    return process;
+  }
+}

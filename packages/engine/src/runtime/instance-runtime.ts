@@ -1,0 +1,404 @@
+import {
+  type BufferedMessage,
+  encodeJournalEntry,
+  fromCanonicalBytes,
+  type JournalEntry,
+  type OutboxEntry,
+  type Repository,
+  resultReceipt,
+  type Variables,
+} from '@thresher/checkpoint';
+import type { Clock, EngineEvent, Handlers, SettledOptions, SettledState } from '../api-types.js';
+import { applyEvents } from '../core/apply.js';
+import type { CoreContext } from '../core/context.js';
+import { type Announcement, type Effect, NOTHING_OWED, type Obligations } from '../core/effects.js';
+import { eventId, jobEventId } from '../core/event-ids.js';
+import type { InstanceEvent } from '../core/instance-event.js';
+import type { InstanceState } from '../core/state.js';
+import type { ProcessDef } from '../model/types.js';
+import { capture, openState } from './capture.js';
+import { callHandler, jobView, type Outcome } from './job-calls.js';
+import { settledState } from './settle.js';
+
+/** The longest delay Node's setTimeout takes as given. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** What a runtime needs from its engine. */
+export interface RuntimeHost {
+  repository: Repository;
+  clock: Clock;
+  handlers: Handlers;
+  defaultRetries: number;
+  backoff: (failure: number) => number;
+  emit(event: EngineEvent): void;
+  /** A store or engine fault that stopped this instance's loop. */
+  fault(instanceId: string, error: Error): void;
+  /** The instance ended and its end is durable: the engine may let go of the loop. */
+  ended(instanceId: string): void;
+  /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
+  broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
+  /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
+  startNext(digest: string, processId: string, entry: Extract<OutboxEntry, { kind: 'start' }>): Promise<unknown>;
+}
+
+/**
+ * The loop of one instance: the single writer of its state. Every event is applied by the core, made
+ * durable, and only then are the effects the core returned performed (handlers called, events published,
+ * timers set), so a crash may repeat an effect but never lose one.
+ */
+export class InstanceRuntime {
+  private tail: Promise<void> = Promise.resolve();
+  private queued = 0;
+  /** Jobs whose handler is running, or whose outcome the loop has not applied yet. */
+  private readonly running = new Set<string>();
+  /** Jobs waiting out a retry backoff, by clock handle. */
+  private readonly backoffs = new Map<string, unknown>();
+  private settledWaiters: Array<() => void> = [];
+  private wakeUp: unknown;
+  /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
+  private inFlightEffects = 0;
+  private broken: Error | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly host: RuntimeHost,
+    private readonly process: ProcessDef,
+    private state: InstanceState,
+    /** The seq of the latest durable checkpoint; null before the first. */
+    private seq: number | null,
+    private lastBytes: Uint8Array | null,
+  ) {}
+
+  get id(): string {
+    return this.state.instance.id;
+  }
+
+  get current(): InstanceState {
+    return this.state;
+  }
+
+  get latestSeq(): number {
+    return this.seq ?? -1;
+  }
+
+  /** Apply an event, persist, perform its effects. Rejects (state unchanged) when the event is refused. */
+  submit(event: InstanceEvent): Promise<void> {
+    return this.enqueue(async () => {
+      this.perform(await this.step([event]));
+    });
+  }
+
+  /**
+   * Continue a restored instance: apply the journal recovered with its checkpoint (those handlers are not
+   * called again), then perform everything the restored state owes — dispatch the jobs in flight, wake at
+   * its timers, deliver its outbox, take buffered messages for its subscriptions. One step of the loop, so
+   * no handler outcome can land between the two and have its job dispatched twice. Resolves once the
+   * buffered messages it took are applied.
+   */
+  async resume(journal: JournalEntry[]): Promise<void> {
+    let takes: Promise<void>[] = [];
+    await this.enqueue(async () => {
+      const events: InstanceEvent[] = journal
+        .filter((entry) => this.state.jobs.has(entry.jobId))
+        .map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result }));
+      takes = this.perform(await this.step(events, NOTHING_OWED));
+    });
+    await Promise.all(takes);
+  }
+
+  /**
+   * Take, for every open message subscription, the buffered messages that match it; resolves once they are
+   * applied and durable. `correlateMessage` calls it after buffering a message, for the instances that
+   * subscribed while it looked.
+   */
+  takeBuffered(): Promise<void> {
+    return this.enqueue(() => this.takeBufferedNow([...this.state.subscriptions.keys()]));
+  }
+
+  /** Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents). */
+  settled(options: SettledOptions = {}): Promise<SettledState> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (this.broken) {
+          reject(this.broken);
+          return true;
+        }
+        const activity = {
+          stepping: this.queued > 0,
+          working: this.running.size > 0 || this.backoffs.size > 0 || this.inFlightEffects > 0,
+        };
+        const result = settledState(this.state, activity, options.timers ?? 'park');
+        if (result) resolve(result);
+        return result !== undefined;
+      };
+      const waiter = (): void => {
+        if (!check()) this.settledWaiters.push(waiter);
+      };
+      waiter();
+    });
+  }
+
+  /** Stop dispatching; results arriving later are dropped (their jobs stay in flight in the document). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const handle of this.backoffs.values()) this.host.clock.clearTimeout(handle);
+    this.backoffs.clear();
+    this.cancelWakeUp();
+    await this.tail;
+  }
+
+  // ── the loop ────────────────────────────────────────────────────────────────────────────────────────
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    this.queued++;
+    const run = this.tail.then(async () => {
+      if (this.broken) throw this.broken;
+      await work();
+    });
+    const settle = (): void => {
+      this.queued--;
+      this.notifySettled();
+    };
+    this.tail = run.then(settle, settle);
+    return run;
+  }
+
+  /**
+   * A write the store refused or failed leaves memory ahead of what is durable: the loop stops for good
+   * and the instance is restored from the store by the next engine (or `recover()`).
+   */
+  private async durably<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      this.broken = error instanceof Error ? error : new Error(String(error));
+      this.host.fault(this.id, this.broken);
+      throw error;
+    }
+  }
+
+  /**
+   * Apply events and make the result durable; returns the effects to perform. Nothing is written when
+   * there were no events (a restore with an empty journal). A refused event leaves the state as it was.
+   */
+  private async step(events: InstanceEvent[], owed?: Obligations): Promise<Effect[]> {
+    let effects: Effect[];
+    try {
+      effects = applyEvents(this.context(), this.state, events, owed);
+    } catch (error) {
+      // The core may have changed records before refusing; go back to what is durable.
+      if (this.lastBytes) this.state = openState(this.lastBytes, { instanceId: this.id });
+      throw error;
+    }
+    if (events.length > 0) await this.persist();
+    return effects;
+  }
+
+  private context(): CoreContext {
+    return {
+      process: this.process,
+      now: this.host.clock.now(),
+      defaultRetries: this.host.defaultRetries,
+      backoff: this.host.backoff,
+    };
+  }
+
+  private async persist(): Promise<void> {
+    const seq = this.seq === null ? 0 : this.seq + 1;
+    const checkpoint = capture(this.state, seq, this.seq, this.host.clock.now());
+    await this.durably(() => this.host.repository.put(checkpoint));
+    this.seq = seq;
+    this.lastBytes = checkpoint.bytes;
+    if (this.state.instance.status !== 'running') this.host.ended(this.id);
+    this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
+  }
+
+  /** Perform effects in order; returns the buffered-message takes they queued. */
+  private perform(effects: Effect[]): Promise<void>[] {
+    const takes: Promise<void>[] = [];
+    for (const effect of effects) {
+      switch (effect.type) {
+        case 'announce':
+          this.announce(effect.event);
+          break;
+        case 'dispatch':
+          this.dispatch(effect.jobId);
+          break;
+        case 'deliver':
+          this.deliver(effect.entryId);
+          break;
+        case 'timer.schedule':
+          this.wakeAt(effect.dueAt);
+          break;
+        case 'timer.cancel':
+          this.cancelWakeUp();
+          break;
+        case 'message.take': {
+          // Faults surface through host.fault and settled().
+          const take = this.enqueue(() => this.takeBufferedNow(effect.subscriptionIds)).catch(() => {});
+          takes.push(take);
+          break;
+        }
+      }
+    }
+    return takes;
+  }
+
+  private announce(event: Announcement): void {
+    this.host.emit({ ...event, instanceId: this.id, at: this.host.clock.now() } as EngineEvent);
+  }
+
+  // ── buffered messages ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * One loop step: for each of these message subscriptions still open, take the buffered messages of its
+   * name and key (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
+   * each. The order makes a buffered message neither lost nor delivered twice:
+   *
+   * 1. `takeMessage` hands the message to this instance alone and holds it for it (no other taker sees it);
+   * 2. the message is applied under its id and persisted: it is now in this instance's `receivedIds`;
+   * 3. `deleteMessage` removes it from the buffer.
+   *
+   * Stopped after 1, the next restore takes the held message back (a taker gets what it holds first) and
+   * delivers it; stopped after 2, it takes it back, finds the id already received, and only deletes it — or,
+   * when the delivery moved it past every subscription of that name and key (or ended it), leaves it held,
+   * invisible to every other taker, until a full `recover()` deletes it once expired.
+   */
+  private async takeBufferedNow(subscriptionIds: string[]): Promise<void> {
+    for (const subscriptionId of subscriptionIds) {
+      for (;;) {
+        const subscription = this.state.subscriptions.get(subscriptionId);
+        if (this.stopped || subscription?.kind !== 'message' || this.state.instance.status !== 'running') break;
+        const { name, correlationKey } = subscription;
+        const message: BufferedMessage | undefined = await this.durably(() =>
+          this.host.repository.takeMessage(name, correlationKey, this.host.clock.now(), this.id),
+        );
+        if (message === undefined) break;
+        const { id } = message;
+        if (!this.state.instance.receivedIds.includes(id)) {
+          const variables = fromCanonicalBytes(message.variables) as Variables;
+          this.perform(
+            await this.step([{ type: 'message.correlated', name, correlationKey, variables, messageId: id }]),
+          );
+        }
+        await this.durably(() => this.host.repository.deleteMessage(id));
+      }
+    }
+  }
+
+  // ── jobs ────────────────────────────────────────────────────────────────────────────────────────────
+
+  private dispatch(jobId: string): void {
+    const job = this.state.jobs.get(jobId);
+    if (!job || this.stopped || this.running.has(jobId) || this.backoffs.has(jobId)) return;
+    const delay = job.notBefore === null ? 0 : job.notBefore - this.host.clock.now();
+    if (delay > 0) {
+      const handle = this.host.clock.setTimeout(() => {
+        this.backoffs.delete(jobId);
+        this.dispatch(jobId);
+      }, delay);
+      this.backoffs.set(jobId, handle);
+      return;
+    }
+    const view = jobView(this.state, this.process, job);
+    this.running.add(jobId);
+    this.announce({
+      id: jobEventId(this.id, job.identity, 'job.dispatched', view.attempt),
+      type: 'job.dispatched',
+      jobId,
+      elementId: job.nodeId,
+      taskType: job.taskType,
+      attempt: view.attempt,
+    });
+    const handler = this.host.handlers[job.taskType];
+    // The handler runs after this step's effects have all been started, never inside them.
+    Promise.resolve()
+      .then(() => callHandler(handler, view))
+      .then((outcome) => this.jobSettled(jobId, outcome));
+  }
+
+  private jobSettled(jobId: string, outcome: Outcome): void {
+    // A stopped loop, or a job cancelled meanwhile (terminate), takes no result.
+    if (this.stopped || !this.state.jobs.has(jobId)) {
+      this.running.delete(jobId);
+      return this.notifySettled();
+    }
+    // The job counts as running until the loop has applied its outcome: nothing can dispatch it twice.
+    const work =
+      'result' in outcome
+        ? this.completeJob(jobId, outcome.result)
+        : this.enqueue(async () => {
+            this.running.delete(jobId);
+            const { error, retryable, errorCode } = outcome;
+            this.perform(
+              await this.step([
+                { type: 'job.failed', jobId, error, retryable, ...(errorCode === undefined ? {} : { errorCode }) },
+              ]),
+            );
+          });
+    work.catch(() => {}); // faults are reported through host.fault and settled()
+  }
+
+  /** Journal the result against the current checkpoint, then apply it: a kill in between loses nothing. */
+  private completeJob(jobId: string, result: Variables): Promise<void> {
+    return this.enqueue(async () => {
+      this.running.delete(jobId);
+      const job = this.state.jobs.get(jobId);
+      if (!job || this.seq === null) return;
+      const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
+      const seq = this.seq;
+      await this.durably(() =>
+        this.host.repository.putWrites(this.id, seq, [{ taskId: jobId, index: 0, value: encodeJournalEntry(entry) }]),
+      );
+      this.perform(await this.step([{ type: 'job.completed', jobId, result }]));
+    });
+  }
+
+  /** Deliver an outbox entry (at least once: its id lets receivers take it once), then drop it. */
+  private deliver(entryId: string): void {
+    const entry = this.state.outbox.find((candidate) => candidate.id === entryId);
+    if (!entry || this.stopped) return;
+    this.inFlightEffects++;
+    const done = (): void => {
+      this.inFlightEffects--;
+      this.notifySettled();
+    };
+    const delivery =
+      entry.kind === 'signal'
+        ? this.host.broadcast(entry.name, entry.variables, entry.id)
+        : this.host.startNext(this.state.instance.definition.digest, this.process.id, entry);
+    delivery.then(() => this.submit({ type: 'outbox.delivered', entryId })).then(done, done);
+  }
+
+  // ── BPMN timers ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** One clock timer at the earliest due BPMN timer; on waking, every timer due by then fires. */
+  private wakeAt(dueAt: number): void {
+    this.cancelWakeUp();
+    if (this.stopped) return;
+    this.wakeUp = this.host.clock.setTimeout(
+      () => {
+        this.wakeUp = undefined;
+        const now = this.host.clock.now();
+        const ready = [...this.state.timers.values()].filter((timer) => timer.dueAt <= now);
+        ready.sort((a, b) => a.dueAt - b.dueAt);
+        if (ready.length === 0) return this.wakeAt(dueAt);
+        for (const timer of ready) this.submit({ type: 'timer.fired', timerId: timer.id }).catch(() => {});
+      },
+      // Node's timers hold at most 2^31-1 ms (~24.8 days); a later timer is re-checked when that runs out.
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, dueAt - this.host.clock.now())),
+    );
+  }
+
+  private cancelWakeUp(): void {
+    if (this.wakeUp !== undefined) this.host.clock.clearTimeout(this.wakeUp);
+    this.wakeUp = undefined;
+  }
+
+  private notifySettled(): void {
+    const waiters = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}

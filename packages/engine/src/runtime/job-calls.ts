@@ -1,0 +1,60 @@
+import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkpoint';
+import type { Handler, Job } from '../api-types.js';
+import { BpmnError, NotFoundError } from '../common/errors.js';
+import type { InstanceState } from '../core/state.js';
+import type { ProcessDef } from '../model/types.js';
+
+/** How a handler call ended: its variables, or why it failed and whether a retry may help. */
+export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
+
+/** What a handler is given for one attempt of a job. */
+export function jobView(state: InstanceState, process: ProcessDef, job: JobRecord): Job {
+  const track = state.track(job.trackId);
+  return {
+    id: job.id,
+    instanceId: state.instance.id,
+    elementId: job.nodeId,
+    elementName: process.nodes.get(job.nodeId)?.name ?? null,
+    taskType: job.taskType,
+    variables: { ...state.visible(track.scopePath), ...track.locals },
+    idempotencyKey: job.identity,
+    attempt: job.failures + 1,
+    businessKey: state.instance.businessKey,
+  };
+}
+
+/**
+ * Call a handler and classify how it ended; never rejects. A thrown `BpmnError` is a BPMN error (not
+ * retried); anything else thrown, or a result that is not an object of storable variables, is a failure
+ * a retry may mend. No handler for the type is a failure too.
+ */
+export async function callHandler(handler: Handler | undefined, job: Job): Promise<Outcome> {
+  try {
+    if (!handler) throw new NotFoundError('handler', job.taskType);
+    return checkResult(job.taskType, await handler(job));
+  } catch (error) {
+    return BpmnError.is(error)
+      ? { error: error.message, retryable: false, errorCode: error.errorCode }
+      : { error: describe(error), retryable: true };
+  }
+}
+
+function checkResult(taskType: string, result: unknown): Outcome {
+  if (result === undefined || result === null) return { result: {} };
+  if (typeof result !== 'object' || Array.isArray(result)) {
+    return {
+      error: `the handler for "${taskType}" returned ${Array.isArray(result) ? 'an array' : typeof result}; return an object of variables`,
+      retryable: true,
+    };
+  }
+  try {
+    canonicalBytes(result, '$result');
+  } catch (error) {
+    return { error: describe(error), retryable: true };
+  }
+  return { result: result as Variables };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
