@@ -1,8 +1,10 @@
 /**
  * The part of a PostgreSQL driver the repository uses, described structurally so that the store depends on
  * a shape rather than on a driver's types: `pg`'s `Pool` and `PoolClient` satisfy it, and {@link pglitePool}
- * adapts an in-process PGlite to it.
+ * adapts an in-process PGlite to it. And how the repository gets its pool ({@link openPool}), runs a
+ * transaction on one connection ({@link inTransaction}) and reads a driver's failures.
  */
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
 
 /** What a query returns: the rows, and how many rows a write affected. */
 export interface PgQueryResult<TRow> {
@@ -102,4 +104,114 @@ export function pglitePool(db: PGliteLike): PgPoolLike {
     },
     async end() {},
   };
+}
+
+/** Options of `createPostgresRepository`: exactly one of `connectionString`, `pool` and `pglite`. */
+export interface PostgresRepositoryOptions {
+  /** A `postgres://` URL; the repository opens (and on `close` ends) its own `pg` pool. */
+  connectionString?: string;
+  /** A pool the caller owns (a `pg.Pool`, or anything of its shape); `close` leaves it open. */
+  pool?: PgPoolLike;
+  /** An in-process PGlite instance the caller owns; `close` leaves it open. */
+  pglite?: PGliteLike;
+  /** The PostgreSQL schema holding the tables, created if missing. Default `thresher`. */
+  schema?: string;
+}
+
+/** The pool a repository runs on. */
+export interface OpenedPool {
+  pool: PgPoolLike;
+  /** Whether the repository opened the pool, and so ends it on `close`. */
+  owned: boolean;
+  /** The database as messages name it: the connection string without its password, `PGlite`, or `the given pool`. */
+  where: string;
+}
+
+/**
+ * The pool of `options`: the given one, an adapted PGlite, or a `pg` pool opened on the connection string
+ * (`pg` is loaded only then).
+ *
+ * @throws CheckpointError unless exactly one of `connectionString`, `pool` and `pglite` is given
+ */
+export async function openPool(options: PostgresRepositoryOptions): Promise<OpenedPool> {
+  const given = (['connectionString', 'pool', 'pglite'] as const).filter((key) => options[key] !== undefined);
+  if (given.length !== 1) {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `the PostgreSQL repository needs exactly one of connectionString, pool or pglite${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
+    );
+  }
+  if (options.pool !== undefined) return { pool: options.pool, owned: false, where: 'the given pool' };
+  if (options.pglite !== undefined) return { pool: pglitePool(options.pglite), owned: false, where: 'PGlite' };
+  const where = redact(options.connectionString!);
+  try {
+    const { default: pg } = await import('pg');
+    const own = new pg.Pool({ connectionString: options.connectionString });
+    // An idle connection the server dropped emits 'error' on the pool; unheard, it would end the process.
+    // The next query on the pool reports the problem instead.
+    own.on('error', () => {});
+    return { pool: own, owned: true, where };
+  } catch (cause) {
+    throw new CheckpointError(CheckpointErrorCode.Store, `cannot open the PostgreSQL database ${where}`, { cause });
+  }
+}
+
+/**
+ * Run `work` in one transaction on one connection of `pool`, opened with `begin` (`BEGIN`, or `BEGIN` with an
+ * isolation level); commit if it returns, roll back if it throws. A connection that cannot roll back is
+ * discarded, not given to anyone else.
+ */
+export async function inTransaction<T>(
+  pool: PgPoolLike,
+  begin: string,
+  work: (client: PgClientLike) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      // A connection that cannot roll back is not given to anyone else.
+      broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Whether a driver failure may pass if the same call is made later. SQLSTATE classes and codes worth
+ * retrying: connection failures (08), serialization failures and deadlocks (40001, 40P01), too many
+ * connections (53300), a server shutting down (57P01–57P03), a lock not available (55P03); and a socket
+ * that closed or refused.
+ */
+export function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    /^08/.test(code) ||
+    ['40001', '40P01', '53300', '57P01', '57P02', '57P03', '55P03'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)
+  );
+}
+
+/** A driver failure's message, for the store's own. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The connection string without its password, for messages. */
+function redact(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'the given connection string';
+  }
 }

@@ -8,9 +8,15 @@
  * newer build is refused. It passes the `@thresher/checkpoint/conformance` suite.
  */
 
-export type { PGliteLike, PgClientLike, PgPoolLike, PgQueryable, PgQueryResult } from './driver.js';
+export type {
+  PGliteLike,
+  PgClientLike,
+  PgPoolLike,
+  PgQueryable,
+  PgQueryResult,
+  PostgresRepositoryOptions,
+} from './driver.js';
 export { pglitePool } from './driver.js';
 export type { Migration } from './migrations.js';
 export { DEFAULT_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export type { PostgresRepositoryOptions } from './postgres-store.js';
 export { createPostgresRepository, PostgresRepository } from './postgres-store.js';

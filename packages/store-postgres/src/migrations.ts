@@ -1,13 +1,17 @@
-import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import {
+  assertKnownStoreSchema,
+  CheckpointError,
+  CheckpointErrorCode,
+  type SchemaMigration,
+} from '@thresher/checkpoint';
 import type { PgClientLike, PgPoolLike } from './driver.js';
 
-/** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
-export interface Migration {
-  /** What the step changes, recorded with it in `schema_migrations`. */
-  description: string;
-  /** The statements, with `{schema}` standing for the quoted schema name. */
-  sql: string;
-}
+/**
+ * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
+ * `description` is recorded with it in `schema_migrations`, and its `sql` writes `{schema}` for the quoted
+ * schema name.
+ */
+export type Migration = SchemaMigration;
 
 /**
  * The tables, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
@@ -159,18 +163,9 @@ export async function schemaVersion(db: PgPoolLike | PgClientLike, schema: strin
   return Number(version.rows[0]?.version ?? 0);
 }
 
-/**
- * Refuse a schema written by a newer build: its tables may mean something this build cannot honour, and
- * writing to them could corrupt what the newer build relies on.
- */
+/** Refuse a schema written by a newer build ({@link assertKnownStoreSchema}), naming it. */
 export function assertKnownSchema(schema: string, version: number): void {
-  if (version > SCHEMA_VERSION) {
-    throw new CheckpointError(
-      CheckpointErrorCode.FutureSchema,
-      `the PostgreSQL schema "${schema}" has schema version ${version}, but this build of @thresher/store-postgres ` +
-        `supports at most ${SCHEMA_VERSION}; upgrade Thresher to open it`,
-    );
-  }
+  assertKnownStoreSchema(`the PostgreSQL schema "${schema}"`, version, '@thresher/store-postgres', SCHEMA_VERSION);
 }
 
 /**

@@ -1,87 +1,10 @@
 /**
- * The statements the PostgreSQL repository runs, the rows they return, and how rows become contract values.
- * Tables and columns are created by `migrations.ts`; keep the two in step. `BIGINT` columns come back from
- * `pg` as strings (from PGlite as numbers), so row types say so and the mappers apply `Number`.
+ * The SQL text of the PostgreSQL repository: the fixed statements of one schema ({@link statements}, named as
+ * their SQLite counterparts where the operation is the same), and the statements built per call (a batch of
+ * journal entries, the `instances` query for the filters present). Tables and columns are created by
+ * `migrations.ts`; keep the two in step. What the rows they return look like is `rows.ts`. Parameters are
+ * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
-import type {
-  BufferedMessage,
-  Deployment,
-  InstanceStatus,
-  InstanceSummary,
-  MessageSubscription,
-  StoredCheckpoint,
-} from '@thresher/checkpoint';
-
-/** A `BIGINT` as a driver returns it. */
-export type Int8 = string | number | bigint;
-
-/** A `checkpoints` row; `document` is the canonical bytes as stored (`pg` returns a Buffer). */
-export interface CheckpointRow {
-  instance_id: string;
-  seq: Int8;
-  parent_seq: Int8 | null;
-  schema: number;
-  definition_digest: string;
-  digest: string;
-  document: Uint8Array;
-}
-
-/** A `writes` row as read with its checkpoint. */
-export interface WriteRow {
-  seq: Int8;
-  task_id: string;
-  idx: Int8;
-  value: Uint8Array;
-}
-
-/** An `instances` row with its subscriptions (a JSON array of `[name, key]`, in the order put): a summary. */
-export interface InstanceRow {
-  instance_id: string;
-  latest_seq: Int8;
-  definition_digest: string;
-  status: string;
-  process_id: string;
-  definition_id: string;
-  business_key: string | null;
-  parent_id: string | null;
-  call_node_id: string | null;
-  due_at: number | null;
-  subscriptions: [string, string | null][];
-}
-
-/** The instance row as a writer locks it: the latest seq and the held lease (all null when none is held). */
-export interface LockedInstanceRow {
-  latest_seq: Int8;
-  lease_owner: string | null;
-  lease_token: Int8 | null;
-  lease_expires_at: number | null;
-}
-
-/** A lease as `claim` returns it. */
-export interface ClaimedRow {
-  instance_id: string;
-  lease_token: Int8;
-  lease_expires_at: number;
-}
-
-/** A `messages` row; `variables` is the canonical bytes as stored. */
-export interface MessageRow {
-  id: string;
-  name: string;
-  correlation_key: string | null;
-  variables: Uint8Array;
-  published_at: number;
-  expires_at: number;
-}
-
-/** A `deployments` row. */
-export interface DeploymentRow {
-  definition_id: string;
-  digest: string;
-  version: number;
-  xml: string;
-  deployed_at: Int8;
-}
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
 const INDEXED_COLUMNS =
@@ -108,7 +31,7 @@ const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
-/** Every fixed statement of one schema, by name; `s` is the quoted schema name. Parameters are `$n`. */
+/** Every statement of one schema, by name; `s` is the quoted schema name. */
 export function statements(s: string) {
   return {
     // The instance row is the lock every writer of the instance takes first: writers on one instance queue
@@ -219,6 +142,11 @@ export function statements(s: string) {
     // ord is an identity column: insertion order, which is what "oldest first" means (deployedAt is the caller's clock).
     selectDeployments: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments ORDER BY ord`,
     selectDeploymentsOf: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments WHERE definition_id = $1 ORDER BY ord`,
+
+    /** {@link insertWritesSql} in this schema. */
+    insertWrites: (count: number) => insertWritesSql(s, count),
+    /** {@link selectInstancesSql} in this schema. */
+    selectInstances: (filter: InstanceFilter) => selectInstancesSql(s, filter),
   } as const;
 }
 
@@ -277,59 +205,4 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
     .filter((part) => part !== '')
     .join(' ');
   return { text, values };
-}
-
-/** A plain `Uint8Array` copy of a BYTEA the driver returned (a Buffer from `pg`, possibly a view into a larger one). */
-function toBytes(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes);
-}
-
-export function toStored(row: CheckpointRow, writes: WriteRow[]): StoredCheckpoint {
-  return {
-    instanceId: row.instance_id,
-    seq: Number(row.seq),
-    parentSeq: row.parent_seq === null ? null : Number(row.parent_seq),
-    schema: Number(row.schema),
-    definitionDigest: row.definition_digest,
-    digest: row.digest,
-    bytes: toBytes(row.document),
-    writes: writes.map((entry) => ({ taskId: entry.task_id, index: Number(entry.idx), value: toBytes(entry.value) })),
-  };
-}
-
-export function toSummary(row: InstanceRow): InstanceSummary {
-  return {
-    instanceId: row.instance_id,
-    latestSeq: Number(row.latest_seq),
-    definitionDigest: row.definition_digest,
-    status: row.status as InstanceStatus,
-    processId: row.process_id,
-    definitionId: row.definition_id,
-    businessKey: row.business_key,
-    parentId: row.parent_id,
-    callNodeId: row.call_node_id,
-    dueAt: row.due_at === null ? null : Number(row.due_at),
-    subscriptions: row.subscriptions.map(([name, key]): MessageSubscription => ({ name, key })),
-  };
-}
-
-export function toMessage(row: MessageRow): BufferedMessage {
-  return {
-    id: row.id,
-    name: row.name,
-    correlationKey: row.correlation_key,
-    variables: toBytes(row.variables),
-    publishedAt: Number(row.published_at),
-    expiresAt: Number(row.expires_at),
-  };
-}
-
-export function toDeployment(row: DeploymentRow): Deployment {
-  return {
-    definitionId: row.definition_id,
-    digest: row.digest,
-    xml: row.xml,
-    deployedAt: Number(row.deployed_at),
-    version: Number(row.version),
-  };
 }

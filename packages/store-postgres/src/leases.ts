@@ -1,0 +1,53 @@
+/**
+ * Leases on PostgreSQL: the held lease lives on the instance row (`lease_owner`, `lease_token`,
+ * `lease_expires_at`), the row every writer already locks, and tokens come from the store-wide
+ * `lease_tokens` sequence.
+ */
+import { type ClaimOptions, checkFence, checkRenew, type Fence, type Lease } from '@thresher/checkpoint';
+import type { PgQueryable } from './driver.js';
+import { type ClaimedRow, heldLease, isStorable, type LockedInstanceRow, toLease } from './rows.js';
+import type { Statements } from './statements.js';
+
+/**
+ * Lock the instance's row (waiting for its other writers) and apply the fence rule to the lease held on it;
+ * the row, undefined when the instance does not exist (so no lease is held).
+ */
+export async function lockAndFence(
+  client: PgQueryable,
+  sql: Statements,
+  instanceId: string,
+  fence: Fence | undefined,
+): Promise<LockedInstanceRow | undefined> {
+  const { rows } = await client.query<LockedInstanceRow>(sql.lockInstance, [instanceId]);
+  checkFence(instanceId, fence, heldLease(rows[0]));
+  return rows[0];
+}
+
+/**
+ * `claim` in one statement: running instances with no lease or a lapsed one, in id order, `FOR UPDATE SKIP
+ * LOCKED` (concurrent claimers pass over each other's rows), each with the sequence's next token.
+ */
+export async function claimLeases(db: PgQueryable, sql: Statements, options: ClaimOptions): Promise<Lease[]> {
+  const { owner, ttlMs, now, limit } = options;
+  // Ids PostgreSQL cannot hold are not stored, so they are skipped like any id the store does not have.
+  const among = options.instanceIds?.filter((id) => isStorable(id));
+  if (limit === 0 || among?.length === 0) return [];
+  const expiresAt = now + ttlMs;
+  const { rows } = await db.query<ClaimedRow>(sql.claim, [owner, now, limit, among ?? null, expiresAt]);
+  return rows.map((row) => toLease(row, owner));
+}
+
+/** `renew` under the instance's row lock: {@link checkRenew} against the held lease, then its new expiry. */
+export async function renewLease(
+  client: PgQueryable,
+  sql: Statements,
+  lease: Lease,
+  ttlMs: number,
+  now: number,
+): Promise<Lease> {
+  const { rows } = await client.query<LockedInstanceRow>(sql.lockLease, [lease.instanceId]);
+  checkRenew(lease, heldLease(rows[0]));
+  const expiresAt = now + ttlMs;
+  await client.query(sql.renewLease, [lease.instanceId, expiresAt]);
+  return { instanceId: lease.instanceId, owner: lease.owner, token: lease.token, expiresAt };
+}

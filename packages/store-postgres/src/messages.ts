@@ -1,0 +1,28 @@
+/**
+ * The message buffer on PostgreSQL. `takeMessage` is one statement that picks `FOR UPDATE SKIP LOCKED` and
+ * marks the pick held, so concurrent takers pass over each other's pick instead of waiting for it.
+ */
+import { type BufferedMessage, type MessageRow, toBufferedMessage } from '@thresher/checkpoint';
+import type { PgQueryable } from './driver.js';
+import { messageParams } from './rows.js';
+import type { Statements } from './statements.js';
+
+/** `putMessage`: whether the message was stored (false when its id already was). */
+export async function putMessage(db: PgQueryable, sql: Statements, message: BufferedMessage): Promise<boolean> {
+  const { rowCount } = await db.query(sql.insertMessage, messageParams(message));
+  return (rowCount ?? 0) > 0;
+}
+
+/** `takeMessage`: the message the taker already holds, else the oldest free unexpired one, now held by it. */
+export async function takeMessage(
+  db: PgQueryable,
+  sql: Statements,
+  name: string,
+  key: string | null,
+  now: number,
+  taker: string,
+): Promise<BufferedMessage | undefined> {
+  const statement = key === null ? sql.takeMessageWithoutKey : sql.takeMessage;
+  const { rows } = await db.query<MessageRow>(statement, [name, key, now, taker]);
+  return rows[0] === undefined ? undefined : toBufferedMessage(rows[0]);
+}

@@ -1,0 +1,180 @@
+/**
+ * Rows and parameters of the PostgreSQL repository: what its statements return, how rows become contract
+ * values and contract values become bound parameters, and which text it can bind.
+ *
+ * `BIGINT` columns come back from `pg` as strings (from PGlite as numbers), so the shared row types of
+ * `@thresher/checkpoint` are used with {@link Int8} for them, and the mappers apply `Number`; the rows only
+ * this store has are declared here. Statements bind `$n` parameters from arrays, in the order given here.
+ */
+import {
+  type BufferedMessage,
+  type DeploymentInput,
+  type DueTimer,
+  type HeldLease,
+  type InstanceQuery,
+  type InstanceRow,
+  type InstanceSummary,
+  type Int8Column,
+  type Lease,
+  type MessageSubscription,
+  type PendingWrite,
+  type PutCheckpoint,
+  type RewriteCheckpoint,
+  textGuards,
+  toInstanceSummary,
+} from '@thresher/checkpoint';
+import type { InstanceFilter } from './statements.js';
+
+/**
+ * PostgreSQL's text guards. Its `text` rejects U+0000, and a lone surrogate would reach the server as U+FFFD
+ * (the driver encodes UTF-8), merging two distinct ids: both are refused.
+ */
+export const { isStorable, storable, storablePut, storableWrites, storableMessage, storableDeployment } = textGuards({
+  backend: 'PostgreSQL',
+  refusesNul: true,
+});
+
+/** A `BIGINT` as a driver returns it: `pg` as a string, PGlite as a number. */
+export type Int8 = Int8Column;
+
+/** An `instances` row with its subscriptions (a JSON array of `[name, key]`, in the order put): a summary. */
+export interface SummaryRow extends InstanceRow<Int8> {
+  subscriptions: [string, string | null][];
+}
+
+/** The instance row as a writer locks it: the latest seq and the held lease (all null when none is held). */
+export interface LockedInstanceRow {
+  latest_seq: Int8;
+  lease_owner: string | null;
+  lease_token: Int8 | null;
+  lease_expires_at: number | null;
+}
+
+/** A lease as `claim` returns it. */
+export interface ClaimedRow {
+  instance_id: string;
+  lease_token: Int8;
+  lease_expires_at: number;
+}
+
+/** An instance's latest seq, as `selectLatestSeq` reads it. */
+export interface LatestSeqRow {
+  latest_seq: Int8;
+}
+
+/** An instance id, as the subscriber queries return them. */
+export interface InstanceIdRow {
+  instance_id: string;
+}
+
+/** A due timer as `selectDueTimers` returns it. */
+export interface DueTimerRow {
+  instance_id: string;
+  due_at: number;
+}
+
+/** The lease held on an instance row, undefined when none is (or there is no row). */
+export function heldLease(row: LockedInstanceRow | undefined): HeldLease | undefined {
+  if (row === undefined || row.lease_owner === null || row.lease_token === null || row.lease_expires_at === null) {
+    return undefined;
+  }
+  return { owner: row.lease_owner, token: Number(row.lease_token), expiresAt: Number(row.lease_expires_at) };
+}
+
+/** The lease `claim` handed to `owner` on a row. */
+export function toLease(row: ClaimedRow, owner: string): Lease {
+  return {
+    instanceId: row.instance_id,
+    owner,
+    token: Number(row.lease_token),
+    expiresAt: Number(row.lease_expires_at),
+  };
+}
+
+export function toDueTimer(row: DueTimerRow): DueTimer {
+  return { instanceId: row.instance_id, dueAt: Number(row.due_at) };
+}
+
+export function toSummary(row: SummaryRow): InstanceSummary {
+  return toInstanceSummary(
+    row,
+    row.subscriptions.map(([name, key]): MessageSubscription => ({ name, key })),
+  );
+}
+
+/** `createInstance`'s and `updateInstance`'s parameters: what `put` indexes about the instance. */
+export function instanceParams(checkpoint: PutCheckpoint): unknown[] {
+  const { meta } = checkpoint;
+  return [
+    checkpoint.instanceId,
+    checkpoint.seq,
+    checkpoint.definitionDigest,
+    meta.status,
+    meta.processId,
+    meta.definitionId,
+    meta.businessKey,
+    meta.parentId,
+    meta.callNodeId,
+    meta.dueAt,
+  ];
+}
+
+/** `insertSubscriptions`'s parameters: the instance, then the names and the keys, in order. */
+export function subscriptionParams(checkpoint: PutCheckpoint): unknown[] {
+  const { subscriptions } = checkpoint.meta;
+  return [checkpoint.instanceId, subscriptions.map(({ name }) => name), subscriptions.map(({ key }) => key)];
+}
+
+/** `insertCheckpoint`'s parameters. */
+export function checkpointParams(checkpoint: PutCheckpoint): unknown[] {
+  return [
+    checkpoint.instanceId,
+    checkpoint.seq,
+    checkpoint.parentSeq,
+    checkpoint.schema,
+    checkpoint.definitionDigest,
+    checkpoint.digest,
+    checkpoint.bytes,
+  ];
+}
+
+/** `rewriteCheckpoint`'s parameters: only what a schema migration changes. */
+export function rewriteParams(checkpoint: RewriteCheckpoint): unknown[] {
+  return [checkpoint.instanceId, checkpoint.seq, checkpoint.schema, checkpoint.digest, checkpoint.bytes];
+}
+
+/** `insertWrites`' parameters: the checkpoint, the highest ord filed so far (-1 for none), then each entry. */
+export function writesParams(instanceId: string, seq: number, ord: number, writes: readonly PendingWrite[]): unknown[] {
+  const values: unknown[] = [instanceId, seq, ord];
+  for (const entry of writes) values.push(entry.taskId, entry.index, entry.value);
+  return values;
+}
+
+/** `insertMessage`'s parameters. */
+export function messageParams(message: BufferedMessage): unknown[] {
+  return [message.id, message.name, message.correlationKey, message.variables, message.publishedAt, message.expiresAt];
+}
+
+/** `insertDeployment`'s parameters. */
+export function deploymentParams(input: DeploymentInput, version: number): unknown[] {
+  return [input.definitionId, input.digest, version, input.xml, input.deployedAt];
+}
+
+/** An `instances` query as the filters of its statement: absent ones stay undefined, and bind nothing. */
+export function instanceFilter(query: InstanceQuery): InstanceFilter {
+  return {
+    roots: query.roots === true,
+    children: query.children === true,
+    parentId: query.parentId,
+    status: query.status,
+    definition: query.definition,
+    after: query.after,
+    limit: query.limit,
+  };
+}
+
+/** A `LIMIT` for a page size as the memory store slices: negative is none, a fraction rounds down, Infinity is all. */
+export function pageSize(limit: number): number | null {
+  if (Number.isNaN(limit)) return 0;
+  return Number.isFinite(limit) ? Math.max(0, Math.trunc(limit)) : null;
+}
