@@ -30,7 +30,7 @@ export interface DriveOptions {
   waitTimers?: number;
 }
 
-/** The longest delay Node's `setTimeout` honours (about 24.8 days); longer ones fire at once. */
+/** The longest delay Node's `setTimeout` (the system clock's) honours (about 24.8 days); longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** The waiting-state part of `SettledState`. */
@@ -194,11 +194,11 @@ export async function drive(
     const task = state.userTasks[0];
     if (!task) {
       const next = state.timers[0];
-      if (next && next.dueAt - Date.now() <= waitTimers) {
+      if (next && next.dueAt - session.io.clock.now() <= waitTimers) {
         await waitForTimer(session, instanceId, next);
         continue;
       }
-      return parked(session, base, state, eventReason(state, waitTimers));
+      return parked(session, base, state, eventReason(state, waitTimers, session.io.clock.now()));
     }
     if (mode === 'yes' && autoCompleted >= MAX_AUTO_COMPLETIONS) {
       return parked(
@@ -233,12 +233,13 @@ async function waitForTimer(
   timer: WaitingState['timers'][number],
 ): Promise<void> {
   const { engine } = session;
-  const inMs = Math.max(0, timer.dueAt - Date.now());
+  const { clock } = session.io;
+  const inMs = Math.max(0, timer.dueAt - clock.now());
   session.out.progress(
     `[${instanceId.slice(0, 8)}] ${timer.elementId}: waiting for the timer due at ${new Date(timer.dueAt).toISOString()} (in ${humanDuration(inMs)})`,
   );
   let unsubscribe = (): void => {};
-  let sleep: NodeJS.Timeout | undefined;
+  let sleep: unknown;
   const fired = new Promise<void>((resolve) => {
     unsubscribe = engine.on('timer.fired', (event) => {
       if (event.instanceId === instanceId) resolve();
@@ -249,27 +250,25 @@ async function waitForTimer(
   noTimers.catch(() => {}); // a broken loop is reported by the next settle, not as an unhandled rejection
   // A safety net should the timer fire between the settle and the subscription above: look again once due.
   const due = new Promise<void>((resolve) => {
-    sleep = setTimeout(resolve, Math.min(inMs + 250, MAX_TIMEOUT_MS));
+    sleep = clock.setTimeout(resolve, Math.min(inMs + 250, MAX_TIMEOUT_MS));
   });
   try {
     await Promise.race([fired, noTimers, due]);
   } finally {
     unsubscribe();
-    clearTimeout(sleep);
+    clock.clearTimeout(sleep);
   }
 }
 
 /** Why an instance waiting on no user task parks: what it waits for. */
-function eventReason(state: WaitingState, waitTimers: number): string {
+function eventReason(state: WaitingState, waitTimers: number, now: number): string {
   const waits = [
     ...state.subscriptions.map((subscription) =>
       subscription.kind === 'message'
         ? `message ${subscription.name} (${keyText(subscription.correlationKey)})`
         : `signal ${subscription.name}`,
     ),
-    ...state.timers.map(
-      (timer) => `timer ${timer.elementId} due in ${humanDuration(Math.max(0, timer.dueAt - Date.now()))}`,
-    ),
+    ...state.timers.map((timer) => `timer ${timer.elementId} due in ${humanDuration(Math.max(0, timer.dueAt - now))}`),
   ];
   if (waits.length === 0) return 'it waits for something the CLI cannot give';
   const beyond = state.timers.length > 0 ? ` (later than --wait-timers ${isoDuration(waitTimers)})` : '';
@@ -286,6 +285,7 @@ function parked(session: Session, base: OutcomeBase, state: WaitingState, reason
   const memory = session.store.kind === 'memory';
   const id = shellQuote(base.instanceId);
   const flags = continueFlags(session);
+  const now = session.io.clock.now();
   const timers = state.timers.map((timer): TimerInfo => {
     const info: TimerInfo = {
       elementId: timer.elementId,
@@ -295,7 +295,7 @@ function parked(session: Session, base: OutcomeBase, state: WaitingState, reason
     // With a user task open, a resume parks on the task at once: waiting for the timer is not on offer.
     if (memory || open.length > 0) return info;
     // Whole seconds, rounded up, so that the wait still covers the due time.
-    const wait = isoDuration(Math.max(1000, Math.ceil((timer.dueAt - Date.now()) / 1000) * 1000));
+    const wait = isoDuration(Math.max(1000, Math.ceil((timer.dueAt - now) / 1000) * 1000));
     return { ...info, waitCommand: `thresher resume ${id} --wait-timers ${wait}${flags}` };
   });
   const subscriptions = state.subscriptions.map((subscription): SubscriptionInfo => {

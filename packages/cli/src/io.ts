@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import type { Clock } from '@thresher/engine';
 
 /** Where output goes: `process.stdout` or, in tests, a string buffer. */
 export interface CliWritable {
@@ -18,6 +19,12 @@ export interface CliIo {
   cwd: string;
   /** Both stdin and stdout are terminals: user tasks are asked interactively. */
   isTTY: boolean;
+  /**
+   * The time the CLI reads and waits by, and the engines it starts run on: BPMN timers, `--wait-timers`,
+   * `--ttl`, the due times and durations it prints. `systemClock` (from `@thresher/engine`) in the binary;
+   * tests pass one they move by hand.
+   */
+  clock: Clock;
 }
 
 /**

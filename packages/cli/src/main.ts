@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { systemClock } from '@thresher/engine';
 import { runCli } from './index.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {
@@ -12,4 +13,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  clock: systemClock,
 });

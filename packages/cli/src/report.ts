@@ -34,7 +34,7 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
       const lines = [`Instance ${outcome.instanceId} is parked${process}: ${outcome.reason}.`];
       if (tasks.length > 0) lines.push(`It waits on ${tasks.join(', ')}.`);
       else if (!waitsOnEvents) lines.push('It waits for something the CLI cannot give.');
-      lines.push(...eventLines(outcome));
+      lines.push(...eventLines(outcome, session.io.clock.now()));
       if (outcome.invalidAnswer) lines.push(`Error: ${outcome.invalidAnswer}`);
       if (outcome.commands.length === 0) {
         lines.push(
@@ -62,7 +62,7 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
  * One line per message, signal and timer a parked instance waits for, each with the command that
  * continues it (none for `memory:`).
  */
-function eventLines(outcome: ParkedOutcome): string[] {
+function eventLines(outcome: ParkedOutcome, now: number): string[] {
   const lines: string[] = [];
   for (const subscription of outcome.subscriptions) {
     const what =
@@ -76,7 +76,7 @@ function eventLines(outcome: ParkedOutcome): string[] {
   }
   const resume = outcome.commands.at(-1);
   for (const timer of outcome.timers) {
-    const inMs = timer.dueAt - Date.now();
+    const inMs = timer.dueAt - now;
     const when = inMs > 0 ? `in ${humanDuration(inMs)}` : 'now';
     lines.push(`  waiting for timer ${timer.elementId}, due ${timer.due} (${when})`);
     if (resume && timer.waitCommand) {

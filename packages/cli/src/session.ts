@@ -40,7 +40,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   const handlers = await loadHandlers(options.handlers, io.cwd, options.usage);
   const store = storeFromArgs(options.store, io.env, io.cwd, options.usage);
   const repository = await openStore(store, { create: options.create });
-  const engine = new Engine({ repository, handlers });
+  const engine = new Engine({ repository, handlers, clock: io.clock });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));
   if (!out.json) {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { type Clock, systemClock } from '@thresher/engine';
 import { runCli } from '../src/index.js';
 import type { CliIo } from '../src/io.js';
 
@@ -18,6 +19,64 @@ export interface RunOptions {
   stdin?: string;
   isTTY?: boolean;
   env?: Record<string, string | undefined>;
+  /** The CLI's clock (and its engine's); default the system clock. */
+  clock?: Clock;
+}
+
+/** A `thresher` command line still running in-process: what it wrote so far, and its end. */
+export interface RunningCli {
+  /** Resolves when `runCli` returns. */
+  readonly done: Promise<CliRun>;
+  /** stderr so far. */
+  stderr(): string;
+  /** Resolves once stderr matches `pattern`; rejects if the command ends before it does. */
+  stderrMatches(pattern: RegExp): Promise<void>;
+}
+
+/**
+ * A clock a test moves by hand. `now()` stands still until `advance()`; timers fire when time reaches
+ * their due time, in due order (ties in the order they were set), with `now()` reading that due time.
+ * A timer set with no delay (or one already due) fires on the next turn of the event loop, as on the
+ * system clock: time need not pass for what is already due.
+ */
+export class TestClock implements Clock {
+  private time: number;
+  private readonly timers = new Map<number, { due: number; callback: () => void }>();
+  private nextId = 1;
+
+  constructor(start = Date.UTC(2026, 0, 1, 9)) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): number {
+    const id = this.nextId++;
+    this.timers.set(id, { due: this.time + Math.max(0, ms), callback });
+    if (ms <= 0) setImmediate(() => this.advance(0));
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  /** Moves time forward by `ms`, firing every timer due by then. */
+  advance(ms: number): void {
+    const target = this.time + ms;
+    for (;;) {
+      let next: [number, { due: number; callback: () => void }] | undefined;
+      for (const entry of this.timers)
+        if (entry[1].due <= target && (!next || entry[1].due < next[1].due)) next = entry;
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.time = Math.max(this.time, next[1].due);
+      next[1].callback();
+    }
+    this.time = target;
+  }
 }
 
 /** A scratch directory with files, and `thresher` run in-process against it. */
@@ -33,23 +92,53 @@ export class Workspace {
     return this.path(name);
   }
 
-  async thresher(argv: string[], options: RunOptions = {}): Promise<CliRun> {
+  /** Runs `thresher` in-process to its end. */
+  thresher(argv: string[], options: RunOptions = {}): Promise<CliRun> {
+    return this.start(argv, options).done;
+  }
+
+  /** Starts `thresher` in-process, to watch what it writes while it runs (and move its clock). */
+  start(argv: string[], options: RunOptions = {}): RunningCli {
     let stdout = '';
     let stderr = '';
+    let ended = false;
+    const watchers = new Set<() => void>();
     const io: CliIo = {
       stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
       stdout: { write: (chunk: string) => (stdout += chunk) },
-      stderr: { write: (chunk: string) => (stderr += chunk) },
+      stderr: {
+        write: (chunk: string) => {
+          stderr += chunk;
+          for (const watcher of watchers) watcher();
+        },
+      },
       env: options.env ?? {},
       cwd: this.dir,
       isTTY: options.isTTY ?? false,
+      clock: options.clock ?? systemClock,
     };
-    const code = await runCli(argv, io);
+    const done = runCli(argv, io).then(
+      (code): CliRun => ({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T }),
+    );
+    const finished = done.finally(() => {
+      ended = true;
+      for (const watcher of watchers) watcher();
+    });
+    finished.catch(() => {});
     return {
-      code,
-      stdout,
-      stderr,
-      json: <T>() => JSON.parse(stdout) as T,
+      done,
+      stderr: () => stderr,
+      stderrMatches: (pattern) =>
+        new Promise<void>((resolve, reject) => {
+          const check = () => {
+            if (pattern.test(stderr)) resolve();
+            else if (ended) reject(new Error(`thresher ended before stderr matched ${pattern}:\n${stderr}`));
+            else return;
+            watchers.delete(check);
+          };
+          watchers.add(check);
+          check();
+        }),
     };
   }
 

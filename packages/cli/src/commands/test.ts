@@ -151,7 +151,7 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
   const files = roots.flatMap(discover);
   if (files.length === 0)
     throw new UsageError(`no ${SUFFIX} files under ${roots.join(', ')}`, 'thresher test [PATH...]');
-  const seed = args.seed ?? Math.floor(seededRandom(Date.now())() * 2 ** 31);
+  const seed = args.seed ?? Math.floor(seededRandom(io.clock.now())() * 2 ** 31);
   const results: (FixtureReport | Failed)[] = [];
   for (const file of files) {
     let fixture: Fixture;
