@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, type ParkedOutcome } from '../src/index.js';
 import { humanDuration, isoDuration } from '../src/output.js';
-import { definitions, Workspace } from './helpers.js';
+import { definitions, type RunOptions, TestClock, Workspace } from './helpers.js';
 
 const ws = new Workspace();
 const events = (name: string) => fileURLToPath(new URL(`../../../fixtures/events/${name}`, import.meta.url));
@@ -46,6 +47,7 @@ interface Completed {
 
 beforeAll(() => {
   ws.write('short-timer.bpmn', definitions('short-timer-defs', timerProcess('short-timer', 'PT0.1S')));
+  ws.write('minute-timer.bpmn', definitions('minute-timer-defs', timerProcess('minute-timer', 'PT1M')));
   ws.write('long-timer.bpmn', definitions('long-timer-defs', timerProcess('long-timer', 'PT1H')));
   ws.write('thrower.bpmn', definitions('thrower-defs', signalProcess('thrower', 'open-up', 'ping')));
   ws.write('listener.bpmn', definitions('listener-defs', signalProcess('listener', 'ping')));
@@ -66,35 +68,62 @@ beforeAll(() => {
 
 afterAll(() => ws.remove());
 
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
 describe('messages (fixtures/events/messages.bpmn)', () => {
-  const store = ['--store', 'sqlite:messages.db'];
-  let instanceId = '';
+  /** Runs an order into `store`: it parks at the receive task, waiting for payment-received with key `orderId`. */
+  async function parkAtPayment(store: string, orderId: string, options: RunOptions = {}): Promise<string> {
+    const run = await ws.thresher(
+      ['run', events('messages.bpmn'), '--var', `orderId=${orderId}`, '--store', store, '--json'],
+      options,
+    );
+    expect(run.code).toBe(ExitCode.Parked);
+    return run.json<ParkedOutcome>().instanceId;
+  }
+
+  /** …then pays it (amount=5): it parks at the event-based gateway, waiting for shipped or a day to pass. */
+  async function parkAtGateway(store: string, orderId: string, options: RunOptions = {}): Promise<string> {
+    const instanceId = await parkAtPayment(store, orderId, options);
+    const send = await ws.thresher(
+      ['send', 'payment-received', '--key', orderId, '--var', 'amount=5', '--store', store],
+      options,
+    );
+    expect(send.code).toBe(ExitCode.Parked);
+    return instanceId;
+  }
 
   it('should park at the receive task, naming the message, its key and the send command', async () => {
-    const run = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=M-9', ...store]);
+    const run = await ws.thresher([
+      'run',
+      events('messages.bpmn'),
+      '--var',
+      'orderId=M-9',
+      '--store',
+      'sqlite:messages-park.db',
+    ]);
     expect(run.code).toBe(ExitCode.Parked);
     expect(run.stdout).toMatch(/is parked \(process messages\): it waits for .*message payment-received \(key M-9\)/);
     expect(run.stdout).toContain(
-      'waiting for message payment-received (key M-9) at await-payment — send it with: thresher send payment-received --key M-9 --store sqlite:messages.db',
+      'waiting for message payment-received (key M-9) at await-payment — send it with: thresher send payment-received --key M-9 --store sqlite:messages-park.db',
     );
     expect(run.stdout).toContain('waiting for message order-cancelled (key M-9) at cancelled');
     expect(run.stdout).not.toContain('It waits for something the CLI cannot give');
-    instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1] ?? '';
-    expect(instanceId).not.toBe('');
+    expect(run.stdout).toMatch(/Instance \S+ is parked/);
   });
 
   it('should take the message in a second thresher run and park again at the event-based gateway', async () => {
-    const before = Date.now();
-    const send = await ws.thresher([
-      'send',
-      'payment-received',
-      '--key',
-      'M-9',
-      '--var',
-      'amount=5',
-      ...store,
-      '--json',
-    ]);
+    const store = 'sqlite:messages-take.db';
+    const clock = new TestClock();
+    const instanceId = await parkAtPayment(store, 'M-9', { clock });
+    clock.advance(5_000);
+
+    const send = await ws.thresher(
+      ['send', 'payment-received', '--key', 'M-9', '--var', 'amount=5', '--store', store, '--json'],
+      { clock },
+    );
+
     expect(send.code).toBe(ExitCode.Parked);
     const outcome = send.json<ParkedOutcome & { correlated: boolean; message: unknown }>();
     expect(outcome).toMatchObject({
@@ -110,42 +139,66 @@ describe('messages (fixtures/events/messages.bpmn)', () => {
           kind: 'message',
           name: 'shipped',
           correlationKey: 'M-9',
-          command: 'thresher send shipped --key M-9 --store sqlite:messages.db',
+          command: `thresher send shipped --key M-9 --store ${store}`,
         },
       ],
-      timers: [{ elementId: 'a-day-passes' }],
     });
-    const [timer] = outcome.timers;
-    expect(timer!.dueAt).toBeGreaterThanOrEqual(before + 86_400_000 - 60_000);
-    expect(timer!.dueAt).toBeLessThanOrEqual(Date.now() + 86_400_000);
-    expect(timer!.due).toBe(new Date(timer!.dueAt).toISOString());
-    expect(timer!.waitCommand).toMatch(new RegExp(`^thresher resume ${instanceId} --wait-timers P1D|PT23H59M`));
+    // The day starts when the message was taken, by the clock the command ran on.
+    const dueAt = clock.now() + DAY;
+    expect(outcome.timers).toEqual([
+      {
+        elementId: 'a-day-passes',
+        dueAt,
+        due: iso(dueAt),
+        waitCommand: `thresher resume ${instanceId} --wait-timers P1D --store ${store}`,
+      },
+    ]);
     expect(outcome.commands).toEqual([
-      'thresher send shipped --key M-9 --store sqlite:messages.db',
-      `thresher resume ${instanceId} --store sqlite:messages.db`,
+      `thresher send shipped --key M-9 --store ${store}`,
+      `thresher resume ${instanceId} --store ${store}`,
     ]);
   });
 
   it('should print the timer of the gateway with when it is due and the resume command', async () => {
-    const show = await ws.thresher(['show', instanceId, ...store, '--json']);
+    const store = 'sqlite:messages-timer.db';
+    const clock = new TestClock();
+    const instanceId = await parkAtGateway(store, 'M-9', { clock });
+    const dueAt = clock.now() + DAY;
+    const show = await ws.thresher(['show', instanceId, '--store', store, '--json'], { clock });
     expect(show.json<{ status: string }>().status).toBe('running');
+
     // The same park, as text: a run that does nothing but settle and report it.
-    const resume = await ws.thresher(['resume', instanceId, ...store]);
+    const resume = await ws.thresher(['resume', instanceId, '--store', store], { clock });
+
     expect(resume.code).toBe(ExitCode.Parked);
     expect(resume.stdout).toContain(
-      'waiting for message shipped (key M-9) at shipment-notice — send it with: thresher send shipped --key M-9 --store sqlite:messages.db',
+      `waiting for message shipped (key M-9) at shipment-notice — send it with: thresher send shipped --key M-9 --store ${store}`,
     );
-    expect(resume.stdout).toMatch(
-      /waiting for timer a-day-passes, due \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in (23h \d+m|1d)\)/,
+    expect(resume.stdout).toContain(`waiting for timer a-day-passes, due ${iso(dueAt)} (in 1d)`);
+    expect(resume.stdout).toContain(`once it is due, resume it with: thresher resume ${instanceId} --store ${store}`);
+    expect(resume.stdout).toContain(
+      `or wait for it now: thresher resume ${instanceId} --wait-timers P1D --store ${store}`,
     );
     expect(resume.stdout).toContain(
-      `once it is due, resume it with: thresher resume ${instanceId} --store sqlite:messages.db`,
+      'it waits for message shipped (key M-9), timer a-day-passes due in 1d (later than --wait-timers PT1M)',
     );
-    expect(resume.stdout).toContain('(later than --wait-timers PT1M)');
+
+    // An hour later, the same timer is due in 23 hours.
+    clock.advance(HOUR);
+    const later = await ws.thresher(['resume', instanceId, '--store', store], { clock });
+    expect(later.code).toBe(ExitCode.Parked);
+    expect(later.stdout).toContain(`waiting for timer a-day-passes, due ${iso(dueAt)} (in 23h)`);
+    expect(later.stdout).toContain(
+      `or wait for it now: thresher resume ${instanceId} --wait-timers PT23H --store ${store}`,
+    );
   });
 
   it('should complete the instance when the shipment notice is sent', async () => {
-    const send = await ws.thresher(['send', 'shipped', '--key', 'M-9', '--var', 'carrier=DHL', ...store]);
+    const store = 'sqlite:messages-shipped.db';
+    const instanceId = await parkAtGateway(store, 'M-9');
+
+    const send = await ws.thresher(['send', 'shipped', '--key', 'M-9', '--var', 'carrier=DHL', '--store', store]);
+
     expect(send.code).toBe(ExitCode.Ok);
     expect(send.stdout).toContain(`Instance ${instanceId} completed (process messages).`);
     expect(send.stdout).toContain('carrier = "DHL"');
@@ -153,6 +206,10 @@ describe('messages (fixtures/events/messages.bpmn)', () => {
   });
 
   it('should exit 1 when no instance waits for the message, and keep nothing', async () => {
+    const store = ['--store', 'sqlite:messages-nobody.db'];
+    // given an instance that waits for payment-received, not shipped
+    await parkAtPayment('sqlite:messages-nobody.db', 'M-9');
+
     const send = await ws.thresher(['send', 'unknown', '--key', 'x', ...store]);
     expect(send.code).toBe(ExitCode.Failed);
     expect(send.stderr).toContain('no instance waits for message unknown with key x');
@@ -175,6 +232,7 @@ describe('messages (fixtures/events/messages.bpmn)', () => {
   });
 
   it('should pick the instance by correlation key', async () => {
+    const store = ['--store', 'sqlite:messages-keys.db'];
     const a = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=K-1', ...store, '--json']);
     const b = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=K-2', ...store, '--json']);
     const idB = b.json<ParkedOutcome>().instanceId;
@@ -201,10 +259,10 @@ describe('messages (fixtures/events/messages.bpmn)', () => {
 });
 
 describe('signals (fixtures/events/signals-errors.bpmn)', () => {
-  const store = ['--store', 'sqlite:signals.db'];
   const handlers = ['--handlers', 'signals.mjs'];
 
   it('should park waiting for the signal, then complete when it is broadcast', async () => {
+    const store = ['--store', 'sqlite:signals-one.db'];
     const run = await ws.thresher([
       'run',
       events('signals-errors.bpmn'),
@@ -215,7 +273,7 @@ describe('signals (fixtures/events/signals-errors.bpmn)', () => {
     ]);
     expect(run.code).toBe(ExitCode.Parked);
     expect(run.stdout).toContain(
-      'waiting for signal open at wait-open — broadcast it with: thresher signal open --handlers signals.mjs --store sqlite:signals.db',
+      'waiting for signal open at wait-open — broadcast it with: thresher signal open --handlers signals.mjs --store sqlite:signals-one.db',
     );
     const instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1];
 
@@ -235,6 +293,7 @@ describe('signals (fixtures/events/signals-errors.bpmn)', () => {
   });
 
   it('should drive every reached instance and exit with the worst outcome', async () => {
+    const store = ['--store', 'sqlite:signals-worst.db'];
     const one = await ws.thresher([
       'run',
       events('signals-errors.bpmn'),
@@ -261,6 +320,7 @@ describe('signals (fixtures/events/signals-errors.bpmn)', () => {
   }, 30_000);
 
   it('should also drive an instance reached by a signal a reached instance throws', async () => {
+    const store = ['--store', 'sqlite:signals-thrown.db'];
     const thrower = await ws.thresher(['run', 'thrower.bpmn', ...store, '--json']);
     const listener = await ws.thresher(['run', 'listener.bpmn', ...store, '--json']);
     expect(listener.json<ParkedOutcome>().subscriptions).toMatchObject([{ kind: 'signal', name: 'ping' }]);
@@ -275,6 +335,7 @@ describe('signals (fixtures/events/signals-errors.bpmn)', () => {
   });
 
   it('should exit 0 when no instance waits for the signal', async () => {
+    const store = ['--store', 'sqlite:signals-nobody.db'];
     const signal = await ws.thresher(['signal', 'nobody-listens', ...store]);
     expect(signal.code).toBe(ExitCode.Ok);
     expect(signal.stdout).toContain('no instance waits for signal nobody-listens');
@@ -285,70 +346,98 @@ describe('signals (fixtures/events/signals-errors.bpmn)', () => {
 });
 
 describe('timers', () => {
-  const store = ['--store', 'sqlite:timers.db'];
+  it('should wait for a timer due within --wait-timers and complete once it is due', async () => {
+    const clock = new TestClock();
+    const startedAt = clock.now();
+    const store = ['--store', 'sqlite:timers-wait.db'];
+    const cli = ws.start(['run', 'short-timer.bpmn', '--wait-timers', 'PT5S', ...store], { clock });
+    // The command waits, in its own process, for the timer due in 0.1 s (not a real one: the test's clock).
+    await cli.stderrMatches(/waiting for the timer/);
+    expect(cli.stderr()).toContain(`wait: waiting for the timer due at ${iso(startedAt + 100)} (in 0.1s)`);
+    expect(cli.stderr()).not.toContain('wait: timer fired');
 
-  it('should wait for a timer due within --wait-timers and complete', async () => {
-    const started = Date.now();
-    const run = await ws.thresher(['run', 'short-timer.bpmn', '--wait-timers', 'PT5S', ...store]);
+    clock.advance(100);
+    const run = await cli.done;
+
     expect(run.code).toBe(ExitCode.Ok);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
     expect(run.stdout).toMatch(/completed \(process short-timer\)/);
-    expect(run.stderr).toMatch(/wait: waiting for the timer due at \S+Z \(in [\d.]+s\)/);
     expect(run.stderr).toContain('wait: timer fired');
+    // It ended when the timer was due, not before.
+    const instanceId = /Instance (\S+) completed/.exec(run.stdout)?.[1] ?? '';
+    const show = await ws.thresher(['show', instanceId, ...store, '--json'], { clock });
+    expect(show.json()).toMatchObject({ status: 'completed', startedAt, endedAt: startedAt + 100 });
   });
 
-  it('should wait by default (PT1M) for a short timer', async () => {
-    const run = await ws.thresher(['run', 'short-timer.bpmn', ...store, '--json']);
+  it('should wait by default (PT1M) for a timer due within a minute', async () => {
+    const clock = new TestClock();
+    const cli = ws.start(['run', 'minute-timer.bpmn', '--store', 'sqlite:timers-default.db'], { clock });
+    await cli.stderrMatches(/waiting for the timer/);
+    expect(cli.stderr()).toContain(`wait: waiting for the timer due at ${iso(clock.now() + 60_000)} (in 1m)`);
+
+    clock.advance(60_000);
+    const run = await cli.done;
+
     expect(run.code).toBe(ExitCode.Ok);
-    expect(run.json<Completed>().status).toBe('completed');
+    expect(run.stdout).toMatch(/completed \(process minute-timer\)/);
   });
 
   it('should park on a timer due later than --wait-timers, naming when it is due', async () => {
-    const before = Date.now();
-    const run = await ws.thresher(['run', 'long-timer.bpmn', ...store]);
+    const clock = new TestClock();
+    const dueAt = clock.now() + HOUR;
+    const store = ['--store', 'sqlite:timers-park.db'];
+    const run = await ws.thresher(['run', 'long-timer.bpmn', ...store], { clock });
     expect(run.code).toBe(ExitCode.Parked);
     const instanceId = /Instance (\S+) is parked/.exec(run.stdout)?.[1] ?? '';
-    const due = /waiting for timer wait, due (\S+) \(in (\S+ ?\S*)\)/.exec(run.stdout);
-    expect(due).not.toBeNull();
-    const dueAt = Date.parse(due![1]!);
-    expect(dueAt).toBeGreaterThanOrEqual(before + 3_600_000);
-    expect(dueAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
-    expect(run.stdout).toMatch(/it waits for timer wait due in (59m \d+s|1h) \(later than --wait-timers PT1M\)/);
+    expect(run.stdout).toContain(`waiting for timer wait, due ${iso(dueAt)} (in 1h)`);
+    expect(run.stdout).toContain('it waits for timer wait due in 1h (later than --wait-timers PT1M)');
     expect(run.stdout).toContain(
-      `once it is due, resume it with: thresher resume ${instanceId} --store sqlite:timers.db`,
+      `once it is due, resume it with: thresher resume ${instanceId} --store sqlite:timers-park.db`,
     );
-    expect(run.stdout).toMatch(
-      new RegExp(
-        `or wait for it now: thresher resume ${instanceId} --wait-timers (PT1H|PT59M\\d+S) --store sqlite:timers\\.db`,
-      ),
+    expect(run.stdout).toContain(
+      `or wait for it now: thresher resume ${instanceId} --wait-timers PT1H --store sqlite:timers-park.db`,
     );
 
-    const json = await ws.thresher(['run', 'long-timer.bpmn', ...store, '--wait-timers', 'PT30M', '--json']);
+    const json = await ws.thresher(['run', 'long-timer.bpmn', ...store, '--wait-timers', 'PT30M', '--json'], { clock });
     expect(json.code).toBe(ExitCode.Parked);
     expect(json.json<ParkedOutcome>()).toMatchObject({
       status: 'parked',
       userTasks: [],
       subscriptions: [],
-      timers: [{ elementId: 'wait' }],
-      reason: expect.stringContaining('later than --wait-timers PT30M'),
+      timers: [{ elementId: 'wait', dueAt, due: iso(dueAt) }],
+      reason: 'it waits for timer wait due in 1h (later than --wait-timers PT30M)',
     });
   });
 
   it('should fire an overdue timer on resume', async () => {
-    const run = await ws.thresher(['run', 'short-timer.bpmn', '--wait-timers', 'PT0S', ...store, '--json']);
+    const clock = new TestClock();
+    const store = ['--store', 'sqlite:timers-overdue.db'];
+    const run = await ws.thresher(['run', 'short-timer.bpmn', '--wait-timers', 'PT0S', ...store, '--json'], { clock });
     expect(run.code).toBe(ExitCode.Parked);
     const { instanceId, timers } = run.json<ParkedOutcome>();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, timers[0]!.dueAt - Date.now()) + 20));
-    const resume = await ws.thresher(['resume', instanceId, '--wait-timers', 'PT0S', ...store, '--json']);
+    expect(timers[0]!.dueAt).toBe(clock.now() + 100);
+
+    // Not due yet: a resume that waits for no timer parks again.
+    const early = await ws.thresher(['resume', instanceId, '--wait-timers', 'PT0S', ...store, '--json'], { clock });
+    expect(early.code).toBe(ExitCode.Parked);
+
+    clock.advance(100);
+    const resume = await ws.thresher(['resume', instanceId, '--wait-timers', 'PT0S', ...store, '--json'], { clock });
     expect(resume.code).toBe(ExitCode.Ok);
     expect(resume.json()).toMatchObject({ restored: [instanceId], outcomes: [{ status: 'completed', instanceId }] });
   });
 });
 
 describe('send --ttl (messages buffered before anything waits)', () => {
-  const store = ['--store', 'sqlite:buffered.db'];
+  /** Buffers payment-received (amount=7, for an hour) and shipped (for a day) for key `key` in `store`. */
+  async function buffer(store: string, key: string, options: RunOptions = {}): Promise<void> {
+    const paid = ['send', 'payment-received', '--key', key, '--var', 'amount=7', '--ttl', 'PT1H', '--store', store];
+    expect((await ws.thresher(paid, options)).code).toBe(ExitCode.Ok);
+    const shipped = ['send', 'shipped', '--key', key, '--ttl', 'P1D', '--store', store];
+    expect((await ws.thresher(shipped, options)).code).toBe(ExitCode.Ok);
+  }
 
   it('should buffer a message nothing waits for, creating the store, and exit 0', async () => {
+    const store = ['--store', 'sqlite:buffered-send.db'];
     const send = await ws.thresher([
       'send',
       'payment-received',
@@ -365,6 +454,7 @@ describe('send --ttl (messages buffered before anything waits)', () => {
       'no instance waits for message payment-received with key B-1 yet; buffered for PT1H: the first instance to wait for it within that time takes it\n',
     );
     expect(send.stderr).toBe('');
+    expect(existsSync(ws.path('buffered-send.db'))).toBe(true);
 
     const json = await ws.thresher(['send', 'shipped', '--key', 'B-1', '--ttl', 'P1D', ...store, '--json']);
     expect(json.code).toBe(ExitCode.Ok);
@@ -378,6 +468,9 @@ describe('send --ttl (messages buffered before anything waits)', () => {
   });
 
   it('should give the buffered messages to the first instance that waits for them', async () => {
+    const store = ['--store', 'sqlite:buffered-take.db'];
+    await buffer('sqlite:buffered-take.db', 'B-1');
+
     const run = await ws.thresher(['run', events('messages.bpmn'), '--var', 'orderId=B-1', ...store, '--json']);
     expect(run.code).toBe(ExitCode.Ok);
     expect(run.json<Completed>()).toMatchObject({
@@ -395,7 +488,36 @@ describe('send --ttl (messages buffered before anything waits)', () => {
     ).toEqual(['await-payment', 'cancelled']);
   });
 
+  it('should keep a buffered message for --ttl by the command’s clock, and no longer', async () => {
+    const clock = new TestClock();
+    const store = 'sqlite:buffered-ttl.db';
+    await buffer(store, 'B-2', { clock });
+    await buffer(store, 'B-3', { clock });
+    const run = (orderId: string) =>
+      ws.thresher(['run', events('messages.bpmn'), '--var', `orderId=${orderId}`, '--store', store, '--json'], {
+        clock,
+      });
+
+    // A moment before the hour is up, payment-received is still there to take.
+    clock.advance(HOUR - 1);
+    const within = await run('B-2');
+    expect(within.code).toBe(ExitCode.Ok);
+    expect(within.json<Completed>().variables).toMatchObject({ orderId: 'B-2', amount: 7 });
+
+    // Once it is up, the next instance finds no payment and waits for one.
+    clock.advance(1);
+    const after = await run('B-3');
+    expect(after.code).toBe(ExitCode.Parked);
+    expect(
+      after
+        .json<ParkedOutcome>()
+        .subscriptions.map((entry) => entry.elementId)
+        .sort(),
+    ).toEqual(['await-payment', 'cancelled']);
+  });
+
   it('should keep nothing without --ttl or with a zero one, and refuse a malformed one', async () => {
+    const store = ['--store', 'sqlite:buffered-none.db'];
     for (const ttl of [[], ['--ttl', 'PT0S']]) {
       const send = await ws.thresher(['send', 'order-cancelled', '--key', 'B-9', ...ttl, ...store]);
       expect(send.code).toBe(ExitCode.Failed);
@@ -465,11 +587,15 @@ describe('durations in messages', () => {
 
 describe('processes started by their events', () => {
   it('should drive the instance a timer start event scheduled, parked until it is due', async () => {
-    const run = await ws.thresher(['run', events('timer-start.bpmn'), '--store', 'memory:', '--json']);
+    const clock = new TestClock();
+    const run = await ws.thresher(['run', events('timer-start.bpmn'), '--store', 'memory:', '--json'], { clock });
     expect(run.code).toBe(ExitCode.Parked);
-    const outcome = run.json<ParkedOutcome & { timers: { elementId: string }[] }>();
+    const outcome = run.json<ParkedOutcome>();
     expect(outcome.instanceId).toMatch(/^timer-start:[0-9a-f]{16}:at-night:0$/);
-    expect(outcome.timers.map((timer) => timer.elementId)).toEqual(['at-night']);
+    // PT2H from the deployment, on the command's clock.
+    expect(outcome.timers).toEqual([
+      { elementId: 'at-night', dueAt: clock.now() + 2 * HOUR, due: iso(clock.now() + 2 * HOUR) },
+    ]);
   });
 
   it('should refuse to run a process that starts by a message or signal, naming the commands that start it', async () => {
