@@ -236,17 +236,29 @@ describe('thresher run', () => {
 });
 
 describe('a parked instance, continued by later commands on the same store', () => {
-  let instanceId = '';
-  let taskId = '';
+  /** Runs approval.bpmn into the store `name` with no answer on stdin: it parks at its user task. */
+  async function parkApproval(name: string): Promise<{ instanceId: string; taskId: string }> {
+    const run = await ws.thresher(['run', 'approval.bpmn', ...store(name), '--json']);
+    expect(run.code).toBe(ExitCode.Parked);
+    const outcome = run.json<Outcome>();
+    return { instanceId: outcome.instanceId, taskId: outcome.userTasks![0]!.id };
+  }
+
+  /** A parked approval, approved with `thresher complete`: it has completed. */
+  async function completedApproval(name: string): Promise<string> {
+    const { instanceId } = await parkApproval(name);
+    const complete = await ws.thresher(['complete', instanceId, 'approve', '--var', 'approved=true', ...store(name)]);
+    expect(complete.code).toBe(ExitCode.Ok);
+    return instanceId;
+  }
 
   it('should park with exit 3, naming the task and the commands that continue it', async () => {
     // given no answer on stdin
     const run = await ws.thresher(['run', 'approval.bpmn', ...store('parked'), '--handlers', 'greet.mjs']);
     // then
     expect(run.code).toBe(ExitCode.Parked);
-    const id = /Instance ([0-9a-f-]{36}) is parked/.exec(run.stdout)?.[1];
-    expect(id).toBeDefined();
-    instanceId = id!;
+    const instanceId = /Instance ([0-9a-f-]{36}) is parked/.exec(run.stdout)?.[1];
+    expect(instanceId).toBeDefined();
     expect(run.stdout).toContain('user task "Approve order" (approve)');
     expect(run.stdout).toContain(
       `thresher complete ${instanceId} approve --var k=v --handlers greet.mjs --store sqlite:parked.db`,
@@ -273,19 +285,21 @@ describe('a parked instance, continued by later commands on the same store', () 
   });
 
   it('should list it with thresher instances', async () => {
-    const list = await ws.thresher(['instances', ...store('parked'), '--json']);
+    const { instanceId } = await parkApproval('parked-list');
+    const list = await ws.thresher(['instances', ...store('parked-list'), '--json']);
     expect(list.code).toBe(ExitCode.Ok);
     const { instances } = list.json<{ instances: { instanceId: string; processId: string; status: string }[] }>();
     expect(instances).toContainEqual(expect.objectContaining({ instanceId, processId: 'approval', status: 'running' }));
-    const table = await ws.thresher(['instances', ...store('parked'), '--status', 'running']);
+    const table = await ws.thresher(['instances', ...store('parked-list'), '--status', 'running']);
     expect(table.stdout).toMatch(/^ID\s+PROCESS\s+STATUS\s+SEQ\s+BUSINESS KEY/);
     expect(table.stdout).toContain(instanceId);
-    const none = await ws.thresher(['instances', ...store('parked'), '--status', 'completed']);
+    const none = await ws.thresher(['instances', ...store('parked-list'), '--status', 'completed']);
     expect(none.stdout).toBe('no instances\n');
   });
 
   it('should show it running with its open user task', async () => {
-    const show = await ws.thresher(['show', instanceId, ...store('parked'), '--json']);
+    const { instanceId, taskId } = await parkApproval('parked-show');
+    const show = await ws.thresher(['show', instanceId, ...store('parked-show'), '--json']);
     expect(show.code).toBe(ExitCode.Ok);
     const view = show.json<{
       status: string;
@@ -294,27 +308,28 @@ describe('a parked instance, continued by later commands on the same store', () 
     }>();
     expect(view.status).toBe('running');
     expect(view.activeElements).toEqual(['approve']);
-    expect(view.userTasks).toEqual([expect.objectContaining({ elementId: 'approve' })]);
-    taskId = view.userTasks[0]!.id;
-    const human = await ws.thresher(['show', instanceId, ...store('parked')]);
+    expect(view.userTasks).toEqual([expect.objectContaining({ id: taskId, elementId: 'approve' })]);
+    const human = await ws.thresher(['show', instanceId, ...store('parked-show')]);
     expect(human.stdout).toContain(`Instance ${instanceId}`);
     expect(human.stdout).toContain(`approve "Approve order" [task ${taskId}]`);
   });
 
   it('should refuse to complete a task the instance does not have', async () => {
-    const complete = await ws.thresher(['complete', instanceId, 'ship', ...store('parked')]);
+    const { instanceId, taskId } = await parkApproval('parked-no-task');
+    const complete = await ws.thresher(['complete', instanceId, 'ship', ...store('parked-no-task')]);
     expect(complete.code).toBe(ExitCode.Failed);
     expect(complete.stderr).toContain(`instance ${instanceId} has no open user task "ship"; open: approve [${taskId}]`);
   });
 
   it('should finish it with thresher complete', async () => {
+    const { instanceId } = await parkApproval('parked-complete');
     const complete = await ws.thresher([
       'complete',
       instanceId,
       'approve',
       '--var',
       'approved=true',
-      ...store('parked'),
+      ...store('parked-complete'),
       '--json',
     ]);
     expect(complete.code).toBe(ExitCode.Ok);
@@ -322,19 +337,21 @@ describe('a parked instance, continued by later commands on the same store', () 
   });
 
   it('should show it completed, with its history', async () => {
-    const show = await ws.thresher(['show', instanceId, '--history', ...store('parked'), '--json']);
+    const instanceId = await completedApproval('parked-history');
+    const show = await ws.thresher(['show', instanceId, '--history', ...store('parked-history'), '--json']);
     expect(show.code).toBe(ExitCode.Ok);
     const view = show.json<{ status: string; userTasks: unknown[]; history: { node: string }[] }>();
     expect(view.status).toBe('completed');
     expect(view.userTasks).toEqual([]);
     expect(view.history.map((entry) => entry.node)).toContain('approve');
-    const human = await ws.thresher(['show', instanceId, '--history', ...store('parked')]);
+    const human = await ws.thresher(['show', instanceId, '--history', ...store('parked-history')]);
     expect(human.stdout).toMatch(/status:\s+completed/);
     expect(human.stdout).toMatch(/History:/);
   });
 
   it('should refuse to complete a task of an instance that has ended', async () => {
-    const complete = await ws.thresher(['complete', instanceId, 'approve', ...store('parked')]);
+    const instanceId = await completedApproval('parked-ended');
+    const complete = await ws.thresher(['complete', instanceId, 'approve', ...store('parked-ended')]);
     expect(complete.code).toBe(ExitCode.Failed);
     expect(complete.stderr).toContain(`instance ${instanceId} is completed and has no open user task`);
   });
