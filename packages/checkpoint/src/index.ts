@@ -86,6 +86,7 @@ export {
 export type {
   CheckpointRow,
   DeploymentRow,
+  DueTimerRow,
   InstanceRow,
   Int8Column,
   MessageRow,
@@ -102,6 +103,7 @@ export {
   toBufferedMessage,
   toBytes,
   toDeployment,
+  toDueTimer,
   toInstanceSummary,
   toStoredCheckpoint,
   toStoredCheckpoints,

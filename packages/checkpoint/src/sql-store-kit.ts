@@ -11,6 +11,7 @@ import type {
   BufferedMessage,
   Deployment,
   DeploymentInput,
+  DueTimer,
   InstanceSummary,
   MessageSubscription,
   PendingWrite,
@@ -173,6 +174,12 @@ export interface DeploymentRow<TInt8 extends Int8Column = number> {
   deployed_at: TInt8;
 }
 
+/** A due timer as read from `instances`: the instance and its `due_at`. */
+export interface DueTimerRow {
+  instance_id: string;
+  due_at: number;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Rows to contract values
 // ---------------------------------------------------------------------------------------------------------
@@ -238,6 +245,11 @@ export function toInstanceSummary<TInt8 extends Int8Column>(
     dueAt: row.due_at === null ? null : Number(row.due_at),
     subscriptions,
   };
+}
+
+/** A due timer from its row. */
+export function toDueTimer(row: DueTimerRow): DueTimer {
+  return { instanceId: row.instance_id, dueAt: Number(row.due_at) };
 }
 
 /** A buffered message from its row. */

@@ -3,17 +3,15 @@
  * subscriptions aggregated in it), `dueTimers` and `subscriptions`, all read through the indexes `put`
  * maintains.
  */
-import type { DueTimer, InstanceQuery, InstanceSummary } from '@thresher/checkpoint';
-import type { PgQueryable } from './driver.js';
 import {
+  type DueTimer,
   type DueTimerRow,
-  type InstanceIdRow,
-  instanceFilter,
-  pageSize,
-  type SummaryRow,
+  type InstanceQuery,
+  type InstanceSummary,
   toDueTimer,
-  toSummary,
-} from './rows.js';
+} from '@thresher/checkpoint';
+import type { PgQueryable } from './driver.js';
+import { type InstanceIdRow, instanceFilter, pageSize, type SummaryRow, toSummary } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** `instances`: a page of summaries. */

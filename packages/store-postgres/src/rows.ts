@@ -9,7 +9,6 @@
 import {
   type BufferedMessage,
   type DeploymentInput,
-  type DueTimer,
   type HeldLease,
   type InstanceQuery,
   type InstanceRow,
@@ -67,12 +66,6 @@ export interface InstanceIdRow {
   instance_id: string;
 }
 
-/** A due timer as `selectDueTimers` returns it. */
-export interface DueTimerRow {
-  instance_id: string;
-  due_at: number;
-}
-
 /** The lease held on an instance row, undefined when none is (or there is no row). */
 export function heldLease(row: LockedInstanceRow | undefined): HeldLease | undefined {
   if (row === undefined || row.lease_owner === null || row.lease_token === null || row.lease_expires_at === null) {
@@ -89,10 +82,6 @@ export function toLease(row: ClaimedRow, owner: string): Lease {
     token: Number(row.lease_token),
     expiresAt: Number(row.lease_expires_at),
   };
-}
-
-export function toDueTimer(row: DueTimerRow): DueTimer {
-  return { instanceId: row.instance_id, dueAt: Number(row.due_at) };
 }
 
 export function toSummary(row: SummaryRow): InstanceSummary {

@@ -2,16 +2,16 @@
  * Discovery on SQLite: `instances` (one statement per filter shape, prepared on first use), `dueTimers` and
  * `subscriptions`, all read through the indexes `put` maintains.
  */
-import type { DueTimer, InstanceQuery, InstanceRow, InstanceSummary } from '@thresher/checkpoint';
-import type { SqliteDatabase, SqliteStatement } from './driver.js';
 import {
+  type DueTimer,
   type DueTimerRow,
-  type InstanceIdRow,
-  instanceFilter,
-  type SubscriptionRow,
+  type InstanceQuery,
+  type InstanceRow,
+  type InstanceSummary,
   toDueTimer,
-  toSummaries,
-} from './rows.js';
+} from '@thresher/checkpoint';
+import type { SqliteDatabase, SqliteStatement } from './driver.js';
+import { type InstanceIdRow, instanceFilter, type SubscriptionRow, toSummaries } from './rows.js';
 import { type InstanceFilterShape, type Statements, selectInstancesSql } from './statements.js';
 
 /** The `instances` statement of each filter shape, prepared once per connection on first use. */

@@ -120,10 +120,7 @@ export function schemaVersion(db: SqliteDatabase): number {
   return Number(db.pragma('user_version', { simple: true }));
 }
 
-/**
- * Refuse a database written by a newer build: its tables may mean something this build cannot honour,
- * and writing to it could corrupt what the newer build relies on.
- */
+/** Refuse a database written by a newer build ({@link assertKnownStoreSchema}), naming its file. */
 export function assertKnownSchema(path: string, version: number): void {
   assertKnownStoreSchema(`the SQLite database ${path}`, version, '@thresher/store-sqlite', SCHEMA_VERSION);
 }

@@ -10,7 +10,6 @@
 import {
   type BufferedMessage,
   type DeploymentInput,
-  type DueTimer,
   type HeldLease,
   type InstanceQuery,
   type InstanceRow,
@@ -57,19 +56,9 @@ export interface InstanceIdRow {
   instance_id: string;
 }
 
-/** A due timer as `selectDueTimers` returns it. */
-export interface DueTimerRow {
-  instance_id: string;
-  due_at: number;
-}
-
 /** The held lease of a `leases` row; undefined when there is no row (no lease is held). */
 export function heldLease(row: LeaseRow | undefined): HeldLease | undefined {
   return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAt: row.expires_at };
-}
-
-export function toDueTimer(row: DueTimerRow): DueTimer {
-  return { instanceId: row.instance_id, dueAt: row.due_at };
 }
 
 /** Summaries of a page of instance rows, given the page's subscription rows (in `ord` order per instance). */
