@@ -1,6 +1,6 @@
-import { canonicalBytes, fromCanonicalBytes } from './codec.js';
+import { canonicalBytes } from './codec.js';
 import { domainDigest } from './digest.js';
-import type { JournalEntry, ResultReceipt, Variables } from './types.js';
+import type { ResultReceipt, Variables } from './types.js';
 
 /** Domains keep step identities, result digests and inputs from ever colliding (seed 001). */
 export const STEP_IDENTITY_DOMAIN = 'thresher/step-identity/v1';
@@ -39,14 +39,4 @@ export function resultReceipt(identity: string, result: Variables): ResultReceip
 export function receiptMatches(receipt: ResultReceipt, result: Variables): boolean {
   const bytes = canonicalBytes(result, '$result');
   return receipt.resultBytes === bytes.byteLength && receipt.resultDigest === domainDigest(STEP_RESULT_DOMAIN, result);
-}
-
-/** Encode a journal entry as the bytes of a repository write. */
-export function encodeJournalEntry(entry: JournalEntry): Uint8Array {
-  return canonicalBytes(entry, '$journal');
-}
-
-/** Decode a repository write into a journal entry. */
-export function decodeJournalEntry(bytes: Uint8Array): JournalEntry {
-  return fromCanonicalBytes(bytes) as JournalEntry;
 }

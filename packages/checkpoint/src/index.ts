@@ -25,9 +25,7 @@ export {
 } from './errors.js';
 export type { StepIdentityInput } from './identity.js';
 export {
-  decodeJournalEntry,
   digestInputs,
-  encodeJournalEntry,
   receiptMatches,
   resultReceipt,
   STEP_IDENTITY_DOMAIN,
@@ -35,6 +33,7 @@ export {
   STEP_RESULT_DOMAIN,
   stepIdentity,
 } from './identity.js';
+export { decodeJournalEntry, encodeJournalEntry } from './journal.js';
 export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';

@@ -174,7 +174,7 @@ export interface ListOptions {
 }
 
 /**
- * Where instances live durably (DESIGN §5). Every method is atomic; the engine never sees SQL.
+ * Where instances live durably (docs/architecture.md §7). Every method is atomic; the engine never sees SQL.
  *
  * @remarks
  * Implementations must keep document bytes verbatim and run the conformance suite

@@ -1,5 +1,5 @@
 /**
- * The checkpoint document: the records of one instance at one seq (DESIGN §3, §4).
+ * The checkpoint document: the records of one instance at one seq (docs/architecture.md §3, §6).
  * These records are the engine's runtime state; there is no second representation.
  */
 
@@ -46,7 +46,7 @@ export interface InstanceRecord {
 }
 
 export interface ScopeRecord {
-  /** `/` for the process, `/sub_1` for an embedded sub-process activation (DESIGN §3). */
+  /** `/` for the process, `/sub_1` for an embedded sub-process activation (docs/architecture.md §3). */
   path: string;
   /** The element hosting the scope: the process id for `/`, else the sub-process id. */
   nodeId: string;

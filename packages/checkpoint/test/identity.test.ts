@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeJournalEntry,
-  digestInputs,
-  encodeJournalEntry,
-  receiptMatches,
-  resultReceipt,
-  stepIdentity,
-} from '../src/identity.js';
+import { digestInputs, receiptMatches, resultReceipt, stepIdentity } from '../src/identity.js';
+import { decodeJournalEntry, encodeJournalEntry } from '../src/journal.js';
 
 const input = {
   instanceId: 'i1',

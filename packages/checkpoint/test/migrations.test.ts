@@ -29,10 +29,23 @@ describe('schema migrations', () => {
     expect((schema1to2({ body: {} }) as { body: { jobs: unknown[] } }).body.jobs).toEqual([]);
   });
 
-  it('should run the chain from any older schema to the current one, stamping each step', () => {
+  it('should run the chain from schema 1 through every step in order, stamping each', () => {
     const migrated = migrateToCurrent(schema1(), 1);
+    let expected: Record<string, unknown> = schema1();
+    MIGRATIONS.forEach((step, index) => {
+      expected = { ...step(expected), schema: index + 2 };
+    });
+    expect(migrated).toEqual(expected);
     expect(migrated.schema).toBe(CURRENT_SCHEMA);
-    expect(migrateToCurrent({ ...schema1(), schema: CURRENT_SCHEMA }, CURRENT_SCHEMA).schema).toBe(CURRENT_SCHEMA);
+    expect(migrated.body).toMatchObject({ jobs: [{ inputDigest: null }], instance: { receivedIds: [] }, timers: [] });
+  });
+
+  it('should run only the steps after the schema a document has: a schema-2 document gets schema2to3, not schema1to2', () => {
+    const schema2 = { schema: 2, body: { instance: { id: 'i1' }, jobs: [{ id: 'j1', inputDigest: 'd' }], tracks: [] } };
+    const migrated = migrateToCurrent(schema2, 2);
+    expect(migrated.schema).toBe(CURRENT_SCHEMA);
+    expect((migrated.body as unknown as typeof schema2.body).jobs).toEqual([{ id: 'j1', inputDigest: 'd' }]);
+    expect(migrated.body).toMatchObject({ instance: { receivedIds: [] }, timers: [], subscriptions: [], outbox: [] });
   });
 });
 

@@ -174,7 +174,7 @@ interface EventBase {
   at: number;
 }
 
-/** Everything the engine publishes (DESIGN §7). */
+/** Everything the engine publishes (docs/architecture.md §4). */
 export type EngineEvent = EventBase &
   (
     | { type: 'instance.started'; processId: string }

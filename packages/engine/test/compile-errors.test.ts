@@ -303,67 +303,6 @@ describe('compile refuses elements Thresher does not run yet', () => {
     await refuse(around(element), { elementId, elementType, message });
   });
 
-  // Elements the compiler takes but the runtime may not execute yet: one gate (support.ts) refuses them,
-  // naming the element, for exactly as long as it lists them.
-  const gated: Array<[string, string]> = [
-    [
-      'a boundary event',
-      around(
-        `<bpmn:task id="x" /><bpmn:boundaryEvent id="b" attachedToRef="x">${timerDefinition}</bpmn:boundaryEvent>${flow('fb', 'b', 'end')}`,
-      ),
-    ],
-    [
-      'a timer intermediate catch event',
-      around(`<bpmn:intermediateCatchEvent id="x">${timerDefinition}</bpmn:intermediateCatchEvent>`),
-    ],
-    ['a none intermediate throw event', around('<bpmn:intermediateThrowEvent id="x" />')],
-    [
-      'an event sub-process',
-      around(
-        `<bpmn:task id="x" /><bpmn:subProcess id="esp" triggeredByEvent="true"><bpmn:startEvent id="esp-start">${timerDefinition}</bpmn:startEvent></bpmn:subProcess>`,
-      ),
-    ],
-    ['a send task', around('<bpmn:sendTask id="x" />')],
-    ['a receive task', withRoots(KEYED_MESSAGE, aroundBody('<bpmn:receiveTask id="x" messageRef="m" />'))],
-    [
-      'an event-based gateway',
-      withRoots(
-        KEYED_MESSAGE,
-        `<bpmn:startEvent id="start" /><bpmn:eventBasedGateway id="x" /><bpmn:receiveTask id="r" messageRef="m" />
-         <bpmn:intermediateCatchEvent id="t">${timerDefinition}</bpmn:intermediateCatchEvent><bpmn:endEvent id="end" />
-         ${chain('start', 'x', 'r', 'end')}${flow('f-t', 'x', 't')}${flow('f-t-end', 't', 'end')}`,
-      ),
-    ],
-    [
-      'a message end event',
-      around('<bpmn:task id="x" /><bpmn:endEvent id="m-end"><bpmn:messageEventDefinition id="md" /></bpmn:endEvent>'),
-    ],
-    [
-      'a message start event',
-      definitions(
-        `<bpmn:message id="m" name="go" />${process(
-          `<bpmn:startEvent id="s"><bpmn:messageEventDefinition id="md" messageRef="m" /></bpmn:startEvent>`,
-        )}`,
-      ),
-    ],
-  ];
-
-  it.each(gated)('refuses %s while support.ts says the runtime cannot run it yet', async (_, xml) => {
-    const [ir] = (await compile(xml, { runtimeSupport: false })).processes.values();
-    const unsupported = ir ? unsupportedIssues(ir) : [];
-    const first = unsupported[0];
-    if (!first) {
-      await expect(compile(xml)).resolves.toBeDefined();
-      return;
-    }
-    const error = await refuse(xml, {
-      elementId: first.elementId,
-      elementType: first.elementType,
-      message: /^bpmn:\w+( with an? \w+ event definition)? is not supported yet$/,
-    });
-    expect(error.issues.map((issue) => issue.message)).toEqual(unsupported.map((issue) => issue.message));
-  });
-
   it('refuses a start event that points at a shared event definition', async () => {
     await refuse(
       definitions(

@@ -3,6 +3,9 @@
  * must compile or be refused with a ModelError whose every issue names an element — never another
  * error, never a hang. The expected outcome per file is pinned below, so a regression (or a newly
  * supported element) flips a test and the table gets updated on purpose.
+ *
+ * The corpus is not part of the repository: where it is not beside the clone, the suite is reported as
+ * skipped, with where it looked.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +15,12 @@ import { type CompileOptions, compile } from '../src/model/index.js';
 
 const corpusUrl = new URL('../../../../shared/corpus/miwg/', import.meta.url);
 const corpusDir = fileURLToPath(corpusUrl);
-if (!existsSync(corpusDir)) {
-  throw new Error(`BPMN MIWG corpus not found at ${corpusDir}: shared/ must sit beside the repository`);
-}
-const files = readdirSync(corpusDir)
-  .filter((name) => name.endsWith('.bpmn'))
-  .sort();
+const corpusFound = existsSync(corpusDir);
+const files = corpusFound
+  ? readdirSync(corpusDir)
+      .filter((name) => name.endsWith('.bpmn'))
+      .sort()
+  : [];
 
 /** `compiles`, or the first issue as `elementType: message`. */
 type Outcome = string;
@@ -137,7 +140,7 @@ async function outcomeOf(xml: string, options: CompileOptions): Promise<{ outcom
   }
 }
 
-describe('BPMN MIWG corpus', () => {
+describe.skipIf(!corpusFound)(`BPMN MIWG corpus${corpusFound ? '' : ` (skipped: no corpus at ${corpusDir})`}`, () => {
   it('has an expectation for every reference model, and a model for every expectation', () => {
     expect(files.length).toBeGreaterThan(0);
     expect(files).toEqual(Object.keys(EXPECTED).sort());

@@ -1,7 +1,7 @@
 /**
  * @module @thresher/checkpoint/conformance
  *
- * The `Repository` conformance suite (DESIGN §5): one set of vitest specs, one file per contract method
+ * The `Repository` conformance suite (docs/architecture.md §7): one set of vitest specs, one file per contract method
  * and one per group of the reference checkpoint-saver inventory (`reference/`), that every store runs
  * unchanged. Every test is a row of the case table (`CONFORMANCE_CASES`), which names it, says what it
  * checks and which reference case it realises; `CONFORMANCE.md` is generated from that table. A store

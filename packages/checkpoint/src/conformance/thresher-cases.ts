@@ -11,7 +11,7 @@ function rows(spec: SpecFile, entries: Row[]): ConformanceCase[] {
 }
 
 /**
- * Thresher's own cases: what a durable engine needs beyond the reference inventory (DESIGN §5), one group
+ * Thresher's own cases: what a durable engine needs beyond the reference inventory (docs/architecture.md §7), one group
  * per spec file. Ids are stable: a new case takes the next number of its group, a removed one leaves a gap.
  */
 export const THRESHER_CASES: readonly ConformanceCase[] = [

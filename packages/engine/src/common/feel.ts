@@ -1,5 +1,5 @@
 /**
- * FEEL for Thresher: parse once at compile time, evaluate at run time (DESIGN §2).
+ * FEEL for Thresher: parse once at compile time, evaluate at run time (docs/architecture.md §2).
  *
  * Expressions are interpreted by `feelin` with its `camunda` dialect (backtick names such as
  * `` `order id` ``), which is the FEEL Camunda Modeler authors for Zeebe.

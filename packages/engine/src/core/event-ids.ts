@@ -2,7 +2,7 @@ import type { EngineEventType } from '../api-types.js';
 
 /**
  * The one place event ids are made. An id is derived from what the event is, never from when it was
- * published, so the same event published again after a crash carries the same id (DESIGN §7). There are
+ * published, so the same event published again after a crash carries the same id (docs/architecture.md §4). There are
  * three shapes: an event of the instance or of one of its records, a track's move at an element, and a
  * job's event, keyed by the step identity so a retry after a restore repeats it.
  */

@@ -1,6 +1,6 @@
 /**
  * `compile(xml)`: BPMN XML in, the immutable `ProcessModel` IR out — or one `ModelError` naming
- * every element Thresher cannot run (DESIGN §2).
+ * every element Thresher cannot run (docs/architecture.md §2).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The deployment digest: sha256 over the canonical JSON of the compiled model (DESIGN §2), so it
+ * The deployment digest: sha256 over the canonical JSON of the compiled model (docs/architecture.md §2), so it
  * follows behaviour, not bytes — whitespace and diagram layout do not move it.
  *
  * @module

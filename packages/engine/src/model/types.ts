@@ -1,5 +1,5 @@
 /**
- * The compiled model: an immutable graph IR built once per deployment (DESIGN §2).
+ * The compiled model: an immutable graph IR built once per deployment (docs/architecture.md §2).
  * The runtime reads only this; it never touches moddle elements.
  */
 
