@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { effectsBetween, NOTHING_OWED, type Obligations } from '../src/core/effects.js';
+import { scopePath } from '../src/core/records.js';
+
+describe('scopePath', () => {
+  it.each([
+    ['/', 'sub', { pass: 0 }, '/sub'],
+    ['/', 'sub', { pass: 1 }, '/sub#2'],
+    ['/outer', 'inner', { pass: 0 }, '/outer/inner'],
+    ['/outer#3', 'inner', { pass: 2 }, '/outer#3/inner#3'],
+    ['/', 'mi', { pass: 0, ordinal: 3 }, '/mi[3]'],
+    ['/', 'mi', { pass: 1, ordinal: 3 }, '/mi#2[3]'],
+    ['/mi[2]', 'sub', { pass: 0 }, '/mi[2]/sub'],
+  ] as const)('should place %s + %s %j at %s', (parent, nodeId, activation, path) => {
+    expect(scopePath(parent, nodeId, activation)).toBe(path);
+  });
+
+  it('should never give a re-activation and a multi-instance body the same path', () => {
+    const paths = new Set<string>();
+    for (let pass = 0; pass < 12; pass++) {
+      paths.add(scopePath('/', 'x', { pass }));
+      for (let ordinal = 1; ordinal < 12; ordinal++) paths.add(scopePath('/', 'x', { pass, ordinal }));
+    }
+    expect(paths.size).toBe(12 + 12 * 11);
+  });
+});
+
+const owing = (partial: Partial<Obligations>): Obligations => ({
+  jobs: new Map(),
+  dueAt: null,
+  messageSubscriptions: new Set(),
+  outbox: new Set(),
+  ...partial,
+});
+
+describe('effectsBetween', () => {
+  it('should owe a restored state everything it holds, timer first and dispatches after the announcements', () => {
+    const restored = owing({
+      jobs: new Map([['j1#0', 'j1']]),
+      dueAt: 500,
+      messageSubscriptions: new Set(['w1']),
+      outbox: new Set(['o1']),
+    });
+    const announce = { type: 'announce', event: { id: 'e', type: 'instance.completed' } } as const;
+    expect(effectsBetween(NOTHING_OWED, restored, [announce])).toEqual([
+      { type: 'timer.schedule', dueAt: 500 },
+      { type: 'message.take', subscriptionIds: ['w1'] },
+      announce,
+      { type: 'dispatch', jobId: 'j1' },
+      { type: 'deliver', entryId: 'o1' },
+    ]);
+  });
+
+  it('should owe nothing new when a step changed nothing it owes', () => {
+    const same = owing({ jobs: new Map([['j1#0', 'j1']]), dueAt: 5, outbox: new Set(['o1']) });
+    expect(effectsBetween(same, owing({ ...same }))).toEqual([]);
+  });
+
+  it('should dispatch a job again after a failure, and cancel the wake-up once no timer is left', () => {
+    const before = owing({ jobs: new Map([['j1#0', 'j1']]), dueAt: 5 });
+    const after = owing({ jobs: new Map([['j1#1', 'j1']]) });
+    expect(effectsBetween(before, after)).toEqual([{ type: 'timer.cancel' }, { type: 'dispatch', jobId: 'j1' }]);
+  });
+});
