@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EngineErrorCode, ModelError } from '../src/common/errors.js';
 import { compile } from '../src/model/index.js';
-import { unsupportedIssues } from '../src/model/support.js';
-import { around, bpmn, chain, definitions, ext, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
-
-const KEYED_MESSAGE = message('m', 'answer', '= id');
-/** The body of `around`: start → `element` (id `x`) → end. */
-const aroundBody = (element: string) =>
-  `<bpmn:startEvent id="start" />\n${element}\n<bpmn:endEvent id="end" />\n${chain('start', 'x', 'end')}`;
+import { around, bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 
 const errorFixture = (name: string) => readFileSync(new URL(`./fixtures/bpmn/error/${name}`, import.meta.url), 'utf8');
 
@@ -249,8 +243,6 @@ describe('compile refuses gateways Thresher cannot route', () => {
 });
 
 describe('compile refuses elements Thresher does not run yet', () => {
-  const timerDefinition =
-    '<bpmn:timerEventDefinition id="td"><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>';
   const cases: Array<[string, string, string, string, RegExp]> = [
     [
       'a call activity',

@@ -72,7 +72,9 @@ const constructs: Array<[string, string]> = [
 /** Tracks of a stored instance that wait on nothing that exists: each would sit there forever. */
 function strandedTracks(body: CheckpointBody): string[] {
   const owned = (trackId: string) =>
-    [...body.timers, ...body.subscriptions].some((w) => w.owner.kind !== 'eventSubProcess' && w.owner.trackId === trackId);
+    [...body.timers, ...body.subscriptions].some(
+      (w) => w.owner.kind !== 'eventSubProcess' && w.owner.trackId === trackId,
+    );
   return body.tracks
     .filter((track) => {
       const wait = track.wait;
