@@ -55,6 +55,8 @@ export class InstanceRuntime {
   private readonly backoffs = new Map<string, unknown>();
   private settledWaiters: Array<() => void> = [];
   private wakeUp: unknown;
+  /** Due BPMN timers whose `timer.fired` step is queued: a second wake-up must not fire them twice. */
+  private readonly firing = new Set<string>();
   /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
   private inFlightEffects = 0;
   private broken: Error | null = null;
@@ -126,6 +128,7 @@ export class InstanceRuntime {
         const activity = {
           stepping: this.queued > 0,
           working: this.running.size > 0 || this.backoffs.size > 0 || this.inFlightEffects > 0,
+          now: this.host.clock.now(),
         };
         const result = settledState(this.state, activity, options.timers ?? 'park');
         if (result) resolve(result);
@@ -373,22 +376,42 @@ export class InstanceRuntime {
 
   // ── BPMN timers ─────────────────────────────────────────────────────────────────────────────────────
 
-  /** One clock timer at the earliest due BPMN timer; on waking, every timer due by then fires. */
+  /**
+   * One clock timer at the earliest due BPMN timer; on waking, every timer due by then fires. Timers
+   * already due fire at once, not through the clock: a step is queued before anyone can ask `settled`,
+   * and a clock moved by hand need not be moved for what is already due.
+   */
   private wakeAt(dueAt: number): void {
     this.cancelWakeUp();
     if (this.stopped) return;
+    if (dueAt <= this.host.clock.now()) {
+      this.fireDue();
+      return;
+    }
     this.wakeUp = this.host.clock.setTimeout(
       () => {
         this.wakeUp = undefined;
-        const now = this.host.clock.now();
-        const ready = [...this.state.timers.values()].filter((timer) => timer.dueAt <= now);
-        ready.sort((a, b) => a.dueAt - b.dueAt);
-        if (ready.length === 0) return this.wakeAt(dueAt);
-        for (const timer of ready) this.submit({ type: 'timer.fired', timerId: timer.id }).catch(() => {});
+        if (this.fireDue() === 0) this.wakeAt(dueAt);
       },
       // Node's timers hold at most 2^31-1 ms (~24.8 days); a later timer is re-checked when that runs out.
-      Math.min(MAX_TIMEOUT_MS, Math.max(0, dueAt - this.host.clock.now())),
+      Math.min(MAX_TIMEOUT_MS, dueAt - this.host.clock.now()),
     );
+  }
+
+  /** Queue a `timer.fired` step for every timer due by now that has none queued yet; returns how many. */
+  private fireDue(): number {
+    const now = this.host.clock.now();
+    const ready = [...this.state.timers.values()].filter((timer) => timer.dueAt <= now && !this.firing.has(timer.id));
+    ready.sort((a, b) => a.dueAt - b.dueAt);
+    for (const { id } of ready) {
+      this.firing.add(id);
+      const fired = this.submit({ type: 'timer.fired', timerId: id });
+      fired.then(
+        () => this.firing.delete(id),
+        () => this.firing.delete(id),
+      );
+    }
+    return ready.length;
   }
 
   private cancelWakeUp(): void {

@@ -8,6 +8,8 @@ export interface Activity {
   stepping: boolean;
   /** Handlers running or backing off, effects on their way (a thrown signal being delivered). */
   working: boolean;
+  /** The clock's reading: a timer due by now is about to fire, not a wait. */
+  now: number;
 }
 
 /**
@@ -24,6 +26,8 @@ export function settledState(
   if (activity.stepping) return undefined;
   if (instance.status !== 'running') return { instanceId: instance.id, status: instance.status };
   if (activity.working) return undefined;
+  // A safety net: a due timer's step is queued at once, so one seen here is moments from firing.
+  for (const timer of state.timers.values()) if (timer.dueAt <= activity.now) return undefined;
   if (timers === 'wait' && state.timers.size > 0) return undefined;
   return {
     instanceId: instance.id,
