@@ -11,6 +11,8 @@ import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
 
 const sample = (name: string) => fileURLToPath(new URL(`../../../fixtures/order-fulfilment/${name}`, import.meta.url));
 const ORDER = sample('order-fulfilment.bpmn');
+/** The order process's own end events (those outside its sub-processes), sorted. */
+const ENDS = ['done', 'rejected'];
 const ORDER_HANDLERS = sample('handlers.mjs');
 
 const serviceTask = (id: string, type: string) =>
@@ -145,6 +147,7 @@ describe('loadFixture: a valid fixture', () => {
           bpmnError: 'PARCEL_TOO_BIG',
         },
       },
+      elementHandlers: {},
       handlersModule: ORDER_HANDLERS,
       moves: [
         { line: 14, index: 0, kind: 'complete', element: 'approve', variables: { approved: true } },
@@ -155,7 +158,9 @@ describe('loadFixture: a valid fixture', () => {
       ],
       kill: { kind: 'points', points: [3, 7] },
       seed: 42,
+      endEvents: ENDS,
       expect: {
+        at: 'expect',
         status: 'completed',
         variables: { trackingNumber: 'TRK-A-1' },
         exactVariables: false,
@@ -169,6 +174,12 @@ describe('loadFixture: a valid fixture', () => {
           { element: 'charge-payment', kind: 'job-failed' },
           { element: 'pack', kind: null },
         ],
+        ended: null,
+        history: null,
+        elementRuns: {},
+        userTasks: null,
+        active: null,
+        waits: null,
       },
       lines: expect.any(Object),
     });
@@ -397,7 +408,7 @@ describe('loadFixture: moves', () => {
     [...SMALL_HEAD, 'moves:', '  - wait: parked', '  - { variables: {} }'],
     6,
     'moves[1]',
-    /expected \{ complete: <user task id>, variables\? \}, .* or \{ signal: <name>, variables\? \}/,
+    /expected \{ complete: <user task id>, variables\? \}, .* or \{ restart: \{ handlers\?, withoutHandlers\?, whileStopped\? \} \}/,
   );
   refuses(
     'a wait for something else',
