@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -595,6 +596,16 @@ describe('fixture.schema.json', () => {
     expect(target).toBe('./src/testing/fixture/fixture.schema.json');
     expect(JSON.parse(readFileSync(new URL(`../${target}`, import.meta.url), 'utf8'))).toEqual(fixtureSchema);
     expect(manifest.files).toContain('src');
+  });
+
+  it('should resolve by its package path, as an editor or a consumer asks for it', () => {
+    const require = createRequire(import.meta.url);
+    const resolved = require.resolve('@thresher/engine/fixture.schema.json');
+    expect(JSON.parse(readFileSync(resolved, 'utf8'))).toEqual(fixtureSchema);
+  });
+
+  it('should no longer call message and signal moves reserved: the loader runs them', () => {
+    expect(JSON.stringify(fixtureSchema)).not.toMatch(/reserved|refuses this move/i);
   });
 });
 
