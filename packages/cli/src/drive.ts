@@ -164,7 +164,8 @@ export async function drive(
   const waitTimers = options.waitTimers ?? DEFAULT_WAIT_TIMERS_MS;
   let autoCompleted = 0;
   for (;;) {
-    const state = await engine.settled(instanceId);
+    // On the clock of a running process a retry backoff passes by itself: wait it out, as a handler run.
+    const state = await engine.settled(instanceId, { retries: 'wait' });
     const view = await engine.instance(instanceId);
     const base: OutcomeBase = {
       instanceId,
@@ -225,7 +226,7 @@ export async function drive(
 
 /**
  * Waits, in this process, until the instance's earliest BPMN timer has fired (or no timer is left:
- * `settled({ timers: 'wait' })`); the caller then settles the instance again and decides anew.
+ * `settled({ timers: 'wait', retries: 'wait' })`); the caller then settles the instance again and decides anew.
  */
 async function waitForTimer(
   session: Session,
@@ -246,7 +247,7 @@ async function waitForTimer(
     });
   });
   // All timers gone (the last one fired, or the branch holding them ended) also ends the wait.
-  const noTimers = engine.settled(instanceId, { timers: 'wait' }).then(() => undefined);
+  const noTimers = engine.settled(instanceId, { timers: 'wait', retries: 'wait' }).then(() => undefined);
   noTimers.catch(() => {}); // a broken loop is reported by the next settle, not as an unhandled rejection
   // A safety net should the timer fire between the settle and the subscription above: look again once due.
   const due = new Promise<void>((resolve) => {

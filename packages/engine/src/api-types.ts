@@ -103,6 +103,20 @@ export interface InstanceView {
   seq: number;
 }
 
+/** A job waiting out the backoff before its next attempt: a wait on time, like a BPMN timer. */
+export interface RetryWait {
+  elementId: string;
+  /** The job's id within its instance, as in `job.dispatched` and `job.failed` events. */
+  jobId: string;
+  taskType: string;
+  /** The attempt that runs once the backoff is over. */
+  attempt: number;
+  /** When it runs (epoch ms). */
+  dueAt: number;
+  /** The last failure's message, when the job recorded one. */
+  error: string | null;
+}
+
 /** Why `settled` returned: the instance ended, or it waits for something outside the engine. */
 export type SettledState =
   | { instanceId: string; status: 'completed' | 'terminated' }
@@ -111,18 +125,33 @@ export type SettledState =
       status: 'waiting';
       userTasks: UserTaskView[];
       incidents: IncidentRecord[];
-      /** BPMN timers armed, earliest first (absent: `settled({ timers: 'wait' })` waits them out). */
+      /** BPMN timers armed, earliest first (empty under `settled({ timers: 'wait' })`, which waits them out). */
       timers: { elementId: string; dueAt: number }[];
+      /**
+       * Jobs waiting out a retry backoff, earliest first (empty under `settled({ retries: 'wait' })`). A
+       * backoff already over is never listed: its attempt is dispatched at once.
+       */
+      retries: RetryWait[];
       /** Messages and signals the instance waits for. */
       subscriptions: { elementId: string; kind: 'message' | 'signal'; name: string; correlationKey: string | null }[];
     };
 
+/**
+ * What `settled` waits out before it resolves. Nothing under way inside the engine (a step, a running
+ * handler, a signal being delivered, a timer or backoff already due) is ever waited out by choice: it always is.
+ */
 export interface SettledOptions {
   /**
    * `park` (default): an instance waiting only on BPMN timers counts as settled (its timers are listed);
    * `wait`: it settles only once no timer is armed either.
    */
   timers?: 'park' | 'wait';
+  /**
+   * `park` (default): a job waiting out a retry backoff is a wait on time like a timer — the instance
+   * settles and lists it in `retries`, so a clock moved by hand can be advanced to its `dueAt`;
+   * `wait`: it settles only once no backoff is pending (on a clock that moves by itself).
+   */
+  retries?: 'park' | 'wait';
 }
 
 export interface CorrelateOptions {

@@ -201,7 +201,12 @@ export class Engine {
     await (await this.runtime(instanceId)).submit({ type: 'instance.cancel' });
   }
 
-  /** Resolves once the instance has ended or waits only for the outside world (user tasks, incidents). */
+  /**
+   * Resolves once the instance has ended, or waits only for the outside world (user tasks, incidents,
+   * messages, signals) or for time: BPMN timers and retry backoffs are listed with their due times, or
+   * waited out with `{ timers: 'wait' }` / `{ retries: 'wait' }`. Never while a step, a handler, a due
+   * timer or a due retry is under way.
+   */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
     return (await this.runtime(instanceId)).settled(options);
   }

@@ -4,10 +4,11 @@
  */
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { SettledState } from '../src/api-types.js';
+import type { Handlers, Job, SettledState } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import { systemClock } from '../src/runtime/clock.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
-import { bpmn, chain, timer } from './fixtures/bpmn/xml.js';
+import { around, bpmn, chain, ext, timer } from './fixtures/bpmn/xml.js';
 
 /** start → timer `wait` (PT1H) → user task `next` → end. */
 const timerThenTask = bpmn(`<bpmn:startEvent id="start" />
@@ -72,5 +73,106 @@ describe('Engine#settled after recover', () => {
 
     // then settled reports it completed
     expect((await second.settled(id)).status).toBe('completed');
+  });
+});
+
+/** start → service task `x` of type `pay` (three attempts) → end. */
+const payTask = around(
+  `<bpmn:serviceTask id="x">${ext('<zeebe:taskDefinition type="pay" retries="3" />')}</bpmn:serviceTask>`,
+);
+
+/** A `pay` handler failing its first `failures` attempts ("gateway down #n"), then paying. */
+function flaky(failures: number): { attempts: number[]; handlers: Handlers } {
+  const attempts: number[] = [];
+  return {
+    attempts,
+    handlers: {
+      pay: (job: Job) => {
+        attempts.push(job.attempt);
+        if (job.attempt <= failures) throw new Error(`gateway down #${job.attempt}`);
+        return { paid: true };
+      },
+    },
+  };
+}
+
+describe('Engine#settled during a retry backoff', () => {
+  // Root cause: a pending backoff counted as work under way, so settled() waited for a clock that only
+  // moves when the caller moves it, and Node exited with the promise unsettled (code 13).
+  it('should report a backoff as a wait on time that a virtual clock moved by hand can be advanced to', async () => {
+    // given a handler that fails twice then succeeds, on a virtual clock, with the default backoff (1 s, 2 s)
+    const clock = new VirtualClock();
+    const { attempts, handlers } = flaky(2);
+    const engine = new Engine({ repository: createMemoryRepository(), handlers, clock: clock.view() });
+    await engine.deploy(payTask);
+    const startedAt = clock.now();
+    const id = await engine.start('p');
+
+    // when it is settled after the first failure
+    const first = waiting(await engine.settled(id));
+
+    // then one retry is listed: the second attempt, due after the first backoff, with the failure's message
+    expect(first.retries).toEqual([
+      {
+        elementId: 'x',
+        jobId: expect.any(String),
+        taskType: 'pay',
+        attempt: 2,
+        dueAt: startedAt + 1000,
+        error: 'gateway down #1',
+      },
+    ]);
+    expect(first.timers).toEqual([]);
+
+    // when the clock is advanced to each listed due time and the instance settled again
+    clock.advanceTo(first.retries[0]!.dueAt);
+    const second = waiting(await engine.settled(id));
+    expect(second.retries.map(({ attempt, dueAt, error }) => ({ attempt, dueAt, error }))).toEqual([
+      { attempt: 3, dueAt: startedAt + 1000 + 2000, error: 'gateway down #2' },
+    ]);
+    clock.advanceTo(second.retries[0]!.dueAt);
+
+    // then the third attempt runs and the instance completes
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(attempts).toEqual([1, 2, 3]);
+    await engine.close();
+  });
+
+  it('should wait the retries out with { retries: "wait" } on a clock that moves by itself', async () => {
+    // given a handler that fails twice then succeeds, on the system clock with a 1 ms backoff
+    const { attempts, handlers } = flaky(2);
+    const engine = new Engine({ repository: createMemoryRepository(), handlers, clock: systemClock, backoff: () => 1 });
+    await engine.deploy(payTask);
+    const id = await engine.start('p');
+
+    // when settled waits the retries out
+    const settled = await engine.settled(id, { retries: 'wait' });
+
+    // then it resolves only once the third attempt completed the instance
+    expect(settled.status).toBe('completed');
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('should dispatch at once, and never list, a backoff that ran out while no engine ran', async () => {
+    // given an instance waiting out its first backoff, its engine abandoned
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const firstView = clock.view();
+    const first = new Engine({ repository, handlers: flaky(1).handlers, clock: firstView });
+    await first.deploy(payTask);
+    const id = await first.start('p');
+    const parked = waiting(await first.settled(id));
+    expect(parked.retries).toHaveLength(1);
+    firstView.dispose();
+
+    // when its due time passes and a new engine recovers it
+    clock.advanceTo(parked.retries[0]!.dueAt + 1);
+    const { attempts, handlers } = flaky(1);
+    const second = new Engine({ repository, handlers, clock: clock.view() });
+    await second.recover();
+
+    // then the second attempt runs without the clock moving, and the instance completes
+    expect((await second.settled(id)).status).toBe('completed');
+    expect(attempts).toEqual([2]);
   });
 });

@@ -64,7 +64,7 @@ export const retryCommand = defineCommand(retrySpec, parseRetryArgs, async (args
     const { engine } = session;
     let state: SettledState;
     try {
-      state = await engine.settled(args.id);
+      state = await engine.settled(args.id, { retries: 'wait' });
     } catch (error) {
       if (EngineError.is(error) && error.code === EngineErrorCode.NotFound) {
         throw new FailedError(`no instance ${args.id}`, { cause: error });

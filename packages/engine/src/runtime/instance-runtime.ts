@@ -117,7 +117,10 @@ export class InstanceRuntime {
     return this.enqueue(() => this.takeBufferedNow([...this.state.subscriptions.keys()]));
   }
 
-  /** Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents). */
+  /**
+   * Resolves when the instance has ended, or waits only on the outside world (user tasks, incidents,
+   * messages) or on time (BPMN timers, retry backoffs), as `options` says.
+   */
   settled(options: SettledOptions = {}): Promise<SettledState> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
@@ -127,10 +130,11 @@ export class InstanceRuntime {
         }
         const activity = {
           stepping: this.queued > 0,
-          working: this.running.size > 0 || this.backoffs.size > 0 || this.inFlightEffects > 0,
+          working: this.running.size > 0 || this.inFlightEffects > 0,
+          backingOff: this.backoffs.keys(),
           now: this.host.clock.now(),
         };
-        const result = settledState(this.state, activity, options.timers ?? 'park');
+        const result = settledState(this.state, activity, options);
         if (result) resolve(result);
         return result !== undefined;
       };

@@ -1,4 +1,4 @@
-import type { SettledState } from '../api-types.js';
+import type { RetryWait, SettledOptions, SettledState } from '../api-types.js';
 import type { InstanceState } from '../core/state.js';
 import { incidentViews, userTaskView } from './views.js';
 
@@ -6,21 +6,23 @@ import { incidentViews, userTaskView } from './views.js';
 export interface Activity {
   /** Steps queued or under way: one may have ended the instance without yet publishing what it did. */
   stepping: boolean;
-  /** Handlers running or backing off, effects on their way (a thrown signal being delivered). */
+  /** Handlers running, effects on their way (a thrown signal being delivered). */
   working: boolean;
-  /** The clock's reading: a timer due by now is about to fire, not a wait. */
+  /** Jobs waiting out a retry backoff on the clock. */
+  backingOff: Iterable<string>;
+  /** The clock's reading: a timer or backoff due by now is about to fire, not a wait. */
   now: number;
 }
 
 /**
  * Whether an instance has settled: ended (once no step is under way), or running with nothing under way
- * and waiting only on the outside world — or, with `timers: 'wait'`, on no BPMN timer either. Undefined
- * while it has not.
+ * and waiting only on the outside world or on time — BPMN timers and retry backoffs, unless `options` says
+ * to wait those out. Undefined while it has not.
  */
 export function settledState(
   state: InstanceState,
   activity: Activity,
-  timers: 'park' | 'wait',
+  options: SettledOptions = {},
 ): SettledState | undefined {
   const { instance } = state;
   if (activity.stepping) return undefined;
@@ -28,7 +30,10 @@ export function settledState(
   if (activity.working) return undefined;
   // A safety net: a due timer's step is queued at once, so one seen here is moments from firing.
   for (const timer of state.timers.values()) if (timer.dueAt <= activity.now) return undefined;
-  if (timers === 'wait' && state.timers.size > 0) return undefined;
+  const retries = retryWaits(state, activity.backingOff);
+  if (retries.some((retry) => retry.dueAt <= activity.now)) return undefined;
+  if (options.retries === 'wait' && retries.length > 0) return undefined;
+  if (options.timers === 'wait' && state.timers.size > 0) return undefined;
   return {
     instanceId: instance.id,
     status: 'waiting',
@@ -37,6 +42,7 @@ export function settledState(
     timers: [...state.timers.values()]
       .sort((a, b) => a.dueAt - b.dueAt)
       .map((timer) => ({ elementId: timer.nodeId, dueAt: timer.dueAt })),
+    retries,
     subscriptions: [...state.subscriptions.values()].map((s) => ({
       elementId: s.nodeId,
       kind: s.kind,
@@ -44,4 +50,22 @@ export function settledState(
       correlationKey: s.correlationKey,
     })),
   };
+}
+
+/** The backoffs of jobs still in flight, earliest first (a job cancelled meanwhile waits on nothing). */
+function retryWaits(state: InstanceState, jobIds: Iterable<string>): RetryWait[] {
+  const retries: RetryWait[] = [];
+  for (const jobId of jobIds) {
+    const job = state.jobs.get(jobId);
+    if (!job || job.notBefore === null) continue;
+    retries.push({
+      elementId: job.nodeId,
+      jobId,
+      taskType: job.taskType,
+      attempt: job.failures + 1,
+      dueAt: job.notBefore,
+      error: job.lastError,
+    });
+  }
+  return retries.sort((a, b) => a.dueAt - b.dueAt);
 }

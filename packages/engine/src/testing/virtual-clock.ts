@@ -19,6 +19,21 @@ export interface ClockView extends Clock {
  * Virtual time for fixtures: hours of timers run in milliseconds. Nothing moves until the harness says
  * so; `advanceTo` fires due timers in due order (ties in the order they were set), with `now()` reading
  * each timer's due time while it runs.
+ *
+ * Driving an engine on it by hand: `await engine.settled(id)` resolves once nothing runs and the instance
+ * waits — its `timers` and `retries` (jobs waiting out a backoff) list what is due on this clock, with
+ * their `dueAt`; `advanceTo(dueAt)` fires them; `await engine.settled(id)` again; repeat until it ends or
+ * waits on a user task, a message or an incident. Do not pass `{ timers: 'wait' }` or `{ retries: 'wait' }`
+ * here: they wait for time to move, and this clock only moves when you move it.
+ *
+ * @example
+ * const clock = new VirtualClock();
+ * const engine = new Engine({ repository, handlers, clock: clock.view() });
+ * let state = await engine.settled(id);
+ * while (state.status === 'waiting' && (state.timers.length > 0 || state.retries.length > 0)) {
+ *   clock.advanceTo(Math.min(...[...state.timers, ...state.retries].map((wait) => wait.dueAt)));
+ *   state = await engine.settled(id);
+ * }
  */
 export class VirtualClock {
   private time: number;
