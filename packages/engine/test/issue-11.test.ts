@@ -176,3 +176,104 @@ describe('Engine#settled during a retry backoff', () => {
     expect(attempts).toEqual([2]);
   });
 });
+
+/** start → service task `x` of type `charge-payment` (three attempts) → end. */
+const chargeTask = around(
+  `<bpmn:serviceTask id="x">${ext('<zeebe:taskDefinition type="charge-payment" retries="3" />')}</bpmn:serviceTask>`,
+);
+
+const NO_CHARGE_HANDLER =
+  'no handler for task type "charge-payment"; handlers are registered for: ship-order, notify ' +
+  '(register one with engine.handle("charge-payment", …) or new Engine({ handlers }))';
+
+/** Handlers for every type but `charge-payment`. */
+const otherHandlers = (): Handlers => ({ 'ship-order': () => ({}), notify: () => ({}) });
+
+describe('A task type with no handler', () => {
+  // Root cause: callHandler reported a missing handler as a failure a retry may mend, so it was retried
+  // with backoff (seconds of it) before the incident, though no retry can register a handler.
+  it('should raise a job-failed incident at once, with no retry and no backoff', async () => {
+    // given no handler for charge-payment, on a virtual clock (a backoff would be listed, not waited out)
+    const engine = new Engine({
+      repository: createMemoryRepository(),
+      handlers: otherHandlers(),
+      clock: new VirtualClock().view(),
+    });
+    await engine.deploy(chargeTask);
+    const events: string[] = [];
+    engine.on('*', (event) => {
+      if (event.type.startsWith('job.') || event.type === 'incident.raised') events.push(event.type);
+    });
+
+    // when the instance reaches the task
+    const id = await engine.start('p');
+    const settled = waiting(await engine.settled(id));
+
+    // then it was dispatched once and stopped by an incident naming the type and the registered handlers
+    expect(events).toEqual(['job.dispatched', 'job.failed', 'incident.raised']);
+    expect(settled.retries).toEqual([]);
+    expect(settled.incidents).toHaveLength(1);
+    expect(settled.incidents[0]).toMatchObject({ kind: 'job-failed', nodeId: 'x', message: NO_CHARGE_HANDLER });
+  });
+
+  it('should say that no handlers are registered when there are none', async () => {
+    const engine = new Engine({ repository: createMemoryRepository(), clock: new VirtualClock().view() });
+    await engine.deploy(chargeTask);
+
+    const id = await engine.start('p');
+
+    expect(waiting(await engine.settled(id)).incidents[0]!.message).toBe(
+      'no handler for task type "charge-payment"; no handlers are registered ' +
+        '(register one with engine.handle("charge-payment", …) or new Engine({ handlers }))',
+    );
+  });
+
+  it('should run a handler registered afterwards once the incident is retried', async () => {
+    // given an instance stopped by the missing handler
+    const engine = new Engine({
+      repository: createMemoryRepository(),
+      handlers: otherHandlers(),
+      clock: new VirtualClock().view(),
+    });
+    await engine.deploy(chargeTask);
+    const id = await engine.start('p');
+    const [incident] = waiting(await engine.settled(id)).incidents;
+
+    // when a handler is registered and the incident retried
+    const attempts: number[] = [];
+    engine.handle('charge-payment', (job) => {
+      attempts.push(job.attempt);
+      return { charged: true };
+    });
+    await engine.retryIncident(incident!.id);
+
+    // then the new handler ran and the instance completed
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(attempts).toEqual([2]);
+    expect((await engine.instance(id))!.variables).toEqual({ charged: true });
+  });
+
+  it('should raise the incident at once for a restored job whose new engine lacks the handler', async () => {
+    // given a charge-payment job in flight when its engine was abandoned
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const firstView = clock.view();
+    const first = new Engine({
+      repository,
+      handlers: { 'charge-payment': () => new Promise<never>(() => {}) },
+      clock: firstView,
+    });
+    await first.deploy(chargeTask);
+    const id = await first.start('p');
+    firstView.dispose();
+
+    // when an engine without that handler recovers it
+    const second = new Engine({ repository, handlers: otherHandlers(), clock: clock.view() });
+    await second.recover();
+    const settled = waiting(await second.settled(id));
+
+    // then the incident is raised at once, naming the type and the handlers there are
+    expect(settled.retries).toEqual([]);
+    expect(settled.incidents.map((incident) => incident.message)).toEqual([NO_CHARGE_HANDLER]);
+  });
+});

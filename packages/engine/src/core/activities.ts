@@ -44,7 +44,8 @@ export function jobCompleted(ctx: StepContext, jobId: string, result: Variables)
 
 /**
  * A job's handler failed: retried after a backoff while retries are left, else an incident. A BPMN error
- * (`errorCode`) is not a failure to retry: the nearest catcher takes it, else it is an incident.
+ * (`errorCode`) is not a failure to retry: the nearest catcher takes it, else it is an incident. A failure
+ * no retry can mend (`retryable` false: no handler for the type) is an incident at once, worded as given.
  */
 export function jobFailed(
   ctx: StepContext,
@@ -79,7 +80,8 @@ export function jobFailed(
     return;
   }
   job.notBefore = null;
-  raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', `handler failed: ${error}`, jobId);
+  const message = retryable ? `handler failed: ${error}` : error;
+  raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', message, jobId);
 }
 
 /** The track waits at a user task until someone completes it. */

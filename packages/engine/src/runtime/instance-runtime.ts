@@ -318,10 +318,10 @@ export class InstanceRuntime {
       taskType: job.taskType,
       attempt: view.attempt,
     });
-    const handler = this.host.handlers[job.taskType];
-    // The handler runs after this step's effects have all been started, never inside them.
+    // The handler runs after this step's effects have all been started, never inside them. It is looked
+    // up then: one registered later with engine.handle() runs on the next dispatch.
     Promise.resolve()
-      .then(() => callHandler(handler, view))
+      .then(() => callHandler(this.host.handlers, view))
       .then((outcome) => this.jobSettled(jobId, outcome));
   }
 

@@ -1,6 +1,6 @@
 import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkpoint';
-import type { Handler, Job } from '../api-types.js';
-import { BpmnError, NotFoundError } from '../common/errors.js';
+import type { Handlers, Job } from '../api-types.js';
+import { BpmnError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 
@@ -24,19 +24,31 @@ export function jobView(state: InstanceState, process: ProcessDef, job: JobRecor
 }
 
 /**
- * Call a handler and classify how it ended; never rejects. A thrown `BpmnError` is a BPMN error (not
- * retried); anything else thrown, or a result that is not an object of storable variables, is a failure
- * a retry may mend. No handler for the type is a failure too.
+ * Call the handler of the job's task type and classify how it ended; never rejects. A thrown `BpmnError`
+ * is a BPMN error (not retried); anything else thrown, or a result that is not an object of storable
+ * variables, is a failure a retry may mend. No handler for the type is a configuration error no retry
+ * mends: it fails at once, naming the handlers there are.
  */
-export async function callHandler(handler: Handler | undefined, job: Job): Promise<Outcome> {
+export async function callHandler(handlers: Handlers, job: Job): Promise<Outcome> {
+  // Own keys only: a task type named `toString` must not find Object.prototype's.
+  const handler = Object.hasOwn(handlers, job.taskType) ? handlers[job.taskType] : undefined;
+  if (typeof handler !== 'function') return { error: noHandler(job.taskType, handlers), retryable: false };
   try {
-    if (!handler) throw new NotFoundError('handler', job.taskType);
     return checkResult(job.taskType, await handler(job));
   } catch (error) {
     return BpmnError.is(error)
       ? { error: error.message, retryable: false, errorCode: error.errorCode }
       : { error: describe(error), retryable: true };
   }
+}
+
+/** Why a job has no handler, and how to give it one. */
+function noHandler(taskType: string, handlers: Handlers): string {
+  const registered = Object.keys(handlers).filter((type) => typeof handlers[type] === 'function');
+  const known =
+    registered.length === 0 ? 'no handlers are registered' : `handlers are registered for: ${registered.join(', ')}`;
+  const type = JSON.stringify(taskType);
+  return `no handler for task type ${type}; ${known} (register one with engine.handle(${type}, …) or new Engine({ handlers }))`;
 }
 
 function checkResult(taskType: string, result: unknown): Outcome {
