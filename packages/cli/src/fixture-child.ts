@@ -3,7 +3,10 @@
  * SQLite file until the parent kills it or the instance ends. Everything that must outlive the process
  * lives in its folder: the store, the outside world's state (moves, virtual time) and the handler-call log.
  *
- * Usage: node fixture-child.js FIXTURE.yaml DIR
+ * Usage: node fixture-child.js FIXTURE.yaml DIR [--die-after-save N]
+ *
+ * `--die-after-save N` makes the child SIGKILL itself right after its N-th write of state.json, so a test
+ * can kill it exactly between two of the outside world's bookkeeping writes rather than at a random instant.
  */
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +14,11 @@ import type { Handlers } from '@thresher/engine';
 import { Engine } from '@thresher/engine';
 import {
   type DriverState,
-  endOf,
   fixtureHandlers,
   loadFixture,
   loadHandlersModule,
   MoveDriver,
+  observe,
   VirtualClock,
 } from '@thresher/engine/testing';
 import { createSqliteRepository } from '@thresher/store-sqlite';
@@ -33,16 +36,20 @@ function logCalls(handlers: Handlers, log: string, generation: number): Handlers
   return out;
 }
 
-async function main(fixtureFile: string, dir: string): Promise<void> {
+async function main(fixtureFile: string, dir: string, dieAfterSave: number | null): Promise<void> {
   const statePath = join(dir, CHILD_FILES.state);
   const previous = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, 'utf8')) as ChildState) : undefined;
   const generation = (previous?.generation ?? 0) + 1;
   const fixture = await loadFixture(fixtureFile);
   const clock = previous ? new VirtualClock(previous.clock) : new VirtualClock();
+  let written = 0;
   const save = (driver: DriverState) => {
-    const state: ChildState = { driver, clock: clock.now(), generation };
+    written++;
+    const state: ChildState = { driver, clock: clock.now(), generation, saves: (previous?.saves ?? 0) + written };
     writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
     renameSync(`${statePath}.tmp`, statePath);
+    // The save is durable and nothing after it ran: the death lands exactly between two bookkeeping writes.
+    if (written === dieAfterSave) process.kill(process.pid, 'SIGKILL');
   };
   const view = clock.view();
   const repository = createSqliteRepository({ path: join(dir, CHILD_FILES.store) });
@@ -59,7 +66,7 @@ async function main(fixtureFile: string, dir: string): Promise<void> {
     const driver = new MoveDriver(fixture, clock, save, previous?.driver);
     if (!previous) save({ instanceId: null, next: 0, starting: false, pending: null });
     await driver.run(engine, () => true);
-    const end = await endOf(engine, driver.instanceId!, {});
+    const end = await observe(engine, repository, driver.instanceId!, { handlerRuns: {}, entered: {} });
     writeFileSync(join(dir, CHILD_FILES.end), JSON.stringify(end));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -71,10 +78,12 @@ async function main(fixtureFile: string, dir: string): Promise<void> {
   }
 }
 
-const [fixtureFile, dir] = process.argv.slice(2);
-if (!fixtureFile || !dir) {
-  process.stderr.write('usage: fixture-child.js FIXTURE.yaml DIR\n');
+const USAGE = 'usage: fixture-child.js FIXTURE.yaml DIR [--die-after-save N]\n';
+const [fixtureFile, dir, option, count] = process.argv.slice(2);
+const dieAfterSave = option === '--die-after-save' && /^[1-9]\d*$/.test(count ?? '') ? Number(count) : null;
+if (!fixtureFile || !dir || (option !== undefined && dieAfterSave === null)) {
+  process.stderr.write(USAGE);
   process.exitCode = 2;
 } else {
-  await main(fixtureFile, dir);
+  await main(fixtureFile, dir, dieAfterSave);
 }

@@ -17,6 +17,8 @@ export interface ChildState {
   driver: DriverState;
   clock: number;
   generation: number;
+  /** Writes of this file so far, by every child of the folder. */
+  saves: number;
 }
 
 /** The files of a fixture child's folder. */
@@ -51,12 +53,25 @@ interface ChildExit {
   ms: number;
 }
 
+/** How a child dies: `killAfterMs` after it says it is ready, or by its own hand after its n-th save. */
+interface ChildDeath {
+  killAfterMs?: number | null;
+  dieAfterSave?: number;
+}
+
 /**
  * Run one child; `killAfterMs` counts from when it says it is ready (its engine built, before it recovers
  * or drives anything), so the kills land in the engine's work rather than in Node's start-up.
  */
-function runChild(fixture: Fixture, dir: string, killAfterMs: number | null): Promise<ChildExit> {
-  const child = spawn(process.execPath, [CHILD, fixture.file, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+function runChild(fixture: Fixture, dir: string, death: ChildDeath = {}): Promise<ChildExit> {
+  const { killAfterMs = null, dieAfterSave } = death;
+  const args = [
+    CHILD,
+    fixture.file,
+    dir,
+    ...(dieAfterSave === undefined ? [] : ['--die-after-save', `${dieAfterSave}`]),
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let ready: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   child.stdout!.on('data', () => {
@@ -117,7 +132,7 @@ export async function runSigkillFixture(
   try {
     // One uninterrupted child: how long a run takes out here, and proof the child alone ends right.
     const reference = join(scratch, 'reference');
-    const uninterrupted = await runChild(fixture, mkdir(reference), null);
+    const uninterrupted = await runChild(fixture, mkdir(reference));
     compare(report, 0, baseline.end, reference);
     const span = Math.max(1, uninterrupted.ms);
     let landed = 0;
@@ -126,7 +141,7 @@ export async function runSigkillFixture(
       let killsThisRound = 0;
       for (;;) {
         const delay = landed < kills ? Math.floor(random() * span) : null;
-        const exit = await runChild(fixture, dir, delay);
+        const exit = await runChild(fixture, dir, { killAfterMs: delay });
         if (exit.killed) {
           landed++;
           killsThisRound++;
@@ -141,8 +156,74 @@ export async function runSigkillFixture(
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  return finish(report);
+}
+
+/**
+ * How many kills a chain may take per save of an uninterrupted child before it is declared endless. A
+ * resumed child may record again the move it found under way; far more kills than that means moves that
+ * are applied again and again (the clock pushed on forever, say) and the run would never end.
+ */
+const KILLS_PER_SAVE = 4;
+
+/**
+ * `--kill saves`: the fixture runs in child processes on a real SQLite file, one folder, each child
+ * SIGKILLing itself right after a write of the outside world's state (state.json) — the first child after
+ * its first save, each next one after its first save that moves that state past where its predecessor left
+ * it — until a child runs to the end. So the run dies once after every bookkeeping write in turn (a death
+ * between a move's effect and its record included), and its end must equal the in-process uninterrupted
+ * run's. `tried` lists the deaths as the count of saves, over the whole run, each one followed.
+ */
+export async function runSaveKillFixture(fixture: Fixture, onKill?: (kills: number) => void): Promise<FixtureReport> {
+  const { baseline, report } = await startReport(fixture, null);
+  const scratch = mkdtempSync(join(tmpdir(), 'thresher-saves-'));
+  try {
+    const reference = join(scratch, 'reference');
+    await runChild(fixture, mkdir(reference));
+    compare(report, 0, baseline.end, reference);
+    const limit = KILLS_PER_SAVE * Math.max(1, childState(reference)?.saves ?? 0);
+    const dir = mkdir(join(scratch, 'chained'));
+    let dieAfterSave = 1;
+    for (;;) {
+      const before = outsideWorld(childState(dir));
+      const exit = await runChild(fixture, dir, { dieAfterSave });
+      if (!exit.killed) break;
+      const after = childState(dir)!;
+      report.tried.push(after.saves);
+      onKill?.(report.tried.length);
+      if (report.tried.length >= limit) {
+        report.failures.push({
+          killAt: after.saves,
+          field: 'run',
+          expected: `an end within ${limit} kills (${limit / KILLS_PER_SAVE} saves uninterrupted)`,
+          actual: `still running after ${after.saves} saves, at ${outsideWorld(after)}`,
+        });
+        return finish(report);
+      }
+      // A child that only wrote again what it found (a move under way, recorded again before it is re-applied)
+      // left the world where it was: the next child must go one save further, or the chain would never end.
+      dieAfterSave = outsideWorld(after) === before ? dieAfterSave + 1 : 1;
+    }
+    compare(report, report.tried.at(-1) ?? 0, baseline.end, dir, report.tried.length);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return finish(report);
+}
+
+function finish(report: FixtureReport): FixtureReport {
   report.ok = report.failures.length === 0 && report.expectationFailures.length === 0;
   return report;
+}
+
+function childState(dir: string): ChildState | undefined {
+  const path = join(dir, CHILD_FILES.state);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ChildState) : undefined;
+}
+
+/** The outside world a child's state records (its moves and virtual time), without who recorded it. */
+function outsideWorld(state: ChildState | undefined): string {
+  return state ? JSON.stringify({ driver: state.driver, clock: state.clock }) : '';
 }
 
 function mkdir(path: string): string {
