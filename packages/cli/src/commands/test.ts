@@ -13,12 +13,12 @@ import { defineCommand } from '../command.js';
 import { jsonOption } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
-import { runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
+import { runSaveKillFixture, runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
 import type { Output } from '../output.js';
 
 export const testSpec = commandSpec({
   name: 'test',
-  usage: 'thresher test [PATH...] [--kill every|none|N,M|random:N] [--seed S] [--json]',
+  usage: 'thresher test [PATH...] [--kill every|none|N,M|random:N|saves] [--seed S] [--json]',
   summary: 'run kill-and-resume fixtures: uninterrupted, then killed at every persist point, and compare the ends',
   positionals: [
     {
@@ -33,7 +33,7 @@ export const testSpec = commandSpec({
       type: 'string',
       placeholder: 'PLAN',
       description:
-        'every persist point (default: what each fixture says), none, given points (3,7), or random:N SIGKILLs of a child process on SQLite',
+        "every persist point (default: what each fixture says), none, given points (3,7), random:N SIGKILLs of a child process on SQLite, or saves: the child SIGKILLed right after each write of the outside world's state",
     },
     seed: {
       type: 'string',
@@ -42,7 +42,12 @@ export const testSpec = commandSpec({
     },
     json: jsonOption,
   },
-  examples: ['thresher test', 'thresher test fixtures/order --kill 1,2,3', 'thresher test --kill random:5 --seed 42'],
+  examples: [
+    'thresher test',
+    'thresher test fixtures/order --kill 1,2,3',
+    'thresher test --kill random:5 --seed 42',
+    'thresher test --kill saves',
+  ],
 });
 
 /** A `--kill` plan. */
@@ -50,7 +55,8 @@ export type KillOption =
   | { kind: 'none' }
   | { kind: 'every' }
   | { kind: 'points'; points: number[] }
-  | { kind: 'random'; count: number };
+  | { kind: 'random'; count: number }
+  | { kind: 'saves' };
 
 /** `thresher test`, parsed; `kill` undefined keeps each fixture's own plan. */
 export interface TestArgs {
@@ -60,9 +66,9 @@ export interface TestArgs {
   json: boolean;
 }
 
-/** Parses a `--kill` value: `every`, `none`, `3,7` or `random:5`. */
+/** Parses a `--kill` value: `every`, `none`, `3,7`, `random:5` or `saves`. */
 export function parseKill(value: string, usage: string): KillOption {
-  if (value === 'every' || value === 'none') return { kind: value };
+  if (value === 'every' || value === 'none' || value === 'saves') return { kind: value };
   const random = /^random:(\d+)$/.exec(value);
   if (random) {
     const count = Number(random[1]);
@@ -74,7 +80,7 @@ export function parseKill(value: string, usage: string): KillOption {
     if (points.some((point) => point < 1)) throw new UsageError('option --kill: persist points start at 1', usage);
     return { kind: 'points', points: [...new Set(points)].sort((a, b) => a - b) };
   }
-  throw new UsageError(`option --kill ${JSON.stringify(value)}: expected every, none, N,M or random:N`, usage);
+  throw new UsageError(`option --kill ${JSON.stringify(value)}: expected every, none, N,M, random:N or saves`, usage);
 }
 
 /** Parses `thresher test` arguments. */
@@ -125,8 +131,16 @@ interface Failed {
 
 function describePlan(plan: KillOption | KillPlan, report: FixtureReport): string {
   if (plan.kind === 'random') return `${report.tried.length} SIGKILLs (seed ${report.seed})`;
+  if (plan.kind === 'saves') return `${report.tried.length} SIGKILLs, one after each save of the outside world's state`;
   if (plan.kind === 'none') return 'no kills';
   return `${report.tried.length} of ${report.persistPoints} persist points killed`;
+}
+
+/** Where a failure struck, in the words of its plan; 0 is the uninterrupted child of the SIGKILL plans. */
+function failureSite(plan: KillOption | KillPlan, killAt: number): string {
+  if (plan.kind === 'random') return `round ${killAt}`;
+  if (plan.kind === 'saves') return killAt === 0 ? 'uninterrupted child' : `killed after save ${killAt}`;
+  return `kill at persist point ${killAt}`;
 }
 
 function printReport(out: Output, cwd: string, report: FixtureReport, plan: KillOption | KillPlan): void {
@@ -134,7 +148,7 @@ function printReport(out: Output, cwd: string, report: FixtureReport, plan: Kill
   out.print(`${report.ok ? 'ok  ' : 'FAIL'} ${report.name} (${where}) — ${describePlan(plan, report)}`);
   for (const failure of report.expectationFailures) out.print(`     expectation: ${failure}`);
   for (const failure of report.failures.slice(0, 5)) {
-    const at = plan.kind === 'random' ? `round ${failure.killAt}` : `kill at persist point ${failure.killAt}`;
+    const at = failureSite(plan, failure.killAt);
     out.print(
       `     ${at}: ${failure.field} — expected ${JSON.stringify(failure.expected)}, got ${JSON.stringify(failure.actual)}`,
     );
@@ -165,14 +179,17 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
     }
     const plan: KillOption | KillPlan = args.kill ?? fixture.kill;
     out.progress(`running ${fixture.name} …`);
-    const onProgress = ({ killAt, of }: { killAt: number; of: number }) => {
-      if (io.isTTY && !out.json) io.stderr.write(`\r  ${fixture.name}: kill ${killAt}/${of}   `);
+    // A chain of kills at saves does not know its length before it ends: no `of` then.
+    const onProgress = ({ killAt, of }: { killAt: number; of?: number }) => {
+      if (io.isTTY && !out.json) io.stderr.write(`\r  ${fixture.name}: kill ${killAt}${of ? `/${of}` : ''}   `);
     };
     try {
       const report =
         plan.kind === 'random'
           ? await runSigkillFixture(fixture, plan.count, args.seed ?? fixture.seed ?? seed, onProgress)
-          : await runFixture(fixture, { kill: plan, onProgress });
+          : plan.kind === 'saves'
+            ? await runSaveKillFixture(fixture, (killAt) => onProgress({ killAt }))
+            : await runFixture(fixture, { kill: plan, onProgress });
       if (io.isTTY && !out.json) io.stderr.write('\r\u001b[K');
       results.push(report);
       printReport(out, io.cwd, report, plan);
