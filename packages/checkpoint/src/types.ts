@@ -139,6 +139,7 @@ export interface IncidentRecord {
 export interface HistoryEntry {
   node: string;
   scope: string;
+  /** The track that completed it; for an event sub-process, which has no track, the path of its scope. */
   track: string;
 }
 

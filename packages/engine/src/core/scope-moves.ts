@@ -32,8 +32,11 @@ export function disarmEventSubProcesses(ctx: StepContext, path: string): void {
 function resumeHost(ctx: StepContext, scope: ScopeRecord): void {
   if (scope.parentPath === null) return finishInstance(ctx, 'completed');
   ctx.state.scopes.delete(scope.path);
-  // An event sub-process has no host: its end lets its parent scope drain.
-  if (scope.hostTrack === null) return;
+  // An event sub-process has no host: it completes in its parent's history, and its end lets the parent drain.
+  if (scope.hostTrack === null) {
+    ctx.state.history.push({ node: scope.nodeId, scope: scope.parentPath, track: scope.path });
+    return;
+  }
   const host = ctx.state.track(scope.hostTrack);
   host.locals = { ...scope.data };
   host.wait = null;
