@@ -53,8 +53,8 @@ export interface IncidentInfo {
   elementId: string;
   kind: IncidentRecord['kind'];
   message: string;
-  /** The command that resolves it and drives the instance on. */
-  retry: string;
+  /** The command that resolves it and drives the instance on; absent for `memory:`, which keeps nothing. */
+  retry?: string;
 }
 
 /** A BPMN timer an instance waits on, as the CLI reports it. */
@@ -179,14 +179,20 @@ export async function drive(
     }
     const open = state.userTasks.map(taskInfo);
     if (state.incidents.length > 0) {
+      // A memory: store dies with this process: no later command can retry what it held.
+      const memory = session.store.kind === 'memory';
       const incidents = state.incidents.map((incident): IncidentInfo => {
         const localId = localIdOf(incident.id);
-        return {
+        const info = {
           id: incident.id,
           localId,
           elementId: incident.nodeId,
           kind: incident.kind,
           message: incident.message,
+        };
+        if (memory) return info;
+        return {
+          ...info,
           retry: `thresher retry ${shellQuote(instanceId)} ${shellQuote(localId)}${continueFlags(session)}`,
         };
       });

@@ -4,7 +4,8 @@ import type { CommandSpec } from './args.js';
 const EXIT_CODES = `Exit codes:
   0  completed (or terminated by a terminate end event); the query ran
   1  an incident, an invalid model, a restore failure, a missing instance, a message nobody waits for
-  2  a usage error: unknown flag, missing argument, unreadable file or handlers module
+  2  a usage error: unknown flag, missing argument, unreadable file or handlers module, or (run) a
+     handlers module with no handler for a task type of the process
   3  parked: the instance is stored and waits for something the CLI cannot give (a user task, a message,
      a signal, or a timer due later than --wait-timers)`;
 
@@ -29,17 +30,20 @@ ${EXIT_CODES}
 /** `thresher help COMMAND`: usage line, arguments, flags, examples and exit codes. */
 export function commandHelp(spec: CommandSpec): string {
   const lines = [`Usage: ${spec.usage}`, '', `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`];
-  if (spec.positionals.length > 0) {
-    lines.push('', 'Arguments:');
-    for (const positional of spec.positionals) lines.push(`  ${positional.name.padEnd(22)}  ${positional.description}`);
-  }
-  lines.push('', 'Options:');
-  for (const [flag, option] of Object.entries(spec.options)) {
+  const flags = Object.entries(spec.options).map(([flag, option]) => {
     const short = option.short ? `-${option.short}, ` : '';
     const value = option.type === 'string' ? ` ${option.placeholder ?? 'VALUE'}` : '';
-    const repeat = option.multiple ? '...' : '';
-    lines.push(`  ${`${short}--${flag}${value}${repeat}`.padEnd(22)}  ${option.description}`);
+    return { label: `${short}--${flag}${value}${option.multiple ? '...' : ''}`, description: option.description };
+  });
+  // 22 columns, or wider when a flag is longer, so every description starts in one column.
+  const width = Math.max(22, ...flags.map((flag) => flag.label.length));
+  if (spec.positionals.length > 0) {
+    lines.push('', 'Arguments:');
+    for (const positional of spec.positionals)
+      lines.push(`  ${positional.name.padEnd(width)}  ${positional.description}`);
   }
+  lines.push('', 'Options:');
+  for (const flag of flags) lines.push(`  ${flag.label.padEnd(width)}  ${flag.description}`);
   if (spec.examples.length > 0) {
     lines.push('', 'Examples:', ...spec.examples.map((example) => `  ${example}`));
   }

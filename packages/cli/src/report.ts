@@ -3,6 +3,11 @@ import { formatVariables, humanDuration } from './output.js';
 import type { Session } from './session.js';
 import { describeStore } from './store.js';
 
+/** Why a `memory:` incident has no retry command, and how to get one. */
+const MEMORY_INCIDENT =
+  'The memory: store keeps nothing: the instance is gone with this process, so it cannot be retried. ' +
+  'To retry an incident later, run it on a file store: --store ./thresher.db, or no --store for ./.thresher/thresher.db.';
+
 /** The human text of an outcome, for stdout. */
 export function formatOutcome(outcome: Outcome, session: Session): string {
   const process = outcome.processId ? ` (process ${outcome.processId})` : '';
@@ -18,8 +23,9 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
       for (const incident of outcome.incidents) {
         lines.push(`  ${incident.elementId}: ${incident.message}`);
         lines.push(`    incident ${incident.id} (${incident.kind})`);
-        lines.push(`    fix the cause, then retry: ${incident.retry}`);
+        if (incident.retry) lines.push(`    fix the cause, then retry: ${incident.retry}`);
       }
+      if (outcome.incidents.some((incident) => !incident.retry)) lines.push(MEMORY_INCIDENT);
       if (outcome.userTasks.length > 0) {
         lines.push(`Open user tasks: ${outcome.userTasks.map((task) => `${task.elementId} [${task.id}]`).join(', ')}`);
       }

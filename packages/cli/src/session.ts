@@ -1,5 +1,5 @@
 import type { Repository } from '@thresher/checkpoint';
-import { Engine, type EngineEvent } from '@thresher/engine';
+import { Engine, type EngineEvent, type Handlers } from '@thresher/engine';
 import { loadHandlers } from './handlers.js';
 import type { CliIo } from './io.js';
 import { LineReader } from './io.js';
@@ -15,6 +15,8 @@ export interface SessionOptions {
   /** Create the SQLite file when missing (commands that start instances). */
   create: boolean;
   usage: string;
+  /** Called with the loaded handlers before the store is touched; throws to refuse them (`run`). */
+  checkHandlers?: (handlers: Handlers) => void;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -38,6 +40,7 @@ export interface Session {
  */
 export async function openSession(io: CliIo, out: Output, options: SessionOptions): Promise<Session> {
   const handlers = await loadHandlers(options.handlers, io.cwd, options.usage);
+  options.checkHandlers?.(handlers);
   const store = storeFromArgs(options.store, io.env, io.cwd, options.usage);
   const repository = await openStore(store, { create: options.create });
   const engine = new Engine({ repository, handlers, clock: io.clock });

@@ -40,6 +40,7 @@ describe('parseRunArgs', () => {
         'A-1',
         '--handlers',
         'h.mjs',
+        '--allow-missing-handlers',
         '--store',
         'memory:',
         '-y',
@@ -56,6 +57,7 @@ describe('parseRunArgs', () => {
       yes: true,
       waitTimers: 60_000,
       json: true,
+      allowMissingHandlers: true,
     });
   });
 
@@ -71,6 +73,7 @@ describe('parseRunArgs', () => {
       yes: false,
       waitTimers: 60_000,
       json: false,
+      allowMissingHandlers: false,
     });
   });
 

@@ -207,7 +207,7 @@ describe('thresher run', () => {
   });
 
   it('should say how to retry an incident in human output', async () => {
-    const run = await ws.thresher(['run', 'greeting.bpmn', '--handlers', 'fail.mjs', '--store', 'memory:']);
+    const run = await ws.thresher(['run', 'greeting.bpmn', '--handlers', 'fail.mjs', ...store('incident-human')]);
     expect(run.code).toBe(ExitCode.Failed);
     expect(run.stdout).toMatch(/greet: handler failed: mail server down/);
     expect(run.stdout).toMatch(/incident [0-9a-f-]{36}\/i\d+ \(job-failed\)/);

@@ -1,11 +1,12 @@
 import type { Variables } from '@thresher/checkpoint';
-import { compile, timerStartInstancePrefix } from '@thresher/engine';
-import { commandSpec, type Parsed, parseWith, text } from '../args.js';
+import { compile, type Handlers, type ProcessDef, timerStartInstancePrefix } from '@thresher/engine';
+import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
 import { type AnswerArgs, answerFlags, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
+import { missingHandlers, missingHandlersRefusal, missingHandlersWarning } from '../handler-check.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
 import { formatOutcome } from '../report.js';
 import { type Session, withSession } from '../session.js';
@@ -15,13 +16,20 @@ const variables = variablesFlag();
 export const runSpec = commandSpec({
   name: 'run',
   usage:
-    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
   summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
   positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
   options: {
     process: { type: 'string', placeholder: 'ID', description: 'the process to start when the file has several' },
     ...variables.options,
     'business-key': { type: 'string', placeholder: 'KEY', description: 'the business key of the new instance' },
+    // Listed right after --handlers, as in the usage line; the spread below keeps that order.
+    handlers: answerFlags.options.handlers!,
+    'allow-missing-handlers': {
+      type: 'boolean',
+      description:
+        'start even when MODULE has no handler for some task type of the process (refused otherwise, exit 2); a warning names them',
+    },
     ...answerFlags.options,
   },
   examples: [
@@ -39,6 +47,8 @@ export interface RunArgs extends AnswerArgs {
   process: string | undefined;
   variables: Variables;
   businessKey: string | undefined;
+  /** `--allow-missing-handlers`: start although a task type of the process has no handler. */
+  allowMissingHandlers: boolean;
 }
 
 /** Parses `thresher run` arguments (after the command name). */
@@ -49,6 +59,7 @@ export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
     ...variables.read(values, usage),
     businessKey: text(values, 'business-key'),
     ...answerFlags.read(values, usage),
+    allowMissingHandlers: flag(values, 'allow-missing-handlers'),
   }));
 }
 
@@ -79,14 +90,9 @@ export function pickProcess(processes: readonly string[], requested: string | un
  * waits at it (the deploy scheduled it) and is the instance to drive; one started by a message or a
  * signal is a usage error saying which command starts it.
  */
-async function scheduledByTimer(
-  session: Session,
-  xml: string,
-  processId: string,
-  digest: string,
-): Promise<string | undefined> {
-  const process = (await compile(xml)).processes.get(processId);
-  if (!process || process.startNodes.length > 0) return undefined;
+async function scheduledByTimer(session: Session, process: ProcessDef, digest: string): Promise<string | undefined> {
+  if (process.startNodes.length > 0) return undefined;
+  const processId = process.id;
   const starts = (process.eventStartNodes ?? []).map((id) => process.nodes.get(id));
   const running = (await session.engine.instances({ status: 'running' })).map((summary) => summary.instanceId);
   for (const start of starts) {
@@ -115,27 +121,61 @@ async function scheduledByTimer(
   );
 }
 
-/** `thresher run FILE.bpmn …`: deploy, start, drive until the instance ends or parks. */
+/**
+ * Refuses a `--handlers` module that misses a task type of the process (a usage error naming the types
+ * and their elements), or with `--allow-missing-handlers` warns of them and lets the run start. Without
+ * `--handlers` nothing is checked: each job stops at an incident naming its type.
+ */
+function handlerCheck(
+  args: RunArgs,
+  process: ProcessDef,
+  warn: (line: string) => void,
+): ((handlers: Handlers) => void) | undefined {
+  const module = args.handlers;
+  if (module === undefined) return undefined;
+  return (handlers) => {
+    const missing = missingHandlers(process, handlers);
+    if (missing.length === 0) return;
+    if (!args.allowMissingHandlers) {
+      throw new UsageError(missingHandlersRefusal(missing, process.id, module, handlers), usage);
+    }
+    warn(missingHandlersWarning(missing));
+  };
+}
+
+/** `thresher run FILE.bpmn …`: compile, check the handlers, deploy, start, drive until the instance ends or parks. */
 export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io, out }) => {
   const xml = await readBpmn(args.file, io.cwd, usage);
-  return withSession(io, out, { store: args.store, handlers: args.handlers, create: true, usage }, async (session) => {
+  // Compiled before the store is opened: an invalid model, a wrong --process or a missing handler
+  // touches nothing.
+  let model: Awaited<ReturnType<typeof compile>>;
+  try {
+    model = await compile(xml);
+  } catch (error) {
+    if (!isModelError(error)) throw error;
+    out.error(formatModelError(error, args.file));
+    out.document(modelErrorDocument(error, args.file));
+    return ExitCode.Failed;
+  }
+  const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);
+  const process = model.processes.get(pickProcess(executable, args.process, args.file))!;
+  const checkHandlers = handlerCheck(args, process, (line) => out.error(line));
+  const options = {
+    store: args.store,
+    handlers: args.handlers,
+    create: true,
+    usage,
+    ...(checkHandlers ? { checkHandlers } : {}),
+  };
+  return withSession(io, out, options, async (session) => {
     const { engine } = session;
-    let deployment: Awaited<ReturnType<typeof engine.deploy>>;
-    try {
-      deployment = await engine.deploy(xml);
-    } catch (error) {
-      if (!isModelError(error)) throw error;
-      out.error(formatModelError(error, args.file));
-      out.document(modelErrorDocument(error, args.file));
-      return ExitCode.Failed;
-    }
+    const deployment = await engine.deploy(xml);
     out.progress(
       `deployed ${deployment.definitionId} version ${deployment.version} (${deployment.digest.slice(0, 12)})`,
     );
-    const processId = pickProcess(deployment.processes, args.process, args.file);
     const instanceId =
-      (await scheduledByTimer(session, xml, processId, deployment.digest)) ??
-      (await engine.start(processId, {
+      (await scheduledByTimer(session, process, deployment.digest)) ??
+      (await engine.start(process.id, {
         variables: args.variables,
         digest: deployment.digest,
         ...(args.businessKey !== undefined ? { businessKey: args.businessKey } : {}),
