@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import type { Handlers } from '@thresher/engine';
 import { Engine } from '@thresher/engine';
 import {
+  checkExpectations,
+  type DriverHost,
   type DriverState,
+  ElementEntries,
+  type ExpectationFailure,
+  FixtureError,
   fixtureHandlers,
   loadFixture,
   loadHandlersModule,
@@ -22,7 +27,7 @@ import {
   VirtualClock,
 } from '@thresher/engine/testing';
 import { createSqliteRepository } from '@thresher/store-sqlite';
-import { CHILD_FILES, type ChildState } from './fixture-sigkill.js';
+import { CHILD_FILES, type ChildState, runsFromLog } from './fixture-sigkill.js';
 
 function logCalls(handlers: Handlers, log: string, generation: number): Handlers {
   const out: Handlers = {};
@@ -34,6 +39,25 @@ function logCalls(handlers: Handlers, log: string, generation: number): Handlers
     };
   }
   return out;
+}
+
+/**
+ * Element entries over every child of the folder, as one in-process run counts them over its engines: each
+ * child appends the entries its engine publishes to a log and reads its predecessors' back.
+ */
+function loggedEntries(log: string, engine: Engine): ElementEntries {
+  const entries = new ElementEntries();
+  if (existsSync(log)) {
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      const [instanceId, elementId, eventId] = line.split('|');
+      if (instanceId && elementId && eventId) entries.add(instanceId, elementId, eventId);
+    }
+  }
+  engine.on('track.entered', (event) => {
+    appendFileSync(log, `${event.instanceId}|${event.elementId}|${event.id}\n`);
+    entries.add(event.instanceId, event.elementId, event.id);
+  });
+  return entries;
 }
 
 async function main(fixtureFile: string, dir: string, dieAfterSave: number | null): Promise<void> {
@@ -56,6 +80,11 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
   const module = await loadHandlersModule(fixture);
   const handlers = logCalls(fixtureHandlers(fixture, module, view), join(dir, CHILD_FILES.calls), generation);
   const engine = new Engine({ repository, handlers, clock: view });
+  const entries = loggedEntries(join(dir, CHILD_FILES.entries), engine);
+  // Broken expectations go to a log the parent reads: a child may die before it could report them otherwise.
+  const broken = (failures: ExpectationFailure[]) => {
+    for (const failure of failures) appendFileSync(join(dir, CHILD_FILES.expectations), `${JSON.stringify(failure)}\n`);
+  };
   try {
     for (const model of fixture.models) await engine.deploy(model.xml);
     process.stdout.write('ready\n');
@@ -64,9 +93,26 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
       if (report.failed.length > 0) throw report.failed[0]!.error;
     }
     const driver = new MoveDriver(fixture, clock, save, previous?.driver);
+    const seen = (on: Engine) =>
+      observe(on, repository, driver.instanceId!, {
+        handlerRuns: runsFromLog(dir).runs,
+        entered: entries.counts(driver.instanceId!),
+      });
+    // A child after the first runs where a kill struck: element runs may read low, as in a killed in-process run.
+    const killed = previous !== undefined;
+    const host: DriverHost = {
+      observe: seen,
+      failed: broken,
+      killed,
+      restart: (_engine, move) => {
+        throw new FixtureError(fixture.file, move.line, `moves[${move.index}]`, 'a SIGKILL child runs no restart move');
+      },
+    };
+    driver.attach(host);
     if (!previous) save({ instanceId: null, next: 0, starting: false, pending: null });
     await driver.run(engine, () => true);
-    const end = await observe(engine, repository, driver.instanceId!, { handlerRuns: {}, entered: {} });
+    const end = await seen(engine);
+    broken(checkExpectations(fixture, fixture.expect, end, clock.now(), killed));
     writeFileSync(join(dir, CHILD_FILES.end), JSON.stringify(end));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type DriverState,
+  type ExpectationFailure,
   type Fixture,
   type FixtureEnd,
   type FixtureReport,
@@ -28,6 +29,10 @@ export const CHILD_FILES = {
   calls: 'calls.log',
   end: 'end.json',
   error: 'error.json',
+  /** `instance|element|event id` of every element entry the children's engines published. */
+  entries: 'entries.log',
+  /** The expectations a child found broken, one JSON `ExpectationFailure` a line. */
+  expectations: 'expectations.log',
 } as const;
 
 // From the sources (under vitest) the child still runs built: Node 20 cannot run TypeScript.
@@ -88,7 +93,7 @@ function runChild(fixture: Fixture, dir: string, death: ChildDeath = {}): Promis
 }
 
 /** Handler runs by task type from a child folder's call log, each (invocation, attempt) once. */
-function runsFromLog(dir: string): { runs: Record<string, number>; repeats: Map<string, number> } {
+export function runsFromLog(dir: string): { runs: Record<string, number>; repeats: Map<string, number> } {
   const log = join(dir, CHILD_FILES.calls);
   const counts = new Map<string, number>();
   if (existsSync(log)) {
@@ -105,6 +110,16 @@ function runsFromLog(dir: string): { runs: Record<string, number>; repeats: Map<
     runs[type] = (runs[type] ?? 0) + 1;
   }
   return { runs, repeats: counts };
+}
+
+/** The expectations the children of a folder found broken, at `expect` moves and at the end. */
+function brokenExpectations(dir: string): ExpectationFailure[] {
+  const log = join(dir, CHILD_FILES.expectations);
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ExpectationFailure);
 }
 
 function childEnd(dir: string): FixtureEnd {
@@ -241,6 +256,11 @@ function compare(report: FixtureReport, round: number, expected: FixtureEnd, dir
   }
   const difference = firstDifference(expected, end);
   if (difference) return void report.failures.push({ killAt: round, ...difference });
+  const [broken] = brokenExpectations(dir);
+  if (broken) {
+    const { field, expected: want, observed, message } = broken;
+    return void report.failures.push({ killAt: round, field, expected: want, actual: observed, message });
+  }
   for (const [key, count] of runsFromLog(dir).repeats) {
     if (count > 1 + kills) {
       report.failures.push({
