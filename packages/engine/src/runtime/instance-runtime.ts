@@ -19,9 +19,7 @@ import type { ProcessDef } from '../model/types.js';
 import { capture, openState } from './capture.js';
 import { callHandler, jobView, type Outcome } from './job-calls.js';
 import { settledState } from './settle.js';
-
-/** The longest delay Node's setTimeout takes as given. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+import { TimerWake } from './timer-wake.js';
 
 /** What a runtime needs from its engine. */
 export interface RuntimeHost {
@@ -54,9 +52,7 @@ export class InstanceRuntime {
   /** Jobs waiting out a retry backoff, by clock handle. */
   private readonly backoffs = new Map<string, unknown>();
   private settledWaiters: Array<() => void> = [];
-  private wakeUp: unknown;
-  /** Due BPMN timers whose `timer.fired` step is queued: a second wake-up must not fire them twice. */
-  private readonly firing = new Set<string>();
+  private readonly wake: TimerWake;
   /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
   private inFlightEffects = 0;
   private broken: Error | null = null;
@@ -69,7 +65,13 @@ export class InstanceRuntime {
     /** The seq of the latest durable checkpoint; null before the first. */
     private seq: number | null,
     private lastBytes: Uint8Array | null,
-  ) {}
+  ) {
+    this.wake = new TimerWake(
+      host.clock,
+      () => this.state.timers.values(),
+      (timerId) => this.submit({ type: 'timer.fired', timerId }),
+    );
+  }
 
   get id(): string {
     return this.state.instance.id;
@@ -150,7 +152,7 @@ export class InstanceRuntime {
     this.stopped = true;
     for (const handle of this.backoffs.values()) this.host.clock.clearTimeout(handle);
     this.backoffs.clear();
-    this.cancelWakeUp();
+    this.wake.cancel();
     await this.tail;
   }
 
@@ -236,10 +238,10 @@ export class InstanceRuntime {
           this.deliver(effect.entryId);
           break;
         case 'timer.schedule':
-          this.wakeAt(effect.dueAt);
+          if (!this.stopped) this.wake.at(effect.dueAt);
           break;
         case 'timer.cancel':
-          this.cancelWakeUp();
+          this.wake.cancel();
           break;
         case 'message.take': {
           // Faults surface through host.fault and settled().
@@ -376,51 +378,6 @@ export class InstanceRuntime {
         ? this.host.broadcast(entry.name, entry.variables, entry.id)
         : this.host.startNext(this.state.instance.definition.digest, this.process.id, entry);
     delivery.then(() => this.submit({ type: 'outbox.delivered', entryId })).then(done, done);
-  }
-
-  // ── BPMN timers ─────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * One clock timer at the earliest due BPMN timer; on waking, every timer due by then fires. Timers
-   * already due fire at once, not through the clock: a step is queued before anyone can ask `settled`,
-   * and a clock moved by hand need not be moved for what is already due.
-   */
-  private wakeAt(dueAt: number): void {
-    this.cancelWakeUp();
-    if (this.stopped) return;
-    if (dueAt <= this.host.clock.now()) {
-      this.fireDue();
-      return;
-    }
-    this.wakeUp = this.host.clock.setTimeout(
-      () => {
-        this.wakeUp = undefined;
-        if (this.fireDue() === 0) this.wakeAt(dueAt);
-      },
-      // Node's timers hold at most 2^31-1 ms (~24.8 days); a later timer is re-checked when that runs out.
-      Math.min(MAX_TIMEOUT_MS, dueAt - this.host.clock.now()),
-    );
-  }
-
-  /** Queue a `timer.fired` step for every timer due by now that has none queued yet; returns how many. */
-  private fireDue(): number {
-    const now = this.host.clock.now();
-    const ready = [...this.state.timers.values()].filter((timer) => timer.dueAt <= now && !this.firing.has(timer.id));
-    ready.sort((a, b) => a.dueAt - b.dueAt);
-    for (const { id } of ready) {
-      this.firing.add(id);
-      const fired = this.submit({ type: 'timer.fired', timerId: id });
-      fired.then(
-        () => this.firing.delete(id),
-        () => this.firing.delete(id),
-      );
-    }
-    return ready.length;
-  }
-
-  private cancelWakeUp(): void {
-    if (this.wakeUp !== undefined) this.host.clock.clearTimeout(this.wakeUp);
-    this.wakeUp = undefined;
   }
 
   private notifySettled(): void {
