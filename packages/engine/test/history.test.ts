@@ -2,7 +2,7 @@
  * The history: every element that completed, in order, in the scope it completed in.
  */
 import { describe, expect, it } from 'vitest';
-import { bpmn, chain, flow, message, messageDefinition, withRoots } from './fixtures/bpmn/xml.js';
+import { chain, flow, message, messageDefinition, withRoots } from './fixtures/bpmn/xml.js';
 import { engineWith } from './fixtures/runtime.js';
 
 describe('history', () => {
