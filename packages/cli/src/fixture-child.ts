@@ -18,23 +18,27 @@ import {
   type DriverState,
   ElementEntries,
   type ExpectationFailure,
-  FixtureError,
+  fileStoppedMessage,
   fixtureHandlers,
+  handlerChanges,
   loadFixture,
   loadHandlersModule,
   MoveDriver,
   observe,
+  stoppedMessageId,
   VirtualClock,
 } from '@thresher/engine/testing';
 import { createSqliteRepository } from '@thresher/store-sqlite';
 import { CHILD_FILES, type ChildState, runsFromLog } from './fixture-sigkill.js';
 
-function logCalls(handlers: Handlers, log: string, generation: number): Handlers {
+/** `alive` false (its engine was restarted away): calls hang uncounted, as in a stopped engine. */
+function logCalls(handlers: Handlers, log: string, generation: number, alive: () => boolean): Handlers {
   const out: Handlers = {};
   for (const [type, handler] of Object.entries(handlers)) {
     out[type] = (job) => {
+      if (!alive()) return new Promise(() => {});
       // Written before the call: the outside world saw the attempt even if the process dies in it.
-      appendFileSync(log, `${type}|${job.idempotencyKey}|${job.attempt}|${generation}\n`);
+      appendFileSync(log, `${type}|${job.idempotencyKey}|${job.attempt}|${generation}|${job.elementId}\n`);
       return handler(job);
     };
   }
@@ -45,7 +49,7 @@ function logCalls(handlers: Handlers, log: string, generation: number): Handlers
  * Element entries over every child of the folder, as one in-process run counts them over its engines: each
  * child appends the entries its engine publishes to a log and reads its predecessors' back.
  */
-function loggedEntries(log: string, engine: Engine): ElementEntries {
+function loggedEntries(log: string): { entries: ElementEntries; watch(engine: Engine): void } {
   const entries = new ElementEntries();
   if (existsSync(log)) {
     for (const line of readFileSync(log, 'utf8').split('\n')) {
@@ -53,11 +57,13 @@ function loggedEntries(log: string, engine: Engine): ElementEntries {
       if (instanceId && elementId && eventId) entries.add(instanceId, elementId, eventId);
     }
   }
-  engine.on('track.entered', (event) => {
-    appendFileSync(log, `${event.instanceId}|${event.elementId}|${event.id}\n`);
-    entries.add(event.instanceId, event.elementId, event.id);
-  });
-  return entries;
+  const watch = (engine: Engine): void => {
+    engine.on('track.entered', (event) => {
+      appendFileSync(log, `${event.instanceId}|${event.elementId}|${event.id}\n`);
+      entries.add(event.instanceId, event.elementId, event.id);
+    });
+  };
+  return { entries, watch };
 }
 
 async function main(fixtureFile: string, dir: string, dieAfterSave: number | null): Promise<void> {
@@ -75,12 +81,26 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
     // The save is durable and nothing after it ran: the death lands exactly between two bookkeeping writes.
     if (written === dieAfterSave) process.kill(process.pid, 'SIGKILL');
   };
-  const view = clock.view();
   const repository = createSqliteRepository({ path: join(dir, CHILD_FILES.store) });
   const module = await loadHandlersModule(fixture);
-  const handlers = logCalls(fixtureHandlers(fixture, module, view), join(dir, CHILD_FILES.calls), generation);
-  const engine = new Engine({ repository, handlers, clock: view });
-  const entries = loggedEntries(join(dir, CHILD_FILES.entries), engine);
+  const { entries, watch } = loggedEntries(join(dir, CHILD_FILES.entries));
+  // One engine per restart move passed; each sees the handlers of the restarts before where it starts.
+  const incarnate = (next: number) => {
+    const view = clock.view();
+    let alive = true;
+    const scripted = fixtureHandlers(fixture, module, view, handlerChanges(fixture, next));
+    const handlers = logCalls(scripted, join(dir, CHILD_FILES.calls), generation, () => alive);
+    const engine = new Engine({ repository, handlers, clock: view });
+    watch(engine);
+    const abandon = () => {
+      alive = false;
+      view.dispose();
+    };
+    return { engine, abandon };
+  };
+  const first = incarnate(previous ? (previous.driver.pending?.index ?? previous.driver.next) : 0);
+  let current = first;
+  const { engine } = first;
   // Broken expectations go to a log the parent reads: a child may die before it could report them otherwise.
   const broken = (failures: ExpectationFailure[]) => {
     for (const failure of failures) appendFileSync(join(dir, CHILD_FILES.expectations), `${JSON.stringify(failure)}\n`);
@@ -104,14 +124,21 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
       observe: seen,
       failed: broken,
       killed,
-      restart: (_engine, move) => {
-        throw new FixtureError(fixture.file, move.line, `moves[${move.index}]`, 'a SIGKILL child runs no restart move');
+      restart: async (_engine, move) => {
+        current.abandon();
+        for (const [index, message] of move.whileStopped.entries()) {
+          await fileStoppedMessage(repository, stoppedMessageId(fixture, move, index), message, clock.now());
+        }
+        current = incarnate(move.index + 1);
+        const report = await current.engine.recover();
+        if (report.failed.length > 0) throw report.failed[0]!.error;
+        return current.engine;
       },
     };
     driver.attach(host);
     if (!previous) save({ instanceId: null, next: 0, starting: false, pending: null });
-    await driver.run(engine, () => true);
-    const end = await seen(engine);
+    const last = (await driver.run(engine, () => true)).engine;
+    const end = await seen(last);
     broken(checkExpectations(fixture, fixture.expect, end, clock.now(), killed));
     writeFileSync(join(dir, CHILD_FILES.end), JSON.stringify(end));
   } catch (error) {
@@ -119,7 +146,7 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
     writeFileSync(join(dir, CHILD_FILES.error), JSON.stringify({ message }));
     process.exitCode = 1;
   } finally {
-    await engine.close();
+    await current.engine.close();
     await repository.close();
   }
 }

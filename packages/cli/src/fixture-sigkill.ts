@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  countRepeats,
   type DriverState,
   type ExpectationFailure,
   type Fixture,
   type FixtureEnd,
   type FixtureReport,
   firstDifference,
+  type HandlerCallCounts,
   startReport,
 } from '@thresher/engine/testing';
 
@@ -110,6 +112,30 @@ export function runsFromLog(dir: string): { runs: Record<string, number>; repeat
     runs[type] = (runs[type] ?? 0) + 1;
   }
   return { runs, repeats: counts };
+}
+
+/** Handler calls by element from a child folder's call log: distinct attempts, and calls that repeated one. */
+function callsByElement(dir: string): Record<string, HandlerCallCounts> {
+  const log = join(dir, CHILD_FILES.calls);
+  const calls = new Map<string, { element: string; count: number }>();
+  if (existsSync(log)) {
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      const [type, identity, attempt, , element] = line.split('|');
+      if (!type || !element) continue;
+      const key = `${type}|${identity}|${attempt}`;
+      const entry = calls.get(key) ?? { element, count: 0 };
+      entry.count++;
+      calls.set(key, entry);
+    }
+  }
+  const out: Record<string, HandlerCallCounts> = {};
+  for (const { element, count } of calls.values()) {
+    const counts = out[element] ?? { runs: 0, repeats: 0 };
+    counts.runs++;
+    counts.repeats += count - 1;
+    out[element] = counts;
+  }
+  return out;
 }
 
 /** The expectations the children of a folder found broken, at `expect` moves and at the end. */
@@ -254,6 +280,7 @@ function compare(report: FixtureReport, round: number, expected: FixtureEnd, dir
     report.failures.push({ killAt: round, field: 'run', expected: 'an end', actual: String(error) });
     return;
   }
+  if (kills > 0) countRepeats(report, callsByElement(dir));
   const difference = firstDifference(expected, end);
   if (difference) return void report.failures.push({ killAt: round, ...difference });
   const [broken] = brokenExpectations(dir);

@@ -63,7 +63,7 @@ describe('thresher test', () => {
     const run = await workspace.thresher(['test', file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('FAIL wrong');
-    expect(run.stdout).toContain('variables.courier: expected "express", got "standard"');
+    expect(run.stdout).toContain('expect.variables.courier: expected "express", observed "standard"');
   });
 
   it('should report a fixture that cannot run with its file, line and field', async () => {

@@ -149,11 +149,19 @@ function printReport(out: Output, cwd: string, report: FixtureReport, plan: Kill
   for (const failure of report.expectationFailures) out.print(`     expectation: ${failure}`);
   for (const failure of report.failures.slice(0, 5)) {
     const at = failureSite(plan, failure.killAt);
-    out.print(
-      `     ${at}: ${failure.field} — expected ${JSON.stringify(failure.expected)}, got ${JSON.stringify(failure.actual)}`,
-    );
+    const what =
+      failure.message ??
+      `${failure.field} — expected ${JSON.stringify(failure.expected)}, observed ${JSON.stringify(failure.actual)}`;
+    out.print(`     ${at}: ${what}`);
   }
   if (report.failures.length > 5) out.print(`     … and ${report.failures.length - 5} more kill points failed`);
+  // Kills may repeat a call in flight: say how often, so handlerRuns (distinct attempts) keeps its meaning.
+  for (const [element, runs] of Object.entries(report.handlerRuns ?? {})) {
+    if (runs.extraByKills === 0) continue;
+    out.print(
+      `     handler at ${element}: ${runs.uninterrupted} run(s) uninterrupted; kills repeated a call in flight ${runs.extraByKills} time(s), in ${runs.killsThatRepeated} killed run(s)`,
+    );
+  }
 }
 
 /**
