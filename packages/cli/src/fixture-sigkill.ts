@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  countCalls,
   countRepeats,
   type DriverState,
   type ExpectationFailure,
@@ -12,6 +13,7 @@ import {
   type FixtureReport,
   firstDifference,
   type HandlerCallCounts,
+  killFailureOf,
   startReport,
 } from '@thresher/engine/testing';
 
@@ -128,14 +130,7 @@ function callsByElement(dir: string): Record<string, HandlerCallCounts> {
       calls.set(key, entry);
     }
   }
-  const out: Record<string, HandlerCallCounts> = {};
-  for (const { element, count } of calls.values()) {
-    const counts = out[element] ?? { runs: 0, repeats: 0 };
-    counts.runs++;
-    counts.repeats += count - 1;
-    out[element] = counts;
-  }
-  return out;
+  return countCalls(calls.values());
 }
 
 /** The expectations the children of a folder found broken, at `expect` moves and at the end. */
@@ -285,8 +280,7 @@ function compare(report: FixtureReport, round: number, expected: FixtureEnd, dir
   if (difference) return void report.failures.push({ killAt: round, ...difference });
   const [broken] = brokenExpectations(dir);
   if (broken) {
-    const { field, expected: want, observed, message } = broken;
-    return void report.failures.push({ killAt: round, field, expected: want, actual: observed, message });
+    return void report.failures.push(killFailureOf(round, broken));
   }
   for (const [key, count] of runsFromLog(dir).repeats) {
     if (count > 1 + kills) {
