@@ -118,6 +118,10 @@ export interface UserTaskRecord {
   nodeId: string;
   name: string | null;
   assignee: string | null;
+  /** `zeebe:assignmentDefinition candidateGroups`, evaluated at creation; absent when the model gives none. */
+  candidateGroups?: string[];
+  /** `zeebe:assignmentDefinition candidateUsers`, evaluated at creation; absent when the model gives none. */
+  candidateUsers?: string[];
   createdAt: number;
 }
 

@@ -14,7 +14,8 @@ export interface MissingHandler {
 export function missingHandlers(process: ProcessDef, handlers: Handlers): MissingHandler[] {
   const missing = new Map<string, string[]>();
   for (const node of process.nodes.values()) {
-    if (!isJobNode(node)) continue;
+    // A type given as `=expr` is known only when its job is created; a missing handler then is an incident naming it.
+    if (!isJobNode(node) || node.typeExpression) continue;
     // Own keys only, as the engine looks handlers up: `toString` is not a handler.
     if (Object.hasOwn(handlers, node.taskType) && typeof handlers[node.taskType] === 'function') continue;
     const elements = missing.get(node.taskType) ?? [];

@@ -9,6 +9,8 @@ export interface Job {
   elementId: string;
   elementName: string | null;
   taskType: string;
+  /** The element's `zeebe:taskHeaders` (static key / value pairs), `{}` when it has none. */
+  headers: Record<string, string>;
   /** Every variable visible to the task, its input mappings applied. */
   variables: Variables;
   /**
@@ -67,6 +69,9 @@ export interface UserTaskView {
   elementId: string;
   name: string | null;
   assignee: string | null;
+  /** The groups and users who may take the task (`zeebe:assignmentDefinition`), `[]` when none. */
+  candidateGroups: string[];
+  candidateUsers: string[];
   /** Variables visible to the task, its input mappings applied. */
   variables: Variables;
   createdAt: number;

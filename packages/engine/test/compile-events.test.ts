@@ -204,7 +204,7 @@ describe('compile events: messages and signals', () => {
   it('Message#name: a FEEL name on a catch event is an expression', async () => {
     const model = await compileIR(
       aroundWith(
-        message('m', '= &quot;order &quot; + kind', 'id'),
+        message('m', '= &quot;order &quot; + kind', '=id'),
         `<bpmn:intermediateCatchEvent id="x">${messageDefinition('m')}</bpmn:intermediateCatchEvent>`,
       ),
     );
@@ -598,7 +598,8 @@ describe('compile events: gateways and links', () => {
 describe('compile events: models without events are unchanged', () => {
   it('pins the digest of the order-fulfilment sample', async () => {
     const model = await compile(orderFulfilment());
-    expect(model.digest).toBe('a3529071f7f4c77e55ce748f5296e6ac259a22d045716cbc164b1420edf57413');
+    // Moved once, on purpose: its user task's assignee and candidate groups became values (Zeebe's rule).
+    expect(model.digest).toBe('652d67a8941ba1fd80c8b635a6d9ec80fbdc90070801bc991219fbb406be7dfb');
   });
 
   it('pins the digests of the other event-free fixtures', async () => {

@@ -103,14 +103,17 @@ describe('compile: events and tasks', () => {
     });
   });
 
-  it('UserTask#assignmentDefinition: keeps the assignee, literal or expression, else null', async () => {
+  it('UserTask#assignmentDefinition: a static assignee is a string, "=expr" is FEEL, else null', async () => {
     const withAssignee = (assignee: string) =>
       around(`<bpmn:userTask id="x">${ext(`<zeebe:assignmentDefinition assignee="${assignee}" />`)}</bpmn:userTask>`);
     expect(nodeOf<UserTaskNode>(await compile(withAssignee('demo')), 'x')).toMatchObject({
       type: NodeType.UserTask,
-      assignee: 'demo',
+      assignee: { source: '"demo"', elementId: 'x' },
     });
-    expect(nodeOf<UserTaskNode>(await compile(withAssignee('= owner')), 'x').assignee).toBe('= owner');
+    expect(nodeOf<UserTaskNode>(await compile(withAssignee('= owner')), 'x').assignee).toEqual({
+      source: 'owner',
+      elementId: 'x',
+    });
     const plain = await compile(around(`<bpmn:userTask id="x">${ext('<zeebe:userTask />')}</bpmn:userTask>`));
     expect(nodeOf<UserTaskNode>(plain, 'x').assignee).toBeNull();
   });
@@ -152,12 +155,19 @@ describe('compile: gateways and flows', () => {
     expect(nodeOf<GatewayNode>(model, 'gw')).toMatchObject({ type: NodeType.ParallelGateway, defaultFlow: null });
   });
 
-  it('SequenceFlow#conditionExpression: reads a condition without Zeebe\'s "=" as FEEL too', async () => {
-    const model = await compile(
+  it('SequenceFlow#conditionExpression: refuses a condition without Zeebe\'s "=", showing the expression meant', async () => {
+    const refused = compile(
       bpmn(`<bpmn:startEvent id="start" /><bpmn:exclusiveGateway id="gw" /><bpmn:endEvent id="end" />
-        ${flow('f0', 'start', 'gw')}${flow('f1', 'gw', 'end', 'ok = true')}`),
+        ${flow('f0', 'start', 'gw')}${flow('f1', 'gw', 'end', 'ok == true')}`),
     );
-    expect(only(model).flows.get('f1')?.condition?.source).toBe('ok = true');
+    await expect(refused).rejects.toMatchObject({
+      issues: [
+        {
+          elementId: 'f1',
+          message: expect.stringMatching(/static value.*write "=ok = true".*"==" is not FEEL equality/),
+        },
+      ],
+    });
   });
 
   it('SequenceFlow#name: keeps the flow name', async () => {
@@ -214,7 +224,8 @@ describe('compile: sub-processes and IO mappings', () => {
     const expected = {
       inputs: [
         { source: { source: 'order.id', elementId: 'x' }, target: 'orderId' },
-        { source: { source: 'customer', elementId: 'x' }, target: 'who' },
+        // Zeebe's value rule: without "=" the source is the literal string.
+        { source: { source: '"customer"', elementId: 'x' }, target: 'who' },
       ],
       outputs: [{ source: { source: 'result', elementId: 'x' }, target: 'outcome' }],
     };
@@ -242,7 +253,7 @@ describe('compile: documents', () => {
     const model = await compile(fixture('descriptive-content.bpmn'));
     const process = only(model);
     expect([...process.nodes.keys()]).toEqual(['start', 'review', 'end']);
-    expect(nodeOf<UserTaskNode>(model, 'review').assignee).toBe('alice');
+    expect(nodeOf<UserTaskNode>(model, 'review').assignee).toEqual({ source: '"alice"', elementId: 'review' });
     expect([...process.flows.keys()]).toEqual(['f1', 'f2']);
   });
 

@@ -35,6 +35,11 @@ interface Expectation {
 const NOT_EXECUTABLE =
   'bpmn:Process: no executable process: set isExecutable="true" on the process Thresher should run';
 
+const ACTIVITI_DELEGATE =
+  'bpmn:ServiceTask: camunda:delegateExpression="#{archiveService}" is an Activiti extension Thresher does not run: give the task a zeebe:taskDefinition type and register a handler for it';
+const CAMUNDA_EXTERNAL =
+  'bpmn:SendTask: camunda:type="external" camunda:topic="emailService" is a Camunda 7 extension Thresher does not run: an external task: use zeebe:taskDefinition type="emailService"';
+
 const EXPECTED: Record<string, Expectation> = {
   'A.1.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
   'A.2.0.bpmn': { asIs: NOT_EXECUTABLE, everyProcess: 'compiles' },
@@ -57,14 +62,9 @@ const EXPECTED: Record<string, Expectation> = {
     everyProcess:
       'bpmn:StartEvent: conditional events (bpmn:StartEvent with bpmn:ConditionalEventDefinition) are not supported',
   },
-  'C.1.0.bpmn': {
-    asIs: `bpmn:SequenceFlow: condition "$\{approved}" is not valid FEEL: Unrecognized token in <Expression> at character 0`,
-    everyProcess: 'bpmn:StartEvent: bpmn:StartEvent needs a messageRef naming the bpmn:Message it waits for',
-  },
-  'C.1.1.bpmn': {
-    asIs: `bpmn:SequenceFlow: condition "bpmn:getDataObject('approved')" is not valid FEEL: Unrecognized token in <VariableName> at character 4`,
-    everyProcess: `bpmn:SequenceFlow: condition "bpmn:getDataObject('approved')" is not valid FEEL: Unrecognized token in <VariableName> at character 4`,
-  },
+  // The file binds its `camunda` prefix to Activiti's namespace: named by the namespace, not the prefix.
+  'C.1.0.bpmn': { asIs: ACTIVITI_DELEGATE, everyProcess: ACTIVITI_DELEGATE },
+  'C.1.1.bpmn': { asIs: ACTIVITI_DELEGATE, everyProcess: ACTIVITI_DELEGATE },
   'C.2.0.bpmn': {
     asIs: NOT_EXECUTABLE,
     everyProcess: 'bpmn:StartEvent: message "Message_1404332496319" has no name',
@@ -100,7 +100,8 @@ const EXPECTED: Record<string, Expectation> = {
     asIs: 'bpmn:CallActivity: bpmn:CallActivity is not supported yet',
     everyProcess: 'bpmn:CallActivity: bpmn:CallActivity is not supported yet',
   },
-  'C.9.1.bpmn': { asIs: 'compiles', everyProcess: 'compiles' },
+  // Its send tasks are Camunda 7 external tasks: they used to compile with that silently dropped.
+  'C.9.1.bpmn': { asIs: CAMUNDA_EXTERNAL, everyProcess: CAMUNDA_EXTERNAL },
   'C.9.2.bpmn': {
     asIs: 'bpmn:CallActivity: bpmn:CallActivity is not supported yet',
     everyProcess: 'bpmn:CallActivity: bpmn:CallActivity is not supported yet',
@@ -163,13 +164,7 @@ describe.skipIf(!corpusFound)(`BPMN MIWG corpus${corpusFound ? '' : ` (skipped: 
   // Runs after the per-file tests above (tests in a file run in order), over what they observed.
   it('compiles at least one reference model', () => {
     const compiling = rows.filter((row) => row.mode === 'everyProcess' && row.outcome === 'compiles');
-    expect(compiling.map((row) => row.file)).toEqual([
-      'A.1.0.bpmn',
-      'A.2.0.bpmn',
-      'A.4.0.bpmn',
-      'A.4.1.bpmn',
-      'C.9.1.bpmn',
-    ]);
+    expect(compiling.map((row) => row.file)).toEqual(['A.1.0.bpmn', 'A.2.0.bpmn', 'A.4.0.bpmn', 'A.4.1.bpmn']);
   });
 
   afterAll(() => {

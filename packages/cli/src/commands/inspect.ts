@@ -38,10 +38,12 @@ export interface ElementSummary {
   name: string | null;
   /** The sub-process (or process) it sits in. */
   container: string;
-  /** Service tasks: the handler's task type. */
+  /** Service tasks: the handler's task type (`=expr` when evaluated as the job is created). */
   taskType?: string;
   /** Service tasks: `zeebe:taskDefinition retries`, when set. */
   retries?: number;
+  /** Service tasks: `zeebe:taskDefinition retries` given as `=expr`. */
+  retriesExpression?: string;
 }
 
 export interface ProcessSummary {
@@ -57,8 +59,14 @@ function elementSummary(node: Node): ElementSummary {
   if (node.type === 'serviceTask') {
     summary.taskType = node.taskType;
     if (node.retries !== undefined) summary.retries = node.retries;
+    if (node.retriesExpression) summary.retriesExpression = `=${node.retriesExpression.source}`;
   }
   return summary;
+}
+
+function retriesText(element: ElementSummary): string {
+  const retries = element.retries ?? element.retriesExpression;
+  return retries === undefined ? '' : ` retries=${retries}`;
 }
 
 function processSummary(process: ProcessDef): ProcessSummary {
@@ -80,9 +88,7 @@ function formatModel(file: string, model: ProcessModel, processes: ProcessSummar
       element.id,
       element.type,
       element.name ?? '',
-      element.taskType !== undefined
-        ? `type=${element.taskType}${element.retries !== undefined ? ` retries=${element.retries}` : ''}`
-        : '',
+      element.taskType !== undefined ? `type=${element.taskType}${retriesText(element)}` : '',
     ]);
     lines.push(
       formatTable(['ELEMENT', 'TYPE', 'NAME', 'TASK'], rows)

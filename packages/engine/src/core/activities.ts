@@ -1,4 +1,4 @@
-import { digestInputs, type TrackRecord, type Variables } from '@thresher/checkpoint';
+import { digestInputs, type TrackRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
 import { NotFoundError } from '../common/errors.js';
 import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
 import { announce, nextId, type StepContext } from './context.js';
@@ -86,13 +86,22 @@ export function jobFailed(
 
 /** The track waits at a user task until someone completes it. */
 export function createUserTask(ctx: StepContext, track: TrackRecord, node: UserTaskNode): void {
+  const assignee = node.assignee ? evaluateOrIncident(ctx, track, node.assignee, 'enter') : null;
+  if (assignee === NO_VALUE) return;
+  if (assignee !== null && typeof assignee !== 'string') {
+    const message = `zeebe:assignmentDefinition assignee "=${node.assignee?.source}" evaluated to ${JSON.stringify(assignee)}: an assignee must be a string or null`;
+    return raiseIncident(ctx, track, 'expression-failed', 'enter', message, null);
+  }
+  const candidates = candidatesOf(ctx, track, node);
+  if (!candidates) return;
   const taskId = nextId(ctx, 'u');
   ctx.state.userTasks.set(taskId, {
     id: taskId,
     trackId: track.id,
     nodeId: node.id,
     name: node.name,
-    assignee: node.assignee,
+    assignee,
+    ...candidates,
     createdAt: ctx.now,
   });
   track.wait = { kind: 'userTask', taskId };
@@ -103,6 +112,28 @@ export function createUserTask(ctx: StepContext, track: TrackRecord, node: UserT
     taskId,
     elementId: node.id,
   });
+}
+
+/** A user task's candidate groups and users, each a list of strings; undefined when an incident was raised. */
+function candidatesOf(
+  ctx: StepContext,
+  track: TrackRecord,
+  node: UserTaskNode,
+): Pick<UserTaskRecord, 'candidateGroups' | 'candidateUsers'> | undefined {
+  const candidates: Pick<UserTaskRecord, 'candidateGroups' | 'candidateUsers'> = {};
+  for (const property of ['candidateGroups', 'candidateUsers'] as const) {
+    const expression = node[property];
+    if (!expression) continue;
+    const value = evaluateOrIncident(ctx, track, expression, 'enter');
+    if (value === NO_VALUE) return undefined;
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+      const message = `zeebe:assignmentDefinition ${property} "=${expression.source}" evaluated to ${JSON.stringify(value)}: it must be a list of strings`;
+      raiseIncident(ctx, track, 'expression-failed', 'enter', message, null);
+      return undefined;
+    }
+    candidates[property] = value;
+  }
+  return candidates;
 }
 
 /** A user task was completed: the track leaves it with the variables it produced. */

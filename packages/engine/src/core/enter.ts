@@ -7,6 +7,7 @@ import { announce, nodeOf, type StepContext } from './context.js';
 import { trackEventId } from './event-ids.js';
 import { enterGateway } from './gateways.js';
 import { mapOrIncident } from './incidents.js';
+import { jobSpec } from './job-spec.js';
 import { openScope } from './scopes.js';
 import { enterTerminateEnd, enterThrow } from './throws.js';
 import { armTimerStart } from './timers.js';
@@ -38,7 +39,10 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
 
 function run(ctx: StepContext, track: TrackRecord, node: Node): void {
   // Service and send tasks, message throws and message end events: a handler does their work.
-  if (isJobNode(node)) return createJob(ctx, track, node.taskType, node.retries);
+  if (isJobNode(node)) {
+    const spec = jobSpec(ctx, track, node);
+    return spec ? createJob(ctx, track, spec.taskType, spec.retries) : undefined;
+  }
   switch (node.type) {
     case 'startEvent':
       // Only a process-level timer start waits; every other start has already happened.

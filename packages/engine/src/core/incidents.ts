@@ -4,6 +4,7 @@ import { evaluate } from '../common/feel.js';
 import { type Expression, isJobNode, type Mapping } from '../model/types.js';
 import { announce, nextId, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
+import { freshRetries } from './job-retries.js';
 import { MappingError, runMappings } from './mappings.js';
 import { newIncident } from './records.js';
 import { move } from './tracks.js';
@@ -84,7 +85,7 @@ export function retryIncident(ctx: StepContext, incidentId: string): void {
   const job = incident.jobId === null ? undefined : ctx.state.jobs.get(incident.jobId);
   if (job) {
     const node = nodeOf(ctx, job.nodeId);
-    job.retriesLeft = (isJobNode(node) ? node.retries : undefined) ?? ctx.defaultRetries;
+    job.retriesLeft = isJobNode(node) ? freshRetries(ctx, track, node) : ctx.defaultRetries;
     job.notBefore = null;
     track.wait = { kind: 'job', jobId: job.id };
     move(ctx, track, 'RETRY_WAIT');

@@ -6,12 +6,14 @@
  */
 import { ModelError, type ModelIssue } from '../common/errors.js';
 import { digestModel } from './digest.js';
+import { checkForeignExtensions } from './foreign.js';
 import { IssueCollector, LineIndex } from './issues.js';
 import { children, idOf, type ModdleDocument, readXml } from './moddle.js';
 import { compileProcess } from './process.js';
 import { collectReadWarnings, unparsable } from './read-warnings.js';
 import { unsupportedIssues } from './support.js';
 import type { ProcessDef, ProcessModel } from './types.js';
+import { BPMN_NAMESPACE, doctypeLine, normalizeAttributeSpacing, type RootTag, rootTag } from './xml-text.js';
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
@@ -48,14 +50,22 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
     throw new ModelError([{ elementId: null, elementType: null, message: 'the model must be BPMN XML text' }]);
   }
   const issues = new IssueCollector(new LineIndex(xml));
+  const doctype = doctypeLine(xml);
+  if (doctype !== undefined) {
+    const message =
+      'the model declares a DOCTYPE: DTDs and entities are not accepted in a BPMN model (they can read files or expand without bound); remove the <!DOCTYPE …> declaration';
+    issues.errorAt(null, null, message, doctype);
+    throw new ModelError(issues.issues);
+  }
   let document: ModdleDocument;
   try {
-    document = await readXml(xml);
+    document = await readXml(normalizeAttributeSpacing(xml));
   } catch (error) {
-    throw new ModelError(unreadable(error, issues));
+    throw new ModelError(unreadable(error, issues, xml));
   }
   const definitions = document.rootElement;
   const unresolved = collectReadWarnings(document.warnings, issues);
+  checkForeignExtensions(definitions, issues);
   const elements = children(definitions, 'rootElements').filter((element) => element.$type === 'bpmn:Process');
   const anyExecutable = elements.some((element) => element.isExecutable === true);
   const processes = new Map<string, ProcessDef>();
@@ -96,8 +106,13 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
 }
 
 /** The issue of XML bpmn-moddle could not read at all. */
-function unreadable(error: unknown, issues: IssueCollector): ModelIssue[] {
+function unreadable(error: unknown, issues: IssueCollector, xml: string): ModelIssue[] {
   const message = error instanceof Error ? error.message : String(error);
+  const root = rootTag(xml);
+  if (message.startsWith('failed to parse document') && root && !isBpmnRoot(root)) {
+    issues.errorAt(null, root.name, rootMessage(root), root.line);
+    return issues.issues;
+  }
   if (message.startsWith('unparsable content')) {
     unparsable(message, issues, true);
     return issues.issues;
@@ -112,6 +127,19 @@ function unreadable(error: unknown, issues: IssueCollector): ModelIssue[] {
     issues.errorAt(null, null, message);
   }
   return issues.issues;
+}
+
+function isBpmnRoot(root: RootTag): boolean {
+  return root.namespace === BPMN_NAMESPACE && /(^|:)definitions$/.test(root.name);
+}
+
+/** Why a root element is not BPMN 2.0 definitions: the namespace found and the one expected. */
+function rootMessage(root: RootTag): string {
+  if (!/(^|:)definitions$/.test(root.name)) {
+    return `the root element <${root.name}> is not BPMN definitions: a BPMN 2.0 model's root is <bpmn:definitions xmlns:bpmn="${BPMN_NAMESPACE}">`;
+  }
+  const found = root.namespace === undefined ? 'in no namespace' : `in namespace "${root.namespace}"`;
+  return `the root element <${root.name}> is ${found}; BPMN 2.0 models use "${BPMN_NAMESPACE}"`;
 }
 
 function format(issue: ModelIssue): string {

@@ -64,7 +64,7 @@ export function compileContainer(
     if (element.$type === 'bpmn:StartEvent') declaredStarts += 1;
     const id = idOf(element);
     if (!id) {
-      context.issues.error(element, `${element.$type} has no id`);
+      noId(element, container, context.issues);
       continue;
     }
     const reason = element.$instanceOf('bpmn:FlowNode')
@@ -164,4 +164,19 @@ function subProcess(
     );
   }
   return node;
+}
+
+/** Names an element that has no id by its container, its name and the line of its tag. */
+function noId(element: ModdleElement, container: ModdleElement, issues: IssueCollector): void {
+  const name = str(element, 'name');
+  const localName = element.$type.replace(/^bpmn:(.)/, (_, first: string) => first.toLowerCase());
+  const line = issues.lines.lineOfTagWithoutId(localName, name ? { name } : {});
+  const named = name ? ` "${name}"` : '';
+  const where = idOf(container) ? ` in "${idOf(container)}"` : '';
+  issues.errorAt(
+    null,
+    element.$type,
+    `a ${element.$type}${named}${where} has no id: give it a unique id attribute`,
+    line,
+  );
 }

@@ -176,10 +176,9 @@ export function eventBasedGateway(element: ModdleElement, frame: NodeFrame, cont
 }
 
 /** The job fields of a message throw, `retries` only when given. */
-function jobFields(job: JobDefinition): { taskType: string; retries?: number; headers: Record<string, string> } {
-  return job.retries === undefined
-    ? { taskType: job.taskType, headers: job.headers }
-    : { taskType: job.taskType, retries: job.retries, headers: job.headers };
+function jobFields(job: JobDefinition): Omit<JobDefinition, 'retries'> & { retries?: number } {
+  const { retries, ...fields } = job;
+  return retries === undefined ? fields : { ...fields, retries };
 }
 
 /** Kinds of catch events an event-based gateway may lead to. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { compileExpression } from './expression.js';
+import { compileExpression, compileValue, isExpressionText, literal } from './expression.js';
 import type { IssueCollector } from './issues.js';
 import { child, children, extensions, idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
@@ -265,7 +265,7 @@ export function message(
     const subscription = extensions(ref).find((extension) => extension.$type === 'zeebe:Subscription');
     const raw = subscription ? str(subscription, 'correlationKey') : undefined;
     if (raw !== undefined && raw.trim() !== '') {
-      correlationKey = compileExpression(raw, element, 'zeebe:subscription correlationKey', issues);
+      correlationKey = compileValue(raw, element, 'zeebe:subscription correlationKey', issues);
       ok &&= correlationKey !== null;
     } else if (rules.correlation === 'required') {
       issues.error(
@@ -363,7 +363,7 @@ function nameOf(
     issues.error(element, `${what} has no name`);
     return null;
   }
-  if (!raw.trim().startsWith('=')) return literal(raw, element);
+  if (!isExpressionText(raw)) return literal(raw, element);
   const expression = compileExpression(raw, element, `${what} name`, issues);
   if (expression && mustBeStatic && !FEEL_STRING.test(expression.source)) {
     issues.error(
@@ -373,9 +373,4 @@ function nameOf(
     return null;
   }
   return expression;
-}
-
-/** A literal as a FEEL string expression (JSON's string syntax is FEEL's). */
-function literal(text: string, element: ModdleElement): Expression {
-  return { source: JSON.stringify(text), elementId: idOf(element) ?? '' };
 }

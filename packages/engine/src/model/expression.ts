@@ -1,6 +1,7 @@
 /**
- * Compile-time FEEL: normalise Zeebe's `=expr` syntax and check that the expression parses,
- * recording an issue on the element that holds it when it does not.
+ * Compile-time FEEL and Zeebe's value rule: an attribute that takes a value is FEEL when it starts
+ * with `=`, else the literal text (a static value). Expressions are checked to parse, recording an
+ * issue on the element that holds them when they do not.
  *
  * @module
  */
@@ -8,6 +9,9 @@ import { _feelSyntaxIssue, _formatSyntaxIssue, toFeelSource } from '../common/fe
 import type { IssueCollector } from './issues.js';
 import { idOf, type ModdleElement } from './moddle.js';
 import type { Expression } from './types.js';
+
+const FEEL_STRINGS = /"(?:[^"\\]|\\.)*"/g;
+const DOUBLE_EQUALS = /(?<![=!<>])==(?!=)/;
 
 /**
  * Parses `raw` (with or without a leading `=`) as FEEL held by `holder`.
@@ -26,10 +30,74 @@ export function compileExpression(
     issues.error(holder, `${what} is empty`);
     return null;
   }
+  // feelin reads `a == 1` without complaint and yields null; in Zeebe's FEEL it does not parse.
+  if (DOUBLE_EQUALS.test(source.replace(FEEL_STRINGS, '""'))) {
+    const meant = source.replace(new RegExp(DOUBLE_EQUALS.source, 'g'), '=');
+    issues.error(
+      holder,
+      `${what} "${source}" uses "==", which is not FEEL equality: FEEL compares with a single "=" — write "=${meant}"`,
+    );
+    return null;
+  }
   const syntax = _feelSyntaxIssue(source);
   if (syntax) {
     issues.error(holder, `${what} "${source}" is not valid FEEL: ${_formatSyntaxIssue(syntax)}`);
     return null;
   }
   return { source, elementId: idOf(holder) ?? '' };
+}
+
+/** Whether an attribute's text is a Zeebe expression (`=…`) rather than a static value. */
+export function isExpressionText(raw: string): boolean {
+  return raw.trimStart().startsWith('=');
+}
+
+/**
+ * An attribute that takes a static value or an expression, by Zeebe's rule: `=expr` is FEEL; any other
+ * text is the literal string, exactly as written (`Me` is the string "Me", `"You"` keeps its quotes).
+ *
+ * @returns the value as an expression (a static value becomes a FEEL string), or null with an issue recorded.
+ */
+export function compileValue(
+  raw: string,
+  holder: ModdleElement,
+  what: string,
+  issues: IssueCollector,
+): Expression | null {
+  return isExpressionText(raw) ? compileExpression(raw, holder, what, issues) : literal(raw, holder);
+}
+
+/** A static value as a FEEL string expression (JSON's string syntax is FEEL's). */
+export function literal(text: string, holder: ModdleElement): Expression {
+  return { source: JSON.stringify(text), elementId: idOf(holder) ?? '' };
+}
+
+/** A static comma-separated list (`sales, managers`), as Zeebe reads candidate groups: a FEEL list of strings. */
+export function staticList(text: string, holder: ModdleElement): Expression {
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return { source: JSON.stringify(items), elementId: idOf(holder) ?? '' };
+}
+
+/**
+ * An attribute that must be an expression (a sequence-flow condition, a script): Zeebe refuses a static
+ * value there at deployment, and so does Thresher, showing the expression it most likely meant.
+ */
+export function compileRequiredExpression(
+  raw: string,
+  holder: ModdleElement,
+  what: string,
+  issues: IssueCollector,
+): Expression | null {
+  const text = raw.trim();
+  if (text === '' || isExpressionText(text)) return compileExpression(text, holder, what, issues);
+  const meant = text.replace(new RegExp(DOUBLE_EQUALS.source, 'g'), '=');
+  const equality = meant === text ? '' : '; "==" is not FEEL equality, FEEL compares with a single "="';
+  issues.error(
+    holder,
+    `${what} "${text}" is a static value, not an expression: Zeebe expressions start with "=" — write "=${meant}"${equality}`,
+  );
+  return null;
 }

@@ -4,33 +4,45 @@
  *
  * @module
  */
-import { compileExpression } from './expression.js';
+import { compileValue } from './expression.js';
 import type { IssueCollector } from './issues.js';
-import { children, extensions, type ModdleElement, str } from './moddle.js';
+import { children, extensions, idOf, type ModdleElement, str } from './moddle.js';
 import type { IoMapping, Mapping } from './types.js';
 
-/** Namespaces whose extension elements Thresher understands; anything else is vendor data and ignored. */
+/** Namespaces whose extension elements Thresher understands; others are checked by `foreign.ts`. */
 const OWN_PREFIXES = new Set(['bpmn', 'zeebe', 'thresher']);
 
-/** Extension elements that describe but do not change how an element runs (forms, headers, metadata). */
-const DESCRIPTIVE = new Set([
-  'zeebe:Properties',
-  'zeebe:TaskHeaders',
-  'zeebe:FormDefinition',
-  'zeebe:UserTask',
-  'zeebe:UserTaskForm',
-  'zeebe:VersionTag',
-  'zeebe:TaskSchedule',
-  'zeebe:PriorityDefinition',
-  'zeebe:JobPriorityDefinition',
-  'zeebe:LinkedResources',
-  'thresher:Touchpoint',
-]);
+/**
+ * What Thresher does with each Zeebe (or Thresher) extension it does not read: `ignore` what only
+ * describes (metadata for other tools), `warn` where Camunda would do something Thresher does not yet,
+ * though the run's path and data stay as modelled, `refuse` where running without it would be wrong.
+ * Any other unread extension is refused as not supported yet. README's Zeebe table lists the same.
+ */
+export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'warn' | 'refuse'; why: string }>> = {
+  'zeebe:Properties': { action: 'ignore', why: 'custom properties are data for other tools' },
+  'zeebe:VersionTag': { action: 'ignore', why: 'a version label; Thresher versions deployments itself' },
+  'zeebe:UserTask': { action: 'ignore', why: 'Thresher runs every user task itself, as a Camunda user task' },
+  'thresher:Touchpoint': { action: 'ignore', why: 'read by the operator tooling' },
+  'zeebe:FormDefinition': { action: 'warn', why: 'forms are not shown by Thresher yet' },
+  'zeebe:UserTaskForm': { action: 'warn', why: 'embedded forms are not shown by Thresher yet' },
+  'zeebe:TaskSchedule': { action: 'warn', why: 'due and follow-up dates are not tracked by Thresher yet' },
+  'zeebe:PriorityDefinition': { action: 'warn', why: 'user task priorities are not tracked by Thresher yet' },
+  'zeebe:JobPriorityDefinition': { action: 'warn', why: 'Thresher dispatches jobs in order, without priorities' },
+  'zeebe:LinkedResources': { action: 'warn', why: 'linked resources are not passed to handlers yet' },
+  'zeebe:ExecutionListeners': {
+    action: 'refuse',
+    why: 'execution listeners (jobs before and after the element, Camunda 8.6+) are not run by Thresher yet; model their work as service tasks',
+  },
+  'zeebe:TaskListeners': {
+    action: 'refuse',
+    why: 'task listeners (jobs on user task events) are not run by Thresher yet; model their work as service tasks',
+  },
+};
 
 /**
  * Checks an element's extension elements and returns the ones listed in `used`, by type.
- * Records an issue for every Zeebe or Thresher extension that is neither used here nor descriptive
- * (e.g. `zeebe:ExecutionListeners`), and for a used one given twice.
+ * Every other Zeebe or Thresher extension is ignored, warned about or refused as `UNREAD_EXTENSIONS`
+ * says (unlisted: refused as not supported yet); a used one given twice is refused.
  */
 export function readExtensions(
   element: ModdleElement,
@@ -44,11 +56,22 @@ export function readExtensions(
     if (used.includes(type)) {
       if (found.has(type)) issues.error(element, `${type} is given more than once`);
       else found.set(type, extension);
-    } else if (OWN_PREFIXES.has(prefix) && !DESCRIPTIVE.has(type)) {
-      issues.error(element, `${type} on ${element.$type} is not supported yet`);
+      continue;
     }
+    if (!OWN_PREFIXES.has(prefix)) continue;
+    const rule = UNREAD_EXTENSIONS[type];
+    const name = tagName(type);
+    if (!rule) issues.error(element, `${name} on ${element.$type} is not supported yet`);
+    else if (rule.action === 'refuse') issues.error(element, `${name} on ${element.$type}: ${rule.why}`);
+    else if (rule.action === 'warn') issues.warn(idOf(element) ?? null, `${name} is ignored: ${rule.why}`);
   }
   return found;
+}
+
+/** `zeebe:ExecutionListeners` as the XML writes it: `zeebe:executionListeners`. */
+export function tagName(type: string): string {
+  const colon = type.indexOf(':');
+  return `${type.slice(0, colon + 1)}${type.charAt(colon + 1).toLowerCase()}${type.slice(colon + 2)}`;
 }
 
 /** Compiles `zeebe:ioMapping` (absent → no mappings). */
@@ -77,8 +100,12 @@ function readMappings(
       issues.error(element, `${kind} has no target variable`);
       continue;
     }
-    // Zeebe reads every mapping source as FEEL, with or without the leading `=`.
-    const source = compileExpression(str(parameter, 'source'), element, `${kind} source for "${target}"`, issues);
+    // Zeebe's value rule: `=expr` is FEEL, other text the literal string; no source at all is null.
+    const raw = str(parameter, 'source');
+    const source =
+      raw === undefined || raw === ''
+        ? { source: 'null', elementId: idOf(element) ?? '' }
+        : compileValue(raw, element, `${kind} source for "${target}"`, issues);
     if (source) mappings.push({ source, target });
   }
   return mappings;

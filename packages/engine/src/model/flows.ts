@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { compileExpression } from './expression.js';
+import { compileRequiredExpression } from './expression.js';
+import { isJuel } from './foreign.js';
 import type { IssueCollector } from './issues.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
@@ -34,7 +35,11 @@ export function compileFlow(
 ): Flow | null {
   const id = idOf(element);
   if (!id) {
-    issues.error(element, 'bpmn:SequenceFlow has no id');
+    const source = idOf(child(element, 'sourceRef') ?? element) ?? '?';
+    const target = idOf(child(element, 'targetRef') ?? element) ?? '?';
+    const line = issues.lines.lineOfTagWithoutId('sequenceFlow', { sourceRef: source, targetRef: target });
+    const message = `the bpmn:SequenceFlow from "${source}" to "${target}" has no id: give it one, e.g. id="Flow_${source}_${target}"`;
+    issues.errorAt(null, element.$type, message, line);
     return null;
   }
   const sourceId = idOf(child(element, 'sourceRef') ?? element);
@@ -100,11 +105,14 @@ function conditionOf(flow: ModdleElement, issues: IssueCollector): Flow['conditi
   const expression = child(flow, 'conditionExpression');
   if (!expression) return null;
   const language = str(expression, 'language');
+  const body = (str(expression, 'body') ?? '').trim();
+  // A JUEL body (`${…}`) is another engine's: `checkForeignExtensions` names it, once.
+  if (isJuel(body)) return undefined;
   if (language && !/feel/i.test(language)) {
     issues.error(flow, `condition language "${language}" is not supported (Thresher evaluates FEEL)`);
     return undefined;
   }
-  return compileExpression(str(expression, 'body'), flow, 'condition', issues) ?? undefined;
+  return compileRequiredExpression(body, flow, 'condition', issues) ?? undefined;
 }
 
 /** Checks the rules that need a container's flows in place: gateways, starts and ends. */

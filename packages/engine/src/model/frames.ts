@@ -1,4 +1,4 @@
-import type { IoMapping } from './types.js';
+import type { Expression, IoMapping } from './types.js';
 
 /** The fields every node shares, before flows fill `incoming` and `outgoing`. */
 export interface NodeFrame {
@@ -18,4 +18,8 @@ export interface JobDefinition {
   retries: number | undefined;
   /** `zeebe:taskHeaders`, `{}` when none. */
   headers: Record<string, string>;
+  /** A `zeebe:taskDefinition type` given as `=expr`: evaluated when the job is created (`taskType` holds its text). */
+  typeExpression?: Expression;
+  /** A `zeebe:taskDefinition retries` given as `=expr`: evaluated when the job is created. */
+  retriesExpression?: Expression;
 }

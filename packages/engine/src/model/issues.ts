@@ -9,6 +9,9 @@ import { idOf, type ModdleElement } from './moddle.js';
 import type { ModelWarning } from './types.js';
 
 const ID_ATTRIBUTE = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const EXTENSIONS_OPEN = /<(?:[\w.-]+:)?extensionElements[\s>]/g;
+const EXTENSIONS_CLOSE = /<\/(?:[\w.-]+:)?extensionElements\s*>/;
+const TAG_WITH_ID = /<[\w.:-]+\s[^<>]*?\bid\s*=\s*(?:"([^"]*)"|'([^']*)')[^<>]*>/g;
 
 /** Maps element ids to the 1-based line of their `id="…"` attribute in the XML. */
 export class LineIndex {
@@ -34,6 +37,49 @@ export class LineIndex {
   /** The text of the XML from an offset, at most `length` characters. */
   slice(offset: number, length: number): string {
     return this.xml.slice(offset, offset + length);
+  }
+
+  /**
+   * When `offset` lies inside an `extensionElements` element: the id of the nearest element with an id
+   * that opens before it (the element the extensions belong to), null when there is none.
+   */
+  extensionHolderAt(offset: number): { holderId: string | null } | undefined {
+    const before = this.xml.slice(0, offset);
+    let open = -1;
+    for (const match of before.matchAll(EXTENSIONS_OPEN)) open = match.index;
+    if (open < 0 || EXTENSIONS_CLOSE.test(before.slice(open))) return undefined;
+    let holderId: string | null = null;
+    for (const match of before.slice(Math.max(0, open - 4096), open).matchAll(TAG_WITH_ID)) {
+      holderId = match[1] ?? match[2] ?? null;
+    }
+    return { holderId };
+  }
+
+  /**
+   * The line of the first `<…localName …>` start tag that has no id and carries every attribute given,
+   * for naming an element that has no id to name it by.
+   */
+  lineOfTagWithoutId(localName: string, attributes: Readonly<Record<string, string>>): number | undefined {
+    const tags = new RegExp(`<(?:[\\w.-]+:)?${localName}\\b([^>]*)>`, 'g');
+    for (const match of this.xml.matchAll(tags)) {
+      const text = match[1] ?? '';
+      if (/\sid\s*=/.test(text)) continue;
+      const all = Object.entries(attributes).every(([name, value]) => text.includes(`${name}="${value}"`));
+      if (all) return this.lineAt(match.index);
+    }
+    return undefined;
+  }
+
+  private lineAt(offset: number): number {
+    this.lineStarts ??= this.indexLines();
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if ((this.lineStarts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
   }
 
   private indexLines(): number[] {

@@ -16,12 +16,18 @@ import {
   throwEvent,
 } from './event-nodes.js';
 import type { EventContext } from './events.js';
-import { compileExpression } from './expression.js';
+import {
+  compileExpression,
+  compileRequiredExpression,
+  compileValue,
+  isExpressionText,
+  staticList,
+} from './expression.js';
 import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
 import type { JobDefinition, NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
-import { type GatewayNode, type Node, NodeType } from './types.js';
+import { type GatewayNode, type Node, NodeType, type UserTaskNode } from './types.js';
 
 /** BPMN types Thresher executes, mapped to the node type they compile to. */
 const SUPPORTED: Readonly<Record<string, NodeType>> = {
@@ -85,7 +91,7 @@ export function usedExtensions(element: ModdleElement): readonly string[] {
     case 'bpmn:ScriptTask':
       return ['zeebe:Script', 'zeebe:IoMapping'];
     case 'bpmn:UserTask':
-      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping'];
+      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping', 'zeebe:TaskHeaders'];
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':
@@ -138,7 +144,7 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
     case 'bpmn:ScriptTask':
       return scriptTask(element, frame, extensions.get('zeebe:Script'), issues);
     case 'bpmn:UserTask':
-      return userTask(element, frame, extensions.get('zeebe:AssignmentDefinition'), issues);
+      return userTask(element, frame, extensions, issues);
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':
@@ -149,7 +155,10 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
   }
 }
 
-/** Reads `zeebe:taskDefinition` and `zeebe:taskHeaders`, or null when an issue was recorded. */
+/**
+ * Reads `zeebe:taskDefinition` and `zeebe:taskHeaders`, or null when an issue was recorded. A type or
+ * retries given as `=expr` is evaluated when the job is created, as in Zeebe.
+ */
 function jobDefinition(
   element: ModdleElement,
   frame: NodeFrame,
@@ -158,20 +167,30 @@ function jobDefinition(
 ): JobDefinition | null {
   const definition = extensions.get('zeebe:TaskDefinition');
   const type = definition ? str(definition, 'type')?.trim() : undefined;
-  if (type?.startsWith('=')) {
-    issues.error(element, `zeebe:taskDefinition type given as an expression ("${type}") is not supported yet`);
-    return null;
+  const retriesText = definition ? str(definition, 'retries')?.trim() : undefined;
+  const job: JobDefinition = {
+    taskType: type || frame.id,
+    retries: undefined,
+    headers: readHeaders(extensions.get('zeebe:TaskHeaders')),
+  };
+  let ok = true;
+  if (type && isExpressionText(type)) {
+    const expression = compileExpression(type, element, 'zeebe:taskDefinition type', issues);
+    if (expression) job.typeExpression = expression;
+    else ok = false;
   }
-  const retriesText = definition ? str(definition, 'retries') : undefined;
-  let retries: number | undefined;
-  if (retriesText !== undefined) {
-    retries = /^\s*\d+\s*$/.test(retriesText) ? Number(retriesText) : Number.NaN;
-    if (!Number.isSafeInteger(retries)) {
+  if (retriesText && isExpressionText(retriesText)) {
+    const expression = compileExpression(retriesText, element, 'zeebe:taskDefinition retries', issues);
+    if (expression) job.retriesExpression = expression;
+    else ok = false;
+  } else if (retriesText !== undefined) {
+    job.retries = /^\d+$/.test(retriesText) ? Number(retriesText) : Number.NaN;
+    if (!Number.isSafeInteger(job.retries)) {
       issues.error(element, `zeebe:taskDefinition retries "${retriesText}" is not a non-negative integer`);
-      return null;
+      ok = false;
     }
   }
-  return { taskType: type || frame.id, retries, headers: readHeaders(extensions.get('zeebe:TaskHeaders')) };
+  return ok ? job : null;
 }
 
 function scriptTask(
@@ -196,24 +215,36 @@ function scriptTask(
     ok = false;
   }
   if (!ok || raw === undefined || !resultVariable) return null;
-  const expression = compileExpression(raw, element, 'zeebe:script expression', issues);
+  // zeebe:script takes `=expr` (Zeebe refuses a static value there); a FEEL bpmn:script body is FEEL as it is.
+  const expression = script
+    ? compileRequiredExpression(raw, element, 'zeebe:script expression', issues)
+    : compileExpression(raw, element, 'bpmn:script', issues);
   return expression ? { ...frame, type: NodeType.ScriptTask, expression, resultVariable } : null;
 }
 
 function userTask(
   element: ModdleElement,
   frame: NodeFrame,
-  assignment: ModdleElement | undefined,
+  extensions: Map<string, ModdleElement>,
   issues: IssueCollector,
 ): Node | null {
-  const assignee = assignment ? str(assignment, 'assignee')?.trim() || null : null;
-  if (
-    assignee?.startsWith('=') &&
-    !compileExpression(assignee, element, 'zeebe:assignmentDefinition assignee', issues)
-  ) {
-    return null;
+  const assignment = extensions.get('zeebe:AssignmentDefinition');
+  const raw = assignment ? str(assignment, 'assignee')?.trim() : undefined;
+  const assignee = raw ? compileValue(raw, element, 'zeebe:assignmentDefinition assignee', issues) : null;
+  if (raw && !assignee) return null;
+  const node: UserTaskNode = { ...frame, type: NodeType.UserTask, assignee };
+  for (const property of ['candidateGroups', 'candidateUsers'] as const) {
+    const text = assignment ? str(assignment, property)?.trim() : undefined;
+    if (!text) continue;
+    const what = `zeebe:assignmentDefinition ${property}`;
+    const list = isExpressionText(text) ? compileExpression(text, element, what, issues) : staticList(text, element);
+    if (!list) return null;
+    node[property] = list;
   }
-  return { ...frame, type: NodeType.UserTask, assignee };
+  if (extensions.has('zeebe:TaskHeaders')) {
+    issues.warn(frame.id, 'zeebe:taskHeaders on a user task are ignored: a Thresher user task is not a job');
+  }
+  return node;
 }
 
 function gateway(element: ModdleElement, frame: NodeFrame): GatewayNode {

@@ -10,6 +10,13 @@ import { idOf, type ModdleElement, type ModdleWarning } from './moddle.js';
 /** References bpmn-moddle could not resolve, by element, so later checks don't report them twice. */
 export type UnresolvedReferences = Map<ModdleElement, Set<string>>;
 
+const DIAGRAM_PARTS: Readonly<Record<string, string>> = {
+  'bpmndi:BPMNShape': 'shape',
+  'bpmndi:BPMNEdge': 'edge',
+  'bpmndi:BPMNPlane': 'plane',
+  'bpmndi:BPMNDiagram': 'diagram',
+};
+
 const UNPARSABLE =
   /^unparsable content ([\s\S]*?) ?detected\n\tline: (\d+)\n\tcolumn: (\d+)\n\tnested error: ([\s\S]*)$/;
 const UNKNOWN_TYPE = /^unknown type <([^>]+)>$/;
@@ -21,7 +28,15 @@ export function collectReadWarnings(warnings: ModdleWarning[], issues: IssueColl
   const unresolved: UnresolvedReferences = new Map();
   for (const warning of warnings) {
     const message = typeof warning.message === 'string' ? warning.message : String(warning.message);
-    if (message.startsWith('unresolved reference') && warning.element) {
+    if (message.startsWith('unresolved reference') && warning.element?.$type.startsWith('bpmndi:')) {
+      // The diagram is presentation, not execution: Zeebe deploys a model whose shapes point nowhere.
+      const kind = DIAGRAM_PARTS[warning.element.$type] ?? warning.element.$type;
+      const id = idOf(warning.element) ?? '?';
+      issues.warn(
+        id,
+        `diagram ${kind} "${id}" refers to "${String(warning.value)}", which does not exist: the ${kind} is ignored`,
+      );
+    } else if (message.startsWith('unresolved reference') && warning.element) {
       const property = warning.property ?? 'reference';
       const properties = unresolved.get(warning.element) ?? new Set<string>();
       properties.add(property);
@@ -69,6 +84,16 @@ export function unparsable(message: string, issues: IssueCollector, fatal = fals
   const line = Number(lineText);
   if (fatal) {
     issues.errorAt(null, null, `malformed XML${data ? ` at ${data.slice(0, 80)}` : ''}: ${nested}`, line + 1);
+    return;
+  }
+  const holder = issues.lines.extensionHolderAt(issues.lines.offsetOf(line, Number(columnText)));
+  if (holder) {
+    // Extension elements are data for other tools: what Thresher cannot read there is noted, not fatal.
+    const on = holder.holderId === null ? '' : ` of "${holder.holderId}"`;
+    issues.warn(
+      holder.holderId,
+      `${data.slice(0, 80)} in the extensionElements${on} (line ${line + 1}) is not known to Thresher: ignored (${nested})`,
+    );
     return;
   }
   const tagName = data.startsWith('<') ? data.replace(/^<\/?|\/?>$/g, '') : null;

@@ -41,6 +41,14 @@ export const NodeType = {
 } as const;
 export type NodeType = (typeof NodeType)[keyof typeof NodeType];
 
+/** A job's type or retries given as `=expr` (Zeebe's rule): evaluated when the job is created. */
+interface JobExpressions {
+  /** Set when `zeebe:taskDefinition type` is an expression; `taskType` then holds its text. */
+  typeExpression?: Expression;
+  /** Set when `zeebe:taskDefinition retries` is an expression; `retries` is then undefined. */
+  retriesExpression?: Expression;
+}
+
 interface NodeBase {
   id: string;
   name: string | null;
@@ -69,7 +77,7 @@ export interface StartEventNode extends NodeBase {
   /** For the start event of an event sub-process: whether it interrupts its scope (default true). */
   interrupting?: boolean;
 }
-export interface EndEventNode extends NodeBase {
+export interface EndEventNode extends NodeBase, JobExpressions {
   type: typeof NodeType.EndEvent;
   /** Absent for a none end event; error, escalation, signal, or message (a job, as in Zeebe). */
   event?: EventDefinition;
@@ -84,7 +92,7 @@ export interface IntermediateCatchEventNode extends NodeBase {
   /** timer, message, signal or link. */
   event: EventDefinition;
 }
-export interface IntermediateThrowEventNode extends NodeBase {
+export interface IntermediateThrowEventNode extends NodeBase, JobExpressions {
   type: typeof NodeType.IntermediateThrowEvent;
   /** Absent for a none throw event (passes through); signal, escalation, link, or message (a job). */
   event?: EventDefinition;
@@ -107,7 +115,7 @@ export interface ReceiveTaskNode extends NodeBase {
   event: Extract<EventDefinition, { kind: 'message' }>;
 }
 /** A send task is a job, as in Zeebe. */
-export interface SendTaskNode extends NodeBase {
+export interface SendTaskNode extends NodeBase, JobExpressions {
   type: typeof NodeType.SendTask;
   taskType: string;
   retries: number | undefined;
@@ -124,7 +132,7 @@ export interface TerminateEndEventNode extends NodeBase {
 export interface TaskNode extends NodeBase {
   type: typeof NodeType.Task | typeof NodeType.ManualTask;
 }
-export interface ServiceTaskNode extends NodeBase {
+export interface ServiceTaskNode extends NodeBase, JobExpressions {
   type: typeof NodeType.ServiceTask;
   /** `zeebe:taskDefinition type`, else the element id. */
   taskType: string;
@@ -142,8 +150,12 @@ export interface ScriptTaskNode extends NodeBase {
 }
 export interface UserTaskNode extends NodeBase {
   type: typeof NodeType.UserTask;
-  /** `zeebe:assignmentDefinition assignee`, as a literal or expression source, or null. */
-  assignee: string | null;
+  /** `zeebe:assignmentDefinition assignee` (a static value is a FEEL string), evaluated at creation; null when none. */
+  assignee: Expression | null;
+  /** `candidateGroups`, a list expression (a static "a, b" is the list ["a", "b"]); absent when not given. */
+  candidateGroups?: Expression;
+  /** `candidateUsers`, as `candidateGroups`. */
+  candidateUsers?: Expression;
 }
 export interface GatewayNode extends NodeBase {
   type: typeof NodeType.ExclusiveGateway | typeof NodeType.ParallelGateway | typeof NodeType.InclusiveGateway;
@@ -219,7 +231,8 @@ export interface ModelWarning {
 }
 
 /** An element that runs as a job (service and send tasks, message throw and end events, as in Zeebe). */
-export type JobNode = Node & { taskType: string; retries?: number | undefined };
+export type JobNode = Node &
+  JobExpressions & { taskType: string; retries?: number | undefined; headers?: Record<string, string> };
 
 /** Whether an element runs as a job, and so has a task type and retries. */
 export function isJobNode(node: Node | undefined): node is JobNode {

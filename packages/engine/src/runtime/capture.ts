@@ -112,7 +112,8 @@ export function checkJournal(process: ProcessDef, state: InstanceState, entries:
     if (!receiptMatches(receipt, entry.result)) refuse('the stored result does not match its receipt');
     if (receipt.identity !== job!.identity) refuse('the receipt was issued for another invocation');
     const node = process.nodes.get(job!.nodeId);
-    if (!isJobNode(node) || node.taskType !== job!.taskType) {
+    // A type given as `=expr` was evaluated when the job was created: the job's record holds it.
+    if (!isJobNode(node) || (!node.typeExpression && node.taskType !== job!.taskType)) {
       refuse(`the pinned definition has no job "${job!.nodeId}" of type "${job!.taskType}"`);
     }
     const track = state.tracks.get(job!.trackId);

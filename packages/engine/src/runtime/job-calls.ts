@@ -2,7 +2,7 @@ import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkp
 import type { Handlers, Job } from '../api-types.js';
 import { BpmnError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
-import type { ProcessDef } from '../model/types.js';
+import { isJobNode, type ProcessDef } from '../model/types.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
@@ -10,12 +10,14 @@ export type Outcome = { result: Variables } | { error: string; retryable: boolea
 /** What a handler is given for one attempt of a job. */
 export function jobView(state: InstanceState, process: ProcessDef, job: JobRecord): Job {
   const track = state.track(job.trackId);
+  const node = process.nodes.get(job.nodeId);
   return {
     id: job.id,
     instanceId: state.instance.id,
     elementId: job.nodeId,
-    elementName: process.nodes.get(job.nodeId)?.name ?? null,
+    elementName: node?.name ?? null,
     taskType: job.taskType,
+    headers: { ...(isJobNode(node) ? node.headers : undefined) },
     variables: { ...state.visible(track.scopePath), ...track.locals },
     idempotencyKey: job.identity,
     attempt: job.failures + 1,

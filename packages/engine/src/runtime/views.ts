@@ -22,6 +22,8 @@ export function userTaskView(state: InstanceState, task: UserTaskRecord): UserTa
     elementId: task.nodeId,
     name: task.name,
     assignee: task.assignee,
+    candidateGroups: [...(task.candidateGroups ?? [])],
+    candidateUsers: [...(task.candidateUsers ?? [])],
     variables: { ...state.visible(track.scopePath), ...track.locals },
     createdAt: task.createdAt,
   };

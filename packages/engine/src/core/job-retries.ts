@@ -1,0 +1,30 @@
+/**
+ * Retry counts given as `=expr`: what counts as one, and what a job gets again when its incident is
+ * resolved (apart from `job-spec.ts`, which raises incidents, so that incidents can use it).
+ *
+ * @module
+ */
+import type { TrackRecord } from '@thresher/checkpoint';
+import { ExpressionError } from '../common/errors.js';
+import { evaluate } from '../common/feel.js';
+import type { JobNode } from '../model/types.js';
+import type { StepContext } from './context.js';
+
+/**
+ * The retries a job gets again when its incident is resolved: the model's, evaluated afresh where it is
+ * an expression; the engine's default where that no longer yields a count.
+ */
+export function freshRetries(ctx: StepContext, track: TrackRecord, node: JobNode): number {
+  if (!node.retriesExpression) return node.retries ?? ctx.defaultRetries;
+  try {
+    const value = evaluate(node.retriesExpression, { ...ctx.state.visible(track.scopePath), ...track.locals });
+    return isRetryCount(value) ? value : ctx.defaultRetries;
+  } catch (error) {
+    if (error instanceof ExpressionError) return ctx.defaultRetries;
+    throw error;
+  }
+}
+
+export function isRetryCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
