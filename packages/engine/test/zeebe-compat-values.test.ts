@@ -6,105 +6,10 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../src/api-types.js';
-import { ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
+import { type El, END, modeler, PROCESS, refused, START, single } from './fixtures/bpmn/modeler.js';
 import { engineWith } from './fixtures/runtime.js';
-
-// ── Camunda Modeler documents ─────────────────────────────────────────────────────────────────────────
-
-const PROCESS = 'Process_0zc8k1m';
-
-/** A flow node as Modeler writes it: `ext` goes in its extension elements, `body` after incoming/outgoing. */
-interface El {
-  tag: string;
-  id: string;
-  name?: string;
-  attrs?: string;
-  ext?: string;
-  body?: string;
-  row?: number;
-}
-type Fl = [id: string, source: string, target: string, condition?: string];
-
-function size(tag: string): [number, number] {
-  return tag.endsWith('Event') ? [36, 36] : tag.endsWith('Gateway') ? [50, 50] : [100, 80];
-}
-
-/** What a document holds beside its nodes and flows: root elements, process extensions, raw XML, more DI. */
-interface Extra {
-  roots?: string;
-  processExt?: string;
-  raw?: string;
-  di?: string;
-}
-
-/** A whole Camunda Modeler document: one executable process, `roots` after it, then its diagram. */
-function modeler(elements: El[], flows: Fl[], extra: Extra = {}): string {
-  const box = new Map<string, { x: number; y: number; w: number; h: number }>();
-  elements.forEach((el, i) => {
-    const [w, h] = size(el.tag);
-    box.set(el.id, { x: 160 + i * 150, y: 120 + (el.row ?? 0) * 130 - h / 2, w, h });
-  });
-  const refs = (id: string) =>
-    [
-      ...flows.filter((f) => f[2] === id).map((f) => `<bpmn:incoming>${f[0]}</bpmn:incoming>`),
-      ...flows.filter((f) => f[1] === id).map((f) => `<bpmn:outgoing>${f[0]}</bpmn:outgoing>`),
-    ].join('');
-  const nodes = elements.map(
-    (el) => `    <bpmn:${el.tag} id="${el.id}"${el.name ? ` name="${el.name}"` : ''}${el.attrs ? ` ${el.attrs}` : ''}>
-      ${el.ext ? `<bpmn:extensionElements>${el.ext}</bpmn:extensionElements>` : ''}${refs(el.id)}${el.body ?? ''}
-    </bpmn:${el.tag}>`,
-  );
-  const links = flows.map(([id, source, target, condition]) =>
-    condition === undefined
-      ? `    <bpmn:sequenceFlow id="${id}" sourceRef="${source}" targetRef="${target}" />`
-      : `    <bpmn:sequenceFlow id="${id}" sourceRef="${source}" targetRef="${target}">
-      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">${condition}</bpmn:conditionExpression>
-    </bpmn:sequenceFlow>`,
-  );
-  const shapes = [...box].map(
-    ([id, b]) =>
-      `      <bpmndi:BPMNShape id="${id}_di" bpmnElement="${id}"><dc:Bounds x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" /></bpmndi:BPMNShape>`,
-  );
-  const edges = flows.map(([id, s, t]) => {
-    const [a, b] = [box.get(s)!, box.get(t)!];
-    return `      <bpmndi:BPMNEdge id="${id}_di" bpmnElement="${id}"><di:waypoint x="${a.x + a.w}" y="${a.y + a.h / 2}" /><di:waypoint x="${b.x}" y="${b.y + b.h / 2}" /></bpmndi:BPMNEdge>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" xmlns:di="http://www.omg.org/spec/DD/20100524/DI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:modeler="http://camunda.org/schema/modeler/1.0" id="Definitions_1m4x7qa" targetNamespace="http://bpmn.io/schema/bpmn" exporter="Camunda Modeler" exporterVersion="5.28.0" modeler:executionPlatform="Camunda Cloud" modeler:executionPlatformVersion="8.6.0">
-  <bpmn:process id="${PROCESS}" name="Compat" isExecutable="true">
-    ${extra.processExt ? `<bpmn:extensionElements>${extra.processExt}</bpmn:extensionElements>` : ''}
-${nodes.join('\n')}
-${links.join('\n')}
-${extra.raw ?? ''}
-  </bpmn:process>
-  ${extra.roots ?? ''}
-  <bpmndi:BPMNDiagram id="BPMNDiagram_1">
-    <bpmndi:BPMNPlane id="BPMNPlane_1" bpmnElement="${PROCESS}">
-${shapes.join('\n')}
-${edges.join('\n')}
-${extra.di ?? ''}
-    </bpmndi:BPMNPlane>
-  </bpmndi:BPMNDiagram>
-</bpmn:definitions>
-`;
-}
-
-const START: El = { tag: 'startEvent', id: 'StartEvent_1' };
-const END: El = { tag: 'endEvent', id: 'Event_0e9m3kd' };
-
-/** Start → one element `Activity_0x1abc` (a service task unless told) → end. */
-function single(ext: string, tag = 'serviceTask', body = ''): string {
-  const task: El = { tag, id: 'Activity_0x1abc', name: 'Work', ext, body };
-  return modeler(
-    [START, task, END],
-    [
-      ['Flow_1q2w3e', 'StartEvent_1', 'Activity_0x1abc'],
-      ['Flow_0p9o8i', 'Activity_0x1abc', 'Event_0e9m3kd'],
-    ],
-  );
-}
 
 /** Runs a model to where it settles, recording the jobs of the handler types given. */
 async function run(xml: string, types: string[], variables = {}) {
@@ -114,18 +19,6 @@ async function run(xml: string, types: string[], variables = {}) {
   const id = await engine.start(PROCESS, { variables });
   const settled = await engine.settled(id);
   return { engine, id, jobs, settled };
-}
-
-/** The `ModelError` that `engine.deploy(xml)` rejects with. */
-async function refused(xml: string): Promise<ModelError> {
-  const engine = new Engine({ repository: createMemoryRepository() });
-  const error = await engine.deploy(xml).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  expect((error as ModelError).code).toBe('THRESHER_MODEL');
-  return error as ModelError;
 }
 
 // ── the suite ─────────────────────────────────────────────────────────────────────────────────────────
