@@ -1,3 +1,4 @@
+import type { ModelWarning } from './model/types.js';
 import type { HistoryEntry, IncidentRecord, InstanceStatus, Repository, Variables } from '@thresher/checkpoint';
 
 /** What a service-task handler receives. */
@@ -54,6 +55,8 @@ export interface DeployResult {
   digest: string;
   /** Ids of the executable processes in the deployment. */
   processes: string[];
+  /** What the compiler noted but does not stop the model (ignored extensions, dangling diagram shapes…). */
+  warnings: ModelWarning[];
 }
 
 export interface StartOptions {

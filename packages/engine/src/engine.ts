@@ -137,6 +137,7 @@ export class Engine {
       version: deployment.version,
       digest: deployment.digest,
       processes: [...model.processes.values()].filter((p) => p.executable).map((p) => p.id),
+      warnings: model.warnings.map((warning) => ({ ...warning })),
     };
   }
 

@@ -157,6 +157,10 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
     out.document(modelErrorDocument(error, args.file));
     return ExitCode.Failed;
   }
+  // What the model says that Thresher will not do is said before it runs, in both output modes.
+  for (const warning of model.warnings) {
+    out.error(`warning: ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
+  }
   const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);
   const process = model.processes.get(pickProcess(executable, args.process, args.file))!;
   const checkHandlers = handlerCheck(args, process, (line) => out.error(line));
