@@ -1,4 +1,3 @@
-import type { ModelWarning } from './model/types.js';
 import type { HistoryEntry, IncidentRecord, InstanceStatus, Repository, Variables } from '@thresher/checkpoint';
 
 /** What a service-task handler receives. */
@@ -47,6 +46,12 @@ export interface EngineOptions {
   backoff?: (failure: number) => number;
   /** `strict` (default): every persist point is durable before any effect it records leaves the engine. */
   durability?: 'strict';
+}
+
+/** Something a model says that Thresher notes but does not stop on (an ignored extension, a dangling diagram shape). */
+export interface ModelWarning {
+  message: string;
+  elementId: string | null;
 }
 
 export interface DeployResult {

@@ -3,10 +3,11 @@
  * The runtime reads only this; it never touches moddle elements.
  */
 
+import type { ModelWarning } from '../api-types.js';
 import type { Expression } from '../common/feel.js';
 import type { TimerSpec } from '../timers/schedule.js';
 
-export type { Expression, TimerSpec };
+export type { Expression, ModelWarning, TimerSpec };
 
 /** One `zeebe:input` / `zeebe:output`: evaluate `source`, assign to variable `target`. */
 export interface Mapping {
@@ -223,11 +224,6 @@ export interface ProcessModel {
   processes: ReadonlyMap<string, ProcessDef>;
   /** Recoverable issues found while compiling (e.g. moddle warnings on unknown attributes). */
   warnings: ModelWarning[];
-}
-
-export interface ModelWarning {
-  message: string;
-  elementId: string | null;
 }
 
 /** An element that runs as a job (service and send tasks, message throw and end events, as in Zeebe). */
