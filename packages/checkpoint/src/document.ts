@@ -31,11 +31,21 @@ export function sealCheckpoint(unsealed: UnsealedCheckpoint): { document: Checkp
   return { document, bytes: Buffer.from(sealed, 'utf8') };
 }
 
+/** Where a stored document was read from: named by errors, and checked against what the document says. */
+export interface StoredAt {
+  instanceId: string;
+  /** The seq it is stored at; the document must say the same. */
+  seq?: number;
+  /** The store's schema column for it; the document must say the same (a tampered column is corruption). */
+  schema?: number;
+}
+
 /**
  * Decode stored bytes: verify the digest, refuse a future schema, migrate an older one, check the shape.
- * `expected` names the instance and seq for errors (the bytes may be too broken to say).
+ * `expected` names the instance and seq for errors (the bytes may be too broken to say), and what the
+ * store's row says of the document is checked against the document.
  */
-export function openCheckpoint(bytes: Uint8Array, expected: { instanceId: string; seq?: number }): CheckpointDocument {
+export function openCheckpoint(bytes: Uint8Array, expected: StoredAt): CheckpointDocument {
   let raw: unknown;
   try {
     raw = fromCanonicalBytes(bytes);
@@ -51,6 +61,10 @@ export function openCheckpoint(bytes: Uint8Array, expected: { instanceId: string
   if (typeof schema !== 'number' || !Number.isInteger(schema) || schema < 1) {
     throw new CorruptCheckpointError(expected.instanceId, expected.seq, `schema "${String(schema)}" is not a version`);
   }
+  if (expected.schema !== undefined && expected.schema !== schema) {
+    const reason = `the store's schema column says ${expected.schema}, but the document is schema ${schema}`;
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, reason);
+  }
   // Checked before the digest: a newer build may seal documents differently, and must be refused as such.
   if (schema > CURRENT_SCHEMA) throw new FutureSchemaError(expected.instanceId, schema, CURRENT_SCHEMA);
   const { digest, ...rest } = record;
@@ -65,6 +79,9 @@ export function openCheckpoint(bytes: Uint8Array, expected: { instanceId: string
       expected.seq,
       `the document belongs to instance ${migrated.instanceId}`,
     );
+  }
+  if (expected.seq !== undefined && migrated.seq !== expected.seq) {
+    throw new CorruptCheckpointError(expected.instanceId, expected.seq, `the document is seq ${migrated.seq}`);
   }
   return migrated;
 }
@@ -83,7 +100,7 @@ const BODY_LISTS: (keyof CheckpointBody)[] = [
 
 function assertShape(
   doc: Record<string, unknown>,
-  expected: { instanceId: string; seq?: number },
+  expected: StoredAt,
 ): asserts doc is CheckpointDocument & Record<string, unknown> {
   const fail = (reason: string): never => {
     throw new CorruptCheckpointError(expected.instanceId, expected.seq, reason);

@@ -10,7 +10,7 @@
 export { emptyCheckpointBody } from './body.js';
 export { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from './codec.js';
 export { digestValue, domainDigest, sha256 } from './digest.js';
-export type { UnsealedCheckpoint } from './document.js';
+export type { StoredAt, UnsealedCheckpoint } from './document.js';
 export { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from './document.js';
 export {
   CheckpointError,
@@ -33,6 +33,7 @@ export {
   STEP_RESULT_DOMAIN,
   stepIdentity,
 } from './identity.js';
+export type { JournalEntryAt } from './journal.js';
 export { decodeJournalEntry, encodeJournalEntry } from './journal.js';
 export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';

@@ -241,3 +241,14 @@ export type EngineEvent = EventBase &
   );
 
 export type EngineEventType = EngineEvent['type'];
+
+/** What `engine.rollback` did: the head it stepped over, the checkpoint it went back to, and the new head. */
+export interface RollbackResult {
+  instanceId: string;
+  /** The head before the rollback (left in place, as history). */
+  from: number;
+  /** The good checkpoint whose state is the new head. */
+  to: number;
+  /** The new head's seq. */
+  seq: number;
+}

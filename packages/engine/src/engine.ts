@@ -19,6 +19,7 @@ import type {
   Handlers,
   InstanceView,
   RecoverReport,
+  RollbackResult,
   SettledOptions,
   SettledState,
   SignalOptions,
@@ -32,11 +33,12 @@ import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
 import { compile } from './model/index.js';
 import type { ProcessDef } from './model/types.js';
-import { openState, restore } from './runtime/capture.js';
+import { openStored, restore } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
+import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import type { TimerSchedule } from './timers/schedule.js';
@@ -243,7 +245,7 @@ export class Engine {
     if (live) return instanceView(live.current, live.latestSeq, await this.definitions.deploymentOf(live.current));
     const stored = await this.repository.get(instanceId);
     if (!stored) return undefined;
-    const state = openState(stored.bytes, { instanceId, seq: stored.seq });
+    const state = openStored(stored);
     return instanceView(state, stored.seq, await this.definitions.deploymentOf(state));
   }
 
@@ -306,6 +308,25 @@ export class Engine {
     }
     if (options.instanceIds === undefined) await this.repository.expireMessages(this.clock.now());
     return report;
+  }
+
+  /**
+   * Roll an instance whose head cannot be opened (a corrupt document, an unknown schema, an unreadable
+   * journal) back to checkpoint `to`: its state is written again as the new head, the bad checkpoints stay as
+   * history. Refused (`RollbackRefusedError`) when that would forget what the instance durably did after
+   * `to`. Not while this engine runs the instance; `recover` it afterwards.
+   */
+  async rollback(instanceId: string, options: { to: number }): Promise<RollbackResult> {
+    this.assertOpen();
+    if (this.runtimes.has(instanceId) || this.loading.has(instanceId)) {
+      throw new InvalidStateError(`instance ${instanceId} is running in this engine; it has a good head to run from`);
+    }
+    return rollback(this.repository, instanceId, options.to, this.clock.now());
+  }
+
+  /** The newest checkpoint of an instance that opens, with its journal: where `rollback` can go. */
+  latestGoodSeq(instanceId: string): Promise<number | undefined> {
+    return latestGoodSeq(this.repository, instanceId);
   }
 
   /** Subscribe to engine events (`'*'` for all). Returns the unsubscribe function. */

@@ -17,6 +17,7 @@ export {
   ModelError,
   NotFoundError,
   RestoreError,
+  RollbackRefusedError,
 } from './common/errors.js';
 export { Engine } from './engine.js';
 export { compile } from './model/index.js';

@@ -6,6 +6,7 @@ import { instancesCommand } from './instances.js';
 import { migrateCommand } from './migrate.js';
 import { resumeCommand } from './resume.js';
 import { retryCommand } from './retry.js';
+import { rollbackCommand } from './rollback.js';
 import { runCommand } from './run.js';
 import { sendCommand } from './send.js';
 import { showCommand } from './show.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   signalCommand,
   testCommand,
   migrateCommand,
+  rollbackCommand,
   helpCommand(() => COMMANDS),
 ];
 

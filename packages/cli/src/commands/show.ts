@@ -1,4 +1,5 @@
-import type { InstanceView } from '@thresher/engine';
+import { CheckpointErrorCode } from '@thresher/checkpoint';
+import type { Engine, InstanceView } from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
 import type { TaskInfo } from '../drive.js';
@@ -87,11 +88,25 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
   return lines.join('\n');
 }
 
+/** A head that does not open, named, with the checkpoint an operator can roll back to; other errors as they are. */
+async function unreadableHead(engine: Engine, id: string, error: unknown): Promise<unknown> {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== CheckpointErrorCode.Corrupt && code !== CheckpointErrorCode.FutureSchema) return error;
+  const good = await engine.latestGoodSeq(id);
+  const way =
+    good === undefined
+      ? 'no checkpoint of it opens'
+      : `the latest checkpoint that opens is seq ${good}: thresher rollback ${id} --to ${good}`;
+  return new FailedError(`${(error as Error).message}; ${way}`, { cause: error });
+}
+
 /** `thresher show ID`: one instance as its latest checkpoint says. */
 export const showCommand = defineCommand(showSpec, parseShowArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: undefined, create: false, usage: showSpec.usage };
   return withSession(io, out, options, async (session) => {
-    const view = await session.engine.instance(args.id);
+    const view = await session.engine.instance(args.id).catch(async (error: unknown) => {
+      throw await unreadableHead(session.engine, args.id, error);
+    });
     if (!view) throw new FailedError(`no instance ${args.id}`);
     const userTasks = openUserTasks(view);
     const { history, ...rest } = view;

@@ -11,6 +11,7 @@ export const EngineErrorCode = {
   Expression: 'THRESHER_EXPRESSION',
   Closed: 'THRESHER_ENGINE_CLOSED',
   Restore: 'THRESHER_RESTORE',
+  RollbackRefused: 'THRESHER_ROLLBACK_REFUSED',
 } as const;
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 
@@ -127,5 +128,16 @@ export class RestoreError extends EngineError {
     options?: { cause?: unknown },
   ) {
     super(EngineErrorCode.Restore, `instance ${instanceId} cannot be restored: ${reason}`, options);
+  }
+}
+
+/** A rollback that would forget what the instance durably did, or has nothing good to go back to. */
+export class RollbackRefusedError extends EngineError {
+  constructor(
+    readonly instanceId: string,
+    readonly seq: number,
+    reason: string,
+  ) {
+    super(EngineErrorCode.RollbackRefused, `instance ${instanceId} cannot be rolled back to seq ${seq}: ${reason}`);
   }
 }

@@ -6,6 +6,7 @@ import {
   type PutCheckpoint,
   receiptMatches,
   StaleReceiptError,
+  type StoredAt,
   type StoredCheckpoint,
   sealCheckpoint,
 } from '@thresher/checkpoint';
@@ -64,8 +65,21 @@ export function capture(
  * The state a document holds: its digest checked, an older schema migrated, a future one refused.
  * `where` names the instance and seq for errors.
  */
-export function openState(bytes: Uint8Array, where: { instanceId: string; seq?: number }): InstanceState {
+export function openState(bytes: Uint8Array, where: StoredAt): InstanceState {
   return new InstanceState(openCheckpoint(bytes, where).body);
+}
+
+/** A stored checkpoint's state, checked against what its row says (instance, seq, schema column). */
+export function openStored(stored: StoredCheckpoint): InstanceState {
+  return openState(stored.bytes, { instanceId: stored.instanceId, seq: stored.seq, schema: stored.schema });
+}
+
+/** The journal filed against a stored checkpoint, decoded; an unreadable entry is corruption, named. */
+export function journalOf(stored: StoredCheckpoint): JournalEntry[] {
+  const { instanceId, seq } = stored;
+  return stored.writes.map((write) =>
+    decodeJournalEntry(write.value, { instanceId, seq, taskId: write.taskId, index: write.index }),
+  );
 }
 
 /** A stored instance brought back: its state, the process it is pinned to, and the journal to apply. */
@@ -83,13 +97,10 @@ export async function restore(
   stored: StoredCheckpoint,
   pinnedProcess: (state: InstanceState) => Promise<ProcessDef>,
 ): Promise<Restored> {
-  const state = openState(stored.bytes, { instanceId: stored.instanceId, seq: stored.seq });
+  const state = openStored(stored);
+  const entries = journalOf(stored);
   const process = await pinnedProcess(state);
-  const journal = checkJournal(
-    process,
-    state,
-    stored.writes.map((write) => decodeJournalEntry(write.value)),
-  );
+  const journal = checkJournal(process, state, entries);
   return { state, process, journal };
 }
 

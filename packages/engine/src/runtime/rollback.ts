@@ -1,0 +1,89 @@
+/**
+ * Rolling an instance back to an earlier checkpoint when its head cannot be opened (a corrupt document, a
+ * schema this build does not know, an unreadable journal): the chain stays append-only — the good
+ * checkpoint's state is written again as a new head, with the journal filed against it — and nothing the
+ * instance durably did after it may be forgotten.
+ *
+ * @module
+ */
+import { digestValue, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
+import type { RollbackResult } from '../api-types.js';
+import { InvalidStateError, NotFoundError, RollbackRefusedError } from '../common/errors.js';
+import { capture, journalOf, openStored } from './capture.js';
+
+/** Why a stored checkpoint does not open (document or journal), or null when it opens. */
+export function openProblem(stored: StoredCheckpoint): string | null {
+  try {
+    openStored(stored);
+    journalOf(stored);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The newest checkpoint of an instance that opens, with its journal; undefined when none does. */
+export async function latestGoodSeq(repository: Repository, instanceId: string): Promise<number | undefined> {
+  const all = await repository.list(instanceId);
+  for (let index = all.length - 1; index >= 0; index--) {
+    const stored = all[index] as StoredCheckpoint;
+    if (openProblem(stored) === null) return stored.seq;
+  }
+  return undefined;
+}
+
+/**
+ * Write checkpoint `to`'s state again as the instance's new head, after the unreadable checkpoints above it.
+ * Refused when `to` does not open, when a checkpoint after it opens (its steps would be forgotten: roll
+ * back to it instead), or when one after it holds journal entries (completed steps' results). A rollback
+ * interrupted between its two writes is finished by running it again.
+ */
+export async function rollback(
+  repository: Repository,
+  instanceId: string,
+  to: number,
+  now: number,
+): Promise<RollbackResult> {
+  const head = await repository.get(instanceId);
+  if (!head) throw new NotFoundError('instance', instanceId);
+  if (!Number.isSafeInteger(to) || to >= head.seq) {
+    throw new InvalidStateError(`roll back instance ${instanceId} to a seq below its head ${head.seq}, not ${to}`);
+  }
+  const target = await repository.get(instanceId, to);
+  if (!target) throw new RollbackRefusedError(instanceId, to, 'there is no checkpoint at that seq');
+  const problem = openProblem(target);
+  if (problem) throw new RollbackRefusedError(instanceId, to, `it does not open either: ${problem}`);
+  const state = openStored(target);
+  const body = digestValue(state.toBody());
+  const later = (await repository.list(instanceId)).filter((stored) => stored.seq > to);
+  for (const stored of later) {
+    if (openProblem(stored) !== null) {
+      if (stored.writes.length > 0) {
+        const reason = `checkpoint ${stored.seq} holds ${stored.writes.length} journal entries (results of completed steps) that would be forgotten`;
+        throw new RollbackRefusedError(instanceId, to, reason);
+      }
+      continue;
+    }
+    // A rollback to `to` that was interrupted after its put: finish filing the journal, nothing else.
+    if (stored.seq === head.seq && digestValue(openStored(stored).toBody()) === body) {
+      await fileJournal(repository, target, head.seq);
+      return { instanceId, from: stored.parentSeq ?? to, to, seq: head.seq };
+    }
+    const reason = `checkpoint ${stored.seq} after it opens, and what it recorded would be forgotten; roll back to the latest checkpoint that opens instead`;
+    throw new RollbackRefusedError(instanceId, to, reason);
+  }
+  const seq = head.seq + 1;
+  await repository.put(capture(state, seq, head.seq, now));
+  await fileJournal(repository, target, seq);
+  return { instanceId, from: head.seq, to, seq };
+}
+
+/** The journal filed against `target` filed again against `seq` (a repeat of an entry is a no-op). */
+async function fileJournal(repository: Repository, target: StoredCheckpoint, seq: number): Promise<void> {
+  if (target.writes.length === 0) return;
+  await repository.putWrites(
+    target.instanceId,
+    seq,
+    target.writes.map((write) => ({ ...write })),
+  );
+}
