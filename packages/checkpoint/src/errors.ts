@@ -11,6 +11,9 @@ export const CheckpointErrorCode = {
   Encoding: 'THRESHER_UNENCODABLE_VALUE',
   StaleReceipt: 'THRESHER_STALE_RECEIPT',
   Store: 'THRESHER_STORE',
+  LimitExceeded: 'THRESHER_LIMIT_EXCEEDED',
+  ParentLink: 'THRESHER_PARENT_LINK',
+  StoreUpgraded: 'THRESHER_STORE_UPGRADED',
 } as const;
 export type CheckpointErrorCode = (typeof CheckpointErrorCode)[keyof typeof CheckpointErrorCode];
 
@@ -132,5 +135,66 @@ export class UnencodableValueError extends CheckpointError {
     reason: string,
   ) {
     super(CheckpointErrorCode.Encoding, `cannot store the value at ${path}: ${reason}`);
+  }
+}
+
+/**
+ * A value past a limit the repository contract declares (`MAX_TEXT_BYTES` for text, `MAX_DOCUMENT_BYTES` for
+ * documents, journal values, message variables and deployment XML), refused identically by every store
+ * before anything is written. Not retryable: the same value is always refused.
+ */
+export class LimitExceededError extends CheckpointError {
+  constructor(
+    /** The field, as a path into the call's arguments: `meta.businessKey`, `writes[2].value`, ... */
+    readonly path: string,
+    /** Its size: UTF-8 bytes for text, bytes for a byte array. */
+    readonly length: number,
+    /** The limit it is over, in the same unit. */
+    readonly limit: number,
+    /** The name of the exported constant that declares the limit, e.g. `MAX_TEXT_BYTES`. */
+    readonly limitName: string,
+  ) {
+    super(
+      CheckpointErrorCode.LimitExceeded,
+      `cannot store the value at ${path}: it is ${length} bytes long${limitName === 'MAX_TEXT_BYTES' ? ' in UTF-8' : ''}, over the limit of ${limit} (${limitName})`,
+    );
+  }
+}
+
+/**
+ * A `put` whose parent link is not whole: `parentId` without `callNodeId` or the reverse, an instance named as
+ * its own parent, or a parent that is not stored when the link is made. Discovery of called children
+ * (`instances({ parentId })`) depends on these links.
+ */
+export class ParentLinkError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    /** The field at fault: `meta.parentId` or `meta.callNodeId`. */
+    readonly path: 'meta.parentId' | 'meta.callNodeId',
+    reason: string,
+  ) {
+    super(CheckpointErrorCode.ParentLink, `put of instance ${instanceId} refused: ${path} ${reason}`);
+  }
+}
+
+/**
+ * A write refused because a newer Thresher migrated the store while this process was running: the store's
+ * schema is now one this build does not know, so anything it writes could break what the newer build relies
+ * on. Not retryable: stop the process and run the newer build.
+ */
+export class StoreUpgradedError extends CheckpointError {
+  constructor(
+    /** The store as the message names it, e.g. `the SQLite database /srv/thresher.db`. */
+    readonly where: string,
+    /** The schema version the store records now. */
+    readonly schema: number,
+    /** The newest schema version this build knows. */
+    readonly supported: number,
+  ) {
+    super(
+      CheckpointErrorCode.StoreUpgraded,
+      `${where} was migrated to schema ${schema} by a newer Thresher; this process knows schema ${supported} ` +
+        'and must stop (run the newer build)',
+    );
   }
 }

@@ -19,8 +19,11 @@ export {
   CorruptCheckpointError,
   FutureSchemaError,
   LeaseLostError,
+  LimitExceededError,
   NotFoundError,
+  ParentLinkError,
   StaleReceiptError,
+  StoreUpgradedError,
   UnencodableValueError,
 } from './errors.js';
 export type { StepIdentityInput } from './identity.js';
@@ -55,6 +58,7 @@ export type {
   PendingWrite,
   PruneOptions,
   PutCheckpoint,
+  ReadOrder,
   Repository,
   RewriteCheckpoint,
   StoredCheckpoint,
@@ -63,26 +67,47 @@ export type * from './types.js';
 export { InstanceStatus } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// For Repository implementations: the rules every store applies inside its transactions (put-rules.ts),
-// and what the SQL stores share (sql-store-kit.ts): text guards, row shapes and their mapping, schema refusal.
+// For Repository implementations: what every store refuses before it reads (input-rules.ts), the rules every
+// store applies inside its transactions (put-rules.ts), and what the SQL stores share (sql-store-kit.ts): row
+// shapes and their mapping, schema refusal.
 // ---------------------------------------------------------------------------------------------------------
 
+export {
+  checkBytes,
+  checkClaimArguments,
+  checkDeploymentArguments,
+  checkMessage,
+  checkPutArguments,
+  checkRewriteArguments,
+  checkText,
+  checkWritesArguments,
+  isStorableText,
+  LONE_SURROGATE,
+  MAX_DOCUMENT_BYTES,
+  MAX_TEXT_BYTES,
+  utf8Length,
+} from './input-rules.js';
 export type { HeldLease } from './put-rules.js';
 export {
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
-  checkMessage,
   checkMessageClock,
+  checkParentStored,
   checkRenew,
+  checkWritesTarget,
   compareCodePoints,
   decideCopy,
   decidePut,
   decideRewrite,
   equalBytes,
   isClaimable,
+  parentToCheck,
   pickMessage,
+  planWrites,
 } from './put-rules.js';
+export type { HistoryRange, InstancePage } from './read-rules.js';
+export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf } from './read-rules.js';
 export type {
   CheckpointRow,
   DeploymentRow,
@@ -91,15 +116,12 @@ export type {
   Int8Column,
   MessageRow,
   SchemaMigration,
-  TextGuards,
-  TextLimits,
   WriteRow,
 } from './sql-store-kit.js';
 export {
   assertKnownStoreSchema,
-  LONE_SURROGATE,
+  assertStoreNotUpgraded,
   newDeployment,
-  textGuards,
   toBufferedMessage,
   toBytes,
   toDeployment,

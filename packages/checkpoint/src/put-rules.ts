@@ -1,5 +1,5 @@
-import { ConflictError, LeaseLostError, NotFoundError } from './errors.js';
-import type { BufferedMessage, Fence, Lease, PutCheckpoint, RewriteCheckpoint } from './repository.js';
+import { ConflictError, LeaseLostError, NotFoundError, ParentLinkError } from './errors.js';
+import type { BufferedMessage, Fence, Lease, PendingWrite, PutCheckpoint, RewriteCheckpoint } from './repository.js';
 
 /** Byte-for-byte equality of two documents. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -42,6 +42,89 @@ export function decidePut(
     throw new ConflictError(instanceId, seq, `seq ${seq} must be greater than its parent seq ${latest}`);
   }
   return 'insert';
+}
+
+/**
+ * Which parent `put` must find stored: the one it links the instance to when it makes the link (the
+ * instance's first put, or a put naming another parent than the one indexed). Null when there is nothing to
+ * check: a root, or a link kept from an earlier put, which stays valid once its parent is deleted (`delete`
+ * leaves children). Checked after {@link decidePut} says `'insert'`: a replay changes nothing.
+ *
+ * @param indexed the parent id the instance is indexed with, undefined when it has no checkpoint
+ */
+export function parentToCheck(checkpoint: PutCheckpoint, indexed: string | null | undefined): string | null {
+  const { parentId } = checkpoint.meta;
+  return parentId === null || parentId === indexed ? null : parentId;
+}
+
+/**
+ * The parent rule of `put`: the parent {@link parentToCheck} named must be a stored instance.
+ *
+ * @throws ParentLinkError naming the instance, `meta.parentId` and the missing parent
+ */
+export function checkParentStored(checkpoint: PutCheckpoint, stored: boolean): void {
+  if (stored) return;
+  throw new ParentLinkError(
+    checkpoint.instanceId,
+    'meta.parentId',
+    `names instance ${JSON.stringify(checkpoint.meta.parentId)}, which is not stored: put the parent first`,
+  );
+}
+
+/**
+ * The `putWrites` head rule: entries are filed against the instance's latest checkpoint only, as a restore
+ * reads no other checkpoint's entries. A writer filing against an older seq lost a race to a later put.
+ *
+ * @param latest the instance's latest seq, null when it has none
+ * @throws ConflictError naming the latest seq (or that there is no checkpoint)
+ */
+export function checkWritesTarget(instanceId: string, seq: number, latest: number | null): void {
+  if (latest === null) {
+    throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
+  }
+  if (seq !== latest) {
+    throw new ConflictError(
+      instanceId,
+      seq,
+      seq < latest
+        ? `seq ${seq} is not the latest checkpoint; the latest seq is ${latest}, and a restore reads only its entries`
+        : `there is no checkpoint at seq ${seq} to file writes against; the latest seq is ${latest}`,
+    );
+  }
+}
+
+/**
+ * The `putWrites` repeat rule: an entry whose (taskId, index) is already filed, in the store or earlier in
+ * the same call, is a no-op when its value is the same bytes, and refuses the whole call when it differs.
+ *
+ * @param filed the value stored at a (taskId, index) of the checkpoint, undefined when none is
+ * @returns the entries to insert, in the order given, each (taskId, index) once
+ * @throws ConflictError naming the task id and index of the first entry whose value differs
+ */
+export function planWrites(
+  instanceId: string,
+  seq: number,
+  writes: readonly PendingWrite[],
+  filed: (taskId: string, index: number) => Uint8Array | undefined,
+): PendingWrite[] {
+  const fresh: PendingWrite[] = [];
+  // Task ids never hold U+0000 (checkWritesArguments), so it separates the two parts of a key.
+  const inCall = new Map<string, Uint8Array>();
+  for (const write of writes) {
+    const key = `${write.taskId}\u0000${write.index}`;
+    const first = inCall.get(key) ?? filed(write.taskId, write.index);
+    if (first === undefined) {
+      inCall.set(key, write.value);
+      fresh.push(write);
+    } else if (!equalBytes(first, write.value)) {
+      throw new ConflictError(
+        instanceId,
+        seq,
+        `journal entry (taskId ${JSON.stringify(write.taskId)}, index ${write.index}) is already filed with a different value; the first value stands`,
+      );
+    }
+  }
+  return fresh;
 }
 
 /**
@@ -185,21 +268,6 @@ export function decideCopy(
 export function checkKeepLast(keepLast: number): void {
   if (!Number.isInteger(keepLast) || keepLast < 1) {
     throw new RangeError(`keepLast must be an integer of at least 1, not ${keepLast}; use delete to remove everything`);
-  }
-}
-
-/**
- * The `putMessage` argument rule: times no store could order or compare the same way are refused.
- *
- * @throws RangeError when `publishedAt` or `expiresAt` is not a finite epoch ms
- */
-export function checkMessage(message: BufferedMessage): void {
-  for (const field of ['publishedAt', 'expiresAt'] as const) {
-    if (!Number.isFinite(message[field])) {
-      throw new RangeError(
-        `${field} of message ${JSON.stringify(message.id)} must be a finite epoch ms, not ${message[field]}`,
-      );
-    }
   }
 }
 

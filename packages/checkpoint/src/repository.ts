@@ -12,8 +12,12 @@ export interface InstanceMeta {
   processId: string;
   definitionId: string;
   businessKey: string | null;
-  /** A called child's parent instance; null for a root. */
+  /**
+   * A called child's parent instance; null for a root. Set together with `callNodeId`, and stored when a put
+   * makes the link (`ParentLinkError` otherwise).
+   */
   parentId: string | null;
+  /** The call activity of the parent that started this child; null for a root. */
   callNodeId: string | null;
   /** Epoch ms of the instance's earliest due timer; null when it has none. Indexed for `dueTimers`. */
   dueAt: number | null;
@@ -113,9 +117,14 @@ export interface RewriteCheckpoint {
   fence?: Fence;
 }
 
-/** A journal entry filed against a checkpoint. `value` is opaque canonical bytes. */
+/**
+ * A journal entry filed against a checkpoint. `value` is opaque canonical bytes, at most `MAX_DOCUMENT_BYTES`;
+ * (taskId, index) identifies it within its checkpoint.
+ */
 export interface PendingWrite {
+  /** At most `MAX_TEXT_BYTES` UTF-8 bytes, without U+0000 or a lone surrogate. */
   taskId: string;
+  /** A safe integer; negative ones are allowed. */
   index: number;
   value: Uint8Array;
 }
@@ -136,21 +145,46 @@ export interface InstanceSummary extends InstanceMeta {
   instanceId: string;
   latestSeq: number;
   definitionDigest: string;
+  /**
+   * The root of the instance's call tree, derived by the store when the instance is created (or a put changes
+   * its `parentId`): its own id when it has no parent, else its parent's `rootId`. It never changes otherwise,
+   * so deleting an ancestor leaves it as it was. See {@link InstanceQuery.rootId}.
+   */
+  rootId: string;
 }
 
+/** Which way a read runs: `'asc'` (ids or seqs ascending, the default) or `'desc'` (descending). */
+export type ReadOrder = 'asc' | 'desc';
+
+/**
+ * What `instances` looks for. The filters combine (all must hold); then the matching instances are ordered by id
+ * (code point order) in `order`, and `limit` keeps the first that many of that order.
+ *
+ * Keyset paging works both ways: `after` and `before` are exclusive bounds on the id, whatever the order, so pass
+ * the last id of a page as `after` to go on ascending, or as `before` to go on descending.
+ */
 export interface InstanceQuery {
   /** Only instances with no parent. */
   roots?: boolean;
   /** Only called children (instances with a parent). */
   children?: boolean;
   parentId?: string;
+  /**
+   * Only the call tree rooted at this id: the root itself (when stored) and every descendant at any depth,
+   * deleted ancestors notwithstanding. An id that is not a root (a child's) matches nothing.
+   */
+  rootId?: string;
   status?: InstanceStatus;
   /** A definition id. */
   definition?: string;
-  /** Page size; all when absent. */
+  /** Ids ascending (the default) or descending. */
+  order?: ReadOrder;
+  /** Page size: a non-negative safe integer; all when absent. */
   limit?: number;
-  /** Return instances whose id sorts after this one (keyset paging, ids ascending). */
+  /** Only instances whose id sorts after this one (code point order). */
   after?: string;
+  /** Only instances whose id sorts before this one (code point order). */
+  before?: string;
 }
 
 export interface DeploymentInput {
@@ -167,9 +201,21 @@ export interface Deployment extends DeploymentInput {
   version: number;
 }
 
+/**
+ * Which part of an instance's history `list` reads. `after` and `before` are exclusive bounds on the seq,
+ * whatever the order; the checkpoints between them are ordered by seq in `order`, and `limit` keeps the first
+ * that many of that order. Bounds and limit are safe integers (a limit non-negative), else a `RangeError`.
+ *
+ * Keyset paging works both ways: pass the last seq of a page as `after` to go on oldest first, or (with
+ * `order: 'desc'`) as `before` to go on newest first. `{ order: 'desc', limit: 100 }` is the newest 100.
+ */
 export interface ListOptions {
+  /** Seqs ascending, oldest first (the default), or descending, newest first. */
+  order?: ReadOrder;
   /** Only checkpoints with a seq lower than this. */
   before?: number;
+  /** Only checkpoints with a seq greater than this. */
+  after?: number;
   limit?: number;
 }
 
@@ -179,7 +225,24 @@ export interface ListOptions {
  * @remarks
  * Implementations must keep document bytes verbatim and run the conformance suite
  * (`@thresher/checkpoint/conformance`); the rules every store applies inside its write transaction are
- * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...).
+ * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...), and what every
+ * store refuses before it reads anything in `input-rules.ts` (`checkPutArguments`, `checkText`, ...).
+ *
+ * **Write rules.** Every method is all or nothing: a refused call, wherever the refusal is found, leaves the
+ * store as it was (the memory store included). Arguments are checked first, the same way on every backend,
+ * before the fence and the rules on what is stored:
+ * - *Text.* Every text a store keeps (instance, process, definition and call node ids, digests, status,
+ *   business keys, parent ids, subscription names and keys, journal task ids, lease owners, message ids,
+ *   names, correlation keys and takers, deployment ids, digests and XML) must be a string without U+0000 or a
+ *   lone UTF-16 surrogate, else `UnencodableValueError` naming the field (`meta.businessKey`,
+ *   `writes[2].taskId`, ...). A lookup by such text finds nothing, as for any id the store does not have.
+ * - *Limits.* Text is at most `MAX_TEXT_BYTES` (512) UTF-8 bytes, deployment XML excepted; a document, a
+ *   journal value, message variables and deployment XML at most `MAX_DOCUMENT_BYTES` (16 MiB). Past them:
+ *   `LimitExceededError` naming the field, its length and the limit.
+ * - *Numbers.* Seqs, journal indexes and `deployedAt` are safe integers, `schema` a positive 32-bit one,
+ *   `dueAt` and message times finite: else a `RangeError`.
+ * - *Parent links.* `meta.parentId` and `meta.callNodeId` are both null (a root) or both set, and a parent is
+ *   never the instance itself: else `ParentLinkError`.
  *
  * **Leases.** An instance has at most one lease. A lease is *held* from the `claim` that took it until it is
  * released or another owner's `claim` takes it over; it is *live* at a time `now` while held and
@@ -204,11 +267,14 @@ export interface Repository {
   /**
    * Store a checkpoint and index its `meta` (status, discovery fields, due timer, subscriptions).
    *
-   * Refuses with `LeaseLostError` when its `fence` is not the held lease, or it has none while a lease is
-   * held. Then refuses with `ConflictError` when `parentSeq` is not the instance's latest seq (null when it
-   * has none), i.e. a stale writer, or when `seq` is not greater than the latest. Writing an existing seq
-   * again with identical bytes is a no-op (the index is left as it is); with different bytes it is a
-   * `ConflictError`. A stored row is never overwritten.
+   * Refuses arguments the write rules refuse (see the interface). Then refuses with `LeaseLostError` when its
+   * `fence` is not the held lease, or it has none while a lease is held. Then refuses with `ConflictError`
+   * when `parentSeq` is not the instance's latest seq (null when it has none), i.e. a stale writer, or when
+   * `seq` is not greater than the latest. Writing an existing seq again with identical bytes is a no-op (the
+   * index is left as it is); with different bytes it is a `ConflictError`. A stored row is never overwritten.
+   * Then, when the put makes a parent link (the instance's first put, or one naming another `parentId` than
+   * the indexed one), refuses with `ParentLinkError` unless `parentId` names a stored instance. A link once
+   * made stays valid when its parent is deleted.
    */
   put(checkpoint: PutCheckpoint): Promise<void>;
   /**
@@ -219,23 +285,31 @@ export interface Repository {
    */
   rewrite(checkpoint: RewriteCheckpoint): Promise<void>;
   /**
-   * File journal entries against checkpoint `seq` of an instance, all in one transaction. Fenced as `put`
-   * is. Idempotent by (taskId, index): the first entry wins and a repeat (in this call or a later one) is
-   * ignored. Entries come back in the order they were first filed. A checkpoint that does not exist →
-   * `ConflictError`. A new checkpoint starts with no entries: entries stay with the seq they were filed
-   * against.
+   * File journal entries against checkpoint `seq` of an instance, all in one transaction: all are filed or
+   * none. Fenced as `put` is. `seq` must be the instance's latest seq, as a restore reads only the latest
+   * checkpoint's entries: any other seq is refused with `ConflictError` naming the latest (a late writer
+   * learns it lost to a later put). Idempotent by (taskId, index): filing an entry again with the same bytes
+   * (in this call or a later one) is a no-op; with other bytes it is a `ConflictError` naming the task id and
+   * index, and nothing of the call is filed. Entries come back in the order they were first filed. A new
+   * checkpoint starts with no entries: entries stay with the seq they were filed against.
    */
   putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void>;
   /** The latest checkpoint (or the one at `seq`) with its writes; undefined when missing. */
   get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined>;
   /**
-   * An instance's checkpoints, oldest first, each with its writes: its history. `before` keeps seqs lower
-   * than it, then `limit` keeps the oldest that many. A missing instance has an empty history.
+   * An instance's checkpoints, each with its writes: its history, oldest first unless `order` is `'desc'`.
+   * `after` and `before` bound the seqs (exclusive), then `limit` keeps the first that many of the order
+   * ({@link ListOptions}). A missing instance has an empty history.
+   *
+   * @throws RangeError when `order` is neither `'asc'` nor `'desc'`, a bound is not a safe integer, or `limit`
+   * is not a non-negative safe integer
    */
   list(instanceId: string, options?: ListOptions): Promise<StoredCheckpoint[]>;
   /**
    * Remove an instance with all its checkpoints, writes, index entries and lease; a missing instance is a
-   * no-op. Other instances are untouched, called children included (delete each). Ignores leases.
+   * no-op. Other instances are untouched, called children included (delete each): their `parentId` and
+   * `rootId` stay as they were, so `instances({ rootId })` still finds the rest of a tree whose root or middle
+   * instance was deleted. Ignores leases.
    */
   delete(instanceId: string): Promise<void>;
   /**
@@ -246,6 +320,10 @@ export interface Repository {
    * digest), so the copy is an archive or fork for inspection: `openCheckpoint` opens its documents under
    * the *source* id, and the engine refuses to restore them as the target (`CorruptCheckpointError`).
    * Delete a copy of a running instance when done with it, as it stays indexed as running.
+   *
+   * The copy keeps the source's `parentId`, so its `rootId` is derived as for a new instance: a copy of a
+   * root is a root of its own (`rootId` is `targetId`; the source's descendants are not copied), a copy of a
+   * called child joins the source's tree (the source's `rootId`).
    *
    * Refuses with `NotFoundError` when the source has no checkpoint (nothing is created), and with
    * `ConflictError` (at the target's latest seq) when the target already exists, the source itself included.
@@ -259,7 +337,12 @@ export interface Repository {
    * `RangeError` (to remove everything, `delete`). Ignores leases.
    */
   prune(instanceId: string, options: PruneOptions): Promise<void>;
-  /** Discover instances by what `put` indexed, ids ascending (by code point). */
+  /**
+   * Discover instances by what `put` indexed, ids ascending (by code point) unless `order` is `'desc'`;
+   * `rootId` finds a whole call tree ({@link InstanceQuery}).
+   *
+   * @throws RangeError when `order` is neither `'asc'` nor `'desc'`, or `limit` is not a non-negative safe integer
+   */
   instances(query?: InstanceQuery): Promise<InstanceSummary[]>;
   /**
    * Take leases for `owner` on up to `limit` running instances that have no live lease at `now` (a lapsed

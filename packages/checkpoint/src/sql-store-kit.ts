@@ -1,12 +1,13 @@
 /**
  * What the SQL stores (`@thresher/store-sqlite`, `@thresher/store-postgres`) share, so it is written once:
- * the guards on the text they bind, the shapes of the rows their common tables return and how those rows
- * become contract values, and the refusal of a schema written by a newer build.
+ * the shapes of the rows their common tables return and how those rows become contract values, and the
+ * refusal of a schema written by a newer build. What text they may bind is the contract's rule, not theirs
+ * (`input-rules.ts`: `checkText`, `isStorableText`), the same for every store.
  *
  * Where the backends differ the difference stays explicit: a row type's `TInt8` says how the driver returns
- * a 64-bit integer column, and a store's {@link TextLimits} say what its text columns cannot hold.
+ * a 64-bit integer column.
  */
-import { CheckpointError, CheckpointErrorCode, UnencodableValueError } from './errors.js';
+import { CheckpointError, CheckpointErrorCode, StoreUpgradedError } from './errors.js';
 import type {
   BufferedMessage,
   Deployment,
@@ -14,102 +15,9 @@ import type {
   DueTimer,
   InstanceSummary,
   MessageSubscription,
-  PendingWrite,
-  PutCheckpoint,
   StoredCheckpoint,
 } from './repository.js';
 import type { InstanceStatus } from './types.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Text guards
-// ---------------------------------------------------------------------------------------------------------
-
-/** Matches a UTF-16 surrogate that is not part of a pair: the `u` flag reads a valid pair as one code point. */
-export const LONE_SURROGATE = /\p{Cs}/u;
-
-/** What a backend's text columns cannot hold as given. Every SQL backend stores UTF-8, so none keeps a lone surrogate. */
-export interface TextLimits {
-  /** The backend as refusals name it: `'SQLite'`, `'PostgreSQL'`. */
-  backend: string;
-  /** Whether its text refuses U+0000 (PostgreSQL's `text` does; SQLite keeps it). */
-  refusesNul: boolean;
-}
-
-/**
- * One backend's guards on the text a store binds, made by {@link textGuards}. Text the backend would refuse
- * or alter is refused before a write (`storable…`, throwing `UnencodableValueError`), and a lookup by such
- * text finds nothing without asking the database (`isStorable`), as nothing stored can equal it.
- */
-export interface TextGuards {
-  /** Whether the backend keeps this text as given; null and undefined (no value) are storable. */
-  isStorable(value: string | null | undefined): boolean;
-  /**
-   * Refuse text the backend cannot keep, naming `path`.
-   *
-   * @throws UnencodableValueError saying what the text contains that the backend cannot hold
-   */
-  storable(path: string, value: string | null): void;
-  /** {@link TextGuards.storable} over every text `put` stores: ids, digests, `meta` and its subscriptions. */
-  storablePut(checkpoint: PutCheckpoint): void;
-  /** {@link TextGuards.storable} over the text `putWrites` stores: the instance id and each entry's task id. */
-  storableWrites(instanceId: string, writes: readonly PendingWrite[]): void;
-  /** {@link TextGuards.storable} over the text `putMessage` stores: id, name and correlation key. */
-  storableMessage(message: BufferedMessage): void;
-  /** {@link TextGuards.storable} over the text `putDeployment` stores: definition id, digest and XML. */
-  storableDeployment(deployment: DeploymentInput): void;
-}
-
-/**
- * The text guards of a backend with these limits. A lone surrogate would reach the database as U+FFFD (the
- * drivers encode UTF-8), so two distinct ids could become one; U+0000, where refused, would fail in the
- * server. Either is refused before the write rather than failing there or being stored altered.
- */
-export function textGuards(limits: TextLimits): TextGuards {
-  const { backend, refusesNul } = limits;
-  const isStorable = (value: string | null | undefined): boolean =>
-    value === null ||
-    value === undefined ||
-    ((!refusesNul || !value.includes('\u0000')) && !LONE_SURROGATE.test(value));
-  const storable = (path: string, value: string | null): void => {
-    if (refusesNul && value?.includes('\u0000')) {
-      throw new UnencodableValueError(path, `it contains U+0000, which ${backend} text cannot hold`);
-    }
-    if (!isStorable(value)) {
-      throw new UnencodableValueError(path, `it contains a lone UTF-16 surrogate, which ${backend} text cannot hold`);
-    }
-  };
-  return {
-    isStorable,
-    storable,
-    storablePut(checkpoint) {
-      const { meta } = checkpoint;
-      storable('instanceId', checkpoint.instanceId);
-      storable('definitionDigest', checkpoint.definitionDigest);
-      storable('digest', checkpoint.digest);
-      for (const field of ['status', 'processId', 'definitionId', 'businessKey', 'parentId', 'callNodeId'] as const) {
-        storable(`meta.${field}`, meta[field]);
-      }
-      for (const [i, { name, key }] of meta.subscriptions.entries()) {
-        storable(`meta.subscriptions[${i}].name`, name);
-        storable(`meta.subscriptions[${i}].key`, key);
-      }
-    },
-    storableWrites(instanceId, writes) {
-      storable('instanceId', instanceId);
-      for (const [i, write] of writes.entries()) storable(`writes[${i}].taskId`, write.taskId);
-    },
-    storableMessage(message) {
-      storable('message.id', message.id);
-      storable('message.name', message.name);
-      storable('message.correlationKey', message.correlationKey);
-    },
-    storableDeployment(deployment) {
-      storable('definitionId', deployment.definitionId);
-      storable('digest', deployment.digest);
-      storable('xml', deployment.xml);
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Rows of the common tables
@@ -153,6 +61,8 @@ export interface InstanceRow<TInt8 extends Int8Column = number> {
   parent_id: string | null;
   call_node_id: string | null;
   due_at: number | null;
+  /** Null only on SQLite, whose added column cannot be NOT NULL; every put and migration writes it. */
+  root_id: string | null;
 }
 
 /** A `messages` row; `variables` is the canonical bytes as stored. */
@@ -244,6 +154,7 @@ export function toInstanceSummary<TInt8 extends Int8Column>(
     callNodeId: row.call_node_id,
     dueAt: row.due_at === null ? null : Number(row.due_at),
     subscriptions,
+    rootId: row.root_id ?? row.instance_id,
   };
 }
 
@@ -319,4 +230,18 @@ export function assertKnownStoreSchema(where: string, version: number, store: st
         'upgrade Thresher to open it',
     );
   }
+}
+
+/**
+ * Refuse a write once a newer build migrated the store this process opened: checked inside every write
+ * transaction, against the version the store records, so a process that opened the store before the
+ * migration stops writing instead of writing rows the newer schema may not expect.
+ *
+ * @param where the store as the message names it, e.g. `the SQLite database /srv/thresher.db`
+ * @param version the schema version the store records, read inside the write's transaction
+ * @param supported the newest schema version this build knows: the length of its migration list
+ * @throws StoreUpgradedError (code `THRESHER_STORE_UPGRADED`) when `version` is above `supported`
+ */
+export function assertStoreNotUpgraded(where: string, version: number, supported: number): void {
+  if (version > supported) throw new StoreUpgradedError(where, version, supported);
 }

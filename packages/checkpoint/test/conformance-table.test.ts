@@ -51,6 +51,7 @@ describe('the conformance case table', () => {
       concurrentConnections: false,
       persistence: true,
       alterStoredBytes: true,
+      upgradeSchema: true,
     });
   });
 });

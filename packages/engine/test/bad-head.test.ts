@@ -112,7 +112,7 @@ describe('what a store row says is checked against the document', () => {
     const entry = encodeJournalEntry({
       jobId: await waitingJob(repository, bad),
       result: { paid: true },
-    } as JournalEntry);
+    } as unknown as JournalEntry);
     await repository.putWrites(bad, head.seq, [{ taskId: 'job-result', index: 0, value: entry.slice(0, 10) }]);
     const engine = new Engine({ repository, handlers: { pay: () => ({}) } });
     const report = await engine.recover();
@@ -132,7 +132,7 @@ describe('rollback to the last good checkpoint', () => {
     const [id] = await twoWaiting(repository);
     const good = (await repository.get(id))!.seq;
     const jobId = await waitingJob(repository, id);
-    const entry = encodeJournalEntry({ jobId, result: { paid: true } } as JournalEntry);
+    const entry = encodeJournalEntry({ jobId, result: { paid: true } } as unknown as JournalEntry);
     await repository.putWrites(id, good, [{ taskId: 'job-result', index: 0, value: entry }]);
     // A tool seals a broken head on top; the journal of `good` is what the instance durably did since.
     const bad = await putCorruptHead(repository, id);
@@ -184,7 +184,10 @@ describe('rollback to the last good checkpoint', () => {
     const inner = createMemoryRepository();
     const [id] = await twoWaiting(inner);
     const good = (await inner.get(id))!.seq;
-    const entry = encodeJournalEntry({ jobId: await waitingJob(inner, id), result: { paid: true } } as JournalEntry);
+    const entry = encodeJournalEntry({
+      jobId: await waitingJob(inner, id),
+      result: { paid: true },
+    } as unknown as JournalEntry);
     await inner.putWrites(id, good, [{ taskId: 'job-result', index: 0, value: entry }]);
     const bad = await putCorruptHead(inner, id);
     let failWrites = true;

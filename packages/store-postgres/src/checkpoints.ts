@@ -6,14 +6,17 @@
  */
 import {
   type CheckpointRow,
-  ConflictError,
+  checkParentStored,
+  checkWritesTarget,
   decideCopy,
   decidePut,
   decideRewrite,
   type Fence,
-  type ListOptions,
+  type HistoryRange,
   type PendingWrite,
   type PutCheckpoint,
+  parentToCheck,
+  planWrites,
   type RewriteCheckpoint,
   type StoredCheckpoint,
   toStoredCheckpoint,
@@ -35,9 +38,12 @@ import type { Statements } from './statements.js';
 
 /** Most journal entries bound in one INSERT: three parameters each, well below PostgreSQL's 65,535. */
 const WRITES_PER_STATEMENT = 1000;
+/** Most value bytes bound in one INSERT, so that a batch of large entries stays far below a message's 1 GB. */
+const WRITE_BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 
 /**
- * `put` under the instance's row lock: the fence, then {@link decidePut} on what the lock holder sees. The
+ * `put` under the instance's row lock: the fence, then {@link decidePut} on what the lock holder sees, then
+ * the parent link ({@link parentToCheck}; a parent deleted meanwhile is as if deleted just after). The
  * creation of an instance, which has no row to lock yet, is serialised by the primary key: the losing
  * insert waits for the winner and decides again under its lock.
  */
@@ -53,6 +59,14 @@ export async function putCheckpoint(client: PgQueryable, sql: Statements, checkp
         ? undefined
         : (await client.query<{ document: Uint8Array }>(sql.selectDocument, [instanceId, seq])).rows[0]?.document;
     if (decidePut(checkpoint, stored, latest) === 'replay') return;
+    const indexed =
+      latest === null
+        ? undefined
+        : (await client.query<{ parent_id: string | null }>(sql.selectParentId, [instanceId])).rows[0]?.parent_id;
+    const parent = parentToCheck(checkpoint, indexed);
+    if (parent !== null) {
+      checkParentStored(checkpoint, (await client.query(sql.instanceExists, [parent])).rows.length > 0);
+    }
     if (latest === null) {
       const created = await client.query(sql.createInstance, instanceValues);
       if (created.rowCount === 0) {
@@ -90,8 +104,9 @@ export async function rewriteCheckpoint(
 
 /**
  * `putWrites` under the instance's row lock (which orders it with puts, rewrites, deletes and other
- * `putWrites` of the instance): the fence, the checkpoint must exist, then the entries in batches, first
- * one wins.
+ * `putWrites` of the instance): the fence, the seq must be the latest ({@link checkWritesTarget}), repeats
+ * must be the same bytes ({@link planWrites}); then the new entries, in statements of bounded size. A
+ * refusal rolls the whole call back.
  */
 export async function putWrites(
   client: PgQueryable,
@@ -101,17 +116,42 @@ export async function putWrites(
   writes: PendingWrite[],
   fence: Fence | undefined,
 ): Promise<void> {
-  await lockAndFence(client, sql, instanceId, fence);
-  const exists = await client.query(sql.checkpointExists, [instanceId, seq]);
-  if (exists.rows.length === 0) {
-    throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
-  }
-  for (let start = 0; start < writes.length; start += WRITES_PER_STATEMENT) {
-    const batch = writes.slice(start, start + WRITES_PER_STATEMENT);
+  const locked = await lockAndFence(client, sql, instanceId, fence);
+  checkWritesTarget(instanceId, seq, locked === undefined ? null : Number(locked.latest_seq));
+  if (writes.length === 0) return;
+  const { rows: found } = await client.query<{ task_id: string; idx: Int8; value: Uint8Array }>(sql.selectFiledWrites, [
+    instanceId,
+    seq,
+    writes.map(({ taskId }) => taskId),
+    writes.map(({ index }) => index),
+  ]);
+  // Task ids never hold U+0000, so it separates the two parts of a key.
+  const filed = new Map(found.map((row) => [`${row.task_id}\u0000${Number(row.idx)}`, row.value]));
+  const fresh = planWrites(instanceId, seq, writes, (taskId, index) => filed.get(`${taskId}\u0000${index}`));
+  for (const batch of statementBatches(fresh)) {
     const { rows } = await client.query<{ ord: Int8 | null }>(sql.selectMaxWriteOrd, [instanceId, seq]);
     const ord = rows[0]?.ord == null ? -1 : Number(rows[0].ord);
     await client.query(sql.insertWrites(batch.length), writesParams(instanceId, seq, ord, batch));
   }
+}
+
+/** Entries split into INSERTs of at most {@link WRITES_PER_STATEMENT} entries and about 64 MiB of values. */
+function statementBatches(writes: readonly PendingWrite[]): PendingWrite[][] {
+  const batches: PendingWrite[][] = [];
+  let batch: PendingWrite[] = [];
+  let bytes = 0;
+  for (const write of writes) {
+    const full = batch.length >= WRITES_PER_STATEMENT || bytes + write.value.byteLength > WRITE_BYTES_PER_STATEMENT;
+    if (batch.length > 0 && full) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(write);
+    bytes += write.value.byteLength;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /** The latest checkpoint of an instance, or the one at `seq`, with its entries. */
@@ -131,23 +171,26 @@ export async function readCheckpoint(
   return toStoredCheckpoint(row, writes.rows);
 }
 
-/** A page of an instance's history, oldest first. */
+/** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */
 export async function readHistory(
   client: PgQueryable,
   sql: Statements,
   instanceId: string,
-  options: ListOptions,
+  range: HistoryRange,
 ): Promise<StoredCheckpoint[]> {
-  const { rows } = await client.query<CheckpointRow<Int8>>(sql.selectList, [
+  const statement = range.order === 'desc' ? sql.selectHistoryDesc : sql.selectHistory;
+  const { rows } = await client.query<CheckpointRow<Int8>>(statement, [
     instanceId,
-    options.before ?? null,
-    options.limit ?? null,
+    range.after,
+    range.before,
+    range.limit,
   ]);
   if (rows.length === 0) return [];
+  const [first, last] = [Number(rows[0]!.seq), Number(rows[rows.length - 1]!.seq)];
   const writes = await client.query<WriteRow<Int8>>(sql.selectWritesBetween, [
     instanceId,
-    rows[0]!.seq,
-    rows[rows.length - 1]!.seq,
+    Math.min(first, last),
+    Math.max(first, last),
   ]);
   return toStoredCheckpoints(rows, writes.rows);
 }

@@ -158,18 +158,21 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
 
 /**
  * Run `work` in one transaction on one connection of `pool`, opened with `begin` (`BEGIN`, or `BEGIN` with an
- * isolation level); commit if it returns, roll back if it throws. A connection that cannot roll back is
- * discarded, not given to anyone else.
+ * isolation level, possibly followed by more statements whose answer `opened` checks before `work` runs);
+ * commit if it returns, roll back if it throws. A connection that cannot roll back is discarded, not given
+ * to anyone else.
  */
 export async function inTransaction<T>(
   pool: PgPoolLike,
   begin: string,
   work: (client: PgClientLike) => Promise<T>,
+  opened?: (result: unknown) => void,
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(begin);
+    const begun: unknown = await client.query(begin);
+    opened?.(begun);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

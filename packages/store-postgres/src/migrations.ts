@@ -120,6 +120,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_by_expiry ON {schema}.messages (expires_at);
     `,
   },
+  {
+    description: 'the root of every instance call tree, for instances({ rootId })',
+    sql: `
+      ALTER TABLE {schema}.instances ADD COLUMN root_id TEXT COLLATE "C";
+      -- Existing rows: walk down from each root (an instance with no parent, or whose parent is not stored,
+      -- whose root is then that parent's id), as put would have derived it.
+      WITH RECURSIVE tree (instance_id, root_id) AS (
+        SELECT i.instance_id, COALESCE(i.parent_id, i.instance_id) FROM {schema}.instances i
+        WHERE i.parent_id IS NULL
+          OR NOT EXISTS (SELECT 1 FROM {schema}.instances p WHERE p.instance_id = i.parent_id)
+        UNION ALL
+        SELECT c.instance_id, tree.root_id FROM {schema}.instances c JOIN tree ON c.parent_id = tree.instance_id
+      )
+      UPDATE {schema}.instances AS i SET root_id = tree.root_id FROM tree WHERE tree.instance_id = i.instance_id;
+      -- A cycle of parent links (which no put makes) reaches no root: each of its instances roots itself.
+      UPDATE {schema}.instances SET root_id = instance_id WHERE root_id IS NULL;
+      ALTER TABLE {schema}.instances ALTER COLUMN root_id SET NOT NULL;
+      CREATE INDEX instances_by_root ON {schema}.instances (root_id, instance_id);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */
@@ -163,6 +183,15 @@ export async function schemaVersion(db: PgPoolLike | PgClientLike, schema: strin
   return Number(version.rows[0]?.version ?? 0);
 }
 
+/**
+ * The advisory lock key text of a schema's migrations. `migrate` holds it exclusively; every write holds it
+ * shared (`schema-fence.ts`), so a running process never writes while a newer build migrates. Keep it in
+ * every later build.
+ */
+export function migrationLockKey(schema: string): string {
+  return `thresher.migrate:${schema}`;
+}
+
 /** Refuse a schema written by a newer build ({@link assertKnownStoreSchema}), naming it. */
 export function assertKnownSchema(schema: string, version: number): void {
   assertKnownStoreSchema(`the PostgreSQL schema "${schema}"`, version, '@thresher/store-postgres', SCHEMA_VERSION);
@@ -184,7 +213,7 @@ export async function migrate(pool: PgPoolLike, schema: string): Promise<void> {
   let failure: unknown;
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`thresher.migrate:${schema}`]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [migrationLockKey(schema)]);
     const version = await schemaVersion(client, schema);
     assertKnownSchema(schema, version);
     if (version === 0) {

@@ -4,19 +4,26 @@ import {
   CheckpointErrorCode,
   type ClaimOptions,
   ConflictError,
+  checkClaimArguments,
+  checkDeploymentArguments,
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
   checkMessage,
   checkMessageClock,
+  checkPutArguments,
   checkRenew,
+  checkRewriteArguments,
+  checkWritesArguments,
   type Deployment,
   type DeploymentInput,
   type DueTimer,
   decideCopy,
   type Fence,
+  historyRange,
   type InstanceQuery,
   type InstanceSummary,
+  instancePage,
   type Lease,
   type ListOptions,
   type PendingWrite,
@@ -50,7 +57,8 @@ import { readDueTimers, readInstances, readSubscribers } from './instances.js';
 import { claimLeases, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, quoteSchema } from './migrations.js';
-import { isStorable, storable, storableDeployment, storableMessage, storablePut, storableWrites } from './rows.js';
+import { isStorable, storable } from './rows.js';
+import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
 /**
@@ -99,7 +107,9 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * UPDATE`), so writers of one instance — in any process — queue there, and `put` decides with
  * `decidePut` on what the lock holder sees. The creation of an instance, which has no row to lock yet,
  * is serialised by the primary key: the losing insert waits for the winner and decides again under its lock.
- * Reads of a checkpoint and its writes run in one REPEATABLE READ snapshot.
+ * Reads of a checkpoint and its writes run in one REPEATABLE READ snapshot. Every write transaction opens by
+ * checking the schema version against this build's (`schema-fence.ts`): once a newer build migrated the
+ * schema, writes are refused with `StoreUpgradedError`.
  */
 export class PostgresRepository implements Repository {
   /** The schema holding the tables. */
@@ -108,6 +118,8 @@ export class PostgresRepository implements Repository {
   readonly #owned: boolean;
   readonly #where: string;
   readonly #sql: Statements;
+  /** What every write transaction opens with: BEGIN and the schema fence (`schema-fence.ts`). */
+  readonly #begin: string;
   #closed = false;
 
   /** @internal Use {@link createPostgresRepository}. */
@@ -117,16 +129,17 @@ export class PostgresRepository implements Repository {
     this.#where = options.where;
     this.#owned = options.owned;
     this.#sql = statements(quoteSchema(options.schema));
+    this.#begin = fencedBegin(options.schema, quoteSchema(options.schema));
   }
 
   async put(checkpoint: PutCheckpoint): Promise<void> {
-    storablePut(checkpoint);
+    checkPutArguments(checkpoint);
     await this.#transaction('put', (client) => putCheckpoint(client, this.#sql, checkpoint));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
     const { instanceId, seq, fence } = checkpoint;
-    storable('digest', checkpoint.digest);
+    checkRewriteArguments(checkpoint);
     this.#assertOpen('rewrite');
     // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
     if (!isStorable(instanceId) || !isStorable(checkpoint.expectedDigest)) {
@@ -137,7 +150,7 @@ export class PostgresRepository implements Repository {
   }
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
-    storableWrites(instanceId, writes);
+    checkWritesArguments(instanceId, seq, writes);
     await this.#transaction('putWrites', (client) => putWrites(client, this.#sql, instanceId, seq, writes, fence));
   }
 
@@ -148,9 +161,10 @@ export class PostgresRepository implements Repository {
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
+    const range = historyRange(options);
     this.#assertOpen('list');
     if (!isStorable(instanceId)) return [];
-    return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, options));
+    return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, range));
   }
 
   async delete(instanceId: string): Promise<void> {
@@ -174,19 +188,17 @@ export class PostgresRepository implements Repository {
   }
 
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
-    if (query.after !== undefined) storable('after', query.after);
+    instancePage(query);
     this.#assertOpen('instances');
     // Nothing stored can equal a key PostgreSQL would refuse or mangle; binding it could fail or match another row.
-    if (![query.parentId, query.status, query.definition].every(isStorable)) return [];
+    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorable)) return [];
     return this.#call('instances', () => readInstances(this.#pool, this.#sql, query));
   }
 
   async claim(options: ClaimOptions): Promise<Lease[]> {
-    const { ttlMs, now, limit } = options;
-    checkLeaseArguments({ ttlMs, now, limit });
-    storable('owner', options.owner);
+    checkClaimArguments(options);
     this.#assertOpen('claim');
-    return this.#call('claim', () => claimLeases(this.#pool, this.#sql, options));
+    return this.#transaction('claim', (client) => claimLeases(client, this.#sql, options));
   }
 
   async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
@@ -199,8 +211,8 @@ export class PostgresRepository implements Repository {
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
     if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) return;
-    await this.#call('release', () =>
-      this.#pool.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]),
+    await this.#transaction('release', (client) =>
+      client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]),
     );
   }
 
@@ -219,8 +231,7 @@ export class PostgresRepository implements Repository {
 
   async putMessage(message: BufferedMessage): Promise<boolean> {
     checkMessage(message);
-    storableMessage(message);
-    return this.#call('putMessage', () => putMessage(this.#pool, this.#sql, message));
+    return this.#transaction('putMessage', (client) => putMessage(client, this.#sql, message));
   }
 
   async takeMessage(
@@ -234,24 +245,30 @@ export class PostgresRepository implements Repository {
     this.#assertOpen('takeMessage');
     // Nothing stored has such a name or key, so there is nothing to take.
     if (!isStorable(name) || !isStorable(correlationKey)) return undefined;
-    return this.#call('takeMessage', () => takeMessage(this.#pool, this.#sql, name, correlationKey, now, taker));
+    return this.#transaction('takeMessage', (client) =>
+      takeMessage(client, this.#sql, name, correlationKey, now, taker),
+    );
   }
 
   async deleteMessage(id: string): Promise<boolean> {
     this.#assertOpen('deleteMessage');
     if (!isStorable(id)) return false;
-    const { rowCount } = await this.#call('deleteMessage', () => this.#pool.query(this.#sql.deleteMessage, [id]));
+    const { rowCount } = await this.#transaction('deleteMessage', (client) =>
+      client.query(this.#sql.deleteMessage, [id]),
+    );
     return (rowCount ?? 0) > 0;
   }
 
   async expireMessages(now: number): Promise<number> {
     checkMessageClock(now);
-    const { rowCount } = await this.#call('expireMessages', () => this.#pool.query(this.#sql.expireMessages, [now]));
+    const { rowCount } = await this.#transaction('expireMessages', (client) =>
+      client.query(this.#sql.expireMessages, [now]),
+    );
     return rowCount ?? 0;
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
-    storableDeployment(deployment);
+    checkDeploymentArguments(deployment);
     return this.#transaction('putDeployment', (client) => putDeployment(client, this.#sql, deployment));
   }
 
@@ -274,9 +291,15 @@ export class PostgresRepository implements Repository {
     if (this.#owned) await this.#call('close', () => this.#pool.end(), true);
   }
 
-  /** Run `work` in one READ COMMITTED transaction on one connection; roll back if it throws. */
+  /**
+   * Run write `work` in one READ COMMITTED transaction on one connection, once the schema fence let it in (a
+   * newer build's migration refuses it with `StoreUpgradedError`); roll back if it throws.
+   */
   #transaction<T>(operation: string, work: (client: PgClientLike) => Promise<T>): Promise<T> {
-    return this.#call(operation, () => inTransaction(this.#pool, 'BEGIN', work));
+    const where = `the PostgreSQL schema "${this.schema}" in ${this.#where}`;
+    return this.#call(operation, () =>
+      inTransaction(this.#pool, this.#begin, work, (opened) => checkFencedBegin(opened, where)),
+    );
   }
 
   /** Run reads in one REPEATABLE READ, READ ONLY transaction, so a checkpoint and its writes agree. */

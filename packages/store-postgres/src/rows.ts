@@ -19,19 +19,16 @@ import {
   type PendingWrite,
   type PutCheckpoint,
   type RewriteCheckpoint,
-  textGuards,
   toInstanceSummary,
 } from '@thresher/checkpoint';
 import type { InstanceFilter } from './statements.js';
 
 /**
- * PostgreSQL's text guards. Its `text` rejects U+0000, and a lone surrogate would reach the server as U+FFFD
- * (the driver encodes UTF-8), merging two distinct ids: both are refused.
+ * The contract's text rule (`@thresher/checkpoint`), the same for every store: `storable` refuses text before
+ * a write; `isStorable` says whether a lookup could find anything, so one by text nothing stored can equal is
+ * answered without binding it (PostgreSQL would refuse U+0000, and a lone surrogate would arrive as U+FFFD).
  */
-export const { isStorable, storable, storablePut, storableWrites, storableMessage, storableDeployment } = textGuards({
-  backend: 'PostgreSQL',
-  refusesNul: true,
-});
+export { checkText as storable, isStorableText as isStorable } from '@thresher/checkpoint';
 
 /** A `BIGINT` as a driver returns it: `pg` as a string, PGlite as a number. */
 export type Int8 = Int8Column;
@@ -159,6 +156,9 @@ export function instanceFilter(query: InstanceQuery): InstanceFilter {
     definition: query.definition,
     after: query.after,
     limit: query.limit,
+    rootId: query.rootId,
+    before: query.before,
+    desc: query.order === 'desc',
   };
 }
 

@@ -26,8 +26,16 @@ const takeMessageSql = (s: string, keyTerm: string) => `WITH picked AS (
   UPDATE ${s}.messages AS m SET taker = $4 FROM picked WHERE m.id = picked.id
   RETURNING ${MESSAGE_COLUMNS.replace(/(\w+)/g, 'm.$1')}`;
 
+/**
+ * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint`), for the
+ * instance $1 with parent $8: its own id for a root, else the parent's root_id, else (the parent is not stored)
+ * the parent's id.
+ */
+const derivedRootId = (s: string) =>
+  `COALESCE((SELECT p.root_id FROM ${s}.instances p WHERE p.instance_id = $8), $8, $1)`;
+
 /** An instance summary: the indexed columns of `i` and its subscriptions in the order they were put. */
-const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')},
+const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')}, i.root_id,
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
@@ -41,16 +49,21 @@ export function statements(s: string) {
     selectDocument: `SELECT document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     // DO NOTHING: when a concurrent put created the instance first, this one waits for it, inserts nothing,
     // and decides again under that instance's row lock.
-    createInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS})
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    createInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS}, root_id)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${derivedRootId(s)})
       ON CONFLICT (instance_id) DO NOTHING`,
-    // The lease columns are not the put's to change.
+    // The lease columns are not the put's to change. root_id is derived again only when the put changes the
+    // parent (SET reads the old row), so it stays as it was when an ancestor is deleted.
     updateInstance: `UPDATE ${s}.instances SET latest_seq = $2, definition_digest = $3, status = $4,
-      process_id = $5, definition_id = $6, business_key = $7, parent_id = $8, call_node_id = $9, due_at = $10
+      process_id = $5, definition_id = $6, business_key = $7, parent_id = $8, call_node_id = $9, due_at = $10,
+      root_id = CASE WHEN parent_id IS NOT DISTINCT FROM $8 THEN root_id ELSE ${derivedRootId(s)} END
       WHERE instance_id = $1`,
     deleteSubscriptions: `DELETE FROM ${s}.subscriptions WHERE instance_id = $1`,
     insertSubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
       SELECT $1, u.ord - 1, u.name, u.key FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(name, key, ord)`,
+    // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
+    selectParentId: `SELECT parent_id FROM ${s}.instances WHERE instance_id = $1`,
+    instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
     selectDigestAndDocument: `SELECT digest, document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
@@ -58,15 +71,22 @@ export function statements(s: string) {
     rewriteCheckpoint: `UPDATE ${s}.checkpoints SET schema = $3, digest = $4, document = $5
       WHERE instance_id = $1 AND seq = $2`,
 
-    checkpointExists: `SELECT 1 AS present FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
+    // The entries already filed at a batch's (task_id, idx) pairs ($3, $4): what its repeats are compared with.
+    selectFiledWrites: `SELECT w.task_id, w.idx, w.value FROM ${s}.writes w
+      JOIN unnest($3::text[], $4::bigint[]) AS k(task_id, idx) ON w.task_id = k.task_id AND w.idx = k.idx
+      WHERE w.instance_id = $1 AND w.seq = $2`,
     selectMaxWriteOrd: `SELECT MAX(ord) AS ord FROM ${s}.writes WHERE instance_id = $1 AND seq = $2`,
 
     selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1`,
     selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     selectWritesOf: `SELECT seq, task_id, idx, value FROM ${s}.writes WHERE instance_id = $1 AND seq = $2 ORDER BY ord`,
-    // LIMIT NULL is no limit.
-    selectList: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
-      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq LIMIT $3`,
+    // A page of history between exclusive bounds ($2 after, $3 before; NULL for none). LIMIT NULL is no limit.
+    selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
+      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
+      ORDER BY seq LIMIT $4`,
+    selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
+      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
+      ORDER BY seq DESC LIMIT $4`,
     selectWritesBetween: `SELECT seq, task_id, idx, value FROM ${s}.writes
       WHERE instance_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq, ord`,
 
@@ -78,8 +98,10 @@ export function statements(s: string) {
     lockSource: `SELECT latest_seq FROM ${s}.instances WHERE instance_id = $1 FOR SHARE`,
     selectLatestSeq: `SELECT latest_seq FROM ${s}.instances WHERE instance_id = $1`,
     // The copy is unclaimed: the lease columns stay NULL. DO NOTHING: a target created meanwhile is a conflict.
-    copyInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS})
-      SELECT $2, ${INDEXED_COLUMNS} FROM ${s}.instances WHERE instance_id = $1
+    // It keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
+    copyInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS}, root_id)
+      SELECT $2, ${INDEXED_COLUMNS}, CASE WHEN parent_id IS NULL THEN $2 ELSE root_id END
+      FROM ${s}.instances WHERE instance_id = $1
       ON CONFLICT (instance_id) DO NOTHING`,
     copyCheckpoints: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS})
       SELECT $2, seq, parent_seq, schema, definition_digest, digest, document FROM ${s}.checkpoints
@@ -162,7 +184,7 @@ export function insertWritesSql(s: string, count: number): string {
     const at = 4 + 3 * i;
     return `($1, $2, $${at}, $${at + 1}::bigint, $3::bigint + ${i + 1}, $${at + 2}::bytea)`;
   });
-  // DO NOTHING, never DO UPDATE: a retried task cannot rewrite its journal entry.
+  // Repeats are sorted out before (planWrites); DO NOTHING, never DO UPDATE, so a filed entry is never rewritten.
   return `INSERT INTO ${s}.writes (instance_id, seq, task_id, idx, ord, value) VALUES ${rows.join(', ')}
     ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`;
 }
@@ -176,6 +198,10 @@ export interface InstanceFilter {
   definition: string | undefined;
   after: string | undefined;
   limit: number | undefined;
+  rootId: string | undefined;
+  before: string | undefined;
+  /** Ids descending. */
+  desc: boolean;
 }
 
 /**
@@ -193,13 +219,15 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
   if (filter.roots) where.push('i.parent_id IS NULL');
   if (filter.children) where.push('i.parent_id IS NOT NULL');
   if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);
+  if (filter.rootId !== undefined) where.push(`i.root_id = ${bind(filter.rootId)}`);
   if (filter.status !== undefined) where.push(`i.status = ${bind(filter.status)}`);
   if (filter.definition !== undefined) where.push(`i.definition_id = ${bind(filter.definition)}`);
   if (filter.after !== undefined) where.push(`i.instance_id > ${bind(filter.after)}`);
+  if (filter.before !== undefined) where.push(`i.instance_id < ${bind(filter.before)}`);
   const text = [
     `SELECT ${summaryColumns(s)} FROM ${s}.instances i`,
     where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
-    'ORDER BY i.instance_id',
+    filter.desc ? 'ORDER BY i.instance_id DESC' : 'ORDER BY i.instance_id',
     filter.limit !== undefined ? `LIMIT ${bind(filter.limit)}` : '',
   ]
     .filter((part) => part !== '')

@@ -1,6 +1,6 @@
 import { declaredCapabilities, runRepositoryContract } from '@thresher/checkpoint/conformance';
 import { afterAll } from 'vitest';
-import type { PostgresRepository } from '../src/index.js';
+import { type PostgresRepository, SCHEMA_VERSION } from '../src/index.js';
 import { adminPool, BACKEND, closeBackend, dropSchema, freshSchema, openRepository } from './backend.js';
 
 afterAll(closeBackend);
@@ -19,6 +19,26 @@ runRepositoryContract<PostgresRepository>({
   async reopen(repository) {
     await repository.close();
     return openRepository(repository.schema);
+  },
+  // What a newer build's migration does, from another connection: under the migration lock, a change of its
+  // own and the version it records.
+  async upgradeSchema(repository) {
+    const pool = await adminPool();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `thresher.migrate:${repository.schema}`,
+      ]);
+      await client.query(`CREATE TABLE "${repository.schema}".from_a_newer_build (id INTEGER PRIMARY KEY)`);
+      await client.query(
+        `INSERT INTO "${repository.schema}".schema_migrations (version, description) VALUES ($1, $2)`,
+        [SCHEMA_VERSION + 1, 'a newer build'],
+      );
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
   },
   async alterStoredBytes(repository, instanceId, seq, alter) {
     const pool = await adminPool();

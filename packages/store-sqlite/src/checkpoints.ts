@@ -6,14 +6,18 @@
  */
 import {
   type CheckpointRow,
-  ConflictError,
   checkFence,
+  checkParentStored,
+  checkWritesTarget,
   decideCopy,
   decidePut,
   decideRewrite,
   type Fence,
+  type HistoryRange,
   type PendingWrite,
   type PutCheckpoint,
+  parentToCheck,
+  planWrites,
   type RewriteCheckpoint,
   type StoredCheckpoint,
   toStoredCheckpoint,
@@ -24,13 +28,20 @@ import { readHeldLease } from './leases.js';
 import { checkpointParams, instanceParams, type LatestSeqRow, rewriteParams } from './rows.js';
 import type { Statements } from './statements.js';
 
-/** `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq. */
+/**
+ * `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq, then
+ * the parent link ({@link parentToCheck}).
+ */
 export function putCheckpoint(sql: Statements, checkpoint: PutCheckpoint): void {
   const { instanceId, seq, meta } = checkpoint;
   checkFence(instanceId, checkpoint.fence, readHeldLease(sql, instanceId));
   const stored = sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
   const latest = (sql.selectLatestSeq.get(instanceId) as LatestSeqRow | undefined)?.latest_seq ?? null;
   if (decidePut(checkpoint, stored?.document, latest) === 'replay') return;
+  const indexed =
+    latest === null ? undefined : (sql.selectParentId.get(instanceId) as { parent_id: string | null }).parent_id;
+  const parent = parentToCheck(checkpoint, indexed);
+  if (parent !== null) checkParentStored(checkpoint, sql.instanceExists.get(parent) !== undefined);
   // The instance row first: checkpoints reference it. An upsert, never REPLACE, which would cascade-delete.
   sql.upsertInstance.run(instanceParams(checkpoint));
   sql.deleteSubscriptions.run(instanceId);
@@ -52,7 +63,10 @@ export function rewriteCheckpoint(sql: Statements, checkpoint: RewriteCheckpoint
   sql.rewriteCheckpoint.run(rewriteParams(checkpoint));
 }
 
-/** `putWrites` under the write lock: the fence, the checkpoint must exist, then each entry, first one wins. */
+/**
+ * `putWrites` under the write lock: the fence, the seq must be the latest ({@link checkWritesTarget}), and
+ * repeats must be the same bytes ({@link planWrites}); then the new entries. A refusal rolls back the batch.
+ */
 export function putWrites(
   sql: Statements,
   instanceId: string,
@@ -61,11 +75,13 @@ export function putWrites(
   fence: Fence | undefined,
 ): void {
   checkFence(instanceId, fence, readHeldLease(sql, instanceId));
-  if (sql.checkpointExists.get(instanceId, seq) === undefined) {
-    throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to file writes against`);
-  }
+  const latest = (sql.selectLatestSeq.get(instanceId) as LatestSeqRow | undefined)?.latest_seq ?? null;
+  checkWritesTarget(instanceId, seq, latest);
+  const filed = (taskId: string, index: number) =>
+    (sql.selectWrite.get(instanceId, seq, taskId, index) as { value: Uint8Array } | undefined)?.value;
+  const fresh = planWrites(instanceId, seq, writes, filed);
   let ord = (sql.selectMaxWriteOrd.get(instanceId, seq) as { ord: number | null }).ord ?? -1;
-  for (const write of writes) {
+  for (const write of fresh) {
     // Only an inserted entry takes an ord; an ignored repeat leaves no gap and moves nothing.
     const { changes } = sql.insertWrite.run(instanceId, seq, write.taskId, write.index, ord + 1, write.value);
     if (changes > 0) ord++;
@@ -81,11 +97,18 @@ export function readCheckpoint(sql: Statements, instanceId: string, seq?: number
   return toStoredCheckpoint(row, sql.selectWritesOf.all(instanceId, row.seq) as WriteRow[]);
 }
 
-/** A page of an instance's history, oldest first: seqs below `before`, at most `limit` (-1: no limit). */
-export function readHistory(sql: Statements, instanceId: string, before: number, limit: number): StoredCheckpoint[] {
-  const rows = sql.selectList.all(instanceId, before, limit) as CheckpointRow[];
+/** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */
+export function readHistory(sql: Statements, instanceId: string, range: HistoryRange): StoredCheckpoint[] {
+  const statement = range.order === 'desc' ? sql.selectHistoryDesc : sql.selectHistory;
+  const rows = statement.all({
+    instance_id: instanceId,
+    after: range.after ?? Number.NEGATIVE_INFINITY,
+    before: range.before ?? Number.POSITIVE_INFINITY,
+    limit: range.limit ?? -1,
+  }) as CheckpointRow[];
   if (rows.length === 0) return [];
-  const writes = sql.selectWritesBetween.all(instanceId, rows[0]!.seq, rows[rows.length - 1]!.seq) as WriteRow[];
+  const [first, last] = [rows[0]!.seq, rows[rows.length - 1]!.seq];
+  const writes = sql.selectWritesBetween.all(instanceId, Math.min(first, last), Math.max(first, last)) as WriteRow[];
   return toStoredCheckpoints(rows, writes);
 }
 

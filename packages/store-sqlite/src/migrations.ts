@@ -110,6 +110,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_by_expiry ON messages (expires_at);
     `,
   },
+  {
+    description: 'the root of every instance call tree, for instances({ rootId })',
+    sql: `
+      -- Written by every put from the parent's row; nullable only because SQLite cannot add a NOT NULL column.
+      ALTER TABLE instances ADD COLUMN root_id TEXT;
+      -- Existing rows: walk down from each root (an instance with no parent, or whose parent is not stored,
+      -- whose root is then that parent's id), as put would have derived it.
+      WITH RECURSIVE tree (instance_id, root_id) AS (
+        SELECT i.instance_id, COALESCE(i.parent_id, i.instance_id) FROM instances i
+        WHERE i.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM instances p WHERE p.instance_id = i.parent_id)
+        UNION ALL
+        SELECT c.instance_id, tree.root_id FROM instances c JOIN tree ON c.parent_id = tree.instance_id
+      )
+      UPDATE instances SET root_id = tree.root_id FROM tree WHERE tree.instance_id = instances.instance_id;
+      -- A cycle of parent links (which no put makes) reaches no root: each of its instances roots itself.
+      UPDATE instances SET root_id = instance_id WHERE root_id IS NULL;
+      CREATE INDEX instances_by_root ON instances (root_id, instance_id);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

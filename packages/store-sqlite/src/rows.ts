@@ -18,19 +18,16 @@ import {
   type MessageSubscription,
   type PutCheckpoint,
   type RewriteCheckpoint,
-  textGuards,
   toInstanceSummary,
 } from '@thresher/checkpoint';
 import type { InstanceFilterShape } from './statements.js';
 
 /**
- * SQLite's text guards. Its text is UTF-8 and keeps U+0000, so only a lone surrogate (which would come back
- * as U+FFFD, merging two distinct ids) is refused.
+ * The contract's text rule (`@thresher/checkpoint`), the same for every store: `storable` refuses text before
+ * a write; `isStorable` says whether a lookup could find anything, so one by text nothing stored can equal is
+ * answered without binding it (a lone surrogate would reach SQLite as U+FFFD and could match a real row).
  */
-export const { isStorable, storable, storablePut, storableWrites, storableMessage, storableDeployment } = textGuards({
-  backend: 'SQLite',
-  refusesNul: false,
-});
+export { checkText as storable, isStorableText as isStorable } from '@thresher/checkpoint';
 
 /** A `leases` row: a held lease. */
 export interface LeaseRow {
@@ -150,12 +147,17 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     definition: query.definition !== undefined,
     after: query.after !== undefined,
     limit: query.limit !== undefined,
+    rootId: query.rootId !== undefined,
+    before: query.before !== undefined,
+    desc: query.order === 'desc',
   };
   const params: Record<string, unknown> = {};
   if (shape.parentId) params.parentId = query.parentId;
+  if (shape.rootId) params.rootId = query.rootId;
   if (shape.status) params.status = query.status;
   if (shape.definition) params.definition = query.definition;
   if (shape.after) params.after = query.after;
+  if (shape.before) params.before = query.before;
   if (shape.limit) params.limit = query.limit;
   return { shape, params };
 }

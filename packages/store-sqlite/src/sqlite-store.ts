@@ -4,16 +4,25 @@ import {
   CheckpointErrorCode,
   type ClaimOptions,
   ConflictError,
+  checkClaimArguments,
+  checkDeploymentArguments,
+  checkFence,
   checkKeepLast,
   checkLeaseArguments,
   checkMessage,
   checkMessageClock,
+  checkPutArguments,
+  checkRewriteArguments,
+  checkWritesArguments,
   type Deployment,
   type DeploymentInput,
   type DueTimer,
+  decideCopy,
   type Fence,
+  historyRange,
   type InstanceQuery,
   type InstanceSummary,
+  instancePage,
   type Lease,
   LeaseLostError,
   type ListOptions,
@@ -47,7 +56,8 @@ import { InstanceStatements, readDueTimers, readInstances, readSubscribers } fro
 import { claimLeases, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
-import { isStorable, storable, storableDeployment, storableMessage, storablePut, storableWrites } from './rows.js';
+import { isStorable, storable } from './rows.js';
+import { fencedWrites } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
 /**
@@ -85,7 +95,9 @@ export function createSqliteRepository(options: SqliteRepositoryOptions): Sqlite
  * The driver is synchronous: every method does its work before the returned promise settles, and each is
  * one transaction. `put` runs in BEGIN IMMEDIATE, taking the write lock before it reads the latest seq, so
  * the check and the insert are atomic across connections and processes; `rewrite` likewise reads the stored
- * digest under the write lock before it updates the document.
+ * digest under the write lock before it updates the document. Every write transaction first checks the
+ * file's schema version against this build's (`schema-fence.ts`): once a newer build migrated the file,
+ * writes are refused with `StoreUpgradedError`.
  */
 export class SqliteRepository implements Repository {
   /** The absolute path of the database file, or `':memory:'`. */
@@ -103,6 +115,10 @@ export class SqliteRepository implements Repository {
   readonly #renew: SqliteTransaction<[Lease, number, number], Lease>;
   readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
   readonly #takeMessage: SqliteTransaction<[string, string | null, number, string], BufferedMessage | undefined>;
+  readonly #putMessage: SqliteTransaction<[BufferedMessage], boolean>;
+  readonly #deleteMessage: SqliteTransaction<[string], boolean>;
+  readonly #expireMessages: SqliteTransaction<[number], number>;
+  readonly #release: SqliteTransaction<[Lease], void>;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
   #closed = false;
@@ -114,35 +130,43 @@ export class SqliteRepository implements Repository {
     const sql = statements(db);
     this.#sql = sql;
     this.#instanceStatements = new InstanceStatements(db);
-    this.#put = db.transaction((checkpoint: PutCheckpoint) => putCheckpoint(sql, checkpoint));
-    this.#rewrite = db.transaction((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
-    this.#putWrites = db.transaction(
-      (instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
-        putWrites(sql, instanceId, seq, writes, fence),
+    // Every write is a fenced transaction: refused once a newer build migrated the file (schema-fence.ts).
+    const write = fencedWrites(db, path);
+    this.#put = write((checkpoint: PutCheckpoint) => putCheckpoint(sql, checkpoint));
+    this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
+    this.#putWrites = write((instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
+      putWrites(sql, instanceId, seq, writes, fence),
     );
-    this.#delete = db.transaction((instanceId: string) => deleteInstance(sql, instanceId));
-    this.#copy = db.transaction((sourceId: string, targetId: string) => copyInstance(sql, sourceId, targetId));
-    this.#prune = db.transaction((instanceId: string, keepLast: number) => pruneCheckpoints(sql, instanceId, keepLast));
-    this.#claim = db.transaction((options: ClaimOptions) => claimLeases(sql, options));
-    this.#renew = db.transaction((lease: Lease, ttlMs: number, now: number) => renewLease(sql, lease, ttlMs, now));
-    this.#putDeployment = db.transaction((input: DeploymentInput) => putDeployment(sql, input));
+    this.#delete = write((instanceId: string) => deleteInstance(sql, instanceId));
+    this.#copy = write((sourceId: string, targetId: string) => copyInstance(sql, sourceId, targetId));
+    this.#prune = write((instanceId: string, keepLast: number) => pruneCheckpoints(sql, instanceId, keepLast));
+    this.#claim = write((options: ClaimOptions) => claimLeases(sql, options));
+    this.#renew = write((lease: Lease, ttlMs: number, now: number) => renewLease(sql, lease, ttlMs, now));
+    this.#putDeployment = write((input: DeploymentInput) => putDeployment(sql, input));
     this.#read = db.transaction((work: () => unknown) => work());
-    this.#takeMessage = db.transaction((name: string, key: string | null, now: number, taker: string) =>
+    this.#takeMessage = write((name: string, key: string | null, now: number, taker: string) =>
       takeMessage(sql, name, key, now, taker),
     );
+    this.#putMessage = write((message: BufferedMessage) => putMessage(sql, message));
+    this.#deleteMessage = write((id: string) => sql.deleteMessage.run(id).changes > 0);
+    this.#expireMessages = write((now: number) => sql.expireMessages.run(now).changes);
+    this.#release = write((lease: Lease) => {
+      sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
+    });
   }
 
   async put(checkpoint: PutCheckpoint): Promise<void> {
-    storablePut(checkpoint);
+    checkPutArguments(checkpoint);
     this.#call('put', () => this.#put.immediate(checkpoint));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
     const { instanceId, seq } = checkpoint;
-    storable('digest', checkpoint.digest);
-    // Nothing stored has such an id or digest, so the checkpoint to rewrite cannot be there.
+    checkRewriteArguments(checkpoint);
+    // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
     if (!isStorable(instanceId) || !isStorable(checkpoint.expectedDigest)) {
       return this.#call('rewrite', () => {
+        if (!isStorable(instanceId)) checkFence(instanceId, checkpoint.fence, undefined);
         throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
       });
     }
@@ -150,7 +174,7 @@ export class SqliteRepository implements Repository {
   }
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
-    storableWrites(instanceId, writes);
+    checkWritesArguments(instanceId, seq, writes);
     this.#call('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes, fence));
   }
 
@@ -162,12 +186,9 @@ export class SqliteRepository implements Repository {
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
-    const before = options.before ?? Number.MAX_SAFE_INTEGER;
-    const limit = options.limit ?? -1;
+    const range = historyRange(options);
     if (!isStorable(instanceId)) return this.#call('list', () => []);
-    return this.#call('list', () =>
-      this.#read(() => readHistory(this.#sql, instanceId, before, limit)),
-    ) as StoredCheckpoint[];
+    return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
   }
 
   async delete(instanceId: string): Promise<void> {
@@ -176,8 +197,9 @@ export class SqliteRepository implements Repository {
   }
 
   async copy(sourceId: string, targetId: string): Promise<void> {
-    storable('sourceId', sourceId);
     storable('targetId', targetId);
+    // Nothing stored has such an id, so there is nothing to copy.
+    if (!isStorable(sourceId)) return this.#call('copy', () => decideCopy(sourceId, targetId, false, null));
     this.#call('copy', () => this.#copy.immediate(sourceId, targetId));
   }
 
@@ -188,8 +210,7 @@ export class SqliteRepository implements Repository {
   }
 
   async claim(options: ClaimOptions): Promise<Lease[]> {
-    checkLeaseArguments(options);
-    storable('owner', options.owner);
+    checkClaimArguments(options);
     return this.#call('claim', () => this.#claim.immediate(options));
   }
 
@@ -206,9 +227,7 @@ export class SqliteRepository implements Repository {
 
   async release(lease: Lease): Promise<void> {
     if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) return this.#call('release', () => undefined);
-    this.#call('release', () => {
-      this.#sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
-    });
+    this.#call('release', () => this.#release.immediate(lease));
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -221,9 +240,11 @@ export class SqliteRepository implements Repository {
   }
 
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
-    if (query.after !== undefined) storable('after', query.after);
+    instancePage(query);
     // Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row.
-    if (![query.parentId, query.status, query.definition].every(isStorable)) return this.#call('instances', () => []);
+    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorable)) {
+      return this.#call('instances', () => []);
+    }
     return this.#call('instances', () =>
       this.#read(() => readInstances(this.#sql, this.#instanceStatements, query)),
     ) as InstanceSummary[];
@@ -231,8 +252,7 @@ export class SqliteRepository implements Repository {
 
   async putMessage(message: BufferedMessage): Promise<boolean> {
     checkMessage(message);
-    storableMessage(message);
-    return this.#call('putMessage', () => putMessage(this.#sql, message));
+    return this.#call('putMessage', () => this.#putMessage.immediate(message));
   }
 
   async takeMessage(
@@ -251,16 +271,16 @@ export class SqliteRepository implements Repository {
 
   async deleteMessage(id: string): Promise<boolean> {
     if (!isStorable(id)) return this.#call('deleteMessage', () => false);
-    return this.#call('deleteMessage', () => this.#sql.deleteMessage.run(id).changes > 0);
+    return this.#call('deleteMessage', () => this.#deleteMessage.immediate(id));
   }
 
   async expireMessages(now: number): Promise<number> {
     checkMessageClock(now);
-    return this.#call('expireMessages', () => this.#sql.expireMessages.run(now).changes);
+    return this.#call('expireMessages', () => this.#expireMessages.immediate(now));
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
-    storableDeployment(deployment);
+    checkDeploymentArguments(deployment);
     return this.#call('putDeployment', () => this.#putDeployment.immediate(deployment));
   }
 

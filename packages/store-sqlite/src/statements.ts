@@ -9,7 +9,13 @@ import type { SqliteDatabase, SqliteStatement } from './driver.js';
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
 const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
-  'call_node_id, due_at';
+  'call_node_id, due_at, root_id';
+/**
+ * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint`): its own id
+ * for a root, else the parent's root_id, else (the parent is not stored) the parent's id.
+ */
+const DERIVED_ROOT_ID =
+  'COALESCE((SELECT p.root_id FROM instances p WHERE p.instance_id = @parent_id), @parent_id, @instance_id)';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
 const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
 
@@ -17,18 +23,24 @@ const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, exp
 export const SQL = {
   selectDocument: 'SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?',
   selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
+  // root_id is derived when the instance is created, and again only when a put changes its parent: so it
+  // stays as it was when an ancestor is deleted. SET reads the old row, so parent_id here is the stored one.
   upsertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
     VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
-      @parent_id, @call_node_id, @due_at)
+      @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID})
     ON CONFLICT (instance_id) DO UPDATE SET
       latest_seq = excluded.latest_seq, definition_digest = excluded.definition_digest, status = excluded.status,
       process_id = excluded.process_id, definition_id = excluded.definition_id,
       business_key = excluded.business_key, parent_id = excluded.parent_id, call_node_id = excluded.call_node_id,
-      due_at = excluded.due_at`,
+      due_at = excluded.due_at,
+      root_id = CASE WHEN parent_id IS excluded.parent_id THEN root_id ELSE excluded.root_id END`,
   insertSubscription: 'INSERT INTO subscriptions (instance_id, ord, name, key) VALUES (?, ?, ?, ?)',
   // The subscriptions of a page of summaries, by the page's ids as a JSON array (ids never hold lone surrogates).
   selectSubscriptionsOf: `SELECT instance_id, name, key FROM subscriptions
     WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
+  // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
+  selectParentId: 'SELECT parent_id FROM instances WHERE instance_id = ?',
+  instanceExists: 'SELECT 1 AS present FROM instances WHERE instance_id = ?',
   insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
 
@@ -37,17 +49,22 @@ export const SQL = {
   rewriteCheckpoint: `UPDATE checkpoints SET schema = @schema, digest = @digest, document = @document
     WHERE instance_id = @instance_id AND seq = @seq`,
 
-  checkpointExists: 'SELECT 1 AS present FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  // What a repeated (task_id, idx) is compared with: a repeat must be the same bytes.
+  selectWrite: 'SELECT value FROM writes WHERE instance_id = ? AND seq = ? AND task_id = ? AND idx = ?',
   selectMaxWriteOrd: 'SELECT MAX(ord) AS ord FROM writes WHERE instance_id = ? AND seq = ?',
-  // DO NOTHING, not REPLACE: the first entry for a (task_id, idx) wins, so a retried task cannot rewrite it.
+  // Repeats are sorted out before (planWrites); DO NOTHING, never REPLACE, so a filed entry is never rewritten.
   insertWrite: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`,
 
   selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
   selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`,
   selectWritesOf: 'SELECT seq, task_id, idx, value FROM writes WHERE instance_id = ? AND seq = ? ORDER BY ord',
-  // LIMIT -1 means no limit in SQLite.
-  selectList: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq < ? ORDER BY seq LIMIT ?`,
+  // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
+  // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
+  selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints
+    WHERE instance_id = @instance_id AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
+  selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints
+    WHERE instance_id = @instance_id AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
@@ -86,9 +103,10 @@ export const SQL = {
   deleteMessage: 'DELETE FROM messages WHERE id = ?',
   expireMessages: 'DELETE FROM messages WHERE expires_at <= ?',
 
+  // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
   copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
-      call_node_id, due_at
+      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END
     FROM instances WHERE instance_id = @source`,
   copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
@@ -135,26 +153,32 @@ export interface InstanceFilterShape {
   definition: boolean;
   after: boolean;
   limit: boolean;
+  rootId: boolean;
+  before: boolean;
+  /** Ids descending. */
+  desc: boolean;
 }
 
 /**
  * The `instances` statement for one filter shape. Built per shape (and cached by the caller) rather than
  * as one statement of `(? IS NULL OR col = ?)` terms, which would keep SQLite from using the indexes.
- * Parameters bind by name: `@parentId`, `@status`, `@definition`, `@after`, `@limit`.
+ * Parameters bind by name: `@parentId`, `@rootId`, `@status`, `@definition`, `@after`, `@before`, `@limit`.
  */
 export function selectInstancesSql(shape: InstanceFilterShape): string {
   const where: string[] = [];
   if (shape.roots) where.push('parent_id IS NULL');
   if (shape.children) where.push('parent_id IS NOT NULL');
   if (shape.parentId) where.push('parent_id = @parentId');
+  if (shape.rootId) where.push('root_id = @rootId');
   if (shape.status) where.push('status = @status');
   if (shape.definition) where.push('definition_id = @definition');
   // BINARY collation compares UTF-8 bytes, i.e. code points: the order the contract's keyset paging uses.
   if (shape.after) where.push('instance_id > @after');
+  if (shape.before) where.push('instance_id < @before');
   return [
     `SELECT ${INSTANCE_COLUMNS} FROM instances`,
     where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
-    'ORDER BY instance_id',
+    shape.desc ? 'ORDER BY instance_id DESC' : 'ORDER BY instance_id',
     shape.limit ? 'LIMIT @limit' : '',
   ]
     .filter((part) => part !== '')

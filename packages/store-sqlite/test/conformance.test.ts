@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { declaredCapabilities, runRepositoryContract } from '@thresher/checkpoint/conformance';
 import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
-import { createSqliteRepository, type SqliteRepository } from '../src/index.js';
+import { createSqliteRepository, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'thresher-sqlite-conformance-'));
 let files = 0;
@@ -19,6 +19,18 @@ runRepositoryContract<SqliteRepository>({
   reopen: async (repository) => {
     await repository.close();
     return createSqliteRepository({ path: repository.path });
+  },
+  // What a newer build's migration does, from another connection: a change of its own and the version it records.
+  upgradeSchema: (repository) => {
+    const db = new Database(repository.path);
+    try {
+      db.transaction(() => {
+        db.exec('CREATE TABLE from_a_newer_build (id INTEGER PRIMARY KEY)');
+        db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+      }).immediate();
+    } finally {
+      db.close();
+    }
   },
   alterStoredBytes: (repository, instanceId, seq, alter) => {
     const db = new Database(repository.path);

@@ -147,7 +147,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -171,6 +171,7 @@ describe('createSqliteRepository', () => {
         callNodeId: null,
         dueAt: null,
         subscriptions: [],
+        rootId: 'order-1',
       },
     ]);
     const [lease] = await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 10 });

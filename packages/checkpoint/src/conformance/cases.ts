@@ -3,9 +3,11 @@
  * it. `CONFORMANCE.md` is generated from this table (`pnpm conformance:table`), and a test fails when the
  * two disagree. Nothing here imports vitest, so the table renders outside a test run.
  */
+import { READ_CASES } from './read-cases.js';
 import { REFERENCE_CASES } from './reference-cases.js';
 import { THRESHER_CASES } from './thresher-cases.js';
 import type { Capability } from './types.js';
+import { WRITE_RULE_CASES, type WriteRuleSpec } from './write-rule-cases.js';
 
 /**
  * The reference checkpoint-saver conformance inventory as seed 002 pins it (commit e5e37b5d70db): 92 cases
@@ -151,6 +153,10 @@ export type SpecFile =
   | 'messages.ts'
   | 'deployments.ts'
   | 'close.ts'
+  | 'read-order.ts'
+  | 'trees.ts'
+  | 'schema-fence.ts'
+  | WriteRuleSpec
   | 'reference/get-tuple.ts'
   | 'reference/put.ts'
   | 'reference/put-writes.ts'
@@ -178,7 +184,12 @@ export interface ConformanceCase {
 }
 
 /** Every case, reference cases first, in the order the table lists them. */
-export const CONFORMANCE_CASES: readonly ConformanceCase[] = [...REFERENCE_CASES, ...THRESHER_CASES];
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
+  ...REFERENCE_CASES,
+  ...THRESHER_CASES,
+  ...READ_CASES,
+  ...WRITE_RULE_CASES,
+];
 
 const byId = new Map(CONFORMANCE_CASES.map((entry) => [entry.id, entry]));
 

@@ -7,6 +7,7 @@ import {
   expectLeaseLost,
   expectStored,
   putChain,
+  putChainWithWrites,
   write,
 } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
@@ -19,8 +20,7 @@ export function describeDelete<TRepository extends Repository>(
 
   describe('Repository#delete', () => {
     test('TH-DELETE-01', async (repository) => {
-      await putChain(repository, 'order-1', 3);
-      await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
+      await putChainWithWrites(repository, 'order-1', 3, { 2: [write('charge', 0, 'paid')] });
 
       await repository.delete('order-1');
 

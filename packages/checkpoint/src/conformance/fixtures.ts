@@ -14,6 +14,8 @@ export interface StoreHooks {
   reopen(): Promise<Repository>;
   /** Replace stored bytes behind the repository's back (capability `alterStoredBytes`). */
   alterStoredBytes(instanceId: string, seq: number, alter: (bytes: Uint8Array) => Uint8Array): Promise<void>;
+  /** Migrate the data to a newer schema than this build knows, as another process would (capability `upgradeSchema`). */
+  upgradeSchema(): Promise<void>;
 }
 
 /**
@@ -55,7 +57,10 @@ export function contractTest<TRepository extends Repository>(
     it(caseTitle(id), async () => {
       const repository = await initializer.createRepository();
       const opened: Repository[] = [];
-      const hook = <K extends 'connect' | 'reopen' | 'alterStoredBytes'>(name: K, capability: Capability) => {
+      const hook = <K extends 'connect' | 'reopen' | 'alterStoredBytes' | 'upgradeSchema'>(
+        name: K,
+        capability: Capability,
+      ) => {
         const fn = initializer[name];
         if (!initializer.capabilities[capability] || fn === undefined) {
           throw new Error(
@@ -77,6 +82,9 @@ export function contractTest<TRepository extends Repository>(
         },
         async alterStoredBytes(instanceId, seq, alter) {
           await hook('alterStoredBytes', 'alterStoredBytes')(repository, instanceId, seq, alter);
+        },
+        async upgradeSchema() {
+          await hook('upgradeSchema', 'upgradeSchema')(repository);
         },
       };
       try {
@@ -149,6 +157,28 @@ export async function putChain(
   for (let seq = 1; seq <= count; seq++) {
     const next = checkpoint(instanceId, seq, options);
     await repository.put(next);
+    checkpoints.push(next);
+  }
+  return checkpoints;
+}
+
+/**
+ * Put seqs 1..count of an instance, filing the entries `writes` gives for a seq right after putting it:
+ * entries are filed against the latest checkpoint only, so a history with entries is built in this order.
+ */
+export async function putChainWithWrites(
+  repository: Repository,
+  instanceId: string,
+  count: number,
+  writes: Record<number, PendingWrite[]>,
+  options: Omit<CheckpointOptions, 'parentSeq' | 'bytes'> = {},
+): Promise<PutCheckpoint[]> {
+  const checkpoints: PutCheckpoint[] = [];
+  for (let seq = 1; seq <= count; seq++) {
+    const next = checkpoint(instanceId, seq, options);
+    await repository.put(next);
+    const entries = writes[seq];
+    if (entries !== undefined) await repository.putWrites(instanceId, seq, entries);
     checkpoints.push(next);
   }
   return checkpoints;

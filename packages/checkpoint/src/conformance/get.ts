@@ -2,7 +2,16 @@ import { describe, expect } from 'vitest';
 import { openCheckpoint } from '../document.js';
 import { CorruptCheckpointError } from '../errors.js';
 import type { Repository } from '../repository.js';
-import { checkpoint, contractTest, expectBytes, expectStored, putChain, sealedCheckpoint, write } from './fixtures.js';
+import {
+  checkpoint,
+  contractTest,
+  expectBytes,
+  expectStored,
+  putChain,
+  putChainWithWrites,
+  sealedCheckpoint,
+  write,
+} from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#get`: the latest checkpoint or one seq, with its writes. */
@@ -23,8 +32,7 @@ export function describeGet<TRepository extends Repository>(initializer: Reposit
     });
 
     test('TH-GET-03', async (repository) => {
-      const [, second] = await putChain(repository, 'order-1', 3);
-      await repository.putWrites('order-1', 2, [write('charge', 0, 'paid')]);
+      const [, second] = await putChainWithWrites(repository, 'order-1', 3, { 2: [write('charge', 0, 'paid')] });
 
       expectStored(await repository.get('order-1', 2), second!, [write('charge', 0, 'paid')]);
     });

@@ -27,6 +27,7 @@ import { describeMessages } from './messages.js';
 import { describePrune } from './prune.js';
 import { describePut } from './put.js';
 import { describePutWrites } from './put-writes.js';
+import { describeReadOrder } from './read-order.js';
 import { describeReferenceCopyThread } from './reference/copy-thread.js';
 import { describeReferenceDeleteForRuns } from './reference/delete-for-runs.js';
 import { describeReferenceDeleteThread } from './reference/delete-thread.js';
@@ -37,8 +38,11 @@ import { describeReferencePrune } from './reference/prune.js';
 import { describeReferencePut } from './reference/put.js';
 import { describeReferencePutWrites } from './reference/put-writes.js';
 import { describeRewrite } from './rewrite.js';
+import { describeSchemaFence } from './schema-fence.js';
 import { describeSubscriptions } from './subscriptions.js';
+import { describeTrees } from './trees.js';
 import type { RepositoryContractInitializer } from './types.js';
+import { describeWriteRules } from './write-rules.js';
 
 export type {
   ConformanceCase,
@@ -67,7 +71,7 @@ export type { Capability, RepositoryCapabilities, RepositoryContractInitializer 
  *
  * runRepositoryContract({
  *   name: 'memory',
- *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false },
+ *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
  *   createRepository: createMemoryRepository,
  * });
  * ```
@@ -103,6 +107,10 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeMessages(initializer);
     describeDeployments(initializer);
     describeClose(initializer);
+    describeReadOrder(initializer);
+    describeTrees(initializer);
+    describeSchemaFence(initializer);
+    describeWriteRules(initializer);
     // Describe bodies run lazily, so the registered tests are known only once collection is over.
     afterAll(() => {
       const registered = registeredCases(initializer);

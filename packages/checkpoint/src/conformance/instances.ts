@@ -38,6 +38,7 @@ export function describeInstances<TRepository extends Repository>(
         instanceId: 'child-a1',
         latestSeq: 1,
         definitionDigest: 'definition-digest-1',
+        rootId: 'root-a',
         ...meta({ definitionId: 'billing', parentId: 'root-a', callNodeId: 'bill' }),
       });
     });
@@ -52,7 +53,13 @@ export function describeInstances<TRepository extends Repository>(
       await repository.put(last);
 
       expect(await repository.instances()).toEqual([
-        { ...last.meta, instanceId: 'order-1', latestSeq: 2, definitionDigest: 'definition-digest-2' },
+        {
+          ...last.meta,
+          instanceId: 'order-1',
+          latestSeq: 2,
+          definitionDigest: 'definition-digest-2',
+          rootId: 'order-1',
+        },
       ]);
       expect(ids(await repository.instances({ status: 'running' }))).toEqual([]);
       expect(ids(await repository.instances({ status: 'completed' }))).toEqual(['order-1']);
@@ -69,6 +76,7 @@ export function describeInstances<TRepository extends Repository>(
           instanceId: 'order-1',
           latestSeq: 2,
           definitionDigest: 'definition-digest-1',
+          rootId: 'order-1',
         },
       ]);
     });

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../repository.js';
-import { contractTest, expectStored, putChain, write } from './fixtures.js';
+import { contractTest, expectStored, putChain, putChainWithWrites, write } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#list`: an instance's checkpoints, oldest first, with `before` and `limit`. */
@@ -14,9 +14,10 @@ export function describeList<TRepository extends Repository>(initializer: Reposi
     });
 
     test('TH-LIST-02', async (repository) => {
-      const chain = await putChain(repository, 'order-1', 3);
-      await repository.putWrites('order-1', 1, [write('charge', 0, 'one')]);
-      await repository.putWrites('order-1', 3, [write('ship', 0, 'three'), write('ship', 1, 'three again')]);
+      const chain = await putChainWithWrites(repository, 'order-1', 3, {
+        1: [write('charge', 0, 'one')],
+        3: [write('ship', 0, 'three'), write('ship', 1, 'three again')],
+      });
 
       const listed = await repository.list('order-1');
 

@@ -1,6 +1,15 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../repository.js';
-import { checkpoint, contractTest, expectConflict, expectStored, putChain, rejectionOf, write } from './fixtures.js';
+import {
+  checkpoint,
+  contractTest,
+  expectConflict,
+  expectStored,
+  putChain,
+  putChainWithWrites,
+  rejectionOf,
+  write,
+} from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 const seqs = (checkpoints: { seq: number }[]) => checkpoints.map(({ seq }) => seq);
@@ -11,8 +20,8 @@ export function describePrune<TRepository extends Repository>(initializer: Repos
 
   describe('Repository#prune', () => {
     test('TH-PRUNE-01', async (repository) => {
-      const chain = await putChain(repository, 'order-1', 5);
-      for (const seq of [2, 4, 5]) await repository.putWrites('order-1', seq, [write('task', 0, `at ${seq}`)]);
+      const writes = Object.fromEntries([2, 4, 5].map((seq) => [seq, [write('task', 0, `at ${seq}`)]]));
+      const chain = await putChainWithWrites(repository, 'order-1', 5, writes);
 
       await repository.prune('order-1', { keepLast: 2 });
 

@@ -42,22 +42,27 @@ export function describePutWrites<TRepository extends Repository>(
 
     test('TH-WRITES-03', async (repository) => {
       await putChain(repository, 'order-1', 1);
-      await repository.putWrites('order-1', 1, [write('charge', 0, 'first')]);
+      await repository.putWrites('order-1', 1, [write('charge', 0, 'first'), write('charge', 1, 'next')]);
 
-      await repository.putWrites('order-1', 1, [write('charge', 0, 'second'), write('charge', 1, 'next')]);
+      await repository.putWrites('order-1', 1, [write('ship', 0, 'sent'), write('charge', 0, 'first')]);
 
       expectWrites((await repository.get('order-1'))!.writes, [
         write('charge', 0, 'first'),
         write('charge', 1, 'next'),
+        write('ship', 0, 'sent'),
       ]);
     });
 
     test('TH-WRITES-04', async (repository) => {
       await putChain(repository, 'order-1', 1);
 
-      await repository.putWrites('order-1', 1, [write('charge', 0, 'first'), write('charge', 0, 'again')]);
+      await repository.putWrites('order-1', 1, [
+        write('charge', 0, 'first'),
+        write('ship', 0, 'sent'),
+        write('charge', 0, 'first'),
+      ]);
 
-      expectWrites((await repository.get('order-1'))!.writes, [write('charge', 0, 'first')]);
+      expectWrites((await repository.get('order-1'))!.writes, [write('charge', 0, 'first'), write('ship', 0, 'sent')]);
     });
 
     test('TH-WRITES-05', async (repository) => {

@@ -139,6 +139,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
 
     test('TH-PUT-14', async (repository) => {
       const instanceId = 'заказ-注文-🚚-ñ';
+      await putChain(repository, 'родитель-👪', 1);
       const first = checkpoint(instanceId, 1, {
         definitionDigest: 'δ-🔒',
         meta: {
@@ -153,7 +154,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
       await repository.put(first);
 
       expectStored(await repository.get(instanceId), first);
-      expect(await repository.instances()).toEqual([
+      expect(await repository.instances({ parentId: 'родитель-👪' })).toMatchObject([
         { ...first.meta, instanceId, latestSeq: 1, definitionDigest: 'δ-🔒' },
       ]);
     });

@@ -24,11 +24,11 @@ export type BackendSupport = boolean | string;
 export const CONFORMANCE_BACKENDS = {
   memory: {
     package: '@thresher/checkpoint',
-    capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false },
+    capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
   },
   sqlite: {
     package: '@thresher/store-sqlite',
-    capabilities: { concurrentConnections: true, persistence: true, alterStoredBytes: true },
+    capabilities: { concurrentConnections: true, persistence: true, alterStoredBytes: true, upgradeSchema: true },
   },
   postgres: {
     package: '@thresher/store-postgres',
@@ -36,6 +36,7 @@ export const CONFORMANCE_BACKENDS = {
       concurrentConnections: 'against a server (THRESHER_PG_URL); PGlite has one connection',
       persistence: true,
       alterStoredBytes: true,
+      upgradeSchema: true,
     },
   },
 } as const satisfies Record<string, { package: string; capabilities: Record<Capability, BackendSupport> }>;
@@ -64,6 +65,7 @@ export function declaredCapabilities(
     concurrentConnections: resolve('concurrentConnections'),
     persistence: resolve('persistence'),
     alterStoredBytes: resolve('alterStoredBytes'),
+    upgradeSchema: resolve('upgradeSchema'),
   };
 }
 
@@ -128,6 +130,18 @@ const SPEC_NOTES: Partial<Record<SpecFile, string>> = {
     '`putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`: messages buffered before their subscription.',
   'deployments.ts': '`putDeployment`, `getDeployment`, `deployments`.',
   'close.ts': '`close`.',
+  'read-order.ts':
+    '`list` and `instances` in either order (`order`), with `after` and `before` as exclusive bounds: keyset paging both ways.',
+  'trees.ts': '`InstanceSummary#rootId` and `instances({ rootId })`: a whole call tree in one query.',
+  'schema-fence.ts':
+    'Writes of a process running when a newer build migrated the store are refused (`StoreUpgradedError`).',
+  'atomicity.ts': 'Every call is all or nothing: a refusal, wherever it is found, leaves the store as it was.',
+  'journal-rules.ts':
+    '`putWrites` files against the latest checkpoint only, and a repeated (taskId, index) must be the same bytes.',
+  'text-rules.ts': 'U+0000 and lone surrogates are refused in every text field, and found nowhere, on every backend.',
+  'limits.ts':
+    '`MAX_TEXT_BYTES` (512 UTF-8 bytes) for text fields, `MAX_DOCUMENT_BYTES` (16 MiB) for documents, values and XML.',
+  'parent-links.ts': '`parentId` and `callNodeId` come together, and name a stored parent when the link is made.',
 };
 
 /** The whole of `CONFORMANCE.md` for the given cases (by default the suite's table). */
@@ -146,14 +160,21 @@ export function renderConformanceTable(cases: readonly ConformanceCase[] = CONFO
     'A case that needs a capability a backend lacks is reported skipped with the capability named; the Backends column lists where a case runs.',
     '',
     ...table(
-      ['Backend', 'Package', 'concurrentConnections', 'persistence', 'alterStoredBytes'],
+      ['Backend', 'Package', 'concurrentConnections', 'persistence', 'alterStoredBytes', 'upgradeSchema'],
       Object.entries(CONFORMANCE_BACKENDS).map(([name, backend]) => {
         const show = (support: BackendSupport) => (support === true ? 'yes' : support === false ? 'no' : support);
-        const { concurrentConnections, persistence, alterStoredBytes } = backend.capabilities as Record<
+        const { concurrentConnections, persistence, alterStoredBytes, upgradeSchema } = backend.capabilities as Record<
           Capability,
           BackendSupport
         >;
-        return [name, code(backend.package), show(concurrentConnections), show(persistence), show(alterStoredBytes)];
+        return [
+          name,
+          code(backend.package),
+          show(concurrentConnections),
+          show(persistence),
+          show(alterStoredBytes),
+          show(upgradeSchema),
+        ];
       }),
     ),
     '',

@@ -47,8 +47,11 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
   ...rows('put-writes.ts', [
     ['TH-WRITES-01', 'should start a new checkpoint with no writes'],
     ['TH-WRITES-02', 'should return filed writes with their checkpoint in insertion order'],
-    ['TH-WRITES-03', 'should ignore a repeated (taskId, index) entry and keep the first bytes'],
-    ['TH-WRITES-04', 'should ignore a repeated (taskId, index) entry within one call'],
+    [
+      'TH-WRITES-03',
+      'should treat a repeated (taskId, index) entry with the same bytes as a no-op that keeps its first place',
+    ],
+    ['TH-WRITES-04', 'should file a (taskId, index) entry repeated with the same bytes within one call once'],
     ['TH-WRITES-05', 'should keep entries that share only a taskId or only an index'],
     ['TH-WRITES-06', 'should accept an empty list of writes'],
     ['TH-WRITES-07', 'should refuse writes for an instance that has no checkpoint with a ConflictError'],

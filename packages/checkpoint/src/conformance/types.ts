@@ -14,6 +14,11 @@ export interface RepositoryCapabilities {
   persistence: boolean;
   /** A stored document's bytes can be altered behind the store's back (`alterStoredBytes`), as a disk fault would. */
   alterStoredBytes: boolean;
+  /**
+   * The store records a schema version, which can be raised behind the repository's back (`upgradeSchema`) as
+   * a newer build's migration would while this process runs.
+   */
+  upgradeSchema: boolean;
 }
 
 /** The name of one capability. */
@@ -28,7 +33,7 @@ export type Capability = keyof RepositoryCapabilities;
  * ```ts
  * runRepositoryContract({
  *   name: 'memory',
- *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false },
+ *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
  *   createRepository: createMemoryRepository,
  * });
  * ```
@@ -65,4 +70,9 @@ export interface RepositoryContractInitializer<TRepository extends Repository = 
     seq: number,
     alter: (bytes: Uint8Array) => Uint8Array,
   ): Promise<void> | void;
+  /**
+   * Migrate the data behind `repository` to the schema version after the newest this build knows, from
+   * outside the repository, as another process running a newer build would (capability `upgradeSchema`).
+   */
+  upgradeSchema?(repository: TRepository): Promise<void> | void;
 }

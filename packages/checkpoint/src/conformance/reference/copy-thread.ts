@@ -8,6 +8,7 @@ import {
   expectStored,
   expectWrites,
   putChain,
+  putChainWithWrites,
   rejectionOf,
   write,
 } from '../fixtures.js';
@@ -59,7 +60,8 @@ export function describeReferenceCopyThread<TRepository extends Repository>(
       const summaries = await repository.instances();
       const source = summaries.find(({ instanceId }) => instanceId === 'source');
       const target = summaries.find(({ instanceId }) => instanceId === 'target');
-      expect(target).toEqual({ ...source!, instanceId: 'target' });
+      // A copy of a root is a root of its own.
+      expect(target).toEqual({ ...source!, instanceId: 'target', rootId: 'target' });
       expect(target).toMatchObject({ latestSeq: 2, businessKey: 'po-7', dueAt: 1_700_000_000_000 });
     });
 
@@ -87,10 +89,8 @@ export function describeReferenceCopyThread<TRepository extends Repository>(
     });
 
     test('COPY_THREAD-05', async (repository) => {
-      await putChain(repository, 'source', 2);
       const entries = [write('task-b', 0, 'write_val'), write('task-a', 1, 'second')];
-      await repository.putWrites('source', 2, entries);
-      await repository.putWrites('source', 1, [write('task-c', 0, 'first')]);
+      await putChainWithWrites(repository, 'source', 2, { 1: [write('task-c', 0, 'first')], 2: entries });
 
       await repository.copy('source', 'target');
 

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../../repository.js';
-import { checkpoint, contractTest, expectStored, putChain, write } from '../fixtures.js';
+import { checkpoint, contractTest, expectStored, putChain, putChainWithWrites, write } from '../fixtures.js';
 import type { RepositoryContractInitializer } from '../types.js';
 
 const ids = (summaries: { instanceId: string }[]) => summaries.map(({ instanceId }) => instanceId);
@@ -33,8 +33,7 @@ export function describeReferenceDeleteForRuns<TRepository extends Repository>(
 
     test('DELETE_FOR_RUNS-03', async (repository) => {
       await putChain(repository, 'run-1', 1);
-      const chain = await putChain(repository, 'run-2', 2);
-      await repository.putWrites('run-2', 1, [write('task-1', 0, 'kept')]);
+      const chain = await putChainWithWrites(repository, 'run-2', 2, { 1: [write('task-1', 0, 'kept')] });
 
       await repository.delete('run-1');
 

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { PutCheckpoint, Repository } from '../../repository.js';
-import { checkpoint, contractTest, expectWrites, putChain, utf8, write } from '../fixtures.js';
+import { checkpoint, contractTest, expectWrites, putChain, putChainWithWrites, utf8, write } from '../fixtures.js';
 import type { RepositoryContractInitializer } from '../types.js';
 
 /** A checkpoint whose document is `state` as JSON. */
@@ -23,8 +23,10 @@ export function describeReferenceDeltaChannelHistory<TRepository extends Reposit
 
   describe('DELTA_CHANNEL_HISTORY', () => {
     test('DELTA_CHANNEL_HISTORY-01', async (repository) => {
-      await putChain(repository, 'thread-1', 5);
-      for (const seq of [4, 2, 3, 1]) await repository.putWrites('thread-1', seq, [write('task', 0, String(seq))]);
+      // Task ids that sort against the seqs: the history is in seq order, not task id order.
+      const taskIds = ['d', 'b', 'c', 'a'];
+      const writes = Object.fromEntries(taskIds.map((taskId, i) => [i + 1, [write(taskId, 0, String(i + 1))]]));
+      await putChainWithWrites(repository, 'thread-1', 5, writes);
 
       const history = await repository.list('thread-1', { before: 5 });
 
@@ -42,9 +44,10 @@ export function describeReferenceDeltaChannelHistory<TRepository extends Reposit
     });
 
     test('DELTA_CHANNEL_HISTORY-03', async (repository) => {
-      await putChain(repository, 'thread-1', 3);
-      await repository.putWrites('thread-1', 2, [write('task', 0, 'before')]);
-      await repository.putWrites('thread-1', 3, [write('task', 0, 'extra')]);
+      await putChainWithWrites(repository, 'thread-1', 3, {
+        2: [write('task', 0, 'before')],
+        3: [write('task', 0, 'extra')],
+      });
 
       const history = await repository.list('thread-1', { before: 3 });
 
@@ -101,10 +104,8 @@ export function describeReferenceDeltaChannelHistory<TRepository extends Reposit
     });
 
     test('DELTA_CHANNEL_HISTORY-09', async (repository) => {
-      await putChain(repository, 'thread-1', 2);
       const parallel = [write('~3:node-c', 0, 'c'), write('~1:node-a', 0, 'a'), write('~2:node-b', 0, 'b')];
-      await repository.putWrites('thread-1', 1, parallel);
-      await repository.putWrites('thread-1', 2, [write('~0:node-z', 0, 'z')]);
+      await putChainWithWrites(repository, 'thread-1', 2, { 1: parallel, 2: [write('~0:node-z', 0, 'z')] });
 
       const history = await repository.list('thread-1');
 

@@ -72,6 +72,7 @@ export function describeReferenceGetTuple<TRepository extends Repository>(
         instanceId: 'thread-1',
         latestSeq: 1,
         definitionDigest: 'definition-digest-1',
+        rootId: 'thread-1',
       });
     });
 

@@ -1,6 +1,14 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../../repository.js';
-import { checkpoint, contractTest, expectStored, expectWrites, putChain, write } from '../fixtures.js';
+import {
+  checkpoint,
+  contractTest,
+  expectStored,
+  expectWrites,
+  putChain,
+  putChainWithWrites,
+  write,
+} from '../fixtures.js';
 import type { RepositoryContractInitializer } from '../types.js';
 
 const seqs = (checkpoints: { seq: number }[]) => checkpoints.map(({ seq }) => seq);
@@ -123,9 +131,10 @@ export function describeReferenceList<TRepository extends Repository>(
     });
 
     test('LIST-16', async (repository) => {
-      await putChain(repository, 'thread-1', 3);
-      await repository.putWrites('thread-1', 1, [write('score-99', 0, '99')]);
-      await repository.putWrites('thread-1', 2, [write('score-42', 0, '42'), write('run-abc', 0, 'run')]);
+      await putChainWithWrites(repository, 'thread-1', 3, {
+        1: [write('score-99', 0, '99')],
+        2: [write('score-42', 0, '42'), write('run-abc', 0, 'run')],
+      });
 
       const scored42 = (await repository.list('thread-1')).filter(({ writes }) =>
         writes.some(({ taskId }) => taskId === 'score-42'),

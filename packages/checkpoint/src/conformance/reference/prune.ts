@@ -1,6 +1,14 @@
 import { describe, expect } from 'vitest';
 import type { Repository } from '../../repository.js';
-import { checkpoint, contractTest, expectStored, putChain, rejectionOf, write } from '../fixtures.js';
+import {
+  checkpoint,
+  contractTest,
+  expectStored,
+  putChain,
+  putChainWithWrites,
+  rejectionOf,
+  write,
+} from '../fixtures.js';
 import type { RepositoryContractInitializer } from '../types.js';
 
 const seqs = (checkpoints: { seq: number }[]) => checkpoints.map(({ seq }) => seq);
@@ -75,8 +83,7 @@ export function describeReferencePrune<TRepository extends Repository>(
     });
 
     test('PRUNE-07', async (repository) => {
-      await putChain(repository, 'thread-1', 2);
-      await repository.putWrites('thread-1', 1, [write('task-1', 0, 'kept')]);
+      await putChainWithWrites(repository, 'thread-1', 2, { 1: [write('task-1', 0, 'kept')] });
 
       await repository.prune('thread-1', { keepLast: 5 });
 

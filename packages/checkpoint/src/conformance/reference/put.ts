@@ -82,6 +82,7 @@ export function describeReferencePut<TRepository extends Repository>(
     });
 
     test('PUT-08', async (repository) => {
+      await putChain(repository, 'root-1', 1);
       const child = checkpoint('child-abc', 1, { meta: { parentId: 'root-1', callNodeId: 'abc' } });
 
       await repository.put(child);

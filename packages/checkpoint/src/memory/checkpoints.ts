@@ -1,0 +1,171 @@
+/**
+ * Checkpoints and their journal in memory: `put`, `rewrite`, `putWrites`, `get`, `list`, `delete`, `copy`
+ * and `prune`. Each write checks its arguments, then every rule on what is stored, and builds what it
+ * stores, before it changes anything: a refusal at any point leaves the store exactly as it was, as a
+ * rolled-back transaction leaves a SQL store.
+ */
+import { checkPutArguments, checkRewriteArguments, checkText, checkWritesArguments } from '../input-rules.js';
+import {
+  checkFence,
+  checkKeepLast,
+  checkParentStored,
+  checkWritesTarget,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  parentToCheck,
+  planWrites,
+} from '../put-rules.js';
+import { historyRange, rootIdOf } from '../read-rules.js';
+import type {
+  Fence,
+  ListOptions,
+  PendingWrite,
+  PutCheckpoint,
+  RewriteCheckpoint,
+  StoredCheckpoint,
+} from '../repository.js';
+import {
+  type CheckpointEntry,
+  copyBytes,
+  copyMeta,
+  copyWrite,
+  type InstanceEntry,
+  type MemoryState,
+  toStored,
+  writeKey,
+} from './state.js';
+
+export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): void {
+  checkPutArguments(checkpoint);
+  const { instanceId, seq, parentSeq } = checkpoint;
+  const instance = state.instances.get(instanceId);
+  checkFence(instanceId, checkpoint.fence, instance?.lease);
+  const stored = instance?.checkpoints.get(seq)?.bytes;
+  if (decidePut(checkpoint, stored, instance?.latestSeq ?? null) === 'replay') return;
+  const parent = parentToCheck(checkpoint, instance?.meta.parentId);
+  if (parent !== null) checkParentStored(checkpoint, state.instances.has(parent));
+  const entry: CheckpointEntry = {
+    seq,
+    parentSeq,
+    schema: checkpoint.schema,
+    definitionDigest: checkpoint.definitionDigest,
+    digest: checkpoint.digest,
+    bytes: copyBytes(checkpoint.bytes),
+    writes: [],
+    filed: new Map(),
+  };
+  const { parentId } = checkpoint.meta;
+  // Derived when the link is made, then kept: deleting an ancestor leaves it as it was.
+  const rootId =
+    instance !== undefined && instance.meta.parentId === parentId
+      ? instance.rootId
+      : rootIdOf(instanceId, parentId, parentId === null ? undefined : state.instances.get(parentId)?.rootId);
+  const next: InstanceEntry = {
+    checkpoints: instance?.checkpoints ?? new Map<number, CheckpointEntry>(),
+    latestSeq: seq,
+    definitionDigest: checkpoint.definitionDigest,
+    meta: copyMeta(checkpoint.meta),
+    rootId,
+  };
+  if (instance?.lease !== undefined) next.lease = instance.lease;
+  // Nothing below throws: the store changes only once everything is decided and built.
+  next.checkpoints.set(seq, entry);
+  state.instances.set(instanceId, next);
+}
+
+export function rewriteCheckpoint(state: MemoryState, checkpoint: RewriteCheckpoint): void {
+  checkRewriteArguments(checkpoint);
+  const { instanceId, seq } = checkpoint;
+  const instance = state.instances.get(instanceId);
+  checkFence(instanceId, checkpoint.fence, instance?.lease);
+  const entry = instance?.checkpoints.get(seq);
+  if (decideRewrite(checkpoint, entry) === 'replay' || entry === undefined) return;
+  const bytes = copyBytes(checkpoint.bytes);
+  // In place: parentSeq, writes, definitionDigest and the instance's index are not the rewrite's to change.
+  entry.schema = checkpoint.schema;
+  entry.digest = checkpoint.digest;
+  entry.bytes = bytes;
+}
+
+export function putWrites(
+  state: MemoryState,
+  instanceId: string,
+  seq: number,
+  writes: PendingWrite[],
+  fence: Fence | undefined,
+): void {
+  checkWritesArguments(instanceId, seq, writes);
+  const instance = state.instances.get(instanceId);
+  checkFence(instanceId, fence, instance?.lease);
+  checkWritesTarget(instanceId, seq, instance?.latestSeq ?? null);
+  const entry = instance!.checkpoints.get(seq)!;
+  const fresh = planWrites(instanceId, seq, writes, (taskId, index) => entry.filed.get(writeKey(taskId, index)));
+  const copies = fresh.map(copyWrite);
+  // The whole batch is decided: file it.
+  for (const write of copies) {
+    entry.filed.set(writeKey(write.taskId, write.index), write.value);
+    entry.writes.push(write);
+  }
+}
+
+export function readCheckpoint(state: MemoryState, instanceId: string, seq?: number): StoredCheckpoint | undefined {
+  const instance = state.instances.get(instanceId);
+  if (instance === undefined) return undefined;
+  const entry = instance.checkpoints.get(seq ?? instance.latestSeq);
+  return entry === undefined ? undefined : toStored(instanceId, entry);
+}
+
+export function readHistory(state: MemoryState, instanceId: string, options: ListOptions = {}): StoredCheckpoint[] {
+  const { order, after, before, limit } = historyRange(options);
+  const instance = state.instances.get(instanceId);
+  if (instance === undefined) return [];
+  // Insertion order is seq order.
+  const entries = [...instance.checkpoints.values()].filter(
+    ({ seq }) => (after === null || seq > after) && (before === null || seq < before),
+  );
+  if (order === 'desc') entries.reverse();
+  return entries.slice(0, limit ?? entries.length).map((entry) => toStored(instanceId, entry));
+}
+
+export function deleteInstance(state: MemoryState, instanceId: string): void {
+  state.instances.delete(instanceId);
+}
+
+export function copyInstance(state: MemoryState, sourceId: string, targetId: string): void {
+  checkText('targetId', targetId);
+  const source = state.instances.get(sourceId);
+  decideCopy(sourceId, targetId, source !== undefined, state.instances.get(targetId)?.latestSeq ?? null);
+  if (source === undefined) return;
+  const checkpoints = new Map<number, CheckpointEntry>();
+  for (const [seq, entry] of source.checkpoints) {
+    const writes = entry.writes.map(copyWrite);
+    checkpoints.set(seq, {
+      ...entry,
+      bytes: copyBytes(entry.bytes),
+      writes,
+      filed: new Map(writes.map((write) => [writeKey(write.taskId, write.index), write.value])),
+    });
+  }
+  // The lease stays with the source: the copy is unclaimed.
+  // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
+  state.instances.set(targetId, {
+    checkpoints,
+    latestSeq: source.latestSeq,
+    definitionDigest: source.definitionDigest,
+    meta: copyMeta(source.meta),
+    rootId: source.meta.parentId === null ? targetId : source.rootId,
+  });
+}
+
+export function pruneCheckpoints(state: MemoryState, instanceId: string, keepLast: number): void {
+  checkKeepLast(keepLast);
+  const instance = state.instances.get(instanceId);
+  if (instance === undefined) return;
+  let excess = instance.checkpoints.size - keepLast;
+  // Insertion order is seq order, so the first entries are the oldest.
+  for (const seq of instance.checkpoints.keys()) {
+    if (excess-- <= 0) break;
+    instance.checkpoints.delete(seq);
+  }
+}

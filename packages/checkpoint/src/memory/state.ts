@@ -1,0 +1,99 @@
+/**
+ * What the memory repository holds, and the copies it makes on the way in and out: neither a caller's buffer
+ * nor a returned one can change what is stored.
+ */
+import type { HeldLease } from '../put-rules.js';
+import type { BufferedMessage, Deployment, InstanceMeta, PendingWrite, StoredCheckpoint } from '../repository.js';
+
+export interface CheckpointEntry {
+  seq: number;
+  parentSeq: number | null;
+  schema: number;
+  definitionDigest: string;
+  digest: string;
+  bytes: Uint8Array;
+  /** In filing order. */
+  writes: PendingWrite[];
+  /** The value filed at each (taskId, index), keyed by {@link writeKey}: what a repeat is compared with. */
+  filed: Map<string, Uint8Array>;
+}
+
+export interface InstanceEntry {
+  /** Keyed by seq; `put` only appends seqs above the latest, so insertion order is seq order. */
+  checkpoints: Map<number, CheckpointEntry>;
+  latestSeq: number;
+  definitionDigest: string;
+  meta: InstanceMeta;
+  /** The root of its call tree (`rootIdOf`), derived when the instance is created or its parent changes. */
+  rootId: string;
+  /** The held lease; absent when none is held. */
+  lease?: HeldLease;
+}
+
+export interface MessageEntry {
+  message: BufferedMessage;
+  /** Who took it and has not yet deleted it; null while no one holds it. */
+  taker: string | null;
+}
+
+/** Everything one memory repository holds. */
+export interface MemoryState {
+  instances: Map<string, InstanceEntry>;
+  deploymentsInOrder: Deployment[];
+  deploymentsByDigest: Map<string, Deployment>;
+  messages: Map<string, MessageEntry>;
+  /** The last fencing token handed out, store-wide: tokens are never reused, not even after a delete. */
+  lastToken: number;
+}
+
+export function emptyState(): MemoryState {
+  return {
+    instances: new Map(),
+    deploymentsInOrder: [],
+    deploymentsByDigest: new Map(),
+    messages: new Map(),
+    lastToken: 0,
+  };
+}
+
+/** The key of a journal entry's (taskId, index); task ids never hold U+0000, so it separates the parts. */
+export function writeKey(taskId: string, index: number): string {
+  return `${taskId}\u0000${index}`;
+}
+
+export function toStored(instanceId: string, entry: CheckpointEntry): StoredCheckpoint {
+  return {
+    instanceId,
+    seq: entry.seq,
+    parentSeq: entry.parentSeq,
+    schema: entry.schema,
+    definitionDigest: entry.definitionDigest,
+    digest: entry.digest,
+    bytes: copyBytes(entry.bytes),
+    writes: entry.writes.map(copyWrite),
+  };
+}
+
+export function copyMeta(meta: InstanceMeta): InstanceMeta {
+  return { ...meta, subscriptions: meta.subscriptions.map(({ name, key }) => ({ name, key })) };
+}
+
+export function copyMessage(message: BufferedMessage): BufferedMessage {
+  return {
+    id: message.id,
+    name: message.name,
+    correlationKey: message.correlationKey,
+    variables: copyBytes(message.variables),
+    publishedAt: message.publishedAt,
+    expiresAt: message.expiresAt,
+  };
+}
+
+export function copyWrite(write: PendingWrite): PendingWrite {
+  return { taskId: write.taskId, index: write.index, value: copyBytes(write.value) };
+}
+
+/** A plain `Uint8Array` copy; `new Uint8Array(view)` copies even when handed a Node `Buffer`. */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}

@@ -1,0 +1,95 @@
+/**
+ * The read rules every store applies to `list` and `instances` before it reads, so order, bounds and page
+ * sizes mean the same on every backend; and the rule that gives an instance its call tree's root.
+ */
+import { checkText } from './input-rules.js';
+import type { InstanceQuery, ListOptions, ReadOrder } from './repository.js';
+
+/** A `list` call's options, checked: absent bounds and limit are null. */
+export interface HistoryRange {
+  order: ReadOrder;
+  /** Only seqs greater than this; null for no lower bound. */
+  after: number | null;
+  /** Only seqs lower than this; null for no upper bound. */
+  before: number | null;
+  /** At most this many; null for all. */
+  limit: number | null;
+}
+
+/** An `instances` query's order and page size, checked: an absent limit is null. */
+export interface InstancePage {
+  order: ReadOrder;
+  limit: number | null;
+}
+
+/**
+ * Check `order`: absent is `'asc'`.
+ *
+ * @throws RangeError for anything but `'asc'` and `'desc'`
+ */
+export function checkReadOrder(order: unknown): ReadOrder {
+  if (order === undefined || order === 'asc') return 'asc';
+  if (order === 'desc') return 'desc';
+  throw new RangeError(`order must be 'asc' or 'desc', not ${describe(order)}`);
+}
+
+/**
+ * Check a page size: absent is null (all). Safe integers only, so that no backend truncates, rounds or reads
+ * a negative one its own way (SQLite reads `LIMIT -1` as no limit, PostgreSQL refuses it).
+ *
+ * @throws RangeError when it is not a non-negative safe integer
+ */
+export function checkPageSize(limit: unknown): number | null {
+  if (limit === undefined) return null;
+  if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
+    throw new RangeError(`limit must be a non-negative safe integer, not ${describe(limit)}`);
+  }
+  return limit as number;
+}
+
+/** Check a seq bound of `list`: absent is null (no bound). */
+function checkSeqBound(name: 'after' | 'before', bound: unknown): number | null {
+  if (bound === undefined) return null;
+  if (!Number.isSafeInteger(bound)) throw new RangeError(`${name} must be a safe integer seq, not ${describe(bound)}`);
+  return bound as number;
+}
+
+/**
+ * `list`'s options as every store reads them. No bound is applied for an absent one: a default bound such as
+ * `Number.MAX_SAFE_INTEGER` would leave out the seq it names.
+ *
+ * @throws RangeError for an unknown order, a bound that is not a safe integer, or a bad limit
+ */
+export function historyRange(options: ListOptions = {}): HistoryRange {
+  return {
+    order: checkReadOrder(options.order),
+    after: checkSeqBound('after', options.after),
+    before: checkSeqBound('before', options.before),
+    limit: checkPageSize(options.limit),
+  };
+}
+
+/**
+ * `instances`' order and page size as every store reads them.
+ *
+ * @throws RangeError for an unknown order or a bad limit
+ */
+export function instancePage(query: InstanceQuery = {}): InstancePage {
+  // A cursor is an instance id: text no store could hold is refused alike on every backend.
+  if (query.after !== undefined) checkText('after', query.after);
+  if (query.before !== undefined) checkText('before', query.before);
+  return { order: checkReadOrder(query.order), limit: checkPageSize(query.limit) };
+}
+
+/**
+ * The root of an instance's call tree when it is created (or its `parentId` changes): its own id for a root;
+ * else the parent's `rootId`, or, when the parent is not stored, the parent's id (the furthest ancestor known).
+ */
+export function rootIdOf(instanceId: string, parentId: string | null, parentRootId: string | undefined): string {
+  if (parentId === null) return instanceId;
+  return parentRootId ?? parentId;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,268 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type CheckpointError, type PutCheckpoint, StoreUpgradedError } from '@thresher/checkpoint';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, type PostgresRepository, SCHEMA_VERSION } from '../src/index.js';
+import {
+  adminPool,
+  BACKEND,
+  closeBackend,
+  dropSchema,
+  freshSchema,
+  NEEDS_SERVER,
+  openRepository,
+  PG_URL,
+} from './backend.js';
+
+const onServer = BACKEND === 'server';
+/** The built package: child processes run plain Node, which cannot load the TypeScript sources. */
+const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const NEEDS_BUILD = 'needs `pnpm run build`: the child process runs the built package';
+
+/** A test that needs what `why` names: skipped without it, saying why in its name. */
+const onlyIf = (ready: boolean, why: string) => (name: string, body: () => Promise<void>) =>
+  it.skipIf(!ready)(ready ? name : `${name} (skipped: ${why})`, body);
+const serverIt = onlyIf(onServer, NEEDS_SERVER);
+const builtServerIt = onlyIf(onServer && existsSync(DIST), onServer ? NEEDS_BUILD : NEEDS_SERVER);
+
+const opened: PostgresRepository[] = [];
+const schemas: string[] = [];
+
+afterEach(async () => {
+  for (const repository of opened.splice(0)) await repository.close();
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
+});
+afterAll(closeBackend);
+
+function schema(): string {
+  const name = freshSchema();
+  schemas.push(name);
+  return name;
+}
+
+async function open(name: string): Promise<PostgresRepository> {
+  const repository = await openRepository(name);
+  opened.push(repository);
+  return repository;
+}
+
+async function sql<TRow>(text: string, values?: unknown[]): Promise<TRow[]> {
+  return (await (await adminPool()).query<TRow>(text, values)).rows;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+function checkpoint(instanceId: string, seq: number, parentId: string | null = null): PutCheckpoint {
+  return {
+    instanceId,
+    seq,
+    parentSeq: seq === 1 ? null : seq - 1,
+    schema: 1,
+    definitionDigest: 'definition-digest',
+    digest: `digest-${instanceId}-${seq}`,
+    bytes: utf8(`${instanceId}:${seq}`),
+    meta: {
+      status: 'running',
+      processId: 'order_process',
+      definitionId: 'order-fulfilment',
+      businessKey: null,
+      parentId,
+      callNodeId: parentId === null ? null : 'call',
+      dueAt: null,
+      subscriptions: [],
+    },
+  };
+}
+
+/** What a newer build's migration does, as `migrate` does it: under the migration lock, a change and its version. */
+const NEWER_MIGRATION = (name: string) => [
+  'BEGIN',
+  `SELECT pg_advisory_xact_lock(hashtextextended('thresher.migrate:${name}', 0))`,
+  `CREATE TABLE "${name}".from_a_newer_build (id INTEGER PRIMARY KEY)`,
+  `INSERT INTO "${name}".schema_migrations (version, description) VALUES (${SCHEMA_VERSION + 1}, 'a newer build')`,
+];
+
+async function migrateAsANewerBuild(name: string): Promise<void> {
+  for (const statement of [...NEWER_MIGRATION(name), 'COMMIT']) await sql(statement);
+}
+
+function expectUpgraded(error: unknown, name: string, label: string): void {
+  expect(error, label).toBeInstanceOf(StoreUpgradedError);
+  expect((error as CheckpointError).code, label).toBe('THRESHER_STORE_UPGRADED');
+  expect((error as CheckpointError).retryable, label).toBe(false);
+  expect((error as Error).message, label).toContain(`"${name}"`);
+  expect((error as Error).message, label).toContain(`migrated to schema ${SCHEMA_VERSION + 1}`);
+  expect((error as Error).message, label).toContain(`knows schema ${SCHEMA_VERSION}`);
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('the write should have been refused'),
+    (error: unknown) => error,
+  );
+
+describe(`schema version 4 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: the root of every call tree`, () => {
+  it('should back-fill rootId when it upgrades a version-3 schema, walking trees down from their roots', async () => {
+    const name = schema();
+    await sql(`CREATE SCHEMA "${name}"`);
+    await sql(`CREATE TABLE "${name}".schema_migrations (
+      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    for (const [i, migration] of MIGRATIONS.slice(0, 3).entries()) {
+      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
+      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
+        i + 1,
+        migration.description,
+      ]);
+    }
+    // Children before their parents, and a subtree whose root was deleted before the upgrade.
+    for (const [id, parent] of [
+      ['grandchild', 'child'],
+      ['child', 'root'],
+      ['root', null],
+      ['orphan', 'deleted-root'],
+      ['orphan-child', 'orphan'],
+      ['solo', null],
+    ] as const) {
+      await sql(
+        `INSERT INTO "${name}".instances (instance_id, latest_seq, definition_digest, status, process_id,
+          definition_id, parent_id, call_node_id) VALUES ($1, 1, 'dd', 'running', 'p', 'd', $2, $3)`,
+        [id, parent, parent === null ? null : 'call'],
+      );
+    }
+
+    const repository = await open(name);
+
+    const summaries = await repository.instances();
+    expect(Object.fromEntries(summaries.map(({ instanceId, rootId }) => [instanceId, rootId]))).toEqual({
+      child: 'root',
+      grandchild: 'root',
+      orphan: 'deleted-root',
+      'orphan-child': 'deleted-root',
+      root: 'root',
+      solo: 'solo',
+    });
+    const [column] = await sql<{ is_nullable: string }>(
+      `SELECT is_nullable FROM information_schema.columns
+       WHERE table_schema = $1 AND table_name = 'instances' AND column_name = 'root_id'`,
+      [name],
+    );
+    expect(column?.is_nullable).toBe('NO');
+    const indexes = await sql<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = $1`, [name]);
+    expect(indexes.map(({ indexname }) => indexname)).toContain('instances_by_root');
+    await repository.put(checkpoint('great-grandchild', 1, 'grandchild'));
+    expect((await repository.instances({ rootId: 'root' })).map(({ instanceId }) => instanceId)).toEqual([
+      'child',
+      'grandchild',
+      'great-grandchild',
+      'root',
+    ]);
+  });
+});
+
+describe('a running process while a newer build migrates the schema', () => {
+  serverIt('should make a write wait while a newer build migrates, then refuse it', async () => {
+    const name = schema();
+    const repository = await open(name);
+    await repository.put(checkpoint('order-1', 1));
+    const { default: pg } = await import('pg');
+    const migrator = new pg.Client({ connectionString: PG_URL });
+    await migrator.connect();
+    try {
+      for (const statement of NEWER_MIGRATION(name)) await migrator.query(statement);
+      let settled = false;
+      const put = refusal(repository.put(checkpoint('order-1', 2))).finally(() => {
+        settled = true;
+      });
+      // Deterministic, not a sleep: wait until the server reports the put waiting on the migration lock.
+      const waiting = async () =>
+        Number(
+          (
+            await sql<{ waiting: string }>(
+              `SELECT count(*) AS waiting FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event = 'advisory' AND position($1 in query) > 0`,
+              [name],
+            )
+          )[0]!.waiting,
+        );
+      await expect.poll(waiting, { timeout: 5000 }).toBe(1);
+      expect(settled).toBe(false);
+
+      await migrator.query('COMMIT');
+
+      expectUpgraded(await put, name, 'put');
+      expect((await repository.get('order-1'))?.seq).toBe(1);
+    } finally {
+      await migrator.end();
+    }
+  });
+});
+
+/**
+ * A process of this build holding the schema open: it opens the store and writes seq 1, says ready, waits for
+ * the go line on stdin, then tries seq 2 and reports how that went as one JSON line.
+ */
+const WRITER = `
+const [dist, connectionString, schema] = process.argv.slice(2);
+const { createPostgresRepository } = await import(dist);
+const repository = await createPostgresRepository({ connectionString, schema });
+const meta = { status: 'running', processId: 'p', definitionId: 'd', businessKey: null, parentId: null,
+  callNodeId: null, dueAt: null, subscriptions: [] };
+const put = (seq) => repository.put({ instanceId: 'order-1', seq, parentSeq: seq === 1 ? null : seq - 1, schema: 1,
+  definitionDigest: 'd', digest: 'digest-' + seq, bytes: new TextEncoder().encode(String(seq)), meta });
+await put(1);
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.destroy();
+const outcome = await put(2).then(
+  () => ({ written: true }),
+  (error) => ({ written: false, name: error.name, code: error.code, message: error.message }),
+);
+await repository.close();
+process.stdout.write(JSON.stringify(outcome) + '\\n');
+`;
+
+describe('a process of this build across an upgrade by another process', () => {
+  builtServerIt(
+    'should refuse the running process its next write once another process migrated the schema',
+    async () => {
+      const name = schema();
+      const directory = mkdtempSync(join(tmpdir(), 'thresher-pg-upgrades-'));
+      try {
+        const script = join(directory, 'writer.mjs');
+        writeFileSync(script, WRITER);
+        const child = spawn(process.execPath, [script, pathToFileURL(DIST).href, PG_URL!, name]);
+        let stdout = '';
+        let stderr = '';
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+        await new Promise<void>((resolve) => {
+          child.stdout.on('data', (chunk) => {
+            stdout += chunk;
+            if (stdout.startsWith('ready\n')) resolve();
+          });
+          child.on('close', () => resolve());
+        });
+        expect(stdout, stderr).toBe('ready\n');
+
+        await migrateAsANewerBuild(name);
+        child.stdin.end('go\n');
+
+        expect(await exited, stderr).toBe(0);
+        const outcome = JSON.parse(stdout.slice('ready\n'.length));
+        expect(outcome).toMatchObject({ written: false, name: 'StoreUpgradedError', code: 'THRESHER_STORE_UPGRADED' });
+        expect(outcome.message).toContain(`"${name}"`);
+        expect(outcome.message).toContain(`migrated to schema ${SCHEMA_VERSION + 1}`);
+        expect(await sql(`SELECT seq FROM "${name}".checkpoints WHERE instance_id = 'order-1'`)).toEqual([
+          { seq: '1' },
+        ]);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,213 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PutCheckpoint } from '@thresher/checkpoint';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { selectInstancesSql } from '../src/statements.js';
+
+let directory: string;
+const opened: SqliteRepository[] = [];
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'thresher-sqlite-upgrades-'));
+});
+
+afterEach(async () => {
+  for (const repository of opened.splice(0)) await repository.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function open(path = join(directory, 'thresher.db')): SqliteRepository {
+  const repository = createSqliteRepository({ path });
+  opened.push(repository);
+  return repository;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+function checkpoint(instanceId: string, seq: number, parentId: string | null = null): PutCheckpoint {
+  return {
+    instanceId,
+    seq,
+    parentSeq: seq === 1 ? null : seq - 1,
+    schema: 1,
+    definitionDigest: 'definition-digest',
+    digest: `digest-${instanceId}-${seq}`,
+    bytes: utf8(`${instanceId}:${seq}`),
+    meta: {
+      status: 'running',
+      processId: 'order_process',
+      definitionId: 'order-fulfilment',
+      businessKey: null,
+      parentId,
+      callNodeId: parentId === null ? null : 'call',
+      dueAt: null,
+      subscriptions: [],
+    },
+  };
+}
+
+/** What a newer build's migration does to the file: a change of its own, and the version it records. */
+function migrateAsANewerBuild(path: string): void {
+  const db = new Database(path);
+  try {
+    db.transaction(() => {
+      db.exec('CREATE TABLE from_a_newer_build (id INTEGER PRIMARY KEY)');
+      db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    }).immediate();
+  } finally {
+    db.close();
+  }
+}
+
+describe('schema version 4: the root of every call tree', () => {
+  it('should back-fill rootId when it upgrades a version-3 file, walking trees down from their roots', async () => {
+    const path = join(directory, 'v3.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration.sql);
+    db.pragma('user_version = 3');
+    const insert = db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        business_key, parent_id, call_node_id, due_at) VALUES (?, 1, 'dd', 'running', 'p', 'd', NULL, ?, ?, NULL)`,
+    );
+    // Children before their parents, and a subtree whose root was deleted before the upgrade.
+    for (const [id, parent] of [
+      ['grandchild', 'child'],
+      ['child', 'root'],
+      ['root', null],
+      ['orphan', 'deleted-root'],
+      ['orphan-child', 'orphan'],
+      ['solo', null],
+    ] as const) {
+      insert.run(id, parent, parent === null ? null : 'call');
+    }
+    db.close();
+
+    const repository = open(path);
+
+    const roots = Object.fromEntries(
+      (await repository.instances()).map(({ instanceId, rootId }) => [instanceId, rootId]),
+    );
+    expect(roots).toEqual({
+      child: 'root',
+      grandchild: 'root',
+      orphan: 'deleted-root',
+      'orphan-child': 'deleted-root',
+      root: 'root',
+      solo: 'solo',
+    });
+    expect((await repository.instances({ rootId: 'root' })).map(({ instanceId }) => instanceId)).toEqual([
+      'child',
+      'grandchild',
+      'root',
+    ]);
+    await repository.put(checkpoint('great-grandchild', 1, 'grandchild'));
+    expect((await repository.instances({ rootId: 'root' })).map(({ instanceId }) => instanceId)).toContain(
+      'great-grandchild',
+    );
+  });
+
+  it('should find a call tree through the instances_by_root index, in either order', async () => {
+    const repository = open();
+    await repository.put(checkpoint('root', 1));
+
+    const db = new Database(repository.path);
+    try {
+      for (const desc of [false, true]) {
+        const sql = selectInstancesSql({
+          roots: false,
+          children: false,
+          parentId: false,
+          status: false,
+          definition: false,
+          after: false,
+          limit: true,
+          rootId: true,
+          before: false,
+          desc,
+        });
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ rootId: 'root', limit: 10 }) as { detail: string }[]
+        )
+          .map(({ detail }) => detail)
+          .join('; ');
+        // In index order: no temporary B-tree sorts the tree.
+        expect(plan).toMatch(/^SEARCH instances USING INDEX instances_by_root \(root_id=\?\)$/);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** The built package: child processes run plain Node, which cannot load the TypeScript sources. */
+const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/**
+ * A process of this build holding the file open: it opens the store and writes seq 1, says ready, waits for
+ * the go line on stdin, then tries seq 2 and reports how that went as one JSON line.
+ */
+const WRITER = `
+const [dist, path] = process.argv.slice(2);
+const { createSqliteRepository } = await import(dist);
+const repository = createSqliteRepository({ path });
+const meta = { status: 'running', processId: 'p', definitionId: 'd', businessKey: null, parentId: null,
+  callNodeId: null, dueAt: null, subscriptions: [] };
+const put = (seq) => repository.put({ instanceId: 'order-1', seq, parentSeq: seq === 1 ? null : seq - 1, schema: 1,
+  definitionDigest: 'd', digest: 'digest-' + seq, bytes: new TextEncoder().encode(String(seq)), meta });
+await put(1);
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.destroy();
+const outcome = await put(2).then(
+  () => ({ written: true }),
+  (error) => ({ written: false, name: error.name, code: error.code, message: error.message }),
+);
+await repository.close();
+process.stdout.write(JSON.stringify(outcome) + '\\n');
+`;
+
+describe('a process of this build across an upgrade by another process', () => {
+  it.skipIf(!existsSync(DIST))(
+    'should refuse the running process its next write once another process migrated the file (needs `pnpm run build`)',
+    async () => {
+      const path = join(directory, 'shared.db');
+      const script = join(directory, 'writer.mjs');
+      writeFileSync(script, WRITER);
+      const child = spawn(process.execPath, [script, pathToFileURL(DIST).href, path]);
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+          if (stdout.startsWith('ready\n')) resolve();
+        });
+        child.on('close', () => resolve());
+      });
+      expect(stdout, stderr).toBe('ready\n');
+
+      migrateAsANewerBuild(path);
+      child.stdin.end('go\n');
+
+      expect(await exited, stderr).toBe(0);
+      const outcome = JSON.parse(stdout.slice('ready\n'.length));
+      expect(outcome).toMatchObject({ written: false, name: 'StoreUpgradedError', code: 'THRESHER_STORE_UPGRADED' });
+      expect(outcome.message).toContain(path);
+      expect(outcome.message).toContain(`migrated to schema ${SCHEMA_VERSION + 1}`);
+      const db = new Database(path, { readonly: true });
+      try {
+        expect(db.prepare("SELECT seq FROM checkpoints WHERE instance_id = 'order-1'").pluck().all()).toEqual([1]);
+      } finally {
+        db.close();
+      }
+    },
+  );
+});
