@@ -228,6 +228,12 @@ export interface ListOptions {
  * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...), and what every
  * store refuses before it reads anything in `input-rules.ts` (`checkPutArguments`, `checkText`, ...).
  *
+ * **Documents are opaque.** A store never decodes a document: it does not verify its digest or schema at
+ * write time (that would tie every store to the codec and double the cost of the write path, and the
+ * engine, the one writer that seals documents, never writes a bad one). Whoever reads a checkpoint checks
+ * it against its row (`openCheckpoint(bytes, { instanceId, seq, schema })`); a head that does not open is
+ * stepped over by writing an earlier good state as a new head (the engine's `rollback`), never by deleting.
+ *
  * **Write rules.** Every method is all or nothing: a refused call, wherever the refusal is found, leaves the
  * store as it was (the memory store included). Arguments are checked first, the same way on every backend,
  * before the fence and the rules on what is stored:
