@@ -221,3 +221,22 @@ describe('rollback to the last good checkpoint', () => {
     await engine.close();
   });
 });
+
+describe('text no store keeps never reaches a write', () => {
+  it('a correlation key past the store limit is an incident on its element, not a refused write', async () => {
+    const xml = bpmn(
+      `<bpmn:startEvent id="start" /><bpmn:receiveTask id="wait" messageRef="m" /><bpmn:endEvent id="end" />${chain('start', 'wait', 'end')}`,
+    ).replace(
+      '<bpmn:process',
+      `<bpmn:message id="m" name="paid">${ext('<zeebe:subscription correlationKey="=key" />')}</bpmn:message><bpmn:process`,
+    );
+    const engine = new Engine({ repository: createMemoryRepository() });
+    await engine.deploy(xml);
+    const id = await engine.start('p', { variables: { key: 'k'.repeat(600) } });
+    const settled = await engine.settled(id);
+    expect(settled.status === 'waiting' && settled.incidents.map((incident) => incident.message)).toEqual([
+      expect.stringMatching(/^wait: the correlation key cannot be stored: .*THRESHER_LIMIT_EXCEEDED/),
+    ]);
+    await engine.close();
+  });
+});

@@ -1,4 +1,12 @@
-import type { SubscriptionRecord, TimerRecord, TrackRecord, Variables, WaitOwner } from '@thresher/checkpoint';
+import {
+  CheckpointError,
+  checkText,
+  type SubscriptionRecord,
+  type TimerRecord,
+  type TrackRecord,
+  type Variables,
+  type WaitOwner,
+} from '@thresher/checkpoint';
 import { ExpressionError, InvalidStateError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
 import type { BoundaryEventNode, EventDefinition, Node } from '../model/types.js';
@@ -54,6 +62,9 @@ export function arm(
           }
           correlationKey = String(key);
         }
+        // The store indexes both: one it cannot keep is an incident here, not a refused write later.
+        storable(`${event.kind} name`, `${event.kind}:${name}`);
+        if (correlationKey !== null) storable('correlation key', correlationKey);
         const subscription: SubscriptionRecord = {
           id: nextId(ctx, 'w'),
           kind: event.kind,
@@ -73,6 +84,16 @@ export function arm(
     if (blame === null) throw new InvalidStateError(`${node.id}: ${error.message}`);
     raiseIncident(ctx, blame, 'expression-failed', 'enter', `${node.id}: ${error.message}`, null);
     return false;
+  }
+}
+
+/** Refuses a subscription's indexed text that no store keeps (over `MAX_TEXT_BYTES`, U+0000, a lone surrogate). */
+function storable(what: string, text: string): void {
+  try {
+    checkText(what, text);
+  } catch (error) {
+    if (error instanceof CheckpointError) throw new TimerSpecError(`the ${what} cannot be stored: ${error.message}`);
+    throw error;
   }
 }
 
