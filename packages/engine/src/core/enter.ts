@@ -76,6 +76,9 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
       return enterTerminateEnd(ctx, track);
     case 'subProcess':
       return openScope(ctx, track, node);
+    case 'callActivity':
+      // The support gate refuses call activities at deploy until the runtime runs them (docs/design/composites.md).
+      throw new InvalidStateError(`element type "${node.type}" has no behaviour in the core yet`);
     default:
       return unhandled(node);
   }

@@ -73,8 +73,9 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
     const part = issues.fork();
     const process = compileProcess(element, part, unresolved);
     if (process && options.runtimeSupport !== false) {
-      // One gate for what the runtime cannot execute yet, naming each element ("… is not supported yet").
-      for (const issue of unsupportedIssues(process)) part.errorAt(issue.elementId, issue.elementType, issue.message);
+      // One gate for what the runtime cannot execute yet, naming each element ("… is not supported yet"),
+      // each issue in front of its element's own: the first issue stays the first element's in document order.
+      part.errorsInPlace(unsupportedIssues(process));
     }
     const documentation = !options.allowNonExecutable && element.isExecutable !== true;
     if (documentation && part.issues.length > 0) {

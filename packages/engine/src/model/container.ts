@@ -10,6 +10,7 @@ import { readExtensions, readIoMapping } from './extensions.js';
 import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
 import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
+import { readLoop } from './loops.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
 import { compileNode, DATA_ELEMENTS, unsupportedReason } from './nodes.js';
 import type { UnresolvedReferences } from './read-warnings.js';
@@ -67,6 +68,8 @@ export function compileContainer(
       noId(element, container, context.issues);
       continue;
     }
+    // Where this element's issues begin: the runtime gate's issue about it goes there (document order).
+    context.issues.mark(id);
     const reason = element.$instanceOf('bpmn:FlowNode')
       ? unsupportedReason(element)
       : `${element.$type} is not supported yet`;
@@ -84,6 +87,7 @@ export function compileContainer(
       outgoing: [],
       io: { inputs: [], outputs: [] },
     };
+    const loop = readLoop(element, context.issues);
     const node =
       element.$type === 'bpmn:SubProcess'
         ? subProcess(context, element, frame, depth)
@@ -93,6 +97,8 @@ export function compileContainer(
       refusedStart ||= element.$type === 'bpmn:StartEvent';
       continue;
     }
+    // Only an element with loop characteristics gets the key, so a model without loops keeps its IR and digest.
+    if (loop) node.loop = loop;
     view.nodes.set(id, { node, element });
     // Sub-process nodes are placed before their children, keeping `nodes` in document order.
     if (!context.nodes.has(id)) context.nodes.set(id, node);

@@ -43,27 +43,30 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
  * Checks an element's extension elements and returns the ones listed in `used`, by type.
  * Every other Zeebe or Thresher extension is ignored, warned about or refused as `UNREAD_EXTENSIONS`
  * says (unlisted: refused as not supported yet); a used one given twice is refused.
+ *
+ * @param holder the element issues name, when `element` is part of it (an activity's loop characteristics).
  */
 export function readExtensions(
   element: ModdleElement,
   used: readonly string[],
   issues: IssueCollector,
+  holder: ModdleElement = element,
 ): Map<string, ModdleElement> {
   const found = new Map<string, ModdleElement>();
   for (const extension of extensions(element)) {
     const type = extension.$type;
     const prefix = type.slice(0, Math.max(0, type.indexOf(':')));
     if (used.includes(type)) {
-      if (found.has(type)) issues.error(element, `${type} is given more than once`);
+      if (found.has(type)) issues.error(holder, `${type} is given more than once`);
       else found.set(type, extension);
       continue;
     }
     if (!OWN_PREFIXES.has(prefix)) continue;
     const rule = UNREAD_EXTENSIONS[type];
     const name = tagName(type);
-    if (!rule) issues.error(element, `${name} on ${element.$type} is not supported yet`);
-    else if (rule.action === 'refuse') issues.error(element, `${name} on ${element.$type}: ${rule.why}`);
-    else if (rule.action === 'warn') issues.warn(idOf(element) ?? null, `${name} is ignored: ${rule.why}`);
+    if (!rule) issues.error(holder, `${name} on ${element.$type} is not supported yet`);
+    else if (rule.action === 'refuse') issues.error(holder, `${name} on ${element.$type}: ${rule.why}`);
+    else if (rule.action === 'warn') issues.warn(idOf(holder) ?? null, `${name} is ignored: ${rule.why}`);
   }
   return found;
 }

@@ -36,7 +36,8 @@ type Rule = { readonly kind: 'refuse' | 'warn'; readonly advice: string };
 
 const HANDLER = 'give the task a zeebe:taskDefinition type and register a handler for it';
 const RESULT = 'use a zeebe:ioMapping output (zeebe:script resultVariable on a script task)';
-const CALLED = 'Thresher calls the latest deployed version of zeebe:calledElement processId';
+const CALLED =
+  'choose the version with zeebe:calledElement bindingType (latest, deployment or versionTag with versionTag)';
 const LISTENER = 'no listeners run in Thresher; model the work as a service task';
 const MULTI = 'use zeebe:loopCharacteristics inputCollection / inputElement';
 const ASYNC = 'Thresher persists every step, so it has no effect';

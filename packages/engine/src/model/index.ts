@@ -9,6 +9,7 @@ export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../c
 export { type CompileOptions, compile } from './compile.js';
 export type {
   BoundaryEventNode,
+  CallActivityNode,
   EndEventNode,
   EventBasedGatewayNode,
   EventDefinition,
@@ -18,8 +19,10 @@ export type {
   IntermediateCatchEventNode,
   IntermediateThrowEventNode,
   IoMapping,
+  LoopSpec,
   Mapping,
   ModelWarning,
+  MultiInstance,
   Node,
   ProcessDef,
   ProcessModel,
@@ -27,6 +30,7 @@ export type {
   ScriptTaskNode,
   SendTaskNode,
   ServiceTaskNode,
+  StandardLoop,
   StartEventNode,
   SubProcessNode,
   TaskNode,

@@ -70,6 +70,20 @@ export class LineIndex {
     return undefined;
   }
 
+  /**
+   * The text of `attribute` on the first `<…localName …>` start tag after the start tag of the element
+   * with id `ownerId`, as written (bpmn-moddle hands over numbers already coerced), or undefined.
+   */
+  attributeAfter(ownerId: string, localName: string, attribute: string): string | undefined {
+    const owner = new RegExp(`\\sid\\s*=\\s*(?:"${escapeRegExp(ownerId)}"|'${escapeRegExp(ownerId)}')`).exec(this.xml);
+    if (!owner) return undefined;
+    const tag = new RegExp(`<(?:[\\w.-]+:)?${localName}\\b([^>]*)>`, 'g');
+    tag.lastIndex = owner.index;
+    const text = tag.exec(this.xml)?.[1];
+    const value = text && new RegExp(`\\s${attribute}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(text);
+    return value ? (value[1] ?? value[2]) : undefined;
+  }
+
   private lineAt(offset: number): number {
     this.lineStarts ??= this.indexLines();
     let low = 0;
@@ -109,6 +123,7 @@ export class LineIndex {
 export class IssueCollector {
   readonly issues: ModelIssue[] = [];
   readonly warnings: ModelWarning[] = [];
+  private readonly marks = new Map<string, number>();
 
   constructor(readonly lines: LineIndex) {}
 
@@ -123,6 +138,31 @@ export class IssueCollector {
     const at = line ?? this.lines.lineOf(elementId);
     if (at !== undefined) issue.line = at;
     this.issues.push(issue);
+  }
+
+  /**
+   * Remembers where the issues of the element with this id begin (the first mark wins), so an issue
+   * about it found later — the runtime gate's — can take its place in document order (`errorsInPlace`).
+   */
+  mark(elementId: string): void {
+    if (!this.marks.has(elementId)) this.marks.set(elementId, this.issues.length);
+  }
+
+  /**
+   * Records issues about marked elements where their elements' issues begin (in front of them), each
+   * unmarked one at the end, so a model's first issue stays that of its first element in document order.
+   */
+  errorsInPlace(found: readonly ModelIssue[]): void {
+    const placed = found
+      .map((issue, order) => ({ issue, order, at: this.marks.get(issue.elementId ?? '') ?? this.issues.length }))
+      .sort((a, b) => a.at - b.at || a.order - b.order);
+    // Last first: an insertion never moves a place still to fill; equal places keep their order.
+    for (const { issue, at } of placed.reverse()) {
+      const copy: ModelIssue = { ...issue };
+      const line = this.lines.lineOf(issue.elementId);
+      if (copy.line === undefined && line !== undefined) copy.line = line;
+      this.issues.splice(at, 0, copy);
+    }
   }
 
   /** Records something worth knowing that does not stop the model. */
@@ -144,4 +184,9 @@ export class IssueCollector {
     }
     this.warnings.push(...other.warnings);
   }
+}
+
+/** `text` with the characters a regular expression reads specially escaped. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

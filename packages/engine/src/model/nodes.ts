@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { callActivity } from './calls.js';
 import {
   boundaryEvent,
   catchEvent,
@@ -48,6 +49,7 @@ const SUPPORTED: Readonly<Record<string, NodeType>> = {
   'bpmn:ReceiveTask': NodeType.ReceiveTask,
   'bpmn:SendTask': NodeType.SendTask,
   'bpmn:EventBasedGateway': NodeType.EventBasedGateway,
+  'bpmn:CallActivity': NodeType.CallActivity,
 };
 
 /** Flow elements that carry data or documentation only: accepted and not executed. */
@@ -58,16 +60,14 @@ export const DATA_ELEMENTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Why Thresher cannot compile this flow node, or null when it can. Covers unsupported types, loops
- * and compensation, so that nothing is ever dropped silently (event definitions are checked, kind by
- * kind, when the event compiles).
+ * Why Thresher cannot compile this flow node, or null when it can. Covers unsupported types,
+ * compensation and token quantities, so that nothing is ever dropped silently (event definitions are
+ * checked, kind by kind, when the event compiles; loop characteristics by `loops.ts`).
  */
 export function unsupportedReason(element: ModdleElement): string | null {
   const type = element.$type;
   if (!(type in SUPPORTED)) return `${type} is not supported yet`;
   if (element.$instanceOf('bpmn:Activity')) {
-    const loop = child(element, 'loopCharacteristics');
-    if (loop) return `${loop.$type} on ${type} is not supported yet`;
     if (element.isForCompensation === true)
       return `compensation handler ${type} (isForCompensation) is not supported yet`;
     for (const quantity of ['startQuantity', 'completionQuantity']) {
@@ -79,9 +79,18 @@ export function unsupportedReason(element: ModdleElement): string | null {
   return null;
 }
 
-/** The extension elements each node type reads; any other Zeebe behaviour on it refuses the model. */
+/**
+ * The extension elements each element type reads (flow nodes, and an activity's loop characteristics);
+ * any other Zeebe behaviour on it refuses the model.
+ */
 export function usedExtensions(element: ModdleElement): readonly string[] {
   switch (element.$type) {
+    case 'bpmn:CallActivity':
+      return ['zeebe:CalledElement', 'zeebe:IoMapping'];
+    case 'bpmn:MultiInstanceLoopCharacteristics':
+      return ['zeebe:LoopCharacteristics'];
+    case 'bpmn:StandardLoopCharacteristics':
+      return [];
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
       return JOB_EXTENSIONS;
@@ -145,6 +154,8 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
       return scriptTask(element, frame, extensions.get('zeebe:Script'), issues);
     case 'bpmn:UserTask':
       return userTask(element, frame, extensions, issues);
+    case 'bpmn:CallActivity':
+      return callActivity(element, frame, extensions, issues);
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':

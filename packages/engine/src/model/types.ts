@@ -39,6 +39,7 @@ export const NodeType = {
   ReceiveTask: 'receiveTask',
   SendTask: 'sendTask',
   EventBasedGateway: 'eventBasedGateway',
+  CallActivity: 'callActivity',
 } as const;
 export type NodeType = (typeof NodeType)[keyof typeof NodeType];
 
@@ -60,7 +61,50 @@ interface NodeBase {
   /** Outgoing sequence-flow ids, in document order. */
   outgoing: string[];
   io: IoMapping;
+  /**
+   * How the activity repeats: set only when the element has `loopCharacteristics`, so a model without
+   * loops compiles to exactly the IR (and digest) it always did.
+   */
+  loop?: LoopSpec;
 }
+
+/**
+ * `bpmn:multiInstanceLoopCharacteristics` with `zeebe:loopCharacteristics`: the activity runs once per
+ * item of `inputCollection` (or `cardinality` times), each run a body of its own.
+ */
+export interface MultiInstance {
+  kind: 'multiInstance';
+  /** `isSequential`: one body after another; false runs every body at once (parallel). */
+  sequential: boolean;
+  /** `zeebe:loopCharacteristics inputCollection` (`=` FEEL, as Zeebe requires): one body per item. */
+  inputCollection: Expression | null;
+  /** `inputElement`: the variable each body sees its item in; null when the items are not named. */
+  inputElement: string | null;
+  /**
+   * `bpmn:loopCardinality` (`=` FEEL, or a plain non-negative integer): how many bodies, when there is no
+   * `inputCollection` (the two exclude each other).
+   */
+  cardinality: Expression | null;
+  /** `outputCollection`: the variable the bodies' results are gathered in, in input order; null with `outputElement`. */
+  outputCollection: string | null;
+  /** `outputElement` (`=` FEEL): each body's result, evaluated as it completes; null with `outputCollection`. */
+  outputElement: Expression | null;
+  /** `bpmn:completionCondition` (`=` FEEL): checked after each body; true completes the activity early. */
+  completionCondition: Expression | null;
+}
+
+/** `bpmn:standardLoopCharacteristics`: the activity runs again while `loopCondition` holds. */
+export interface StandardLoop {
+  kind: 'standardLoop';
+  /** `bpmn:loopCondition` (`=` FEEL): another pass while it is true; null loops until `loopMaximum`. */
+  loopCondition: Expression | null;
+  /** `testBefore`: check the condition before the first pass too (a while loop), not only after each (do-while). */
+  testBefore: boolean;
+  /** `loopMaximum`: at most this many passes; null for no cap. */
+  loopMaximum: number | null;
+}
+
+export type LoopSpec = MultiInstance | StandardLoop;
 
 /** What an event waits for, throws or catches. `null` codes catch every error / escalation. */
 export type EventDefinition =
@@ -158,6 +202,21 @@ export interface UserTaskNode extends NodeBase {
   /** `candidateUsers`, as `candidateGroups`. */
   candidateUsers?: Expression;
 }
+/** `bpmn:callActivity`: starts an instance of another process and waits for it to end. */
+export interface CallActivityNode extends NodeBase {
+  type: typeof NodeType.CallActivity;
+  /** `zeebe:calledElement processId`: a static id (as a FEEL string) or `=` FEEL evaluated when the call starts. */
+  calledElement: Expression;
+  /**
+   * `bindingType`: which version is called — the latest deployed (default), the one deployed with the
+   * caller (`deployment`), or the latest with `versionTag`.
+   */
+  binding: { kind: 'latest' } | { kind: 'deployment' } | { kind: 'versionTag'; versionTag: string };
+  /** `propagateAllChildVariables` (Zeebe's default true): the child's variables come back when it ends (else only the outputs). */
+  propagateAllChildVariables: boolean;
+  /** `propagateAllParentVariables` (Zeebe's default true): the child starts with the caller's variables (else only the inputs). */
+  propagateAllParentVariables: boolean;
+}
 export interface GatewayNode extends NodeBase {
   type: typeof NodeType.ExclusiveGateway | typeof NodeType.ParallelGateway | typeof NodeType.InclusiveGateway;
   /** The `default` flow id (exclusive and inclusive only). */
@@ -186,7 +245,8 @@ export type Node =
   | BoundaryEventNode
   | ReceiveTaskNode
   | SendTaskNode
-  | EventBasedGatewayNode;
+  | EventBasedGatewayNode
+  | CallActivityNode;
 
 export interface Flow {
   id: string;
