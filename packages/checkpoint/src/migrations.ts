@@ -26,10 +26,18 @@ export function schema2to3(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 3 → 4: tracks may carry a multi-instance position, and wait on their bodies. A schema-3 document
+ * was never written with a multi-instance in flight (the runtime refused them), so nothing changes.
+ */
+export function schema3to4(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3];
+export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

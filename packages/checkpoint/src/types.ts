@@ -68,7 +68,30 @@ export type TrackWait =
   | { kind: 'join' }
   | { kind: 'incident'; incidentId: string }
   /** A catch event, receive task or event-based gateway: its timers and subscriptions are its waits. @since schema 3 */
-  | { kind: 'event' };
+  | { kind: 'event' }
+  /** A multi-instance activity's host: its bodies are scopes it hosts (`multiInstance` holds its position). @since schema 4 */
+  | { kind: 'multiInstance' };
+
+/**
+ * Where a multi-instance activity is, kept on its host track: how many bodies, which opens next, how many
+ * completed, the outputs collected so far (by ordinal, so a parallel group's holes are explicit and its
+ * outputs assemble in input order), and whether the completion condition fired. The open bodies are the
+ * scopes the track hosts. @since schema 4
+ */
+export interface MultiInstanceRecord {
+  /** `numberOfInstances`, frozen when the activity was entered. */
+  n: number;
+  /** The input collection as evaluated on entry (Zeebe evaluates it once); null with a cardinality. */
+  items: Value[] | null;
+  /** The ordinal of the next body to open (sequential: one at a time; parallel: `n` once all are open). */
+  next: number;
+  /** `numberOfCompletedInstances`. */
+  completed: number;
+  /** `outputElement` of each completed body, by its 0-based ordinal (as a string key). */
+  outputs: Record<string, Value>;
+  /** The completion condition fired: no further body opens. */
+  conditionMet: boolean;
+}
 
 export interface TrackRecord {
   id: string;
@@ -89,6 +112,8 @@ export interface TrackRecord {
   locals: Variables | null;
   /** What the element produced (handler result, user-task variables, script value), applied when it leaves. */
   result: Variables | null;
+  /** Set on the host track of a multi-instance activity while it runs its bodies. @since schema 4 */
+  multiInstance?: MultiInstanceRecord;
 }
 
 export interface JobRecord {

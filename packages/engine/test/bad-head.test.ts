@@ -6,6 +6,7 @@
  */
 import {
   CorruptCheckpointError,
+  CURRENT_SCHEMA,
   createMemoryRepository,
   encodeJournalEntry,
   type JournalEntry,
@@ -98,7 +99,7 @@ describe('what a store row says is checked against the document', () => {
     expect(report.failed[0]?.error).toBeInstanceOf(CorruptCheckpointError);
     expect(report.failed[0]?.error.message).toMatch(
       new RegExp(
-        `instance ${bad} at seq \\d+ is corrupt: the store's schema column says 1, but the document is schema 3`,
+        `instance ${bad} at seq \\d+ is corrupt: the store's schema column says 1, but the document is schema ${CURRENT_SCHEMA}`,
       ),
     );
     await expect(engine.instance(bad)).rejects.toBeInstanceOf(CorruptCheckpointError);

@@ -272,18 +272,19 @@ describe('composites that are wrong are refused, naming the activity', () => {
   });
 });
 
-describe('the default compile still refuses composites: the runtime does not run them yet', () => {
+describe('the default compile refuses the composites the runtime does not run yet', () => {
   const CALL = call('<zeebe:calledElement processId="c" />');
+
+  it.each([
+    ['serviceTask', multi('serviceTask', ITEMS)],
+    ['userTask', multi('userTask', ITEMS)],
+    ['subProcess', multi('subProcess', ITEMS, '', '', '<bpmn:startEvent />')],
+  ])('a multi-instance %s runs: the default compile accepts it', async (_, element) => {
+    const xml = around(element.replace('<bpmn:startEvent />', '<bpmn:startEvent id="s" />'));
+    expect((await compile(xml)).processes.get('p')?.nodes.get('x')?.loop?.kind).toBe('multiInstance');
+  });
+
   const notYet: Record<string, string> = {
-    'bpmn:MultiInstanceLoopCharacteristics on bpmn:ServiceTask': multi('serviceTask', ITEMS),
-    'bpmn:MultiInstanceLoopCharacteristics on bpmn:UserTask': multi('userTask', ITEMS),
-    'bpmn:MultiInstanceLoopCharacteristics on bpmn:SubProcess': multi(
-      'subProcess',
-      ITEMS,
-      '',
-      '',
-      '<bpmn:startEvent />',
-    ),
     'bpmn:StandardLoopCharacteristics on bpmn:Task': standard('loopMaximum="3"'),
     'bpmn:CallActivity': CALL,
   };

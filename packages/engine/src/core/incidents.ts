@@ -51,15 +51,19 @@ export function mapOrIncident(
   }
 }
 
-/** Evaluate an expression in the track's view; `NO_VALUE` when it failed and an incident was raised. */
+/**
+ * Evaluate an expression in the track's view (or the `view` given); `NO_VALUE` when it failed and an
+ * incident was raised.
+ */
 export function evaluateOrIncident(
   ctx: StepContext,
   track: TrackRecord,
   expression: Expression,
   resume: 'enter' | 'leave',
+  view?: Variables,
 ): unknown {
   try {
-    return evaluate(expression, { ...ctx.state.visible(track.scopePath), ...track.locals });
+    return evaluate(expression, view ?? { ...ctx.state.visible(track.scopePath), ...track.locals });
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
     raiseIncident(ctx, track, 'expression-failed', resume, error.message, null);

@@ -1,9 +1,10 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import type { Node } from '../model/types.js';
+import type { MultiInstance, Node } from '../model/types.js';
 import { nodeOf, type StepContext } from './context.js';
 import { chooseFlows, FlowError } from './gateways.js';
 import { mapOrIncident, raiseIncident } from './incidents.js';
+import { collectBody, isBodyTrack, multiInstanceOf } from './multi-instance.js';
 import { ownedBy } from './state.js';
 import { move, place, record, spawn } from './tracks.js';
 
@@ -14,7 +15,13 @@ import { move, place, record, spawn } from './tracks.js';
  */
 export function leave(ctx: StepContext, track: TrackRecord): void {
   const node = nodeOf(ctx, track.nodeId);
-  if (!applyOutputs(ctx, track, node)) return;
+  const multi = multiInstanceOf(node);
+  if (multi && isBodyTrack(ctx, track, node)) return leaveBody(ctx, track, node, multi);
+  if (multi) {
+    // The host: each body applied the element's output mappings; the host carries the output collection.
+    if (track.result !== null) ctx.state.propagate(track.scopePath, track.result);
+    delete track.multiInstance;
+  } else if (!applyOutputs(ctx, track, node)) return;
   ctx.state.dropWaits(ownedBy(track.id));
   let flows: { id: string | null; target: string }[];
   try {
@@ -43,6 +50,17 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
   // their checkpoints and fixtures recorded.
   ctx.agenda.push(track.id);
   for (const flow of rest) spawn(ctx, track.scopePath, flow.target, flow.id);
+}
+
+/** An inner track leaves its body: the element's outputs apply, the body collects, and the track ends there. */
+function leaveBody(ctx: StepContext, track: TrackRecord, node: Node, spec: MultiInstance): void {
+  if (!applyOutputs(ctx, track, node) || !collectBody(ctx, track, spec)) return;
+  ctx.state.dropWaits(ownedBy(track.id));
+  record(ctx, track);
+  track.locals = null;
+  track.result = null;
+  track.wait = null;
+  move(ctx, track, 'END');
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { SubProcessNode } from '../model/types.js';
-import type { StepContext } from './context.js';
+import { nodeOf, type StepContext } from './context.js';
 import { armEventSubProcesses } from './event-subprocesses.js';
 import { mapOrIncident } from './incidents.js';
+import { bodyCompleted, isBodyScope } from './multi-instance.js';
 import { newScope, scopePath } from './records.js';
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
@@ -42,7 +43,8 @@ export function closeDrainedScopes(ctx: StepContext): boolean {
     // A running event sub-process keeps its scope open.
     if (hasOpenChild(ctx, scope.path)) continue;
     closed = true;
-    moveScope(ctx, scope, 'COMPLETE');
+    if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
+    else moveScope(ctx, scope, 'COMPLETE');
   }
   return closed;
 }

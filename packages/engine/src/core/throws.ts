@@ -2,10 +2,11 @@ import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { BoundaryEventNode, EndEventNode, EventDefinition, IntermediateThrowEventNode } from '../model/types.js';
 import { cancel, cancelInside } from './cancel.js';
-import { announce, type StepContext } from './context.js';
+import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { isBodyTrack } from './multi-instance.js';
 import { signalOutboxId } from './records.js';
 import { finishInstance, moveScope } from './scope-moves.js';
 import { end, move, spawnWith } from './tracks.js';
@@ -90,6 +91,11 @@ function propagate(
   variables: Variables,
 ): boolean {
   for (let track: TrackRecord | undefined = from; track; ) {
+    // A multi-instance body's inner track has no catchers of its own: its host's boundaries catch for it.
+    if (isBodyTrack(ctx, track, nodeOf(ctx, track.nodeId))) {
+      track = ctx.state.tracks.get(ctx.state.scope(track.scopePath).hostTrack!);
+      continue;
+    }
     const boundary = boundaryCatcher(ctx, track.nodeId, kind, code);
     if (boundary) {
       announceCaught(ctx, from, boundary.id, code);

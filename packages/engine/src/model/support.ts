@@ -75,12 +75,12 @@ const LOOP_TYPE: Record<LoopSpec['kind'], string> = {
   standardLoop: 'bpmn:StandardLoopCharacteristics',
 };
 
-/** Call activities, multi-instance and standard loops: compiled into the IR, not run yet. */
+/** Call activities and standard loops: compiled into the IR, not run yet (multi-instance runs). */
 function composite(node: Node): ModelIssue | null {
   if (node.type === 'callActivity') {
     return { elementId: node.id, elementType: 'bpmn:CallActivity', message: 'bpmn:CallActivity is not supported yet' };
   }
-  if (!node.loop) return null;
+  if (!node.loop || node.loop.kind === 'multiInstance') return null;
   const type = activityType(node);
   return {
     elementId: node.id,

@@ -1,0 +1,169 @@
+/**
+ * Multi-instance activities: one body per item (or per count), sequential or parallel, each body seeing
+ * its `inputElement` and `loopCounter`; outputs gathered in input order whatever order bodies finish in;
+ * a completion condition ends the activity early, cancelling the open bodies; a boundary on the activity
+ * interrupts every body.
+ */
+import { createMemoryRepository } from '@thresher/checkpoint';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../src/api-types.js';
+import { Engine } from '../src/engine.js';
+import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
+
+const loop = (attrs: string, zeebe: string, inner = '') =>
+  `<bpmn:multiInstanceLoopCharacteristics ${attrs}>${ext(`<zeebe:loopCharacteristics ${zeebe} />`)}${inner}</bpmn:multiInstanceLoopCharacteristics>`;
+
+function model(activity: string): string {
+  return bpmn(`<bpmn:startEvent id="start" />${activity}<bpmn:endEvent id="end" />${chain('start', 'each', 'end')}`);
+}
+
+const CHARGE = `${ext('<zeebe:taskDefinition type="charge" />')}`;
+
+async function run(xml: string, variables: Record<string, unknown>, handlers = {}) {
+  const engine = new Engine({ repository: createMemoryRepository(), handlers, backoff: () => 0 });
+  await engine.deploy(xml);
+  const id = await engine.start('p', { variables });
+  return { engine, id };
+}
+
+describe('multi-instance service tasks', () => {
+  it('sequential: one body after another, each with its item and loopCounter, outputs in order', async () => {
+    const seen: Job[] = [];
+    const xml = model(
+      `<bpmn:serviceTask id="each">${CHARGE}${loop('isSequential="true"', 'inputCollection="=orders" inputElement="order" outputCollection="receipts" outputElement="=receipt"')}</bpmn:serviceTask>`,
+    );
+    const { engine, id } = await run(
+      xml,
+      { orders: ['a', 'b', 'c'] },
+      {
+        charge: (job: Job) => {
+          expect(seen.filter((s) => s.variables.loopCounter === job.variables.loopCounter)).toEqual([]);
+          seen.push(job);
+          return { receipt: `paid-${String(job.variables.order)}` };
+        },
+      },
+    );
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(seen.map((job) => [job.variables.order, job.variables.loopCounter])).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expect((await engine.instance(id))?.variables.receipts).toEqual(['paid-a', 'paid-b', 'paid-c']);
+    expect(new Set(seen.map((job) => job.idempotencyKey)).size).toBe(3);
+  });
+
+  it('an empty collection completes at once with an empty output collection', async () => {
+    const xml = model(
+      `<bpmn:serviceTask id="each">${CHARGE}${loop('', 'inputCollection="=[]" inputElement="x" outputCollection="out" outputElement="=x"')}</bpmn:serviceTask>`,
+    );
+    const { engine, id } = await run(xml, {}, { charge: () => ({}) });
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.out).toEqual([]);
+  });
+
+  it('a cardinality runs that many bodies', async () => {
+    let calls = 0;
+    const xml = model(
+      `<bpmn:serviceTask id="each">${CHARGE}<bpmn:multiInstanceLoopCharacteristics><bpmn:loopCardinality>=2 + 1</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:serviceTask>`,
+    );
+    const { engine, id } = await run(xml, {}, { charge: () => void calls++ });
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toBe(3);
+  });
+});
+
+describe('parallel multi-instance user tasks', () => {
+  const USERS = model(
+    `<bpmn:userTask id="each">${loop('', 'inputCollection="=reviewers" inputElement="reviewer" outputCollection="votes" outputElement="=vote"')}</bpmn:userTask>`,
+  );
+
+  it('opens every body at once; outputs land in input order whatever order they complete in', async () => {
+    const { engine, id } = await run(USERS, { reviewers: ['ann', 'bob', 'cy'] });
+    const waiting = await engine.settled(id);
+    expect(waiting.status).toBe('waiting');
+    const tasks = waiting.status === 'waiting' ? waiting.userTasks : [];
+    expect(tasks.map((task) => task.variables.reviewer)).toEqual(['ann', 'bob', 'cy']);
+    for (const index of [2, 0, 1]) {
+      await engine.completeUserTask(tasks[index]!.id, { vote: `vote-${String(tasks[index]!.variables.reviewer)}` });
+    }
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.votes).toEqual(['vote-ann', 'vote-bob', 'vote-cy']);
+  });
+
+  it('a completion condition ends it early, cancelling the open bodies; their outputs are null', async () => {
+    const xml = model(
+      `<bpmn:userTask id="each">${loop('', 'inputCollection="=reviewers" inputElement="reviewer" outputCollection="votes" outputElement="=vote"', '<bpmn:completionCondition>=numberOfCompletedInstances &gt;= 2</bpmn:completionCondition>')}</bpmn:userTask>`,
+    );
+    const { engine, id } = await run(xml, { reviewers: ['ann', 'bob', 'cy'] });
+    const waiting = await engine.settled(id);
+    const tasks = waiting.status === 'waiting' ? waiting.userTasks : [];
+    await engine.completeUserTask(tasks[1]!.id, { vote: 'yes' });
+    await engine.completeUserTask(tasks[0]!.id, { vote: 'no' });
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.votes).toEqual(['no', 'yes', null]);
+  });
+
+  it('an interrupting timer boundary on the activity cancels every body', async () => {
+    const xml = bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:userTask id="each">${loop('', 'inputCollection="=[1, 2]" inputElement="n"')}</bpmn:userTask>
+      <bpmn:boundaryEvent id="late" attachedToRef="each"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1S</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+      <bpmn:endEvent id="end" /><bpmn:endEvent id="timedOut" />
+      ${chain('start', 'each', 'end')}${flow('f_late', 'late', 'timedOut')}`);
+    const engine = new Engine({ repository: createMemoryRepository() });
+    await engine.deploy(xml);
+    const id = await engine.start('p');
+    const waiting = await engine.settled(id, { timers: 'wait' });
+    expect(waiting.status).toBe('completed');
+    const view = await engine.instance(id);
+    expect(view?.userTasks).toEqual([]);
+    expect(view?.history.map((entry) => entry.node)).toContain('timedOut');
+  });
+});
+
+describe('multi-instance sub-processes', () => {
+  const SUB = (boundary: string) =>
+    bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:subProcess id="each">
+        ${loop('', 'inputCollection="=[1, 2, 3]" inputElement="n" outputCollection="doubled" outputElement="=twice"')}
+        <bpmn:startEvent id="inner-start" />
+        <bpmn:serviceTask id="work">${ext('<zeebe:taskDefinition type="work" />')}</bpmn:serviceTask>
+        <bpmn:endEvent id="inner-end" />
+        ${chain('inner-start', 'work', 'inner-end')}
+      </bpmn:subProcess>
+      ${boundary}
+      <bpmn:endEvent id="end" />
+      ${chain('start', 'each', 'end')}`);
+
+  it('each body is its own scope: inner work sees its item, outputs in order', async () => {
+    const xml = SUB('');
+    const { engine, id } = await run(xml, {}, { work: (job: Job) => ({ twice: Number(job.variables.n) * 2 }) });
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.doubled).toEqual([2, 4, 6]);
+  });
+
+  it('a BPMN error from one body is caught by the boundary on the activity, ending every body', async () => {
+    const xml = SUB(
+      `<bpmn:boundaryEvent id="failed" attachedToRef="each"><bpmn:errorEventDefinition errorRef="boom" /></bpmn:boundaryEvent><bpmn:endEvent id="handled" />${flow('f_failed', 'failed', 'handled')}`,
+    ).replace('<bpmn:process', '<bpmn:error id="boom" errorCode="BOOM" /><bpmn:process');
+    const { BpmnError } = await import('../src/common/errors.js');
+    let calls = 0;
+    const { engine, id } = await run(
+      xml,
+      {},
+      {
+        work: (job: Job) => {
+          calls++;
+          if (job.variables.n === 2) throw new BpmnError('BOOM');
+          return new Promise(() => {});
+        },
+      },
+    );
+    const settled = await engine.settled(id);
+    expect(settled.status).toBe('completed');
+    const view = await engine.instance(id);
+    expect(view?.history.map((entry) => entry.node)).toContain('handled');
+    expect(view?.history.map((entry) => entry.node)).not.toContain('end');
+    expect(calls).toBe(3);
+  });
+});
