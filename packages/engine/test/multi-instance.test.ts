@@ -104,6 +104,20 @@ describe('parallel multi-instance user tasks', () => {
     expect((await engine.instance(id))?.variables.votes).toEqual(['no', 'yes', null]);
   });
 
+  it('the completion condition sees the counters, the completing body no longer active', async () => {
+    const xml = model(
+      `<bpmn:userTask id="each">${loop('', 'inputCollection="=[1, 2, 3]" inputElement="n" outputCollection="seen" outputElement="=n"', '<bpmn:completionCondition>=numberOfActiveInstances = 1</bpmn:completionCondition>')}</bpmn:userTask>`,
+    );
+    const { engine, id } = await run(xml, {});
+    const waiting = await engine.settled(id);
+    const tasks = waiting.status === 'waiting' ? waiting.userTasks : [];
+    await engine.completeUserTask(tasks[0]!.id);
+    expect((await engine.settled(id)).status).toBe('waiting');
+    await engine.completeUserTask(tasks[1]!.id);
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.seen).toEqual([1, 2, null]);
+  });
+
   it('an interrupting timer boundary on the activity cancels every body', async () => {
     const xml = bpmn(`<bpmn:startEvent id="start" />
       <bpmn:userTask id="each">${loop('', 'inputCollection="=[1, 2]" inputElement="n"')}</bpmn:userTask>

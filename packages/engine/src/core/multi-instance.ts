@@ -94,7 +94,8 @@ export function collectBody(ctx: StepContext, inner: TrackRecord, spec: MultiIns
   if (spec.completionCondition && !position.conditionMet) {
     const counters = {
       numberOfInstances: position.n,
-      numberOfActiveInstances: openBodies(ctx, host).length,
+      // The completing body no longer counts as active, as in Zeebe.
+      numberOfActiveInstances: openBodies(ctx, host).length - 1,
       numberOfCompletedInstances: position.completed + 1,
     };
     const fired = evaluateOrIncident(ctx, inner, spec.completionCondition, 'leave', { ...view, ...counters });
