@@ -26,8 +26,8 @@ export function schema2to3(document: Record<string, unknown>): Record<string, un
 }
 
 /**
- * Schema 3 → 4: tracks may carry a multi-instance position, and wait on their bodies. A schema-3 document
- * was never written with a multi-instance in flight (the runtime refused them), so nothing changes.
+ * Schema 3 → 4: tracks may carry a loop position (multi-instance, standard loop), and wait on their bodies.
+ * A schema-3 document was never written with one in flight (the runtime refused them), so nothing changes.
  */
 export function schema3to4(document: Record<string, unknown>): Record<string, unknown> {
   return { ...document };

@@ -69,18 +69,19 @@ export type TrackWait =
   | { kind: 'incident'; incidentId: string }
   /** A catch event, receive task or event-based gateway: its timers and subscriptions are its waits. @since schema 3 */
   | { kind: 'event' }
-  /** A multi-instance activity's host: its bodies are scopes it hosts (`multiInstance` holds its position). @since schema 4 */
-  | { kind: 'multiInstance' };
+  /** A looping activity's host (multi-instance or standard loop): its bodies are scopes it hosts (`loop` holds its position). @since schema 4 */
+  | { kind: 'loop' };
 
 /**
- * Where a multi-instance activity is, kept on its host track: how many bodies, which opens next, how many
- * completed, the outputs collected so far (by ordinal, so a parallel group's holes are explicit and its
- * outputs assemble in input order), and whether the completion condition fired. The open bodies are the
- * scopes the track hosts. @since schema 4
+ * Where a looping activity is (multi-instance or standard loop), kept on its host track: how many bodies,
+ * which opens next, how many completed, the outputs collected so far (by ordinal, so a parallel group's
+ * holes are explicit and its outputs assemble in input order), and whether it is to stop (a completion
+ * condition fired, or a loop condition no longer holds). The open bodies are the scopes the track hosts.
+ * @since schema 4
  */
-export interface MultiInstanceRecord {
-  /** `numberOfInstances`, frozen when the activity was entered. */
-  n: number;
+export interface LoopRecord {
+  /** Multi-instance: `numberOfInstances`, frozen when the activity was entered; a standard loop: null. */
+  n: number | null;
   /** The input collection as evaluated on entry (Zeebe evaluates it once); null with a cardinality. */
   items: Value[] | null;
   /** The ordinal of the next body to open (sequential: one at a time; parallel: `n` once all are open). */
@@ -89,7 +90,7 @@ export interface MultiInstanceRecord {
   completed: number;
   /** `outputElement` of each completed body, by its 0-based ordinal (as a string key). */
   outputs: Record<string, Value>;
-  /** The completion condition fired: no further body opens. */
+  /** No further body opens: a completion condition fired, or a standard loop's condition failed. */
   conditionMet: boolean;
 }
 
@@ -112,8 +113,8 @@ export interface TrackRecord {
   locals: Variables | null;
   /** What the element produced (handler result, user-task variables, script value), applied when it leaves. */
   result: Variables | null;
-  /** Set on the host track of a multi-instance activity while it runs its bodies. @since schema 4 */
-  multiInstance?: MultiInstanceRecord;
+  /** Set on the host track of a looping activity while it runs its bodies. @since schema 4 */
+  loop?: LoopRecord;
 }
 
 export interface JobRecord {

@@ -272,7 +272,7 @@ describe('composites that are wrong are refused, naming the activity', () => {
   });
 });
 
-describe('the default compile refuses the composites the runtime does not run yet', () => {
+describe('the default compile runs loops and refuses what the runtime does not run yet', () => {
   const CALL = call('<zeebe:calledElement processId="c" />');
 
   it.each([
@@ -284,8 +284,12 @@ describe('the default compile refuses the composites the runtime does not run ye
     expect((await compile(xml)).processes.get('p')?.nodes.get('x')?.loop?.kind).toBe('multiInstance');
   });
 
+  it('a standard loop runs: the default compile accepts it', async () => {
+    const xml = around(standard('loopMaximum="3"'));
+    expect((await compile(xml)).processes.get('p')?.nodes.get('x')?.loop?.kind).toBe('standardLoop');
+  });
+
   const notYet: Record<string, string> = {
-    'bpmn:StandardLoopCharacteristics on bpmn:Task': standard('loopMaximum="3"'),
     'bpmn:CallActivity': CALL,
   };
   it.each(Object.entries(notYet))('%s is not supported yet', async (what, element) => {
@@ -312,7 +316,7 @@ describe('the default compile refuses the composites the runtime does not run ye
 
   it("each refusal takes its element's place in document order", async () => {
     const bad = `<bpmn:scriptTask id="a">${ext('<zeebe:script expression="=1 +" resultVariable="r" />')}</bpmn:scriptTask>`;
-    const loop = standard('loopMaximum="3"').replace('id="x"', 'id="b"');
+    const loop = CALL.replace('id="x"', 'id="b"');
     const flows = chain('start', 'b', 'a', 'end');
     const xml = definitions(process(`<bpmn:startEvent id="start" />${loop}${bad}<bpmn:endEvent id="end" />${flows}`));
     expect((await issuesOf(xml, {})).map((issue) => issue.elementId)).toEqual(['b', 'a']);

@@ -20,13 +20,13 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   const wait = track.wait;
   if (wait?.kind === 'job') state.jobs.delete(wait.jobId);
   if (wait?.kind === 'userTask') state.userTasks.delete(wait.taskId);
-  if (wait?.kind === 'multiInstance') {
+  if (wait?.kind === 'loop') {
     for (const scope of [...state.scopes.values()]) {
       if (scope.hostTrack !== track.id) continue;
       cancelInside(ctx, scope.path);
       moveScope(ctx, scope, 'TERMINATE');
     }
-    delete track.multiInstance;
+    delete track.loop;
   }
   if (wait?.kind === 'scope') {
     cancelInside(ctx, wait.path);

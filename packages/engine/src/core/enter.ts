@@ -8,7 +8,7 @@ import { trackEventId } from './event-ids.js';
 import { enterGateway } from './gateways.js';
 import { mapOrIncident } from './incidents.js';
 import { jobSpec } from './job-spec.js';
-import { enterMultiInstance, isBodyTrack, multiInstanceOf } from './multi-instance.js';
+import { enterLoop, isBodyTrack, loopOf } from './loops.js';
 import { openScope } from './scopes.js';
 import { enterTerminateEnd, enterThrow } from './throws.js';
 import { armTimerStart } from './timers.js';
@@ -29,9 +29,9 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
       elementId: node.id,
     });
   }
-  // A multi-instance host opens bodies; its inner tracks run the element, with its input mappings, while
-  // its boundary events belong to the host (they interrupt every body at once).
-  const multi = multiInstanceOf(node);
+  // A looping activity's host opens bodies; their inner tracks run the element, with its input mappings,
+  // while its boundary events belong to the host (they interrupt every body at once).
+  const multi = loopOf(node);
   const body = multi !== undefined && isBodyTrack(ctx, track, node);
   const host = multi !== undefined && !body;
   if (!host && node.type !== 'subProcess' && node.io.inputs.length > 0) {
@@ -40,7 +40,7 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
     track.locals = locals;
   }
   if (!body && ctx.process.boundaries?.has(node.id) && !armBoundaries(ctx, track)) return;
-  if (host) return enterMultiInstance(ctx, track, node, multi);
+  if (host) return enterLoop(ctx, track, node, multi);
   run(ctx, track, node);
 }
 

@@ -1,10 +1,10 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import type { MultiInstance, Node } from '../model/types.js';
+import type { LoopSpec, Node } from '../model/types.js';
 import { nodeOf, type StepContext } from './context.js';
 import { chooseFlows, FlowError } from './gateways.js';
 import { mapOrIncident, raiseIncident } from './incidents.js';
-import { collectBody, isBodyTrack, multiInstanceOf } from './multi-instance.js';
+import { collectBody, isBodyTrack, loopOf } from './loops.js';
 import { ownedBy } from './state.js';
 import { move, place, record, spawn } from './tracks.js';
 
@@ -15,12 +15,12 @@ import { move, place, record, spawn } from './tracks.js';
  */
 export function leave(ctx: StepContext, track: TrackRecord): void {
   const node = nodeOf(ctx, track.nodeId);
-  const multi = multiInstanceOf(node);
+  const multi = loopOf(node);
   if (multi && isBodyTrack(ctx, track, node)) return leaveBody(ctx, track, node, multi);
   if (multi) {
-    // The host: each body applied the element's output mappings; the host carries the output collection.
+    // The host: each body applied the element's output mappings; a multi-instance host carries its output collection.
     if (track.result !== null) ctx.state.propagate(track.scopePath, track.result);
-    delete track.multiInstance;
+    delete track.loop;
   } else if (!applyOutputs(ctx, track, node)) return;
   ctx.state.dropWaits(ownedBy(track.id));
   let flows: { id: string | null; target: string }[];
@@ -53,7 +53,7 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
 }
 
 /** An inner track leaves its body: the element's outputs apply, the body collects, and the track ends there. */
-function leaveBody(ctx: StepContext, track: TrackRecord, node: Node, spec: MultiInstance): void {
+function leaveBody(ctx: StepContext, track: TrackRecord, node: Node, spec: LoopSpec): void {
   if (!applyOutputs(ctx, track, node) || !collectBody(ctx, track, spec)) return;
   ctx.state.dropWaits(ownedBy(track.id));
   record(ctx, track);

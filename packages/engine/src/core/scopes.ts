@@ -4,7 +4,7 @@ import type { SubProcessNode } from '../model/types.js';
 import { nodeOf, type StepContext } from './context.js';
 import { armEventSubProcesses } from './event-subprocesses.js';
 import { mapOrIncident } from './incidents.js';
-import { bodyCompleted, isBodyScope } from './multi-instance.js';
+import { bodyCompleted, isBodyScope } from './loops.js';
 import { newScope, scopePath } from './records.js';
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';

@@ -6,7 +6,7 @@ import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
-import { isBodyTrack } from './multi-instance.js';
+import { isBodyTrack } from './loops.js';
 import { signalOutboxId } from './records.js';
 import { finishInstance, moveScope } from './scope-moves.js';
 import { end, move, spawnWith } from './tracks.js';
@@ -91,7 +91,7 @@ function propagate(
   variables: Variables,
 ): boolean {
   for (let track: TrackRecord | undefined = from; track; ) {
-    // A multi-instance body's inner track has no catchers of its own: its host's boundaries catch for it.
+    // A looping activity's inner track has no catchers of its own: its host's boundaries catch for it.
     if (isBodyTrack(ctx, track, nodeOf(ctx, track.nodeId))) {
       track = ctx.state.tracks.get(ctx.state.scope(track.scopePath).hostTrack!);
       continue;

@@ -1,5 +1,5 @@
 import type { ModelIssue } from '../common/errors.js';
-import type { EventDefinition, LoopSpec, Node, ProcessDef } from './types.js';
+import type { EventDefinition, Node, ProcessDef } from './types.js';
 
 /**
  * What the runtime executes today. The compiler understands more of BPMN than the runtime runs; this gate
@@ -65,28 +65,10 @@ function check(node: Node, process: ProcessDef): { key: string; kind: string } |
   }
 }
 
-/** An activity's BPMN type: every IR activity type is its BPMN local name (`serviceTask` → `bpmn:ServiceTask`). */
-function activityType(node: Node): string {
-  return `bpmn:${node.type.charAt(0).toUpperCase()}${node.type.slice(1)}`;
-}
-
-const LOOP_TYPE: Record<LoopSpec['kind'], string> = {
-  multiInstance: 'bpmn:MultiInstanceLoopCharacteristics',
-  standardLoop: 'bpmn:StandardLoopCharacteristics',
-};
-
-/** Call activities and standard loops: compiled into the IR, not run yet (multi-instance runs). */
+/** Call activities: compiled into the IR, not run yet (multi-instance and standard loops run). */
 function composite(node: Node): ModelIssue | null {
-  if (node.type === 'callActivity') {
-    return { elementId: node.id, elementType: 'bpmn:CallActivity', message: 'bpmn:CallActivity is not supported yet' };
-  }
-  if (!node.loop || node.loop.kind === 'multiInstance') return null;
-  const type = activityType(node);
-  return {
-    elementId: node.id,
-    elementType: type,
-    message: `${LOOP_TYPE[node.loop.kind]} on ${type} is not supported yet`,
-  };
+  if (node.type !== 'callActivity') return null;
+  return { elementId: node.id, elementType: 'bpmn:CallActivity', message: 'bpmn:CallActivity is not supported yet' };
 }
 
 /** The issues of a compiled process that the runtime cannot execute yet (empty when it runs all of it). */

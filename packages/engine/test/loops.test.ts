@@ -1,8 +1,9 @@
 /**
- * Multi-instance activities: one body per item (or per count), sequential or parallel, each body seeing
+ * Looping activities. Multi-instance: one body per item (or per count), sequential or parallel, each body seeing
  * its `inputElement` and `loopCounter`; outputs gathered in input order whatever order bodies finish in;
  * a completion condition ends the activity early, cancelling the open bodies; a boundary on the activity
- * interrupts every body.
+ * interrupts every body. Standard loops: a pass, then another while the loop condition holds (also before
+ * the first with `testBefore`), at most `loopMaximum`.
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
@@ -179,5 +180,40 @@ describe('multi-instance sub-processes', () => {
     expect(view?.history.map((entry) => entry.node)).toContain('handled');
     expect(view?.history.map((entry) => entry.node)).not.toContain('end');
     expect(calls).toBe(3);
+  });
+});
+
+describe('standard loops', () => {
+  const POLL = (attrs: string, condition: string) =>
+    model(
+      `<bpmn:serviceTask id="each">${ext('<zeebe:taskDefinition type="poll" />')}<bpmn:standardLoopCharacteristics ${attrs}>${condition ? `<bpmn:loopCondition>${condition}</bpmn:loopCondition>` : ''}</bpmn:standardLoopCharacteristics></bpmn:serviceTask>`,
+    );
+  const poll = (calls: number[]) => ({
+    poll: (job: Job) => {
+      calls.push(Number(job.variables.loopCounter));
+      return { ready: Number(job.variables.loopCounter) >= 3 };
+    },
+  });
+
+  it('runs a pass, then another while the condition holds, each pass with its loopCounter', async () => {
+    const calls: number[] = [];
+    const { engine, id } = await run(POLL('', '=not(ready)'), {}, poll(calls));
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual([1, 2, 3]);
+    expect((await engine.instance(id))?.variables.ready).toBe(true);
+  });
+
+  it('loopMaximum caps the passes', async () => {
+    const calls: number[] = [];
+    const { engine, id } = await run(POLL('loopMaximum="2"', '=not(ready)'), {}, poll(calls));
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it('testBefore checks the condition before the first pass too: false runs no pass', async () => {
+    const calls: number[] = [];
+    const { engine, id } = await run(POLL('testBefore="true"', '=not(ready)'), { ready: true }, poll(calls));
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual([]);
   });
 });
