@@ -3,7 +3,7 @@ import { NotFoundError } from '../common/errors.js';
 import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
 import { announce, nextId, type StepContext } from './context.js';
 import { eventId, jobEventId } from './event-ids.js';
-import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
 import { newJob } from './records.js';
 import { invocationIdentity } from './step-identity.js';
 import { throwError } from './throws.js';
@@ -89,8 +89,8 @@ export function createUserTask(ctx: StepContext, track: TrackRecord, node: UserT
   const assignee = node.assignee ? evaluateOrIncident(ctx, track, node.assignee, 'enter') : null;
   if (assignee === NO_VALUE) return;
   if (assignee !== null && typeof assignee !== 'string') {
-    const message = `zeebe:assignmentDefinition assignee "=${node.assignee?.source}" evaluated to ${JSON.stringify(assignee)}: an assignee must be a string or null`;
-    return raiseIncident(ctx, track, 'expression-failed', 'enter', message, null);
+    const rule = 'an assignee must be a string or null';
+    return wrongValueIncident(ctx, track, 'zeebe:assignmentDefinition assignee', node.assignee!, assignee, rule);
   }
   const candidates = candidatesOf(ctx, track, node);
   if (!candidates) return;
@@ -127,9 +127,8 @@ function candidatesOf(
     const value = evaluateOrIncident(ctx, track, expression, 'enter');
     if (value === NO_VALUE) return undefined;
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-      const message = `zeebe:assignmentDefinition ${property} "=${expression.source}" evaluated to ${JSON.stringify(value)}: it must be a list of strings`;
-      raiseIncident(ctx, track, 'expression-failed', 'enter', message, null);
-      return undefined;
+      const what = `zeebe:assignmentDefinition ${property}`;
+      return wrongValueIncident(ctx, track, what, expression, value, 'it must be a list of strings');
     }
     candidates[property] = value;
   }

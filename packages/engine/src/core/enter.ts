@@ -8,7 +8,7 @@ import { trackEventId } from './event-ids.js';
 import { enterGateway } from './gateways.js';
 import { mapOrIncident } from './incidents.js';
 import { jobSpec } from './job-spec.js';
-import { enterLoop, isBodyTrack, loopOf } from './loops.js';
+import { enterLoop, isBodyTrack } from './loops.js';
 import { openScope } from './scopes.js';
 import { enterTerminateEnd, enterThrow } from './throws.js';
 import { armTimerStart } from './timers.js';
@@ -31,16 +31,16 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
   }
   // A looping activity's host opens bodies; their inner tracks run the element, with its input mappings,
   // while its boundary events belong to the host (they interrupt every body at once).
-  const multi = loopOf(node);
-  const body = multi !== undefined && isBodyTrack(ctx, track, node);
-  const host = multi !== undefined && !body;
+  const loop = node.loop;
+  const body = loop !== undefined && isBodyTrack(ctx, track, node);
+  const host = loop !== undefined && !body;
   if (!host && node.type !== 'subProcess' && node.io.inputs.length > 0) {
     const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
     if (!locals) return;
     track.locals = locals;
   }
   if (!body && ctx.process.boundaries?.has(node.id) && !armBoundaries(ctx, track)) return;
-  if (host) return enterLoop(ctx, track, node, multi);
+  if (host) return enterLoop(ctx, track, node, loop);
   run(ctx, track, node);
 }
 

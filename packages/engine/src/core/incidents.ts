@@ -72,6 +72,24 @@ export function evaluateOrIncident(
 }
 
 /**
+ * An expression gave a value of the wrong kind: an incident naming the attribute, the expression, the value
+ * and the rule it breaks. Returns undefined, for callers that return "no value".
+ */
+export function wrongValueIncident(
+  ctx: StepContext,
+  track: TrackRecord,
+  what: string,
+  expression: Expression,
+  value: unknown,
+  rule: string,
+  resume: 'enter' | 'leave' = 'enter',
+): undefined {
+  const message = `${what} "=${expression.source}" evaluated to ${JSON.stringify(value) ?? String(value)}: ${rule}`;
+  raiseIncident(ctx, track, 'expression-failed', resume, message, null);
+  return undefined;
+}
+
+/**
  * Resolve an incident and pick up where it stopped: a failed job is dispatched again with fresh retries;
  * an element is entered again, or left again.
  */

@@ -6,9 +6,9 @@
  * @module
  */
 import type { TrackRecord } from '@thresher/checkpoint';
-import type { Expression, JobNode } from '../model/types.js';
+import type { JobNode } from '../model/types.js';
 import type { StepContext } from './context.js';
-import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
 import { isRetryCount } from './job-retries.js';
 
 /** What a new job is created with. */
@@ -24,7 +24,8 @@ export function jobSpec(ctx: StepContext, track: TrackRecord, node: JobNode): Jo
     const value = evaluateOrIncident(ctx, track, node.typeExpression, 'enter');
     if (value === NO_VALUE) return undefined;
     if (typeof value !== 'string' || value.trim() === '') {
-      return refuse(ctx, track, node.typeExpression, 'type', value, 'a job type must be a non-empty string');
+      const rule = 'a job type must be a non-empty string';
+      return wrongValueIncident(ctx, track, 'zeebe:taskDefinition type', node.typeExpression, value, rule);
     }
     taskType = value;
   }
@@ -33,22 +34,10 @@ export function jobSpec(ctx: StepContext, track: TrackRecord, node: JobNode): Jo
     const value = evaluateOrIncident(ctx, track, node.retriesExpression, 'enter');
     if (value === NO_VALUE) return undefined;
     if (!isRetryCount(value)) {
-      return refuse(ctx, track, node.retriesExpression, 'retries', value, 'retries must be a non-negative integer');
+      const rule = 'retries must be a non-negative integer';
+      return wrongValueIncident(ctx, track, 'zeebe:taskDefinition retries', node.retriesExpression, value, rule);
     }
     retries = value;
   }
   return { taskType, retries };
-}
-
-function refuse(
-  ctx: StepContext,
-  track: TrackRecord,
-  expression: Expression,
-  attribute: string,
-  value: unknown,
-  rule: string,
-): undefined {
-  const message = `zeebe:taskDefinition ${attribute} "=${expression.source}" evaluated to ${JSON.stringify(value) ?? String(value)}: ${rule}`;
-  raiseIncident(ctx, track, 'expression-failed', 'enter', message, null);
-  return undefined;
 }

@@ -1,10 +1,10 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import type { LoopSpec, Node } from '../model/types.js';
+import type { Node } from '../model/types.js';
 import { nodeOf, type StepContext } from './context.js';
 import { chooseFlows, FlowError } from './gateways.js';
 import { mapOrIncident, raiseIncident } from './incidents.js';
-import { collectBody, isBodyTrack, loopOf } from './loops.js';
+import { collectBody, isBodyTrack } from './loops.js';
 import { ownedBy } from './state.js';
 import { move, place, record, spawn } from './tracks.js';
 
@@ -15,23 +15,26 @@ import { move, place, record, spawn } from './tracks.js';
  */
 export function leave(ctx: StepContext, track: TrackRecord): void {
   const node = nodeOf(ctx, track.nodeId);
-  const multi = loopOf(node);
-  if (multi && isBodyTrack(ctx, track, node)) return leaveBody(ctx, track, node, multi);
-  if (multi) {
+  // A looping activity's inner track ends in its body (no flows) once the body has collected what it gave.
+  const body = node.loop !== undefined && isBodyTrack(ctx, track, node);
+  if (node.loop && !body) {
     // The host: each body applied the element's output mappings; a multi-instance host carries its output collection.
     if (track.result !== null) ctx.state.propagate(track.scopePath, track.result);
     delete track.loop;
   } else if (!applyOutputs(ctx, track, node)) return;
+  if (body && !collectBody(ctx, track, node.loop!)) return;
   ctx.state.dropWaits(ownedBy(track.id));
   let flows: { id: string | null; target: string }[];
   try {
     const decided = ctx.decided.get(track.id);
     const link = node.type === 'intermediateThrowEvent' && node.event?.kind === 'link' ? node.event.name : null;
-    flows = decided
-      ? node.outgoing.map((id) => ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
-      : link !== null
-        ? [linkTo(ctx, node.container, link)]
-        : chooseFlows(ctx.process, node, ctx.state.visible(track.scopePath));
+    flows = body
+      ? []
+      : decided
+        ? node.outgoing.map((id) => ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
+        : link !== null
+          ? [linkTo(ctx, node.container, link)]
+          : chooseFlows(ctx.process, node, ctx.state.visible(track.scopePath));
   } catch (error) {
     if (!(error instanceof FlowError)) throw error;
     raiseIncident(ctx, track, error.kind, 'leave', error.message, null);
@@ -50,17 +53,6 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
   // their checkpoints and fixtures recorded.
   ctx.agenda.push(track.id);
   for (const flow of rest) spawn(ctx, track.scopePath, flow.target, flow.id);
-}
-
-/** An inner track leaves its body: the element's outputs apply, the body collects, and the track ends there. */
-function leaveBody(ctx: StepContext, track: TrackRecord, node: Node, spec: LoopSpec): void {
-  if (!applyOutputs(ctx, track, node) || !collectBody(ctx, track, spec)) return;
-  ctx.state.dropWaits(ownedBy(track.id));
-  record(ctx, track);
-  track.locals = null;
-  track.result = null;
-  track.wait = null;
-  move(ctx, track, 'END');
 }
 
 /**

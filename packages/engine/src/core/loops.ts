@@ -2,7 +2,7 @@ import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { LoopSpec, MultiInstance, Node, StandardLoop } from '../model/types.js';
 import { cancelInside } from './cancel.js';
 import type { StepContext } from './context.js';
-import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
 import { newScope, scopePath } from './records.js';
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
@@ -16,11 +16,6 @@ import { move, spawn } from './tracks.js';
  */
 
 const ORDINAL = /\[(\d+)\]$/;
-
-/** The loop of an element, if it has one the runtime runs. */
-export function loopOf(node: Node): LoopSpec | undefined {
-  return node.loop;
-}
 
 /** Whether `scope` is a body of a looping activity (hosted on its element, with an ordinal). */
 export function isBodyScope(scope: ScopeRecord | undefined): scope is ScopeRecord & { hostTrack: string } {
@@ -63,15 +58,14 @@ function size(ctx: StepContext, host: TrackRecord, spec: MultiInstance): { n: nu
     const value = evaluateOrIncident(ctx, host, spec.inputCollection, 'enter');
     if (value === NO_VALUE) return null;
     if (Array.isArray(value)) return { n: value.length, items: value };
-    const message = `inputCollection "=${spec.inputCollection.source}" evaluated to ${JSON.stringify(value)}, not a list`;
-    raiseIncident(ctx, host, 'expression-failed', 'enter', message, null);
+    wrongValueIncident(ctx, host, 'inputCollection', spec.inputCollection, value, 'it must be a list');
     return null;
   }
   const value = spec.cardinality ? evaluateOrIncident(ctx, host, spec.cardinality, 'enter') : 0;
   if (value === NO_VALUE) return null;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { n: value, items: null };
-  const message = `loopCardinality "${spec.cardinality?.source}" evaluated to ${JSON.stringify(value)}, not a non-negative integer`;
-  raiseIncident(ctx, host, 'expression-failed', 'enter', message, null);
+  // Only an evaluated cardinality can be wrong: none is 0 bodies.
+  wrongValueIncident(ctx, host, 'loopCardinality', spec.cardinality!, value, 'it must be a non-negative integer');
   return null;
 }
 
@@ -141,7 +135,7 @@ function loopHolds(
 export function bodyCompleted(ctx: StepContext, scope: ScopeRecord & { hostTrack: string }, node: Node): void {
   ctx.state.scopes.delete(scope.path);
   const host = ctx.state.track(scope.hostTrack);
-  const spec = loopOf(node)!;
+  const spec = node.loop!;
   const position = host.loop!;
   position.completed += 1;
   if (position.conditionMet) {
