@@ -5,16 +5,9 @@
 import type { HeldLease } from '../put-rules.js';
 import type { BufferedMessage, Deployment, InstanceMeta, PendingWrite, StoredCheckpoint } from '../repository.js';
 
-export interface CheckpointEntry {
-  seq: number;
-  parentSeq: number | null;
-  schema: number;
-  definitionDigest: string;
-  digest: string;
-  bytes: Uint8Array;
-  /** In filing order. */
-  writes: PendingWrite[];
-  /** The value filed at each (taskId, index), keyed by {@link writeKey}: what a repeat is compared with. */
+/** A stored checkpoint (its writes in filing order), and what a repeated journal entry is compared with. */
+export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId'> {
+  /** The value filed at each (taskId, index), keyed by {@link writeKey}. */
   filed: Map<string, Uint8Array>;
 }
 
