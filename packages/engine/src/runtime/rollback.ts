@@ -24,12 +24,18 @@ export function openProblem(stored: StoredCheckpoint): string | null {
 
 /** The newest checkpoint of an instance that opens, with its journal; undefined when none does. */
 export async function latestGoodSeq(repository: Repository, instanceId: string): Promise<number | undefined> {
-  const all = await repository.list(instanceId);
-  for (let index = all.length - 1; index >= 0; index--) {
-    const stored = all[index] as StoredCheckpoint;
-    if (openProblem(stored) === null) return stored.seq;
+  // Newest first, a page at a time: the good one is usually just below the head.
+  for (let before: number | undefined; ; ) {
+    const page = await repository.list(instanceId, {
+      order: 'desc',
+      limit: 20,
+      ...(before === undefined ? {} : { before }),
+    });
+    const good = page.find((stored) => openProblem(stored) === null);
+    if (good) return good.seq;
+    if (page.length < 20) return undefined;
+    before = page.at(-1)!.seq;
   }
-  return undefined;
 }
 
 /**
@@ -55,7 +61,7 @@ export async function rollback(
   if (problem) throw new RollbackRefusedError(instanceId, to, `it does not open either: ${problem}`);
   const state = openStored(target);
   const body = digestValue(state.toBody());
-  const later = (await repository.list(instanceId)).filter((stored) => stored.seq > to);
+  const later = await repository.list(instanceId, { after: to });
   for (const stored of later) {
     if (openProblem(stored) !== null) {
       if (stored.writes.length > 0) {
