@@ -3,9 +3,16 @@
  * `lease_expires_at`), the row every writer already locks, and tokens come from the store-wide
  * `lease_tokens` sequence.
  */
-import { type ClaimOptions, checkFence, checkRenew, type Fence, type Lease } from '@thresher/checkpoint';
+import {
+  type ClaimOptions,
+  checkFence,
+  checkRenew,
+  type Fence,
+  isStorableText,
+  type Lease,
+} from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
-import { type ClaimedRow, heldLease, isStorable, type LockedInstanceRow, toLease } from './rows.js';
+import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';
 import type { Statements } from './statements.js';
 
 /**
@@ -30,7 +37,7 @@ export async function lockAndFence(
 export async function claimLeases(db: PgQueryable, sql: Statements, options: ClaimOptions): Promise<Lease[]> {
   const { owner, ttlMs, now, limit } = options;
   // Ids PostgreSQL cannot hold are not stored, so they are skipped like any id the store does not have.
-  const among = options.instanceIds?.filter((id) => isStorable(id));
+  const among = options.instanceIds?.filter((id) => isStorableText(id));
   if (limit === 0 || among?.length === 0) return [];
   const expiresAt = now + ttlMs;
   const { rows } = await db.query<ClaimedRow>(sql.claim, [owner, now, limit, among ?? null, expiresAt]);

@@ -14,6 +14,7 @@ import {
   checkPutArguments,
   checkRenew,
   checkRewriteArguments,
+  checkText,
   checkWritesArguments,
   type Deployment,
   type DeploymentInput,
@@ -24,6 +25,7 @@ import {
   type InstanceQuery,
   type InstanceSummary,
   instancePage,
+  isStorableText,
   type Lease,
   type ListOptions,
   type PendingWrite,
@@ -57,7 +59,6 @@ import { readDueTimers, readInstances, readSubscribers } from './instances.js';
 import { claimLeases, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, quoteSchema } from './migrations.js';
-import { isStorable, storable } from './rows.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
@@ -142,8 +143,8 @@ export class PostgresRepository implements Repository {
     checkRewriteArguments(checkpoint);
     this.#assertOpen('rewrite');
     // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
-    if (!isStorable(instanceId) || !isStorable(checkpoint.expectedDigest)) {
-      if (!isStorable(instanceId)) checkFence(instanceId, fence, undefined);
+    if (!isStorableText(instanceId) || !isStorableText(checkpoint.expectedDigest)) {
+      if (!isStorableText(instanceId)) checkFence(instanceId, fence, undefined);
       throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
     }
     await this.#transaction('rewrite', (client) => rewriteCheckpoint(client, this.#sql, checkpoint));
@@ -156,34 +157,34 @@ export class PostgresRepository implements Repository {
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
     this.#assertOpen('get');
-    if (!isStorable(instanceId)) return undefined;
+    if (!isStorableText(instanceId)) return undefined;
     return this.#snapshot('get', (client) => readCheckpoint(client, this.#sql, instanceId, seq));
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
     const range = historyRange(options);
     this.#assertOpen('list');
-    if (!isStorable(instanceId)) return [];
+    if (!isStorableText(instanceId)) return [];
     return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, range));
   }
 
   async delete(instanceId: string): Promise<void> {
     this.#assertOpen('delete');
-    if (!isStorable(instanceId)) return;
+    if (!isStorableText(instanceId)) return;
     await this.#transaction('delete', (client) => deleteInstance(client, this.#sql, instanceId));
   }
 
   async copy(sourceId: string, targetId: string): Promise<void> {
-    storable('targetId', targetId);
+    checkText('targetId', targetId);
     this.#assertOpen('copy');
-    if (!isStorable(sourceId)) return decideCopy(sourceId, targetId, false, null);
+    if (!isStorableText(sourceId)) return decideCopy(sourceId, targetId, false, null);
     await this.#transaction('copy', (client) => copyInstance(client, this.#sql, sourceId, targetId));
   }
 
   async prune(instanceId: string, options: PruneOptions): Promise<void> {
     checkKeepLast(options.keepLast);
     this.#assertOpen('prune');
-    if (!isStorable(instanceId)) return;
+    if (!isStorableText(instanceId)) return;
     await this.#transaction('prune', (client) => pruneCheckpoints(client, this.#sql, instanceId, options.keepLast));
   }
 
@@ -191,7 +192,7 @@ export class PostgresRepository implements Repository {
     instancePage(query);
     this.#assertOpen('instances');
     // Nothing stored can equal a key PostgreSQL would refuse or mangle; binding it could fail or match another row.
-    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorable)) return [];
+    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorableText)) return [];
     return this.#call('instances', () => readInstances(this.#pool, this.#sql, query));
   }
 
@@ -204,13 +205,13 @@ export class PostgresRepository implements Repository {
   async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
     checkLeaseArguments({ ttlMs, now });
     this.#assertOpen('renew');
-    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) checkRenew(lease, undefined);
+    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
     return this.#transaction('renew', (client) => renewLease(client, this.#sql, lease, ttlMs, now));
   }
 
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
-    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) return;
+    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;
     await this.#transaction('release', (client) =>
       client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]),
     );
@@ -225,7 +226,7 @@ export class PostgresRepository implements Repository {
 
   async subscriptions(name: string, key: string | null): Promise<string[]> {
     this.#assertOpen('subscriptions');
-    if (!isStorable(name) || !isStorable(key)) return [];
+    if (!isStorableText(name) || !isStorableText(key)) return [];
     return this.#call('subscriptions', () => readSubscribers(this.#pool, this.#sql, name, key));
   }
 
@@ -241,10 +242,10 @@ export class PostgresRepository implements Repository {
     taker: string,
   ): Promise<BufferedMessage | undefined> {
     checkMessageClock(now);
-    storable('taker', taker);
+    checkText('taker', taker);
     this.#assertOpen('takeMessage');
     // Nothing stored has such a name or key, so there is nothing to take.
-    if (!isStorable(name) || !isStorable(correlationKey)) return undefined;
+    if (!isStorableText(name) || !isStorableText(correlationKey)) return undefined;
     return this.#transaction('takeMessage', (client) =>
       takeMessage(client, this.#sql, name, correlationKey, now, taker),
     );
@@ -252,7 +253,7 @@ export class PostgresRepository implements Repository {
 
   async deleteMessage(id: string): Promise<boolean> {
     this.#assertOpen('deleteMessage');
-    if (!isStorable(id)) return false;
+    if (!isStorableText(id)) return false;
     const { rowCount } = await this.#transaction('deleteMessage', (client) =>
       client.query(this.#sql.deleteMessage, [id]),
     );
@@ -274,13 +275,13 @@ export class PostgresRepository implements Repository {
 
   async getDeployment(digest: string): Promise<Deployment | undefined> {
     this.#assertOpen('getDeployment');
-    if (!isStorable(digest)) return undefined;
+    if (!isStorableText(digest)) return undefined;
     return this.#call('getDeployment', () => readDeployment(this.#pool, this.#sql, digest));
   }
 
   async deployments(definitionId?: string): Promise<Deployment[]> {
     this.#assertOpen('deployments');
-    if (!isStorable(definitionId)) return [];
+    if (!isStorableText(definitionId)) return [];
     return this.#call('deployments', () => readDeployments(this.#pool, this.#sql, definitionId));
   }
 

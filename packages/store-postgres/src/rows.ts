@@ -23,13 +23,6 @@ import {
 } from '@thresher/checkpoint';
 import type { InstanceFilter } from './statements.js';
 
-/**
- * The contract's text rule (`@thresher/checkpoint`), the same for every store: `storable` refuses text before
- * a write; `isStorable` says whether a lookup could find anything, so one by text nothing stored can equal is
- * answered without binding it (PostgreSQL would refuse U+0000, and a lone surrogate would arrive as U+FFFD).
- */
-export { checkText as storable, isStorableText as isStorable } from '@thresher/checkpoint';
-
 /** A `BIGINT` as a driver returns it: `pg` as a string, PGlite as a number. */
 export type Int8 = Int8Column;
 

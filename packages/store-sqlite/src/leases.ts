@@ -3,8 +3,8 @@
  * `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
  * no other connection or process claims, renews or writes between their read and their write.
  */
-import { type ClaimOptions, checkRenew, type HeldLease, type Lease } from '@thresher/checkpoint';
-import { heldLease, type InstanceIdRow, isStorable, type LeaseRow, leaseParams } from './rows.js';
+import { type ClaimOptions, checkRenew, type HeldLease, isStorableText, type Lease } from '@thresher/checkpoint';
+import { heldLease, type InstanceIdRow, type LeaseRow, leaseParams } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** The lease held on an instance, undefined when none is. */
@@ -20,7 +20,7 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
     rows = sql.selectClaimable.all({ now, limit }) as InstanceIdRow[];
   } else {
     // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
-    const ids = JSON.stringify(options.instanceIds.filter(isStorable));
+    const ids = JSON.stringify(options.instanceIds.filter(isStorableText));
     rows = sql.selectClaimableAmong.all({ ids, now, limit }) as InstanceIdRow[];
   }
   return rows.map(({ instance_id }) => {

@@ -22,13 +22,6 @@ import {
 } from '@thresher/checkpoint';
 import type { InstanceFilterShape } from './statements.js';
 
-/**
- * The contract's text rule (`@thresher/checkpoint`), the same for every store: `storable` refuses text before
- * a write; `isStorable` says whether a lookup could find anything, so one by text nothing stored can equal is
- * answered without binding it (a lone surrogate would reach SQLite as U+FFFD and could match a real row).
- */
-export { checkText as storable, isStorableText as isStorable } from '@thresher/checkpoint';
-
 /** A `leases` row: a held lease. */
 export interface LeaseRow {
   owner: string;

@@ -13,6 +13,7 @@ import {
   checkMessageClock,
   checkPutArguments,
   checkRewriteArguments,
+  checkText,
   checkWritesArguments,
   type Deployment,
   type DeploymentInput,
@@ -23,6 +24,7 @@ import {
   type InstanceQuery,
   type InstanceSummary,
   instancePage,
+  isStorableText,
   type Lease,
   LeaseLostError,
   type ListOptions,
@@ -56,7 +58,6 @@ import { InstanceStatements, readDueTimers, readInstances, readSubscribers } fro
 import { claimLeases, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
-import { isStorable, storable } from './rows.js';
 import { fencedWrites } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
@@ -164,9 +165,9 @@ export class SqliteRepository implements Repository {
     const { instanceId, seq } = checkpoint;
     checkRewriteArguments(checkpoint);
     // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
-    if (!isStorable(instanceId) || !isStorable(checkpoint.expectedDigest)) {
+    if (!isStorableText(instanceId) || !isStorableText(checkpoint.expectedDigest)) {
       return this.#call('rewrite', () => {
-        if (!isStorable(instanceId)) checkFence(instanceId, checkpoint.fence, undefined);
+        if (!isStorableText(instanceId)) checkFence(instanceId, checkpoint.fence, undefined);
         throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
       });
     }
@@ -179,7 +180,7 @@ export class SqliteRepository implements Repository {
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
-    if (!isStorable(instanceId)) return this.#call('get', () => undefined);
+    if (!isStorableText(instanceId)) return this.#call('get', () => undefined);
     return this.#call('get', () => this.#read(() => readCheckpoint(this.#sql, instanceId, seq))) as
       | StoredCheckpoint
       | undefined;
@@ -187,25 +188,25 @@ export class SqliteRepository implements Repository {
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
     const range = historyRange(options);
-    if (!isStorable(instanceId)) return this.#call('list', () => []);
+    if (!isStorableText(instanceId)) return this.#call('list', () => []);
     return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
   }
 
   async delete(instanceId: string): Promise<void> {
-    if (!isStorable(instanceId)) return this.#call('delete', () => undefined);
+    if (!isStorableText(instanceId)) return this.#call('delete', () => undefined);
     this.#call('delete', () => this.#delete.immediate(instanceId));
   }
 
   async copy(sourceId: string, targetId: string): Promise<void> {
-    storable('targetId', targetId);
+    checkText('targetId', targetId);
     // Nothing stored has such an id, so there is nothing to copy.
-    if (!isStorable(sourceId)) return this.#call('copy', () => decideCopy(sourceId, targetId, false, null));
+    if (!isStorableText(sourceId)) return this.#call('copy', () => decideCopy(sourceId, targetId, false, null));
     this.#call('copy', () => this.#copy.immediate(sourceId, targetId));
   }
 
   async prune(instanceId: string, options: PruneOptions): Promise<void> {
     checkKeepLast(options.keepLast);
-    if (!isStorable(instanceId)) return this.#call('prune', () => undefined);
+    if (!isStorableText(instanceId)) return this.#call('prune', () => undefined);
     this.#call('prune', () => this.#prune.immediate(instanceId, options.keepLast));
   }
 
@@ -217,7 +218,7 @@ export class SqliteRepository implements Repository {
   async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
     checkLeaseArguments({ ttlMs, now });
     // Nothing stored has such an id or owner, so the lease cannot be held.
-    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) {
+    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) {
       return this.#call('renew', () => {
         throw new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'no lease is held');
       });
@@ -226,7 +227,8 @@ export class SqliteRepository implements Repository {
   }
 
   async release(lease: Lease): Promise<void> {
-    if (!isStorable(lease.instanceId) || !isStorable(lease.owner)) return this.#call('release', () => undefined);
+    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
+      return this.#call('release', () => undefined);
     this.#call('release', () => this.#release.immediate(lease));
   }
 
@@ -235,14 +237,14 @@ export class SqliteRepository implements Repository {
   }
 
   async subscriptions(name: string, key: string | null): Promise<string[]> {
-    if (!isStorable(name) || !isStorable(key)) return this.#call('subscriptions', () => []);
+    if (!isStorableText(name) || !isStorableText(key)) return this.#call('subscriptions', () => []);
     return this.#call('subscriptions', () => readSubscribers(this.#sql, name, key));
   }
 
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
     // Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row.
-    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorable)) {
+    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorableText)) {
       return this.#call('instances', () => []);
     }
     return this.#call('instances', () =>
@@ -262,15 +264,15 @@ export class SqliteRepository implements Repository {
     taker: string,
   ): Promise<BufferedMessage | undefined> {
     checkMessageClock(now);
-    storable('taker', taker);
+    checkText('taker', taker);
     // Nothing stored has such a name or key, so there is nothing to take.
-    if (!isStorable(name) || !isStorable(correlationKey)) return this.#call('takeMessage', () => undefined);
+    if (!isStorableText(name) || !isStorableText(correlationKey)) return this.#call('takeMessage', () => undefined);
     // IMMEDIATE: the write lock is taken before the select, so two connections never pick the same message.
     return this.#call('takeMessage', () => this.#takeMessage.immediate(name, correlationKey, now, taker));
   }
 
   async deleteMessage(id: string): Promise<boolean> {
-    if (!isStorable(id)) return this.#call('deleteMessage', () => false);
+    if (!isStorableText(id)) return this.#call('deleteMessage', () => false);
     return this.#call('deleteMessage', () => this.#deleteMessage.immediate(id));
   }
 
@@ -285,12 +287,12 @@ export class SqliteRepository implements Repository {
   }
 
   async getDeployment(digest: string): Promise<Deployment | undefined> {
-    if (!isStorable(digest)) return this.#call('getDeployment', () => undefined);
+    if (!isStorableText(digest)) return this.#call('getDeployment', () => undefined);
     return this.#call('getDeployment', () => readDeployment(this.#sql, digest));
   }
 
   async deployments(definitionId?: string): Promise<Deployment[]> {
-    if (!isStorable(definitionId)) return this.#call('deployments', () => []);
+    if (!isStorableText(definitionId)) return this.#call('deployments', () => []);
     return this.#call('deployments', () => readDeployments(this.#sql, definitionId));
   }
 
