@@ -13,7 +13,7 @@ import { compileProcess } from './process.js';
 import { collectReadWarnings, unparsable } from './read-warnings.js';
 import { unsupportedIssues } from './support.js';
 import type { ProcessDef, ProcessModel } from './types.js';
-import { BPMN_NAMESPACE, doctypeLine, normalizeAttributeSpacing, type RootTag, rootTag } from './xml-text.js';
+import { BPMN_NAMESPACE, doctypeAt, normalizeAttributeSpacing, type RootTag, rootTag } from './xml-text.js';
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
@@ -50,11 +50,11 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
     throw new ModelError([{ elementId: null, elementType: null, message: 'the model must be BPMN XML text' }]);
   }
   const issues = new IssueCollector(new LineIndex(xml));
-  const doctype = doctypeLine(xml);
+  const doctype = doctypeAt(xml);
   if (doctype !== undefined) {
     const message =
       'the model declares a DOCTYPE: DTDs and entities are not accepted in a BPMN model (they can read files or expand without bound); remove the <!DOCTYPE …> declaration';
-    issues.errorAt(null, null, message, doctype);
+    issues.errorAt(null, null, message, issues.lines.lineAt(doctype));
     throw new ModelError(issues.issues);
   }
   let document: ModdleDocument;
@@ -111,7 +111,7 @@ function unreadable(error: unknown, issues: IssueCollector, xml: string): ModelI
   const message = error instanceof Error ? error.message : String(error);
   const root = rootTag(xml);
   if (message.startsWith('failed to parse document') && root && !isBpmnRoot(root)) {
-    issues.errorAt(null, root.name, rootMessage(root), root.line);
+    issues.errorAt(null, root.name, rootMessage(root), issues.lines.lineAt(root.offset));
     return issues.issues;
   }
   if (message.startsWith('unparsable content')) {

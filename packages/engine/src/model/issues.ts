@@ -84,7 +84,8 @@ export class LineIndex {
     return value ? (value[1] ?? value[2]) : undefined;
   }
 
-  private lineAt(offset: number): number {
+  /** The 1-based line of an offset in the XML. */
+  lineAt(offset: number): number {
     this.lineStarts ??= this.indexLines();
     let low = 0;
     let high = this.lineStarts.length - 1;

@@ -9,11 +9,11 @@
 /** The namespace of BPMN 2.0 models. */
 export const BPMN_NAMESPACE = 'http://www.omg.org/spec/BPMN/20100524/MODEL';
 
-/** The root element's tag as written, its namespace, and its 1-based line. */
+/** The root element's tag as written, its namespace, and its offset in the text. */
 export interface RootTag {
   name: string;
   namespace: string | undefined;
-  line: number;
+  offset: number;
 }
 
 /** Skips the prolog (declaration, comments, processing instructions, whitespace) from the start. */
@@ -29,16 +29,10 @@ function prologEnd(xml: string): number {
   }
 }
 
-function lineAt(xml: string, offset: number): number {
-  let line = 1;
-  for (let index = xml.indexOf('\n'); index >= 0 && index < offset; index = xml.indexOf('\n', index + 1)) line += 1;
-  return line;
-}
-
-/** The 1-based line of a DOCTYPE declaration in the prolog, if there is one. */
-export function doctypeLine(xml: string): number | undefined {
+/** The offset of a DOCTYPE declaration in the prolog, if there is one. */
+export function doctypeAt(xml: string): number | undefined {
   const at = prologEnd(xml);
-  return /^<!DOCTYPE/i.test(xml.slice(at, at + 9)) ? lineAt(xml, at) : undefined;
+  return /^<!DOCTYPE/i.test(xml.slice(at, at + 9)) ? at : undefined;
 }
 
 /** The root element's start tag, when the text has one. */
@@ -50,7 +44,7 @@ export function rootTag(xml: string): RootTag | undefined {
   const prefix = name.includes(':') ? name.slice(0, name.indexOf(':')) : '';
   const declaration = prefix ? `xmlns:${prefix}` : 'xmlns';
   const namespace = new RegExp(`\\s${declaration}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(match[2] ?? '');
-  return { name, namespace: namespace ? (namespace[1] ?? namespace[2]) : undefined, line: lineAt(xml, at) };
+  return { name, namespace: namespace ? (namespace[1] ?? namespace[2]) : undefined, offset: at };
 }
 
 /** Markup whose text is never an attribute list, with how it ends. */
