@@ -144,9 +144,9 @@ export interface UserTaskRecord {
   nodeId: string;
   name: string | null;
   assignee: string | null;
-  /** `zeebe:assignmentDefinition candidateGroups`, evaluated at creation; absent when the model gives none. */
+  /** `zeebe:assignmentDefinition candidateGroups`, evaluated at creation; absent when the model gives none. @since schema 4 */
   candidateGroups?: string[];
-  /** `zeebe:assignmentDefinition candidateUsers`, evaluated at creation; absent when the model gives none. */
+  /** `zeebe:assignmentDefinition candidateUsers`, evaluated at creation; absent when the model gives none. @since schema 4 */
   candidateUsers?: string[];
   createdAt: number;
 }
