@@ -34,10 +34,19 @@ export function schema3to4(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 4 → 5: call activities run — tracks may wait on a called child, children name their caller track,
+ * outboxes carry calls and their outcomes, and an incident may be a failed call. A schema-4 document was never
+ * written with a call in flight (the runtime refused them), so nothing changes.
+ */
+export function schema4to5(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4];
+export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4, schema4to5];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

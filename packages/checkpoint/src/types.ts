@@ -33,6 +33,8 @@ export interface InstanceRecord {
   /** Set for a called child (Call Activity); null for a root instance. */
   parentId: string | null;
   callNodeId: string | null;
+  /** A called child: the parent's track waiting at the call activity. @since schema 5 */
+  callerTrack?: string;
   /** Epoch ms, from the engine's clock. */
   startedAt: number;
   endedAt: number | null;
@@ -70,7 +72,9 @@ export type TrackWait =
   /** A catch event, receive task or event-based gateway: its timers and subscriptions are its waits. @since schema 3 */
   | { kind: 'event' }
   /** A looping activity's host (multi-instance or standard loop): its bodies are scopes it hosts (`loop` holds its position). @since schema 4 */
-  | { kind: 'loop' };
+  | { kind: 'loop' }
+  /** A call activity: the called instance `childId` runs; its end (or its error, its escalation) comes back here. @since schema 5 */
+  | { kind: 'call'; childId: string };
 
 /**
  * Where a looping activity is (multi-instance or standard loop), kept on its host track: how many bodies,
@@ -157,8 +161,11 @@ export interface IncidentRecord {
   nodeId: string;
   /** Set when the incident came from a job whose retries ran out. */
   jobId: string | null;
-  /** `uncaught-error` (schema 3): a BPMN error no boundary or event sub-process caught. */
-  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed' | 'uncaught-error';
+  /**
+   * `uncaught-error` (schema 3): a BPMN error no boundary or event sub-process caught. `call-failed`
+   * (schema 5): a call activity's child could not be started, or ended without completing.
+   */
+  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed' | 'uncaught-error' | 'call-failed';
   /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
   resume: 'enter' | 'leave' | 'job';
   message: string;
@@ -229,7 +236,39 @@ export type OutboxEntry =
       cycle: TimerRecord['cycle'];
       /** Which occurrence of the cycle it is (the first instance is 0). */
       occurrence: number;
-    };
+    }
+  | CallOutboxEntry;
+
+/**
+ * What a call activity sends between a parent and its called child, in the sender's outbox (@since schema 5):
+ * the parent starts (`call`) and cancels (`cancelChild`) the child; the child tells the parent how it ended or
+ * what it threw (`toParent`). Each is delivered at least once and taken once by its id.
+ */
+export type CallOutboxEntry =
+  | {
+      /** Deterministic from the caller's step, so a retried start finds the child it started. */
+      id: string;
+      kind: 'call';
+      childId: string;
+      /** The called process id, as `calledElement` evaluated. */
+      processId: string;
+      binding: { kind: 'latest' } | { kind: 'deployment' } | { kind: 'versionTag'; versionTag: string };
+      /** The child's starting variables, as the call's propagation and input mappings gave them. */
+      variables: Variables;
+      callNodeId: string;
+      callerTrack: string;
+    }
+  | { id: string; kind: 'cancelChild'; childId: string }
+  | { id: string; kind: 'toParent'; parentId: string; outcome: CallOutcome };
+
+/** How a called child ended, or what it threw, as its parent is told. @since schema 5 */
+export type CallOutcome =
+  /** The child completed (a terminate end event in its root scope completes it too, as in Zeebe). */
+  | { status: 'completed'; variables: Variables }
+  /** The child was cancelled without its parent asking. */
+  | { status: 'terminated' }
+  /** A BPMN error or escalation the child did not catch: the call activity throws it in the parent. */
+  | { status: 'error' | 'escalation'; code: string; variables: Variables };
 
 export interface CheckpointBody {
   instance: InstanceRecord;

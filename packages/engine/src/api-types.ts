@@ -98,6 +98,11 @@ export interface InstanceView {
   digest: string;
   status: InstanceStatus;
   businessKey: string | null;
+  /** A called child's parent instance and the call activity that started it; null for a root. */
+  parentId: string | null;
+  callNodeId: string | null;
+  /** The children its call activities wait on now. */
+  calls: CallView[];
   /** The root scope's variables. */
   variables: Variables;
   /** Variables of every open scope by path (`/`, `/sub_1`). */
@@ -114,6 +119,12 @@ export interface InstanceView {
   startedAt: number;
   endedAt: number | null;
   seq: number;
+}
+
+/** A call activity waiting on the instance it called. */
+export interface CallView {
+  elementId: string;
+  instanceId: string;
 }
 
 /** A job waiting out the backoff before its next attempt: a wait on time, like a BPMN timer. */
@@ -147,6 +158,11 @@ export type SettledState =
       retries: RetryWait[];
       /** Messages and signals the instance waits for. */
       subscriptions: { elementId: string; kind: 'message' | 'signal'; name: string; correlationKey: string | null }[];
+      /**
+       * The children its call activities wait on. Every list above also holds what those children (and
+       * theirs) wait on: a user task or incident of a child carries the child's id in its own.
+       */
+      calls: CallView[];
     };
 
 /**

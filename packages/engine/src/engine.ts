@@ -33,6 +33,7 @@ import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
 import { compile } from './model/index.js';
 import type { ProcessDef } from './model/types.js';
+import { CallLinks, type ParentLink } from './runtime/call-links.js';
 import { openStored, restore } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions } from './runtime/definitions.js';
@@ -67,6 +68,7 @@ export class Engine {
   private readonly runtimes = new Map<string, InstanceRuntime>();
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
   private readonly definitions: Definitions;
+  private readonly calls: CallLinks;
   private closed = false;
 
   constructor(options: EngineOptions) {
@@ -95,11 +97,17 @@ export class Engine {
             error: error instanceof Error ? error : new Error(String(error)),
           }),
         ),
-      fault: (instanceId, error) => {
-        this.runtimes.delete(instanceId);
-        this.emitter.emit('fault', { instanceId, error });
-      },
+      call: (from, entry) => this.calls.deliver(from, entry),
+      fault: (instanceId, error) => this.fault(instanceId, error),
     };
+    this.calls = new CallLinks({
+      repository: this.repository,
+      definitions: this.definitions,
+      runtime: (instanceId) => this.runtime(instanceId),
+      loaded: (instanceId) => this.runtimes.get(instanceId),
+      startChild: (childId, deployment, process, startNode, variables, link) =>
+        this.startAt(deployment, process, startNode, variables, undefined, { id: childId }, link),
+    });
     this.deliveries = {
       repository: this.repository,
       clock: this.clock,
@@ -163,6 +171,7 @@ export class Engine {
     variables: Variables,
     businessKey?: string,
     scheduled?: { id: string; timer?: TimerSchedule },
+    link?: ParentLink,
   ): Promise<string> {
     const processId = process.id;
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
@@ -175,8 +184,9 @@ export class Engine {
         definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
         status: 'running',
         businessKey: businessKey ?? null,
-        parentId: null,
-        callNodeId: null,
+        parentId: link?.parentId ?? null,
+        callNodeId: link?.callNodeId ?? null,
+        ...(link ? { callerTrack: link.callerTrack } : {}),
         startedAt: now,
         endedAt: null,
         nextId: 0,
@@ -199,9 +209,19 @@ export class Engine {
     return id;
   }
 
-  /** Stop an instance where it stands: every track is cancelled and it ends `terminated`. */
+  /**
+   * Stop an instance where it stands: every track is cancelled (its called children with it) and it ends
+   * `terminated`. A called child is cancelled through its root, as in Zeebe.
+   */
   async cancel(instanceId: string): Promise<void> {
-    await (await this.runtime(instanceId)).submit({ type: 'instance.cancel' });
+    const runtime = await this.runtime(instanceId);
+    const { parentId, callNodeId } = runtime.current.instance;
+    if (parentId !== null) {
+      throw new InvalidStateError(
+        `instance ${instanceId} was called by instance ${parentId} at "${callNodeId}": cancel the instance at the root of its call tree instead`,
+      );
+    }
+    await runtime.submit({ type: 'instance.cancel' });
   }
 
   /**
@@ -211,7 +231,16 @@ export class Engine {
    * timer or a due retry is under way.
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
-    return (await this.runtime(instanceId)).settled(options);
+    for (;;) {
+      const runtime = await this.runtime(instanceId);
+      const own = await runtime.settled(options);
+      if (own.status !== 'waiting' || own.calls.length === 0) return own;
+      // A call waits on its child: settled once the child is, and the child's end (if it came) is applied.
+      const seq = runtime.latestSeq;
+      const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
+      if (runtime.latestSeq !== seq || this.runtimes.get(instanceId) !== runtime) continue;
+      return children.reduce(mergeWaits, own);
+    }
   }
 
   /**
@@ -391,10 +420,16 @@ export class Engine {
     return loading;
   }
 
+  private fault(instanceId: string, error: Error): void {
+    this.runtimes.delete(instanceId);
+    this.emitter.emit('fault', { instanceId, error });
+  }
+
   private async restore(instanceId: string): Promise<InstanceRuntime> {
     const stored = await this.repository.get(instanceId);
     if (!stored) throw new NotFoundError('instance', instanceId);
     const { state, process, journal } = await restore(stored, (restored) => this.definitions.pinnedProcess(restored));
+    const links = await this.calls.relink(state);
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
     if (state.instance.status === 'running') {
       this.runtimes.set(instanceId, runtime);
@@ -406,7 +441,32 @@ export class Engine {
         seq: stored.seq,
       });
       await runtime.resume(journal);
+      // The call tree around it, re-linked: an orphan stops, outcomes that came while it was down are
+      // taken, and the children it waits on run again beside it.
+      if (links.orphaned) await runtime.submit({ type: 'instance.cancel' });
+      for (const { childId, entry } of links.ended) {
+        await runtime.submit({ type: 'call.ended', childId, entryId: entry.id, outcome: entry.outcome });
+      }
+      for (const childId of links.running) {
+        this.runtime(childId).catch((error: unknown) =>
+          this.fault(childId, error instanceof Error ? error : new Error(String(error))),
+        );
+      }
     }
     return runtime;
   }
+}
+
+/** A parent's waits with those of a settled child added (an ended child adds nothing). */
+function mergeWaits(into: SettledState, child: SettledState): SettledState {
+  if (into.status !== 'waiting' || child.status !== 'waiting') return into;
+  return {
+    ...into,
+    userTasks: [...into.userTasks, ...child.userTasks],
+    incidents: [...into.incidents, ...child.incidents],
+    timers: [...into.timers, ...child.timers].sort((a, b) => a.dueAt - b.dueAt),
+    retries: [...into.retries, ...child.retries].sort((a, b) => a.dueAt - b.dueAt),
+    subscriptions: [...into.subscriptions, ...child.subscriptions],
+    calls: [...into.calls, ...child.calls],
+  };
 }

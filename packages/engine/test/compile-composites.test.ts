@@ -272,7 +272,7 @@ describe('composites that are wrong are refused, naming the activity', () => {
   });
 });
 
-describe('the default compile runs loops and refuses what the runtime does not run yet', () => {
+describe('the default compile runs loops and call activities', () => {
   const CALL = call('<zeebe:calledElement processId="c" />');
 
   it.each([
@@ -289,34 +289,22 @@ describe('the default compile runs loops and refuses what the runtime does not r
     expect((await compile(xml)).processes.get('p')?.nodes.get('x')?.loop?.kind).toBe('standardLoop');
   });
 
-  const notYet: Record<string, string> = {
-    'bpmn:CallActivity': CALL,
-  };
-  it.each(Object.entries(notYet))('%s is not supported yet', async (what, element) => {
-    const xml = around(element.replace('<bpmn:startEvent />', '<bpmn:startEvent id="s" />'));
-    await compileIR(xml);
-    const elementType = what.slice(what.lastIndexOf(' ') + 1);
-    const message = `${what} is not supported yet`;
-    expect(await issuesOf(xml, {})).toEqual([{ elementId: 'x', elementType, message, line: expect.any(Number) }]);
-  });
-
-  it('a multi-instance call activity is refused once, as a call activity', async () => {
+  it('a call activity runs: the default compile accepts it, multi-instance too', async () => {
+    expect((await compile(around(CALL))).processes.get('p')?.nodes.get('x')?.type).toBe('callActivity');
     const xml = around(multi('callActivity', ITEMS, '', '', ext('<zeebe:calledElement processId="c" />')));
-    await compileIR(xml);
-    expect((await issuesOf(xml, {})).map((issue) => issue.message)).toEqual(['bpmn:CallActivity is not supported yet']);
+    expect((await compile(xml)).processes.get('p')?.nodes.get('x')?.loop?.kind).toBe('multiInstance');
   });
 
-  it('a composite that is also wrong is refused as not supported yet first, then for what is wrong', async () => {
+  it('a call activity without zeebe:calledElement is refused for that alone', async () => {
     const issues = await issuesOf(around('<bpmn:callActivity id="x" calledElement="child" />'), {});
     expect(issues.map((issue) => issue.message)).toEqual([
-      'bpmn:CallActivity is not supported yet',
       expect.stringMatching(/^calledElement="child" is BPMN's attribute/),
     ]);
   });
 
   it("each refusal takes its element's place in document order", async () => {
     const bad = `<bpmn:scriptTask id="a">${ext('<zeebe:script expression="=1 +" resultVariable="r" />')}</bpmn:scriptTask>`;
-    const loop = CALL.replace('id="x"', 'id="b"');
+    const loop = '<bpmn:callActivity id="b" calledElement="child" />';
     const flows = chain('start', 'b', 'a', 'end');
     const xml = definitions(process(`<bpmn:startEvent id="start" />${loop}${bad}<bpmn:endEvent id="end" />${flows}`));
     expect((await issuesOf(xml, {})).map((issue) => issue.elementId)).toEqual(['b', 'a']);

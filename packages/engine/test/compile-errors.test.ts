@@ -245,13 +245,6 @@ describe('compile refuses gateways Thresher cannot route', () => {
 describe('compile refuses elements Thresher does not run yet', () => {
   const cases: Array<[string, string, string, string, RegExp]> = [
     [
-      'a call activity',
-      `<bpmn:callActivity id="x">${ext('<zeebe:calledElement processId="child" />')}</bpmn:callActivity>`,
-      'x',
-      'bpmn:CallActivity',
-      /^bpmn:CallActivity is not supported yet$/,
-    ],
-    [
       'a multi-instance task with neither a collection nor a cardinality',
       '<bpmn:serviceTask id="x"><bpmn:multiInstanceLoopCharacteristics /></bpmn:serviceTask>',
       'x',

@@ -50,6 +50,7 @@ describe('every Zeebe extension has a stated fate', () => {
       'zeebe:Input',
       'zeebe:Output',
       'zeebe:ExecutionListener',
+      'zeebe:VersionTag',
     ]);
     // On elements Thresher refuses as a whole (business rule tasks, ad-hoc sub-processes, conditional events…).
     const onRefusedElements = new Set([

@@ -1,4 +1,5 @@
 import { jobCompleted, jobFailed, userTaskCompleted } from './activities.js';
+import { callEnded, callFailed } from './calls.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
 import { type Effect, effectsBetween, type Obligations, obligationsOf } from './effects.js';
 import { enter } from './enter.js';
@@ -63,6 +64,10 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return userTaskCompleted(ctx, event.taskId, event.variables);
     case 'incident.retry':
       return retryIncident(ctx, event.incidentId);
+    case 'call.failed':
+      return callFailed(ctx, event.childId, event.error);
+    case 'call.ended':
+      return callEnded(ctx, event.childId, event.entryId, event.outcome);
   }
 }
 

@@ -28,6 +28,9 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
     }
     delete track.loop;
   }
+  // The child goes with its call, once this step is durable (the engine cancels it idempotently).
+  if (wait?.kind === 'call')
+    state.outbox.push({ id: `${wait.childId}:cancel`, kind: 'cancelChild', childId: wait.childId });
   if (wait?.kind === 'scope') {
     cancelInside(ctx, wait.path);
     const scope = state.scopes.get(wait.path);

@@ -54,7 +54,7 @@ export function createStepContext(core: CoreContext, state: InstanceState, effec
 }
 
 /** A new instance-local id from the document's counter, so ids stay the same across restores. */
-export function nextId(ctx: StepContext, prefix: 't' | 'j' | 'u' | 'i' | 'w'): string {
+export function nextId(ctx: StepContext, prefix: 't' | 'j' | 'u' | 'i' | 'w' | 'c'): string {
   return ctx.state.nextId(prefix);
 }
 

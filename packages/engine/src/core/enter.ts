@@ -2,6 +2,7 @@ import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import { isJobNode, type Node } from '../model/types.js';
 import { createJob, createUserTask, runScript } from './activities.js';
+import { enterCall } from './calls.js';
 import { enterCatch, enterEventGateway } from './catches.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { trackEventId } from './event-ids.js';
@@ -84,8 +85,7 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
     case 'subProcess':
       return openScope(ctx, track, node);
     case 'callActivity':
-      // The support gate refuses call activities at deploy until the runtime runs them (docs/design/composites.md).
-      throw new InvalidStateError(`element type "${node.type}" has no behaviour in the core yet`);
+      return enterCall(ctx, track, node);
     default:
       return unhandled(node);
   }

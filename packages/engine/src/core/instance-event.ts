@@ -1,4 +1,4 @@
-import type { Variables } from '@thresher/checkpoint';
+import type { CallOutcome, Variables } from '@thresher/checkpoint';
 
 /** One thing that happens to an instance; the loop applies exactly one at a time. */
 export type InstanceEvent =
@@ -26,7 +26,11 @@ export type InstanceEvent =
   /** The outbox entry was delivered: it can go. */
   | { type: 'outbox.delivered'; entryId: string }
   | { type: 'userTask.completed'; taskId: string; variables: Variables }
-  | { type: 'incident.retry'; incidentId: string };
+  | { type: 'incident.retry'; incidentId: string }
+  /** The child of a call could not be started: an incident on the call. */
+  | { type: 'call.failed'; childId: string; error: string }
+  /** A called child ended, or threw an error or escalation it did not catch (its outbox entry `entryId`). */
+  | { type: 'call.ended'; childId: string; entryId: string; outcome: CallOutcome };
 
 /** An instance event of one type. */
 export type InstanceEventOf<TType extends InstanceEvent['type']> = Extract<InstanceEvent, { type: TType }>;

@@ -1,5 +1,6 @@
 import type { ScopeRecord } from '@thresher/checkpoint';
 import { advanceScope, type ScopeEvent } from '../machines/index.js';
+import { notifyParentOfEnd } from './call-outcomes.js';
 import { announce, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { move } from './tracks.js';
@@ -53,4 +54,5 @@ export function finishInstance(ctx: StepContext, status: 'completed' | 'terminat
   } else {
     announce(ctx, { id: eventId(ctx.id, 'instance.terminated'), type: 'instance.terminated', elementId: nodeId ?? '' });
   }
+  notifyParentOfEnd(ctx, status, nodeId);
 }

@@ -64,7 +64,7 @@ export class InstanceState {
   }
 
   /** A new local id; the counter lives in the document so ids stay stable across restores. */
-  nextId(prefix: 't' | 'j' | 'u' | 'i' | 'w'): string {
+  nextId(prefix: 't' | 'j' | 'u' | 'i' | 'w' | 'c'): string {
     this.instance.nextId += 1;
     return `${prefix}${this.instance.nextId}`;
   }

@@ -1,6 +1,7 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { BoundaryEventNode, EndEventNode, EventDefinition, IntermediateThrowEventNode } from '../model/types.js';
+import { throwToParent } from './call-outcomes.js';
 import { cancel, cancelInside } from './cancel.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
@@ -81,7 +82,8 @@ export function throwEscalation(ctx: StepContext, from: TrackRecord, code: strin
 
 /**
  * Find the nearest catcher of an error or escalation: a boundary on the activity, then an event
- * sub-process of its scope, then the same for the enclosing sub-process, up to the process.
+ * sub-process of its scope, then the same for the enclosing sub-process, up to the process — and then, for
+ * a called child, its parent's call activity.
  */
 function propagate(
   ctx: StepContext,
@@ -112,6 +114,9 @@ function propagate(
     const host: string | null | undefined = ctx.state.scopes.get(track.scopePath)?.hostTrack;
     track = host ? ctx.state.tracks.get(host) : undefined;
   }
+  // A called child's parent may catch it at its call activity; uncaught, it stays uncaught here meanwhile (an
+  // error's incident is cancelled with the child when the parent catches it).
+  throwToParent(ctx, kind, code, variables);
   return false;
 }
 

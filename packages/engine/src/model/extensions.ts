@@ -20,7 +20,6 @@ const OWN_PREFIXES = new Set(['bpmn', 'zeebe', 'thresher']);
  */
 export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'warn' | 'refuse'; why: string }>> = {
   'zeebe:Properties': { action: 'ignore', why: 'custom properties are data for other tools' },
-  'zeebe:VersionTag': { action: 'ignore', why: 'a version label; Thresher versions deployments itself' },
   'zeebe:UserTask': { action: 'ignore', why: 'Thresher runs every user task itself, as a Camunda user task' },
   'thresher:Touchpoint': { action: 'ignore', why: 'read by the operator tooling' },
   'zeebe:FormDefinition': { action: 'warn', why: 'forms are not shown by Thresher yet' },

@@ -25,7 +25,8 @@ export function compileProcess(
     issues.error(element, 'bpmn:Process has no id');
     return null;
   }
-  readExtensions(element, [], issues);
+  const tag = readExtensions(element, ['zeebe:VersionTag'], issues).get('zeebe:VersionTag');
+  const versionTag = tag ? str(tag, 'value')?.trim() : undefined;
   const context: ProcessContext = {
     issues,
     unresolved,
@@ -50,6 +51,8 @@ export function compileProcess(
     id,
     name: str(element, 'name') || null,
     executable: element.isExecutable === true,
+    // Left out when absent, like the event fields, so a model without one keeps its digest.
+    ...(versionTag ? { versionTag } : {}),
     startNodes,
     ...(eventStartNodes.length > 0 ? { eventStartNodes } : {}),
     ...(context.boundaries.size > 0 ? { boundaries: context.boundaries } : {}),

@@ -65,21 +65,10 @@ function check(node: Node, process: ProcessDef): { key: string; kind: string } |
   }
 }
 
-/** Call activities: compiled into the IR, not run yet (multi-instance and standard loops run). */
-function composite(node: Node): ModelIssue | null {
-  if (node.type !== 'callActivity') return null;
-  return { elementId: node.id, elementType: 'bpmn:CallActivity', message: 'bpmn:CallActivity is not supported yet' };
-}
-
 /** The issues of a compiled process that the runtime cannot execute yet (empty when it runs all of it). */
 export function unsupportedIssues(process: ProcessDef): ModelIssue[] {
   const issues: ModelIssue[] = [];
   for (const node of process.nodes.values()) {
-    const refused = composite(node);
-    if (refused) {
-      issues.push(refused);
-      continue;
-    }
     const found = check(node, process);
     if (!found || SUPPORTED[found.key]?.has(found.kind)) continue;
     const what =

@@ -262,6 +262,8 @@ export interface ProcessDef {
   name: string | null;
   /** Whether `isExecutable` was set (only executable processes can be started by id without --process). */
   executable: boolean;
+  /** `zeebe:versionTag`: what a call activity with `bindingType="versionTag"` calls it by. */
+  versionTag?: string;
   /** Ids of the none start events at the process level. */
   startNodes: string[];
   /** Ids of the message, timer and signal start events at the process level. */

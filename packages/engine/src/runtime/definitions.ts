@@ -56,6 +56,15 @@ export class Definitions {
     throw new NotFoundError('process', digest ? `${processId}@${digest}` : processId);
   }
 
+  /** The latest deployed version of a process tagged `versionTag` (`zeebe:versionTag`). */
+  async findTagged(processId: string, versionTag: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    for (const deployment of (await this.repository.deployments()).reverse()) {
+      const process = (await this.from(deployment)).model.processes.get(processId);
+      if (process?.versionTag === versionTag) return { deployment, process };
+    }
+    throw new NotFoundError('process', `${processId} with version tag "${versionTag}"`);
+  }
+
   /**
    * The process an instance is pinned to. A changed model deployed since never takes over an instance
    * started on another: without its own deployment the instance is refused, naming what is deployed.

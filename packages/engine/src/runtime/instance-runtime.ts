@@ -1,5 +1,6 @@
 import {
   type BufferedMessage,
+  type CallOutboxEntry,
   encodeJournalEntry,
   fromCanonicalBytes,
   type JournalEntry,
@@ -37,6 +38,8 @@ export interface RuntimeHost {
   broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
   /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
   startNext(digest: string, processId: string, entry: Extract<OutboxEntry, { kind: 'start' }>): Promise<unknown>;
+  /** A call activity's entry, now durable: start or cancel the child, or tell the parent how the child ended. */
+  call(from: InstanceRuntime, entry: CallOutboxEntry): Promise<unknown>;
 }
 
 /**
@@ -376,8 +379,16 @@ export class InstanceRuntime {
     const delivery =
       entry.kind === 'signal'
         ? this.host.broadcast(entry.name, entry.variables, entry.id)
-        : this.host.startNext(this.state.instance.definition.digest, this.process.id, entry);
-    delivery.then(() => this.submit({ type: 'outbox.delivered', entryId })).then(done, done);
+        : entry.kind === 'start'
+          ? this.host.startNext(this.state.instance.definition.digest, this.process.id, entry)
+          : this.host.call(this, entry);
+    delivery
+      .then(() => this.submit({ type: 'outbox.delivered', entryId }))
+      // Left in the outbox, the entry is delivered again on the next restore; the fault says why it was not now.
+      .catch((error: unknown) => {
+        if (!this.broken) this.host.fault(this.id, error instanceof Error ? error : new Error(String(error)));
+      })
+      .then(done, done);
   }
 
   private notifySettled(): void {

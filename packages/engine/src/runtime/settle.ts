@@ -1,6 +1,6 @@
 import type { RetryWait, SettledOptions, SettledState } from '../api-types.js';
 import type { InstanceState } from '../core/state.js';
-import { incidentViews, userTaskView } from './views.js';
+import { callViews, incidentViews, userTaskView } from './views.js';
 
 /** What the runtime is doing for an instance besides holding its state. */
 export interface Activity {
@@ -49,6 +49,7 @@ export function settledState(
       name: s.name,
       correlationKey: s.correlationKey,
     })),
+    calls: callViews(state),
   };
 }
 

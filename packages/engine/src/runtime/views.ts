@@ -1,5 +1,5 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
-import type { InstanceView, UserTaskView } from '../api-types.js';
+import type { CallView, InstanceView, UserTaskView } from '../api-types.js';
 import type { InstanceState } from '../core/state.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
@@ -49,6 +49,9 @@ export function instanceView(state: InstanceState, seq: number, deployment: Depl
     digest: instance.definition.digest,
     status: instance.status,
     businessKey: instance.businessKey,
+    parentId: instance.parentId,
+    callNodeId: instance.callNodeId,
+    calls: callViews(state),
     variables: { ...state.scopes.get('/')?.data },
     scopes,
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
@@ -60,4 +63,13 @@ export function instanceView(state: InstanceState, seq: number, deployment: Depl
     endedAt: instance.endedAt,
     seq,
   };
+}
+
+/** The call activities of an instance waiting on their children. */
+export function callViews(state: InstanceState): CallView[] {
+  const calls: CallView[] = [];
+  for (const track of state.tracks.values()) {
+    if (track.wait?.kind === 'call') calls.push({ elementId: track.nodeId, instanceId: track.wait.childId });
+  }
+  return calls;
 }

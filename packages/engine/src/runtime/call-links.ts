@@ -1,0 +1,223 @@
+import {
+  type CallOutboxEntry,
+  ConflictError,
+  type Deployment,
+  LimitExceededError,
+  type Repository,
+  type Variables,
+} from '@thresher/checkpoint';
+import { EngineError, NotFoundError, RestoreError } from '../common/errors.js';
+import type { InstanceState } from '../core/state.js';
+import type { ProcessDef } from '../model/types.js';
+import { openStored } from './capture.js';
+import type { Definitions } from './definitions.js';
+import type { InstanceRuntime } from './instance-runtime.js';
+
+/** A child's link to its parent, as its instance record carries it. */
+export interface ParentLink {
+  parentId: string;
+  callNodeId: string;
+  callerTrack: string;
+}
+
+/** What the call links need from the engine. */
+export interface CallHost {
+  repository: Repository;
+  definitions: Definitions;
+  /** The live loop of an instance, restored when it is not in memory. */
+  runtime(instanceId: string): Promise<InstanceRuntime>;
+  /** The live loop of an instance, only when it is in memory. */
+  loaded(instanceId: string): InstanceRuntime | undefined;
+  startChild(
+    childId: string,
+    deployment: Deployment,
+    process: ProcessDef,
+    startNode: string,
+    variables: Variables,
+    link: ParentLink,
+  ): Promise<unknown>;
+}
+
+/** What a restored instance owes its call tree, found by {@link CallLinks.relink}. */
+export interface Relinked {
+  /** The parent no longer waits on this child (its cancel never arrived): cancel it instead of running it. */
+  orphaned: boolean;
+  /** Outcomes of children that ended while the parent was down, still to be taken. */
+  ended: { childId: string; entry: Extract<CallOutboxEntry, { kind: 'toParent' }> }[];
+  /** Children still running: they go on alongside their parent. */
+  running: string[];
+}
+
+/**
+ * The engine's side of call activities: performs the outbox entries a parent and its child send each other,
+ * and checks, when either is restored, that the other is where it says — loudly when it is not.
+ */
+export class CallLinks {
+  /** Deliveries in progress by child id: a cancel waits for the start it follows. */
+  private readonly pending = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly host: CallHost) {}
+
+  /** Perform a call entry of `from`'s outbox; idempotent, so a delivery repeated after a crash changes nothing. */
+  deliver(from: InstanceRuntime, entry: CallOutboxEntry): Promise<unknown> {
+    switch (entry.kind) {
+      case 'call':
+        return this.serially(entry.childId, () => this.start(from, entry));
+      case 'cancelChild':
+        return this.serially(entry.childId, () => this.cancel(entry.childId));
+      case 'toParent':
+        return this.notify(from.id, entry);
+    }
+  }
+
+  private serially(childId: string, work: () => Promise<unknown>): Promise<unknown> {
+    const next = (this.pending.get(childId) ?? Promise.resolve()).then(work, work);
+    const tracked = next.finally(() => {
+      if (this.pending.get(childId) === tracked) this.pending.delete(childId);
+    });
+    this.pending.set(childId, tracked);
+    return next;
+  }
+
+  private async start(parent: InstanceRuntime, entry: Extract<CallOutboxEntry, { kind: 'call' }>): Promise<void> {
+    // Started before a crash: the child goes on by itself. Cancelled meanwhile: never started.
+    if (await this.host.repository.get(entry.childId)) return;
+    if (!waitsOn(parent.current, entry.childId)) return;
+    let target: { deployment: Deployment; process: ProcessDef };
+    try {
+      target = await this.resolve(parent.current, entry);
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      return parent.submit({ type: 'call.failed', childId: entry.childId, error: error.message });
+    }
+    const { deployment, process } = target;
+    const startNode = process.startNodes[0];
+    if (!startNode) {
+      const error = `process ${process.id} has no none start event, which a call activity starts it at`;
+      return parent.submit({ type: 'call.failed', childId: entry.childId, error });
+    }
+    const link = { parentId: parent.id, callNodeId: entry.callNodeId, callerTrack: entry.callerTrack };
+    try {
+      await this.host.startChild(entry.childId, deployment, process, startNode, entry.variables, link);
+    } catch (error) {
+      // Another delivery of the same start got there first: the child exists, which is the point.
+      if (error instanceof ConflictError) return;
+      if (error instanceof LimitExceededError) {
+        return parent.submit({ type: 'call.failed', childId: entry.childId, error: error.message });
+      }
+      throw error;
+    }
+  }
+
+  /** The deployment and process a call starts, as its binding says. */
+  private async resolve(
+    caller: InstanceState,
+    entry: Extract<CallOutboxEntry, { kind: 'call' }>,
+  ): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    const { definitions } = this.host;
+    switch (entry.binding.kind) {
+      case 'latest':
+        return definitions.findProcess(entry.processId);
+      case 'deployment':
+        return definitions.findProcess(entry.processId, caller.instance.definition.digest);
+      case 'versionTag':
+        return definitions.findTagged(entry.processId, entry.binding.versionTag);
+    }
+  }
+
+  private async cancel(childId: string): Promise<void> {
+    let child: InstanceRuntime;
+    try {
+      child = await this.host.runtime(childId);
+    } catch (error) {
+      // Never started (its start saw the call cancelled): nothing to cancel.
+      if (error instanceof NotFoundError) return;
+      throw error;
+    }
+    if (child.current.instance.status === 'running') await child.submit({ type: 'instance.cancel' });
+  }
+
+  /** Tell the parent what its child did; a parent that has ended takes nothing. */
+  private async notify(childId: string, entry: Extract<CallOutboxEntry, { kind: 'toParent' }>): Promise<void> {
+    let parent: InstanceRuntime;
+    try {
+      parent = this.host.loaded(entry.parentId) ?? (await this.host.runtime(entry.parentId));
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        throw new RestoreError(
+          childId,
+          `its parent instance ${entry.parentId} is not stored, so it cannot be told how the child ended`,
+        );
+      }
+      throw error;
+    }
+    if (parent.current.instance.status !== 'running') return;
+    await parent.submit({ type: 'call.ended', childId, entryId: entry.id, outcome: entry.outcome });
+  }
+
+  /**
+   * Check a restored instance's links (SRD-082 FR-7): a child's parent must be stored and, unless it has moved
+   * on (the child is then cancelled), wait on it; each child a call waits on must be stored, or still be in
+   * the outbox to start. Throws `RestoreError` naming the missing side; the engine restores the others.
+   */
+  async relink(state: InstanceState): Promise<Relinked> {
+    const { instance } = state;
+    const relinked: Relinked = { orphaned: false, ended: [], running: [] };
+    if (instance.status !== 'running') return relinked;
+    if (instance.parentId !== null) {
+      const parent = await this.stateOf(instance.parentId);
+      if (!parent) {
+        throw new RestoreError(
+          instance.id,
+          `it was called by instance ${instance.parentId} (at "${instance.callNodeId}"), which is not stored; a called child never runs without its parent`,
+        );
+      }
+      relinked.orphaned = parent.instance.status !== 'running' || !waitsOn(parent, instance.id);
+    }
+    for (const track of state.tracks.values()) {
+      if (track.wait?.kind !== 'call') continue;
+      const { childId } = track.wait;
+      const child = await this.stateOf(childId);
+      if (!child) {
+        const starting = state.outbox.some((entry) => entry.kind === 'call' && entry.childId === childId);
+        if (starting) continue;
+        throw new RestoreError(
+          instance.id,
+          `its call activity "${track.nodeId}" waits on instance ${childId}, which is not stored; the child's record is gone`,
+        );
+      }
+      if (child.instance.status === 'running') {
+        relinked.running.push(childId);
+        continue;
+      }
+      const entry = child.outbox.find(
+        (candidate): candidate is Extract<CallOutboxEntry, { kind: 'toParent' }> =>
+          candidate.kind === 'toParent' && candidate.id === `${childId}:ended`,
+      );
+      if (!entry) {
+        throw new RestoreError(
+          instance.id,
+          `its call activity "${track.nodeId}" waits on instance ${childId}, which ${child.instance.status} without telling it how`,
+        );
+      }
+      relinked.ended.push({ childId, entry });
+    }
+    return relinked;
+  }
+
+  /** An instance as it is now: live in this engine, else its stored head; undefined when not stored. */
+  private async stateOf(instanceId: string): Promise<InstanceState | undefined> {
+    const live = this.host.loaded(instanceId);
+    if (live) return live.current;
+    const stored = await this.host.repository.get(instanceId);
+    return stored ? openStored(stored) : undefined;
+  }
+}
+
+/** Whether a track of `state` waits on the child `childId`. */
+function waitsOn(state: InstanceState, childId: string): boolean {
+  for (const track of state.tracks.values()) {
+    if (track.wait?.kind === 'call' && track.wait.childId === childId) return true;
+  }
+  return false;
+}
