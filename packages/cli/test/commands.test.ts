@@ -24,6 +24,20 @@ beforeAll(() => {
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
   ws.write('two.bpmn', definitions('two-defs', scriptProcess('first'), scriptProcess('second')));
   ws.write(
+    'calls.bpmn',
+    definitions(
+      'calls-defs',
+      `  <bpmn:process id="caller" isExecutable="true">
+    <bpmn:startEvent id="c-start" />
+    <bpmn:callActivity id="call"><bpmn:extensionElements><zeebe:calledElement processId="approval" /></bpmn:extensionElements></bpmn:callActivity>
+    <bpmn:endEvent id="c-end" />
+    <bpmn:sequenceFlow id="c1" sourceRef="c-start" targetRef="call" />
+    <bpmn:sequenceFlow id="c2" sourceRef="call" targetRef="c-end" />
+  </bpmn:process>
+${approvalProcess}`,
+    ),
+  );
+  ws.write(
     'bad.bpmn',
     definitions(
       'bad-defs',
@@ -291,10 +305,33 @@ describe('a parked instance, continued by later commands on the same store', () 
     const { instances } = list.json<{ instances: { instanceId: string; processId: string; status: string }[] }>();
     expect(instances).toContainEqual(expect.objectContaining({ instanceId, processId: 'approval', status: 'running' }));
     const table = await ws.thresher(['instances', ...store('parked-list'), '--status', 'running']);
-    expect(table.stdout).toMatch(/^ID\s+PROCESS\s+STATUS\s+SEQ\s+BUSINESS KEY/);
+    expect(table.stdout).toMatch(/^ID\s+PROCESS\s+STATUS\s+SEQ\s+CALLED AT\s+BUSINESS KEY/);
     expect(table.stdout).toContain(instanceId);
     const none = await ws.thresher(['instances', ...store('parked-list'), '--status', 'completed']);
     expect(none.stdout).toBe('no instances\n');
+  });
+
+  it('should list a call tree with each child under its parent, and one tree with --tree', async () => {
+    const run = await ws.thresher(['run', 'calls.bpmn', '--process', 'caller', ...store('call-tree'), '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(ExitCode.Parked);
+    const rootId = run.json<Outcome>().instanceId;
+    const other = await ws.thresher(['run', 'approval.bpmn', ...store('call-tree'), '--json']);
+    const otherId = other.json<Outcome>().instanceId;
+    const tree = await ws.thresher(['instances', ...store('call-tree'), '--tree', rootId, '--json']);
+    const { instances } = tree.json<{ instances: { instanceId: string; parentId: string | null }[] }>();
+    expect(instances.map((instance) => instance.parentId).sort()).toEqual([null, rootId].sort());
+    const childId = instances.find((instance) => instance.parentId === rootId)!.instanceId;
+    const table = await ws.thresher(['instances', ...store('call-tree')]);
+    const lines = table.stdout.trimEnd().split('\n').slice(1);
+    const at = (id: string) => lines.findIndex((line) => line.includes(id));
+    expect(at(childId)).toBe(at(rootId) + 1);
+    expect(lines[at(childId)]).toMatch(new RegExp(`^└ ${childId}\\s+approval\\s+running\\s+\\d+\\s+call`));
+    expect(at(otherId)).toBeGreaterThanOrEqual(0);
+    const parent = await ws.thresher(['show', rootId, ...store('call-tree')]);
+    expect(parent.stdout).toContain(`Waiting on called instances:\n  call → ${childId}`);
+    const child = await ws.thresher(['show', childId, ...store('call-tree')]);
+    expect(child.stdout).toContain(`  called by:    ${rootId} at call`);
   });
 
   it('should show it running with its open user task', async () => {
@@ -517,6 +554,7 @@ describe('usage errors exit 2', () => {
     /--process third: two\.bpmn has no executable process "third"/,
   );
   usage(['instances', '--roots', '--children'], /--roots and --children exclude each other/);
+  usage(['instances', '--children', '--tree', 'x'], /--children and --tree exclude each other/);
   usage(['resume'], /missing ID \(or --all\)/);
   usage(['help', 'frobnicate'], /unknown command "frobnicate"/);
 

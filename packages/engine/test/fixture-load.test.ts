@@ -32,6 +32,11 @@ const MODELS: Record<string, string> = {
   'broken.bpmn': bpmn(
     `<bpmn:startEvent id="start" />\n<bpmn:sequenceFlow id="f" sourceRef="start" targetRef="nowhere" />`,
   ),
+  // `p` calls `c`, whose service task and user task a fixture of `p` reaches through the call.
+  'calls.bpmn': definitions(
+    `${process(`<bpmn:startEvent id="s" /><bpmn:callActivity id="call">${ext('<zeebe:calledElement processId="c" />')}</bpmn:callActivity><bpmn:endEvent id="e" />${chain('s', 'call', 'e')}`, 'p')}
+     ${process(`<bpmn:startEvent id="cs" />${serviceTask('score', 'score')}<bpmn:userTask id="approve" /><bpmn:endEvent id="ce" />${chain('cs', 'score', 'approve', 'ce')}`, 'c')}`,
+  ),
   'handlers.mjs': 'export default { "do-work": async () => ({ done: true }) };\n',
 };
 
@@ -344,6 +349,27 @@ describe('loadFixture: handlers', () => {
     5,
     'handlers.do-work.delay',
     /malformed duration "soon"/,
+  );
+});
+
+describe('loadFixture: called processes', () => {
+  const CALLS = ['name: calls', 'models: ./calls.bpmn', 'process: p'];
+  it('should accept completing a user task of a process the started one calls', async () => {
+    const fixture = await load(
+      ...CALLS,
+      'handlers:',
+      '  score: { result: { s: 1 } }',
+      'moves:',
+      '  - complete: approve',
+    );
+    expect(fixture.moves).toEqual([expect.objectContaining({ kind: 'complete', element: 'approve' })]);
+  });
+  refuses(
+    'a called process service task left without a handler',
+    [...CALLS, 'moves:', '  - complete: approve'],
+    2,
+    'handlers',
+    /task type score has no handler/,
   );
 });
 

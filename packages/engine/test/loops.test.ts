@@ -119,6 +119,20 @@ describe('parallel multi-instance user tasks', () => {
     expect((await engine.instance(id))?.variables.seen).toEqual([1, 2, null]);
   });
 
+  it('the completion condition sees all four counters, numberOfTerminatedInstances derived (none yet)', async () => {
+    const condition =
+      '=numberOfInstances = 3 and numberOfCompletedInstances = 1 and numberOfActiveInstances = 2 and numberOfTerminatedInstances = 0';
+    const xml = model(
+      `<bpmn:userTask id="each">${loop('', 'inputCollection="=[1, 2, 3]" inputElement="n" outputCollection="seen" outputElement="=n"', `<bpmn:completionCondition>${condition}</bpmn:completionCondition>`)}</bpmn:userTask>`,
+    );
+    const { engine, id } = await run(xml, {});
+    const waiting = await engine.settled(id);
+    const tasks = waiting.status === 'waiting' ? waiting.userTasks : [];
+    await engine.completeUserTask(tasks[2]!.id);
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))?.variables.seen).toEqual([null, null, 3]);
+  });
+
   it('an interrupting timer boundary on the activity cancels every body', async () => {
     const xml = bpmn(`<bpmn:startEvent id="start" />
       <bpmn:userTask id="each">${loop('', 'inputCollection="=[1, 2]" inputElement="n"')}</bpmn:userTask>

@@ -55,6 +55,7 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
     `  process:      ${view.processId} (${view.definitionId} version ${view.version}, ${view.digest.slice(0, 12)})`,
     `  status:       ${view.status}`,
     `  business key: ${view.businessKey ?? '(none)'}`,
+    ...(view.parentId === null ? [] : [`  called by:    ${view.parentId} at ${view.callNodeId}`]),
     `  started:      ${new Date(view.startedAt).toISOString()}`,
   ];
   if (view.endedAt !== null) lines.push(`  ended:        ${new Date(view.endedAt).toISOString()}`);
@@ -62,6 +63,10 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
   const inner = Object.entries(view.scopes).filter(([path]) => path !== '/');
   for (const [path, variables] of inner) lines.push(`Scope ${path}:`, formatVariables(variables));
   if (view.activeElements.length > 0) lines.push(`Active elements: ${view.activeElements.join(', ')}`);
+  if (view.calls.length > 0) {
+    lines.push('Waiting on called instances:');
+    for (const call of view.calls) lines.push(`  ${call.elementId} → ${call.instanceId}`);
+  }
   if (userTasks.length > 0) {
     lines.push('Open user tasks:');
     for (const task of userTasks)

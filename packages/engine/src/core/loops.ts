@@ -101,11 +101,14 @@ export function collectBody(ctx: StepContext, inner: TrackRecord, spec: LoopSpec
     position.outputs[ORDINAL.exec(scope.path)![1]!] = value;
   }
   if (spec.completionCondition && !position.conditionMet) {
+    const open = openBodies(ctx, host).length;
     const counters = {
       numberOfInstances: position.n,
       // The completing body no longer counts as active, as in Zeebe.
-      numberOfActiveInstances: openBodies(ctx, host).length - 1,
+      numberOfActiveInstances: open - 1,
       numberOfCompletedInstances: position.completed + 1,
+      // Derived, never stored: the bodies opened that neither completed nor are still open.
+      numberOfTerminatedInstances: position.next - position.completed - open,
     };
     const fired = evaluateOrIncident(ctx, inner, spec.completionCondition, 'leave', { ...view, ...counters });
     if (fired === NO_VALUE) return false;
