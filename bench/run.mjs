@@ -23,6 +23,7 @@ const SCENARIOS = [
   'recovery',
   'dehydration',
   'kill-resume',
+  'sequential-loop',
 ];
 
 function parseArgs(argv) {

@@ -105,6 +105,50 @@ ${flows.join('\n')}
 </bpmn:definitions>`;
 }
 
+/**
+ * Scenario 4b: start → one user task, parallel multi-instance over the input collection `items` (a body per
+ * item, each parked on its user task) → end. Plain user task, as in `forkModel`. Thresher's dialect only
+ * (zeebe:loopCharacteristics): the collection is the `items` start variable.
+ */
+export const multiInstanceModel = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="bench-multi-instance" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="multi" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:userTask id="u">
+      <bpmn:multiInstanceLoopCharacteristics>
+        <bpmn:extensionElements><zeebe:loopCharacteristics inputCollection="=items" inputElement="item" /></bpmn:extensionElements>
+      </bpmn:multiInstanceLoopCharacteristics>
+    </bpmn:userTask>
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="u" />
+    <bpmn:sequenceFlow id="f2" sourceRef="u" targetRef="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+/**
+ * Scenario 8: start → a plain `bpmn:task` (no work of its own), sequential multi-instance over `items` → end.
+ * What is measured is the loop: one body entered, completed and left per item, one after the other.
+ */
+export const sequentialLoopModel = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="bench-sequential-loop" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="loop" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:task id="pass">
+      <bpmn:multiInstanceLoopCharacteristics isSequential="true">
+        <bpmn:extensionElements><zeebe:loopCharacteristics inputCollection="=items" inputElement="item" /></bpmn:extensionElements>
+      </bpmn:multiInstanceLoopCharacteristics>
+    </bpmn:task>
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="pass" />
+    <bpmn:sequenceFlow id="f2" sourceRef="pass" targetRef="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+/** The input collection of scenarios 4b and 8: the numbers 1 … n. */
+export function itemsOf(n) {
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
 /** Scenario 4c: `count` variables of `bytes` characters each (distinct content, so nothing is shared). */
 export function bulkVariables(count = 100, bytes = 1024) {
   const variables = {};

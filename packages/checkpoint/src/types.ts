@@ -88,6 +88,11 @@ export interface LoopRecord {
   n: number | null;
   /** The input collection as evaluated on entry (Zeebe evaluates it once); null with a cardinality. */
   items: Value[] | null;
+  /**
+   * The name a body sees its item by (`inputElement`), so a body's initial data is derivable from this record
+   * alone; absent or null when the bodies get none. @since schema 5
+   */
+  element?: string | null;
   /** The ordinal of the next body to open (sequential: one at a time; parallel: `n` once all are open). */
   next: number;
   /** `numberOfCompletedInstances`. */
@@ -272,7 +277,12 @@ export type CallOutcome =
 
 export interface CheckpointBody {
   instance: InstanceRecord;
-  scopes: ScopeRecord[];
+  /**
+   * Open scopes in the order they were opened. A multi-instance or loop body whose record its host derives
+   * whole (nothing written into it yet) is written as its path alone: a parallel group of a thousand bodies
+   * costs a thousand short strings, not a thousand records. @since schema 5
+   */
+  scopes: (ScopeRecord | string)[];
   tracks: TrackRecord[];
   jobs: JobRecord[];
   userTasks: UserTaskRecord[];

@@ -3,7 +3,7 @@ import { emptyCheckpointBody } from '../src/body.js';
 import { canonicalBytes, fromCanonicalBytes } from '../src/codec.js';
 import { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from '../src/document.js';
 import { CorruptCheckpointError, FutureSchemaError } from '../src/errors.js';
-import type { CheckpointBody } from '../src/types.js';
+import type { CheckpointBody, ScopeRecord } from '../src/types.js';
 
 const body = (): CheckpointBody => {
   const empty = emptyCheckpointBody(
@@ -22,7 +22,7 @@ const body = (): CheckpointBody => {
     },
     'active',
   );
-  empty.scopes[0]!.data.when = new Date(5);
+  (empty.scopes[0] as ScopeRecord).data.when = new Date(5);
   return empty;
 };
 
@@ -85,7 +85,7 @@ describe('checkpoint document', () => {
 
   it('should keep variable values faithfully inside the document', () => {
     const opened = openCheckpoint(seal().bytes, { instanceId: 'inst-1' });
-    expect(opened.body.scopes[0]?.data.when).toEqual(new Date(5));
+    expect((opened.body.scopes[0] as ScopeRecord).data.when).toEqual(new Date(5));
     expect(fromCanonicalBytes(canonicalBytes({ a: 1 }))).toEqual({ a: 1 });
   });
 });
@@ -93,8 +93,8 @@ describe('checkpoint document', () => {
 describe('sealCheckpoint', () => {
   it('should write exactly the canonical encoding of the sealed document, variables named instanceId included', () => {
     const tricky = body();
-    tricky.scopes[0]!.data.instanceId = 'not the top-level one';
-    tricky.scopes[0]!.data[',"instanceId":'] = ',"instanceId":"x"';
+    (tricky.scopes[0] as ScopeRecord).data.instanceId = 'not the top-level one';
+    (tricky.scopes[0] as ScopeRecord).data[',"instanceId":'] = ',"instanceId":"x"';
     const { document, bytes } = sealCheckpoint({
       instanceId: 'inst-1',
       seq: 3,

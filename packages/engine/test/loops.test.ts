@@ -5,10 +5,18 @@
  * interrupts every body. Standard loops: a pass, then another while the loop condition holds (also before
  * the first with `testBefore`), at most `loopMaximum`.
  */
-import { createMemoryRepository } from '@thresher/checkpoint';
+import {
+  CorruptCheckpointError,
+  createMemoryRepository,
+  emptyCheckpointBody,
+  openCheckpoint,
+  type Repository,
+  sealCheckpoint,
+} from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import { openState } from '../src/runtime/capture.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
 
 const loop = (attrs: string, zeebe: string, inner = '') =>
@@ -229,5 +237,111 @@ describe('standard loops', () => {
     const { engine, id } = await run(POLL('testBefore="true"', '=not(ready)'), { ready: true }, poll(calls));
     expect((await engine.settled(id)).status).toBe('completed');
     expect(calls).toEqual([]);
+  });
+});
+
+describe('bodies in the checkpoint document', () => {
+  const PARKED = model(
+    `<bpmn:userTask id="each">${loop('', 'inputCollection="=items" inputElement="item" outputCollection="out" outputElement="=item"')}</bpmn:userTask>`,
+  );
+
+  async function parked() {
+    const repository = createMemoryRepository();
+    const engine = new Engine({ repository, handlers: {} });
+    await engine.deploy(PARKED);
+    const id = await engine.start('p', { variables: { items: [{ sku: 'a' }, { sku: 'b' }, { sku: 'c' }] } });
+    return { repository, engine, id };
+  }
+
+  async function documentScopes(repository: Repository, id: string) {
+    const stored = await repository.get(id);
+    return openCheckpoint(stored!.bytes, { instanceId: id }).body.scopes;
+  }
+
+  it('a body its host derives whole is written as its path, and opens as the same record', async () => {
+    const { repository, engine, id } = await parked();
+    const before = await engine.instance(id);
+    expect(await documentScopes(repository, id)).toEqual([
+      expect.objectContaining({ path: '/' }),
+      '/each[0]',
+      '/each[1]',
+      '/each[2]',
+    ]);
+    await engine.close();
+    const restored = new Engine({ repository, handlers: {} });
+    expect((await restored.instance(id))?.scopes).toEqual(before?.scopes);
+    const settled = await restored.settled(id);
+    expect(settled.status === 'waiting' && settled.userTasks.map((task) => task.variables.item)).toEqual([
+      { sku: 'a' },
+      { sku: 'b' },
+      { sku: 'c' },
+    ]);
+  });
+
+  it('a body something wrote into keeps its whole record, in its place', async () => {
+    // Each body's inner work writes the body's own item (the variable is the body's), then waits.
+    const xml = bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:subProcess id="each">
+        ${loop('', 'inputCollection="=[1, 2]" inputElement="n"')}
+        <bpmn:startEvent id="inner-start" />
+        <bpmn:scriptTask id="bump">${ext('<zeebe:script expression="=if n = 2 then 20 else n" resultVariable="n" />')}</bpmn:scriptTask>
+        <bpmn:userTask id="wait" />
+        <bpmn:endEvent id="inner-end" />
+        ${chain('inner-start', 'bump', 'wait', 'inner-end')}
+      </bpmn:subProcess>
+      <bpmn:endEvent id="end" />
+      ${chain('start', 'each', 'end')}`);
+    const repository = createMemoryRepository();
+    const engine = new Engine({ repository, handlers: {} });
+    await engine.deploy(xml);
+    const id = await engine.start('p');
+    await engine.settled(id);
+    const scopes = await documentScopes(repository, id);
+    // The first body's n is still its item: a path; the second's was written over: a record.
+    expect(scopes.map((scope) => (typeof scope === 'string' ? `path ${scope}` : scope.path))).toEqual([
+      '/',
+      'path /each[0]',
+      '/each[1]',
+      '/each[0]/each',
+      '/each[1]/each',
+    ]);
+    await engine.close();
+    const restored = new Engine({ repository, handlers: {} });
+    expect((await restored.instance(id))?.scopes).toMatchObject({ '/each[0]': { n: 1 }, '/each[1]': { n: 20 } });
+  });
+
+  it('a path that names no looping activity is a corrupt document, named', () => {
+    const state = () =>
+      openState(
+        sealCheckpoint({
+          instanceId: 'x',
+          seq: 0,
+          parentSeq: null,
+          definitionDigest: 'd',
+          capturedAt: 0,
+          body: {
+            ...emptyCheckpointBody(
+              {
+                id: 'x',
+                processId: 'p',
+                definition: { id: 'd', version: 1, digest: 'd' },
+                status: 'running',
+                businessKey: null,
+                parentId: null,
+                callNodeId: null,
+                startedAt: 0,
+                endedAt: null,
+                nextId: 0,
+                receivedIds: [],
+              },
+              'active',
+            ),
+            scopes: ['/ghost[0]'],
+          },
+        }).bytes,
+        { instanceId: 'x', seq: 0 },
+      );
+    expect(state).toThrow(CorruptCheckpointError);
+    expect(state).toThrow(/scope "\/ghost\[0\]" names no body of a looping activity/);
   });
 });

@@ -85,7 +85,7 @@ function strandedTracks(body: CheckpointBody): string[] {
         case 'userTask':
           return !body.userTasks.some((task) => task.id === wait.taskId);
         case 'scope':
-          return !body.scopes.some((scope) => scope.path === wait.path);
+          return !body.scopes.some((scope) => (typeof scope === 'string' ? scope : scope.path) === wait.path);
         case 'incident':
           return !body.incidents.some((incident) => incident.id === wait.incidentId);
         case 'event':

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { openCheckpoint } from '../document.js';
 import { CorruptCheckpointError } from '../errors.js';
 import type { Repository } from '../repository.js';
+import type { ScopeRecord } from '../types.js';
 import {
   checkpoint,
   contractTest,
@@ -66,7 +67,10 @@ export function describeCopy<TRepository extends Repository>(initializer: Reposi
 
       const copied = await repository.get('target');
       expectStored(copied, { ...sealed, instanceId: 'target' });
-      expect(openCheckpoint(copied!.bytes, { instanceId: 'source', seq: 1 }).body.scopes[0]?.data).toEqual({
+      expect(
+        (openCheckpoint(copied!.bytes, { instanceId: 'source', seq: 1 }).body.scopes[0] as ScopeRecord | undefined)
+          ?.data,
+      ).toEqual({
         amount: 100,
       });
       expect(() => openCheckpoint(copied!.bytes, { instanceId: 'target', seq: 1 })).toThrow(CorruptCheckpointError);

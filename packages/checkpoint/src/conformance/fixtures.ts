@@ -3,6 +3,7 @@ import { emptyCheckpointBody } from '../body.js';
 import { sealCheckpoint } from '../document.js';
 import { CheckpointError, CheckpointErrorCode, ConflictError, LeaseLostError } from '../errors.js';
 import type { InstanceMeta, PendingWrite, PutCheckpoint, Repository, StoredCheckpoint } from '../repository.js';
+import type { ScopeRecord } from '../types.js';
 import { caseTitle, conformanceCase, type SpecFile } from './cases.js';
 import type { Capability, RepositoryContractInitializer } from './types.js';
 
@@ -335,7 +336,7 @@ export function sealedCheckpoint(
     },
     'active',
   );
-  body.scopes[0]!.data = data;
+  (body.scopes[0] as ScopeRecord).data = data;
   const { document, bytes } = sealCheckpoint({
     instanceId,
     seq,

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { openCheckpoint } from '../document.js';
 import type { PutCheckpoint, Repository } from '../repository.js';
+import type { ScopeRecord } from '../types.js';
 import {
   checkpoint,
   contractTest,
@@ -184,7 +185,7 @@ async function expectRecoverable(repository: Repository, first: PutCheckpoint, s
   expectStored(latest, second, []);
   const document = openCheckpoint(latest!.bytes, { instanceId: 'order-1', seq: latest!.seq });
   expect({ seq: document.seq, parentSeq: document.parentSeq }).toEqual({ seq: 2, parentSeq: 1 });
-  expect(document.body.scopes[0]?.data).toEqual({ step: 2 });
+  expect((document.body.scopes[0] as ScopeRecord | undefined)?.data).toEqual({ step: 2 });
   expectStored(await repository.get('order-1', 1), first, [write('charge', 0, 'paid')]);
   expect(openCheckpoint((await repository.get('order-1', 1))!.bytes, { instanceId: 'order-1', seq: 1 }).seq).toBe(1);
 

@@ -78,7 +78,10 @@ function start(ctx: StepContext, variables: Record<string, unknown>, startNode: 
   spawn(ctx, '/', startNode, null);
 }
 
-/** Move every runnable track until each waits or ends, then settle joins and drained scopes. */
+/**
+ * Move every runnable track until each waits or ends, then settle joins and drained scopes. Tracks that
+ * ended go once the agenda is empty: a long loop within one step never scans its finished passes again.
+ */
 function drain(ctx: StepContext): void {
   for (;;) {
     while (ctx.agenda.length > 0) {
@@ -86,7 +89,7 @@ function drain(ctx: StepContext): void {
       if (track?.state === 'entering') enter(ctx, track);
       else if (track?.state === 'leaving') leave(ctx, track);
     }
+    for (const id of ctx.retired.splice(0)) ctx.state.tracks.delete(id);
     if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx)) break;
   }
-  for (const id of ctx.retired) ctx.state.tracks.delete(id);
 }

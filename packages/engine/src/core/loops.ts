@@ -1,5 +1,6 @@
 import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { LoopSpec, MultiInstance, Node, StandardLoop } from '../model/types.js';
+import { initialBodyData } from './body-scopes.js';
 import { cancelInside } from './cancel.js';
 import type { StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
@@ -31,7 +32,7 @@ export function isBodyTrack(ctx: StepContext, track: TrackRecord, node: Node): b
 /** The host enters: size a multi-instance, or test a loop that tests before; then open the first bodies. */
 export function enterLoop(ctx: StepContext, host: TrackRecord, node: Node, spec: LoopSpec): void {
   if (spec.kind === 'standardLoop') {
-    host.loop = { n: null, items: null, next: 0, completed: 0, outputs: {}, conditionMet: false };
+    host.loop = { n: null, items: null, element: null, next: 0, completed: 0, outputs: {}, conditionMet: false };
     if (spec.testBefore) {
       const holds = loopHolds(ctx, host, spec, { ...ctx.state.visible(host.scopePath), ...host.locals }, 'enter');
       if (holds === undefined) return;
@@ -39,17 +40,18 @@ export function enterLoop(ctx: StepContext, host: TrackRecord, node: Node, spec:
     }
     host.wait = { kind: 'loop' };
     move(ctx, host, 'WAIT');
-    return openBody(ctx, host, node, spec, 0);
+    return openBody(ctx, host, node, 0);
   }
   const sized = size(ctx, host, spec);
   if (!sized) return;
   const { n, items } = sized;
-  host.loop = { n, items, next: 0, completed: 0, outputs: {}, conditionMet: false };
+  const element = spec.inputElement ?? null;
+  host.loop = { n, items, element, next: 0, completed: 0, outputs: {}, conditionMet: false };
   if (n === 0) return finishAt(ctx, host, spec, 'COMPLETE');
   host.wait = { kind: 'loop' };
   move(ctx, host, 'WAIT');
   const first = spec.sequential ? 1 : n;
-  for (let ordinal = 0; ordinal < first; ordinal++) openBody(ctx, host, node, spec, ordinal);
+  for (let ordinal = 0; ordinal < first; ordinal++) openBody(ctx, host, node, ordinal);
 }
 
 /** A multi-instance's bodies, counted once on entry (Zeebe evaluates the collection once). */
@@ -69,12 +71,10 @@ function size(ctx: StepContext, host: TrackRecord, spec: MultiInstance): { n: nu
   return null;
 }
 
-function openBody(ctx: StepContext, host: TrackRecord, node: Node, spec: LoopSpec, ordinal: number): void {
+function openBody(ctx: StepContext, host: TrackRecord, node: Node, ordinal: number): void {
   const position = host.loop!;
-  const data: Variables = { loopCounter: ordinal + 1 };
-  if (spec.kind === 'multiInstance' && spec.inputElement) data[spec.inputElement] = position.items?.[ordinal] ?? null;
   const path = scopePath(host.scopePath, node.id, { pass: host.attempt, ordinal });
-  ctx.state.scopes.set(path, newScope(path, node.id, host.scopePath, host.id, data));
+  ctx.state.scopes.set(path, newScope(path, node.id, host.scopePath, host.id, initialBodyData(position, ordinal)));
   position.next = ordinal + 1;
   spawn(ctx, path, node.id, null);
 }
@@ -147,7 +147,7 @@ export function bodyCompleted(ctx: StepContext, scope: ScopeRecord & { hostTrack
       moveScope(ctx, open, 'TERMINATE');
     }
   } else if (moreBodies(spec, position.next, position.n)) {
-    return openBody(ctx, host, node, spec, position.next);
+    return openBody(ctx, host, node, position.next);
   }
   if (openBodies(ctx, host).length > 0) return;
   finishAt(ctx, host, spec, 'RESUME');

@@ -12,6 +12,7 @@ import type {
   Variables,
   WaitOwner,
 } from '@thresher/checkpoint';
+import { packScopes, unpackScopes } from './body-scopes.js';
 
 /** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
 export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
@@ -36,7 +37,7 @@ export class InstanceState {
 
   constructor(body: CheckpointBody) {
     this.instance = body.instance;
-    for (const scope of body.scopes) this.scopes.set(scope.path, scope);
+    for (const scope of unpackScopes(body.scopes, body.tracks)) this.scopes.set(scope.path, scope);
     for (const track of body.tracks) this.tracks.set(track.id, track);
     for (const job of body.jobs) this.jobs.set(job.id, job);
     for (const task of body.userTasks) this.userTasks.set(task.id, task);
@@ -51,7 +52,7 @@ export class InstanceState {
   toBody(): CheckpointBody {
     return {
       instance: this.instance,
-      scopes: [...this.scopes.values()],
+      scopes: packScopes(this.scopes.values(), this.tracks),
       tracks: [...this.tracks.values()],
       jobs: [...this.jobs.values()],
       userTasks: [...this.userTasks.values()],

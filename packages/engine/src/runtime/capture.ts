@@ -1,4 +1,5 @@
 import {
+  CorruptCheckpointError,
   decodeJournalEntry,
   type JobRecord,
   type JournalEntry,
@@ -10,6 +11,7 @@ import {
   type StoredCheckpoint,
   sealCheckpoint,
 } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
 import { InstanceState } from '../core/state.js';
 import { invocationIdentity } from '../core/step-identity.js';
 import { isJobNode, type ProcessDef } from '../model/types.js';
@@ -66,7 +68,14 @@ export function capture(
  * `where` names the instance and seq for errors.
  */
 export function openState(bytes: Uint8Array, where: StoredAt): InstanceState {
-  return new InstanceState(openCheckpoint(bytes, where).body);
+  const { body } = openCheckpoint(bytes, where);
+  try {
+    return new InstanceState(body);
+  } catch (error) {
+    // A record the document's own records cannot account for (a body path naming no looping activity).
+    if (!(error instanceof InvalidStateError)) throw error;
+    throw new CorruptCheckpointError(where.instanceId, where.seq, error.message, { cause: error });
+  }
 }
 
 /** A stored checkpoint's state, checked against what its row says (instance, seq, schema column). */

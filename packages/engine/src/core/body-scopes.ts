@@ -1,0 +1,77 @@
+import type { LoopRecord, ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
+import { initialScopeState } from '../machines/index.js';
+import { newScope } from './records.js';
+
+/**
+ * Bodies of looping activities in the checkpoint document. A body scope is derivable from its host's loop
+ * record until something writes into it — its path names its parent, element, pass and ordinal; its data is
+ * `loopCounter` and the item — so the document writes such a body as its path alone (schema 5), and opening
+ * the document builds the record again, in its place in the scope order.
+ */
+
+/** `<parent>/<element>[#pass][ordinal]`, as `records.ts#scopePath` writes a body's path. */
+const BODY_PATH = /^(.*)\/([^/#[]+)(?:#(\d+))?\[(\d+)\]$/;
+
+/** What a body's scope holds when it opens: its `loopCounter` (1-based, as Zeebe) and, with one, its item. */
+export function initialBodyData(position: LoopRecord, ordinal: number): Variables {
+  const data: Variables = { loopCounter: ordinal + 1 };
+  if (position.element) data[position.element] = position.items?.[ordinal] ?? null;
+  return data;
+}
+
+/** The scopes as the document writes them: a body its host derives whole becomes its path. */
+export function packScopes(
+  scopes: Iterable<ScopeRecord>,
+  tracks: ReadonlyMap<string, TrackRecord>,
+): (ScopeRecord | string)[] {
+  const packed: (ScopeRecord | string)[] = [];
+  for (const scope of scopes) {
+    const host = scope.hostTrack === null ? undefined : tracks.get(scope.hostTrack);
+    packed.push(host?.loop && derivable(scope, host) ? scope.path : scope);
+  }
+  return packed;
+}
+
+/** The scope records a document's scope list stands for, bodies written as paths built again. */
+export function unpackScopes(
+  entries: readonly (ScopeRecord | string)[],
+  tracks: readonly TrackRecord[],
+): ScopeRecord[] {
+  let hosts: Map<string, TrackRecord> | undefined;
+  return entries.map((entry) => {
+    if (typeof entry !== 'string') return entry;
+    hosts ??= new Map(tracks.filter((t) => t.loop).map((t) => [hostKey(t.scopePath, t.nodeId, t.attempt), t]));
+    const match = BODY_PATH.exec(entry);
+    const host = match
+      ? hosts.get(hostKey(match[1] || '/', match[2]!, match[3] ? Number(match[3]) - 1 : 0))
+      : undefined;
+    if (!match || !host) throw new InvalidStateError(`scope "${entry}" names no body of a looping activity`);
+    const ordinal = Number(match[4]);
+    const scope = newScope(entry, host.nodeId, host.scopePath, host.id, initialBodyData(host.loop!, ordinal));
+    scope.visits[host.nodeId] = 1;
+    return scope;
+  });
+}
+
+function hostKey(scopePath: string, nodeId: string, pass: number): string {
+  return `${scopePath}|${nodeId}|${pass}`;
+}
+
+/**
+ * Whether a body scope is exactly what its host derives: open, its element entered once, and its data the
+ * initial data, value for value (an item is the very one in the host's list, so one written over is not).
+ */
+function derivable(scope: ScopeRecord, host: TrackRecord): boolean {
+  if (scope.state !== ACTIVE || scope.nodeId !== host.nodeId || scope.parentPath !== host.scopePath) return false;
+  const match = BODY_PATH.exec(scope.path);
+  if (!match || (match[3] ? Number(match[3]) - 1 : 0) !== host.attempt) return false;
+  const visits = Object.keys(scope.visits);
+  if (visits.length !== 1 || scope.visits[host.nodeId] !== 1) return false;
+  const expected = initialBodyData(host.loop!, Number(match[4]));
+  const names = Object.keys(scope.data);
+  if (names.length !== Object.keys(expected).length) return false;
+  return names.every((name) => Object.hasOwn(expected, name) && Object.is(scope.data[name], expected[name]));
+}
+
+const ACTIVE = initialScopeState();
