@@ -13,8 +13,13 @@ beforeAll(() => {
 });
 
 describe('a fixture SIGKILLed right after each of the outside world’s bookkeeping writes', () => {
-  // A user-task completion; messages and a clock advance between them.
-  it.each(['fixtures/order-fulfilment/approved-express.fixture.yaml', 'fixtures/events/messages-shipped.fixture.yaml'])(
+  // A user-task completion; messages and a clock advance between them; a called child's user task answered
+  // through its parent (a completion under way is looked for in the child).
+  it.each([
+    'fixtures/order-fulfilment/approved-express.fixture.yaml',
+    'fixtures/events/messages-shipped.fixture.yaml',
+    'fixtures/composites/claims-paid.fixture.yaml',
+  ])(
     'should end as the uninterrupted run does, no move applied twice: %s',
     async (file) => {
       const fixture = await loadFixture(`${root}${file}`);

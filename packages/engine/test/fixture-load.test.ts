@@ -156,7 +156,7 @@ describe('loadFixture: a valid fixture', () => {
       elementHandlers: {},
       handlersModule: ORDER_HANDLERS,
       moves: [
-        { line: 14, index: 0, kind: 'complete', element: 'approve', variables: { approved: true } },
+        { line: 14, index: 0, kind: 'complete', element: 'approve', where: null, variables: { approved: true } },
         { line: 16, index: 1, kind: 'advance', ms: 3_600_000, text: 'PT1H' },
         { line: 17, index: 2, kind: 'wait', until: 'parked' },
         { line: 18, index: 3, kind: 'advance', ms: 86_400_500, text: 'P1DT0.5S' },
@@ -257,7 +257,7 @@ describe('loadFixture: a valid fixture', () => {
       kill: { kind: 'random', count: 5 },
       seed: 7,
       handlers: { 'do-work': { delayMs: 250 } },
-      moves: [{ kind: 'complete', element: 'review', variables: {}, line: 7, index: 0 }],
+      moves: [{ kind: 'complete', element: 'review', where: null, variables: {}, line: 7, index: 0 }],
     });
   });
 });
@@ -435,7 +435,7 @@ describe('loadFixture: moves', () => {
     [...SMALL_HEAD, 'moves:', '  - wait: parked', '  - { variables: {} }'],
     6,
     'moves[1]',
-    /expected \{ complete: <user task id>, variables\? \}, .* or \{ restart: \{ handlers\?, withoutHandlers\?, whileStopped\? \} \}/,
+    /expected \{ complete: <user task id>, where\?, variables\? \}, .* or \{ restart: \{ handlers\?, withoutHandlers\?, whileStopped\? \} \}/,
   );
   refuses(
     'a wait for something else',
