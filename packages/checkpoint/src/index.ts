@@ -41,7 +41,7 @@ export { decodeJournalEntry, encodeJournalEntry } from './journal.js';
 export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
-export { MIGRATIONS, schema1to2, schema2to3, schema3to4, schema4to5 } from './migrations.js';
+export { MIGRATIONS, schema1to2, schema2to3, schema3to4, schema4to5, schema5to6 } from './migrations.js';
 export type {
   BufferedMessage,
   ClaimOptions,

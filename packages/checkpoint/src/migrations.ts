@@ -43,10 +43,18 @@ export function schema4to5(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 5 → 6: scopes may keep a ledger of compensable activities, and throwers a compensation sweep. A
+ * schema-5 document was never written with either (the compiler refused compensation), so nothing changes.
+ */
+export function schema5to6(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4, schema4to5];
+export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4, schema4to5, schema5to6];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

@@ -60,6 +60,38 @@ export interface ScopeRecord {
   data: Variables;
   /** How many times each element was entered in this scope: a track's `attempt` comes from it. */
   visits: Record<string, number>;
+  /**
+   * The completed compensable activities of this scope, in completion order, each with the data its
+   * compensation handler will read; absent while there are none. @since schema 6
+   */
+  ledger?: LedgerEntry[];
+}
+
+/**
+ * A completed activity that can be compensated: its handler (null: a sub-process without one of its own,
+ * whose `inner` entries are compensated instead), the variables its handler reads (as they were when it
+ * completed), and, for a sub-process, the ledger it completed with. @since schema 6
+ */
+export interface LedgerEntry {
+  nodeId: string;
+  handler: string | null;
+  data: Variables;
+  inner?: LedgerEntry[];
+}
+
+/**
+ * A compensation under way, kept on the track that threw it: the handlers still to run, in run order, and the
+ * one running (its scope is hosted by the thrower). A transaction's cancel end event sweeps its transaction
+ * and then finishes it through its cancel boundary (`transaction`: the transaction's host track). @since schema 6
+ */
+export interface SweepRecord {
+  /** The sweep machine's state value (`queued`, `running`, then `done` or `cancelled`). */
+  state: string;
+  queue: LedgerEntry[];
+  running: LedgerEntry | null;
+  /** Handlers this sweep has started: each runs in a scope of its own (`<scope>/<handler>#n`). */
+  runs: number;
+  transaction: string | null;
 }
 
 /** What a parked track waits on. */
@@ -74,7 +106,9 @@ export type TrackWait =
   /** A looping activity's host (multi-instance or standard loop): its bodies are scopes it hosts (`loop` holds its position). @since schema 4 */
   | { kind: 'loop' }
   /** A call activity: the called instance `childId` runs; its end (or its error, its escalation) comes back here. @since schema 5 */
-  | { kind: 'call'; childId: string };
+  | { kind: 'call'; childId: string }
+  /** A compensation throw (or a transaction's cancel end): its sweep runs the handlers (`sweep`). @since schema 6 */
+  | { kind: 'sweep' };
 
 /**
  * Where a looping activity is (multi-instance or standard loop), kept on its host track: how many bodies,
@@ -124,6 +158,8 @@ export interface TrackRecord {
   result: Variables | null;
   /** Set on the host track of a looping activity while it runs its bodies. @since schema 4 */
   loop?: LoopRecord;
+  /** Set on a compensation thrower while its handlers run. @since schema 6 */
+  sweep?: SweepRecord;
 }
 
 export interface JobRecord {

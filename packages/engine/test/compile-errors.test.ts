@@ -258,23 +258,9 @@ describe('compile refuses elements Thresher does not run yet', () => {
       'bpmn:Task',
       /loopCondition|loopMaximum/,
     ],
-    [
-      'a transaction',
-      '<bpmn:transaction id="x" />',
-      'x',
-      'bpmn:Transaction',
-      /^bpmn:Transaction is not supported yet$/,
-    ],
     ['an ad-hoc sub-process', '<bpmn:adHocSubProcess id="x" />', 'x', 'bpmn:AdHocSubProcess', /is not supported yet/],
     ['a business rule task', '<bpmn:businessRuleTask id="x" />', 'x', 'bpmn:BusinessRuleTask', /is not supported yet/],
     ['a complex gateway', '<bpmn:complexGateway id="x" />', 'x', 'bpmn:ComplexGateway', /is not supported yet/],
-    [
-      'a compensation handler',
-      '<bpmn:serviceTask id="x" isForCompensation="true" />',
-      'x',
-      'bpmn:ServiceTask',
-      /compensation handler/,
-    ],
     [
       'zeebe:executionListeners',
       `<bpmn:task id="x">${ext('<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>')}</bpmn:task>`,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { IllegalTransitionError } from '../src/common/errors.js';
-import { advanceScope, advanceTrack, initialScopeState, initialTrackState } from '../src/machines/index.js';
+import {
+  advanceScope,
+  advanceSweep,
+  advanceTrack,
+  initialScopeState,
+  initialSweepState,
+  initialTrackState,
+} from '../src/machines/index.js';
 
 describe('track machine', () => {
   it('should start entering an element', () => {
@@ -60,5 +67,22 @@ describe('scope machine', () => {
   it('should disarm a closing scope before it resumes its host or is released', () => {
     expect(advanceScope('active', 'COMPLETE').actions).toEqual(['disarm', 'resumeHost']);
     expect(advanceScope('active', 'TERMINATE').actions).toEqual(['disarm', 'release']);
+  });
+});
+
+describe('sweep machine', () => {
+  it('should run queued entries one at a time, then finish when the queue drains', () => {
+    expect(initialSweepState()).toBe('queued');
+    expect(advanceSweep('queued', 'RUN')).toEqual({ state: 'running', actions: ['runEntry'] });
+    expect(advanceSweep('running', 'HANDLER_DONE')).toEqual({ state: 'queued', actions: [] });
+    expect(advanceSweep('queued', 'DRAIN')).toEqual({ state: 'done', actions: ['finish'] });
+  });
+
+  it('should never run a second entry while one runs, nor move once done or cancelled', () => {
+    expect(() => advanceSweep('running', 'RUN')).toThrow(IllegalTransitionError);
+    expect(() => advanceSweep('running', 'DRAIN')).toThrow(IllegalTransitionError);
+    expect(advanceSweep('running', 'CANCEL')).toEqual({ state: 'cancelled', actions: [] });
+    expect(() => advanceSweep('done', 'CANCEL')).toThrow(IllegalTransitionError);
+    expect(() => advanceSweep('cancelled', 'RUN')).toThrow(IllegalTransitionError);
   });
 });

@@ -59,11 +59,12 @@ function hostKey(scopePath: string, nodeId: string, pass: number): string {
 }
 
 /**
- * Whether a body scope is exactly what its host derives: open, its element entered once, and its data the
+ * Whether a body scope is exactly what its host derives: open, no ledger, its element entered once, and its data the
  * initial data, value for value (an item is the very one in the host's list, so one written over is not).
  */
 function derivable(scope: ScopeRecord, host: TrackRecord): boolean {
   if (scope.state !== ACTIVE || scope.nodeId !== host.nodeId || scope.parentPath !== host.scopePath) return false;
+  if (scope.ledger) return false;
   const match = BODY_PATH.exec(scope.path);
   if (!match || (match[3] ? Number(match[3]) - 1 : 0) !== host.attempt) return false;
   const visits = Object.keys(scope.visits);

@@ -1,4 +1,5 @@
 import type { TrackRecord } from '@thresher/checkpoint';
+import { advanceSweep } from '../machines/index.js';
 import type { StepContext } from './context.js';
 import { moveScope } from './scope-moves.js';
 import { ownedBy } from './state.js';
@@ -20,13 +21,17 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   const wait = track.wait;
   if (wait?.kind === 'job') state.jobs.delete(wait.jobId);
   if (wait?.kind === 'userTask') state.userTasks.delete(wait.taskId);
-  if (wait?.kind === 'loop') {
+  // A looping host's bodies and a sweep's running handler are scopes the track hosts.
+  if (wait?.kind === 'loop' || wait?.kind === 'sweep') {
     for (const scope of [...state.scopes.values()]) {
       if (scope.hostTrack !== track.id) continue;
       cancelInside(ctx, scope.path);
       moveScope(ctx, scope, 'TERMINATE');
     }
     delete track.loop;
+    // The sweep machine says a sweep may stop here; what it held goes with it.
+    if (track.sweep) advanceSweep(track.sweep.state, 'CANCEL');
+    delete track.sweep;
   }
   // The child goes with its call, once this step is durable (the engine cancels it idempotently).
   if (wait?.kind === 'call')

@@ -1,9 +1,11 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { Node } from '../model/types.js';
+import { isSweepScope } from './compensation.js';
 import { nodeOf, type StepContext } from './context.js';
 import { chooseFlows, FlowError } from './gateways.js';
 import { mapOrIncident, raiseIncident } from './incidents.js';
+import { recordCompensable } from './ledgers.js';
 import { collectBody, isBodyTrack } from './loops.js';
 import { ownedBy } from './state.js';
 import { move, place, record, spawn } from './tracks.js';
@@ -40,6 +42,8 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
     raiseIncident(ctx, track, error.kind, 'leave', error.message, null);
     return;
   }
+  // A compensable activity is in its scope's ledger once it has left (a looping host: each body was).
+  if (!(node.loop && !body)) recordCompensable(ctx, track, node);
   record(ctx, track);
   track.locals = null;
   track.result = null;
@@ -61,13 +65,16 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
  */
 function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): boolean {
   const path = track.scopePath;
+  // A compensation handler reads its entry's snapshot; what it produces goes to the live variables.
+  const scope = ctx.state.scope(path);
+  const target = isSweepScope(ctx, scope) ? scope.parentPath! : path;
   if (node.io.outputs.length > 0) {
     const view = { ...ctx.state.visible(path), ...track.locals, ...track.result };
     const outputs = mapOrIncident(ctx, track, node.io.outputs, view, 'leave');
     if (!outputs) return false;
-    ctx.state.propagate(path, outputs);
+    ctx.state.propagate(target, outputs);
   } else if (track.result !== null && node.type !== 'subProcess') {
-    ctx.state.propagate(path, track.result);
+    ctx.state.propagate(target, track.result);
   }
   return true;
 }

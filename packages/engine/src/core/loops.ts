@@ -4,7 +4,11 @@ import { initialBodyData } from './body-scopes.js';
 import { cancelInside } from './cancel.js';
 import type { StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
-import { newScope, scopePath } from './records.js';
+import { handOnLedger } from './ledgers.js';
+import { isBodyScope, newScope, ORDINAL, scopePath } from './records.js';
+
+export { isBodyScope };
+
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
 
@@ -15,13 +19,6 @@ import { move, spawn } from './tracks.js';
  * inner track runs the activity. Everything that can fail per body is evaluated by the inner track as it
  * leaves (an output element, a completion or loop condition), so an incident there resumes that body only.
  */
-
-const ORDINAL = /\[(\d+)\]$/;
-
-/** Whether `scope` is a body of a looping activity (hosted on its element, with an ordinal). */
-export function isBodyScope(scope: ScopeRecord | undefined): scope is ScopeRecord & { hostTrack: string } {
-  return scope !== undefined && scope.hostTrack !== null && ORDINAL.test(scope.path);
-}
 
 /** Whether a track at `node` is a body's inner track (it runs the activity) rather than its host. */
 export function isBodyTrack(ctx: StepContext, track: TrackRecord, node: Node): boolean {
@@ -136,6 +133,7 @@ function loopHolds(
  * the host completes, a multi-instance with its output collection.
  */
 export function bodyCompleted(ctx: StepContext, scope: ScopeRecord & { hostTrack: string }, node: Node): void {
+  handOnLedger(ctx, scope);
   ctx.state.scopes.delete(scope.path);
   const host = ctx.state.track(scope.hostTrack);
   const spec = node.loop!;

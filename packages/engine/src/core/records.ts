@@ -41,6 +41,14 @@ export function scopePath(parentPath: string, nodeId: string, activation: Activa
   return `${base}${pass}${ordinal}`;
 }
 
+/** A multi-instance body's ordinal at the end of its path. */
+export const ORDINAL = /\[(\d+)\]$/;
+
+/** Whether `scope` is a body of a looping activity (hosted on its element, with an ordinal). */
+export function isBodyScope(scope: ScopeRecord | undefined): scope is ScopeRecord & { hostTrack: string } {
+  return scope !== undefined && scope.hostTrack !== null && ORDINAL.test(scope.path);
+}
+
 /** A new open scope of `nodeId` at `path`, with its data. */
 export function newScope(
   path: string,

@@ -3,6 +3,7 @@ import { advanceScope, type ScopeEvent } from '../machines/index.js';
 import { notifyParentOfEnd } from './call-outcomes.js';
 import { announce, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
+import { handOnLedger } from './ledgers.js';
 import { move } from './tracks.js';
 
 /** Move a scope's machine by one event and perform the actions the move returns. */
@@ -32,6 +33,7 @@ export function disarmEventSubProcesses(ctx: StepContext, path: string): void {
 /** A scope completed: the root completes the instance; another goes, resuming the track parked on it. */
 function resumeHost(ctx: StepContext, scope: ScopeRecord): void {
   if (scope.parentPath === null) return finishInstance(ctx, 'completed');
+  handOnLedger(ctx, scope);
   ctx.state.scopes.delete(scope.path);
   // An event sub-process has no host: it completes in its parent's history, and its end lets the parent drain.
   if (scope.hostTrack === null) {

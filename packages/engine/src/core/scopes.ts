@@ -1,6 +1,7 @@
-import type { TrackRecord } from '@thresher/checkpoint';
+import type { ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { SubProcessNode } from '../model/types.js';
+import { handlerCompleted, isSweepScope } from './compensation.js';
 import { nodeOf, type StepContext } from './context.js';
 import { armEventSubProcesses } from './event-subprocesses.js';
 import { mapOrIncident } from './incidents.js';
@@ -43,7 +44,8 @@ export function closeDrainedScopes(ctx: StepContext): boolean {
     // A running event sub-process keeps its scope open.
     if (hasOpenChild(ctx, scope.path)) continue;
     closed = true;
-    if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
+    if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
+    else if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
     else moveScope(ctx, scope, 'COMPLETE');
   }
   return closed;

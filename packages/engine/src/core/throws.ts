@@ -3,6 +3,7 @@ import { InvalidStateError } from '../common/errors.js';
 import type { BoundaryEventNode, EndEventNode, EventDefinition, IntermediateThrowEventNode } from '../model/types.js';
 import { throwToParent } from './call-outcomes.js';
 import { cancel, cancelInside } from './cancel.js';
+import { enterCancelEnd, isSweepScope, throwCompensation } from './compensation.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
@@ -56,6 +57,10 @@ export function enterThrow(
       raiseIncident(ctx, track, 'uncaught-error', 'enter', `uncaught BPMN error ${code} thrown by "${node.id}"`, null);
       return;
     }
+    case 'compensate':
+      return throwCompensation(ctx, track, event.activity, null);
+    case 'cancel':
+      return enterCancelEnd(ctx, track);
     case 'message':
     case 'timer':
       // A message throw runs as a job (see `enter.ts`); the compiler refuses a timer throw.
@@ -111,7 +116,10 @@ function propagate(
       startEventSubProcess(ctx, track.scopePath, start, variables);
       return true;
     }
-    const host: string | null | undefined = ctx.state.scopes.get(track.scopePath)?.hostTrack;
+    const scope = ctx.state.scopes.get(track.scopePath);
+    // A compensation handler's error stops at its sweep: an incident there, never a catch around the thrower.
+    if (isSweepScope(ctx, scope)) return false;
+    const host: string | null | undefined = scope?.hostTrack;
     track = host ? ctx.state.tracks.get(host) : undefined;
   }
   // A called child's parent may catch it at its call activity; uncaught, it stays uncaught here meanwhile (an

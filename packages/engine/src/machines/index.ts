@@ -1,6 +1,7 @@
 /**
- * The lifecycles of the instance's records as XState machines: tracks and scopes today; the
- * multi-instance group, the call and the compensation sweep join them here as machines of their own.
+ * The lifecycles of the instance's records as XState machines: tracks, scopes and compensation sweeps. A
+ * multi-instance group and a call have no machine of their own: each is a track's wait plus a record the
+ * track machine already moves (docs/design/composites.md).
  *
  * @module
  */
@@ -13,6 +14,14 @@ export {
   type ScopeState,
   scopeMachine,
 } from './scope.js';
+export {
+  advanceSweep,
+  initialSweepState,
+  type SweepAction,
+  type SweepEvent,
+  type SweepState,
+  sweepMachine,
+} from './sweep.js';
 export {
   advanceTrack,
   initialTrackState,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { associationsOf, checkCompensation, checkTransactions } from './compensation.js';
 import { checkEventRules } from './event-rules.js';
 import type { Scope } from './events.js';
 import { readExtensions, readIoMapping } from './extensions.js';
@@ -30,6 +31,10 @@ export interface ProcessContext {
   boundaries: Map<string, string[]>;
   /** Event sub-process ids by their container. */
   eventSubProcesses: Map<string, string[]>;
+  /** Compensable activities and their handlers. */
+  compensation: Map<string, string>;
+  /** Transactions holding a cancel end event. */
+  cancels: Set<string>;
 }
 
 /** The start events a container turned out to have. */
@@ -88,10 +93,9 @@ export function compileContainer(
       io: { inputs: [], outputs: [] },
     };
     const loop = readLoop(element, context.issues);
-    const node =
-      element.$type === 'bpmn:SubProcess'
-        ? subProcess(context, element, frame, depth)
-        : compileNode(element, frame, { issues: context.issues, unresolved: context.unresolved, scope });
+    const node = element.$instanceOf('bpmn:SubProcess')
+      ? subProcess(context, element, frame, depth)
+      : compileNode(element, frame, { issues: context.issues, unresolved: context.unresolved, scope });
     if (!node) {
       view.refused.add(id);
       refusedStart ||= element.$type === 'bpmn:StartEvent';
@@ -99,6 +103,8 @@ export function compileContainer(
     }
     // Only an element with loop characteristics gets the key, so a model without loops keeps its IR and digest.
     if (loop) node.loop = loop;
+    if (element.isForCompensation === true) node.forCompensation = true;
+    if (node.type === NodeType.EndEvent && node.event?.kind === 'cancel') context.cancels.add(containerId);
     view.nodes.set(id, { node, element });
     // Sub-process nodes are placed before their children, keeping `nodes` in document order.
     if (!context.nodes.has(id)) context.nodes.set(id, node);
@@ -109,6 +115,18 @@ export function compileContainer(
   }
   checkFlowRules(view, context.flows, context.issues);
   checkEventRules(view, context.flows, context.issues);
+  const compensable = checkCompensation(view, associationsOf(container), scope === 'eventSubProcess', context.issues);
+  for (const [activity, handler] of compensable) {
+    if (context.compensation.has(activity)) {
+      context.issues.errorAt(
+        activity,
+        'bpmn:SubProcess',
+        `sub-process "${activity}" has both a compensation boundary event and a compensation event sub-process; give it one handler`,
+      );
+    }
+    context.compensation.set(activity, handler);
+  }
+  checkTransactions(view, context.cancels, context.issues);
   const startNodes: string[] = [];
   const eventStartNodes: string[] = [];
   for (const { node } of view.nodes.values()) {
@@ -116,6 +134,17 @@ export function compileContainer(
     if (node.type === NodeType.BoundaryEvent) listUnder(context.boundaries, node.attachedTo, node.id);
     if (node.type === NodeType.SubProcess && node.triggeredByEvent) {
       listUnder(context.eventSubProcesses, containerId, node.id);
+      const start = context.nodes.get(node.startNodes[0] ?? '');
+      if (start?.type === NodeType.StartEvent && start.event?.kind === 'compensate') {
+        // The sub-process's compensation handler: it runs when the completed sub-process is compensated.
+        if (scope === 'process') {
+          context.issues.errorAt(
+            node.id,
+            'bpmn:SubProcess',
+            'a compensation event sub-process belongs in an embedded sub-process: a process is never compensated as a whole',
+          );
+        } else context.compensation.set(containerId, node.id);
+      }
     }
   }
   return { startNodes, eventStartNodes, declaredStarts, refusedStart };
@@ -140,16 +169,17 @@ function subProcess(
   const extensions = readExtensions(element, ['zeebe:IoMapping'], context.issues);
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
   const triggeredByEvent = element.triggeredByEvent === true;
+  const transaction = element.$type === 'bpmn:Transaction';
   const node: SubProcessNode = triggeredByEvent
     ? { ...frame, type: NodeType.SubProcess, startNodes: [], triggeredByEvent }
-    : { ...frame, type: NodeType.SubProcess, startNodes: [] };
+    : { ...frame, type: NodeType.SubProcess, startNodes: [], ...(transaction ? { transaction: true as const } : {}) };
   context.nodes.set(node.id, node);
   const starts = compileContainer(
     context,
     element,
     node.id,
     depth + 1,
-    triggeredByEvent ? 'eventSubProcess' : 'subProcess',
+    triggeredByEvent ? 'eventSubProcess' : transaction ? 'transaction' : 'subProcess',
   );
   if (triggeredByEvent) {
     // An event sub-process's one start event carries the event; it is its way in.

@@ -21,7 +21,10 @@ export function checkEventRules(view: ContainerView, flows: ReadonlyMap<string, 
     switch (node.type) {
       case NodeType.BoundaryEvent:
         if (node.incoming.length > 0) issues.error(element, 'a boundary event cannot have incoming sequence flows');
-        if (declared.length === 0) issues.error(element, 'a boundary event needs an outgoing sequence flow');
+        // A compensation boundary leaves by no flow: its handler is associated with it (see compensation.ts).
+        if (declared.length === 0 && node.event.kind !== 'compensate') {
+          issues.error(element, 'a boundary event needs an outgoing sequence flow');
+        }
         checkAttachment(view, node.attachedTo, element, issues);
         break;
       case NodeType.SubProcess:

@@ -13,7 +13,7 @@ import { timerLiteralIssue } from './timers.js';
 import type { EventDefinition, Expression, TimerSpec } from './types.js';
 
 /** Where a container sits: the process itself, an embedded sub-process, or an event sub-process. */
-export type Scope = 'process' | 'subProcess' | 'eventSubProcess';
+export type Scope = 'process' | 'subProcess' | 'eventSubProcess' | 'transaction';
 
 /** What an event element does with its definition. */
 export type EventRole = 'start' | 'end' | 'catch' | 'throw' | 'boundary';
@@ -37,6 +37,8 @@ const KINDS: Readonly<Record<string, EventKind>> = {
   'bpmn:EscalationEventDefinition': 'escalation',
   'bpmn:LinkEventDefinition': 'link',
   'bpmn:TerminateEventDefinition': 'terminate',
+  'bpmn:CompensateEventDefinition': 'compensate',
+  'bpmn:CancelEventDefinition': 'cancel',
 };
 
 /**
@@ -66,7 +68,7 @@ export function eventDefinitionOf(element: ModdleElement, issues: IssueCollector
 
 /**
  * The kind of a definition, or null (with an issue) for the ones Thresher refuses outright:
- * conditional events, compensation, cancel events and anything unknown.
+ * conditional events and anything unknown.
  */
 export function definitionKind(
   definition: ModdleElement,
@@ -82,12 +84,6 @@ export function definitionKind(
         `conditional events (${element.$type} with bpmn:ConditionalEventDefinition) are not supported`,
       );
       break;
-    case 'bpmn:CompensateEventDefinition':
-      issues.error(element, `compensation is not supported yet (${element.$type} with bpmn:CompensateEventDefinition)`);
-      break;
-    case 'bpmn:CancelEventDefinition':
-      issues.error(element, `cancel events (${element.$type} with bpmn:CancelEventDefinition) are not supported yet`);
-      break;
     default:
       issues.error(element, `${element.$type} with ${definition.$type} is not supported yet`);
   }
@@ -100,11 +96,11 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
     case 'start':
       if (scope === 'eventSubProcess') {
         return {
-          kinds: new Set(['message', 'timer', 'signal', 'error', 'escalation']),
-          rule: 'an event sub-process starts on a message, timer, signal, error or escalation',
+          kinds: new Set(['message', 'timer', 'signal', 'error', 'escalation', 'compensate']),
+          rule: 'an event sub-process starts on a message, timer, signal, error, escalation or compensation',
         };
       }
-      if (scope === 'subProcess') {
+      if (scope === 'subProcess' || scope === 'transaction') {
         return {
           kinds: new Set(),
           rule: 'an embedded sub-process starts with a none start event; only an event sub-process starts on an event',
@@ -115,10 +111,15 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
         rule: 'a process starts on none, a message, a timer or a signal; error and escalation start events belong in an event sub-process',
       };
     case 'end':
-      return {
-        kinds: new Set(['terminate', 'error', 'escalation', 'signal', 'message']),
-        rule: 'an end event is none, terminate, error, escalation, signal or message',
-      };
+      return scope === 'transaction'
+        ? {
+            kinds: new Set(['terminate', 'error', 'escalation', 'signal', 'message', 'compensate', 'cancel']),
+            rule: 'an end event is none, terminate, error, escalation, signal, message, compensate or (in a transaction) cancel',
+          }
+        : {
+            kinds: new Set(['terminate', 'error', 'escalation', 'signal', 'message', 'compensate']),
+            rule: 'an end event is none, terminate, error, escalation, signal, message or compensate; a cancel end event belongs directly in a bpmn:transaction',
+          };
     case 'catch':
       return {
         kinds: new Set(['timer', 'message', 'signal', 'link']),
@@ -126,13 +127,13 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
       };
     case 'throw':
       return {
-        kinds: new Set(['signal', 'escalation', 'link', 'message']),
-        rule: 'an intermediate throw event is none, signal, escalation, link or message',
+        kinds: new Set(['signal', 'escalation', 'link', 'message', 'compensate']),
+        rule: 'an intermediate throw event is none, signal, escalation, link, message or compensate',
       };
     case 'boundary':
       return {
-        kinds: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
-        rule: 'a boundary event catches a timer, a message, a signal, an error or an escalation',
+        kinds: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel']),
+        rule: 'a boundary event catches a timer, a message, a signal, an error, an escalation, a compensation or a cancel',
       };
   }
 }
@@ -167,7 +168,41 @@ export function compileEvent(
       return code(kind, definition, element, context, role === 'boundary' || role === 'start');
     case 'link':
       return link(definition, element, context.issues);
+    case 'compensate':
+      return compensate(definition, element, role, context);
+    case 'cancel':
+      return { kind: 'cancel' };
   }
+}
+
+/**
+ * A compensation: a boundary names no activity (its own is the one attached to); a throw names one with
+ * `activityRef`, or none for its whole scope. Thresher waits for the handlers, as Zeebe does.
+ */
+function compensate(
+  definition: ModdleElement,
+  element: ModdleElement,
+  role: EventRole,
+  context: EventContext,
+): EventDefinition | null {
+  const { issues } = context;
+  if (context.unresolved.get(definition)?.has('bpmn:activityRef')) return null;
+  if (definition.waitForCompletion === false) {
+    issues.error(
+      element,
+      'waitForCompletion="false" is not supported: a compensation throw waits until its handlers have completed, as in Zeebe',
+    );
+    return null;
+  }
+  const activity = child(definition, 'activityRef');
+  if (role === 'boundary' && activity) {
+    issues.error(
+      element,
+      'a compensation boundary event compensates the activity it is attached to: remove its activityRef',
+    );
+    return null;
+  }
+  return { kind: 'compensate', activity: activity ? (idOf(activity) ?? null) : null };
 }
 
 const TIMER_PROPERTIES: ReadonlyArray<[string, TimerSpec['kind']]> = [

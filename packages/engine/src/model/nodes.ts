@@ -43,6 +43,7 @@ const SUPPORTED: Readonly<Record<string, NodeType>> = {
   'bpmn:ParallelGateway': NodeType.ParallelGateway,
   'bpmn:InclusiveGateway': NodeType.InclusiveGateway,
   'bpmn:SubProcess': NodeType.SubProcess,
+  'bpmn:Transaction': NodeType.SubProcess,
   'bpmn:IntermediateCatchEvent': NodeType.IntermediateCatchEvent,
   'bpmn:IntermediateThrowEvent': NodeType.IntermediateThrowEvent,
   'bpmn:BoundaryEvent': NodeType.BoundaryEvent,
@@ -68,8 +69,6 @@ export function unsupportedReason(element: ModdleElement): string | null {
   const type = element.$type;
   if (!(type in SUPPORTED)) return `${type} is not supported yet`;
   if (element.$instanceOf('bpmn:Activity')) {
-    if (element.isForCompensation === true)
-      return `compensation handler ${type} (isForCompensation) is not supported yet`;
     for (const quantity of ['startQuantity', 'completionQuantity']) {
       const value = element[quantity];
       if (value !== undefined && value !== 1) return `${quantity}="${String(value)}" is not supported yet`;

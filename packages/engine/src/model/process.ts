@@ -34,6 +34,8 @@ export function compileProcess(
     flows: new Map(),
     boundaries: new Map(),
     eventSubProcesses: new Map(),
+    compensation: new Map(),
+    cancels: new Set(),
   };
   const { startNodes, eventStartNodes, refusedStart } = compileContainer(context, element, id, 0, 'process');
   if (startNodes.length === 0 && eventStartNodes.length === 0 && !refusedStart) {
@@ -57,6 +59,7 @@ export function compileProcess(
     ...(eventStartNodes.length > 0 ? { eventStartNodes } : {}),
     ...(context.boundaries.size > 0 ? { boundaries: context.boundaries } : {}),
     ...(context.eventSubProcesses.size > 0 ? { eventSubProcesses: context.eventSubProcesses } : {}),
+    ...(context.compensation.size > 0 ? { compensation: context.compensation } : {}),
     nodes: context.nodes,
     flows: context.flows,
   };

@@ -8,11 +8,11 @@ import type { EventDefinition, Node, ProcessDef } from './types.js';
  */
 const SUPPORTED: Record<string, ReadonlySet<string>> = {
   startEvent: new Set(['none', 'message', 'signal', 'timer']),
-  eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
-  endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message']),
+  eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate']),
+  endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message', 'compensate', 'cancel']),
   intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link']),
-  intermediateThrowEvent: new Set(['none', 'signal', 'escalation', 'link', 'message']),
-  boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation']),
+  intermediateThrowEvent: new Set(['none', 'signal', 'escalation', 'link', 'message', 'compensate']),
+  boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel']),
   receiveTask: new Set(['message']),
   sendTask: new Set(['none']),
   eventBasedGateway: new Set(['none']),

@@ -66,6 +66,8 @@ interface NodeBase {
    * loops compiles to exactly the IR (and digest) it always did.
    */
   loop?: LoopSpec;
+  /** `isForCompensation`: a compensation handler, run only by a compensation, never by a flow. */
+  forCompensation?: true;
 }
 
 /**
@@ -113,7 +115,14 @@ export type EventDefinition =
   | { kind: 'signal'; name: Expression }
   | { kind: 'error'; code: string | null }
   | { kind: 'escalation'; code: string | null }
-  | { kind: 'link'; name: string };
+  | { kind: 'link'; name: string }
+  /**
+   * Compensation: on a boundary event, it marks its activity compensable (`handler`, by association); on a
+   * throw or end event, it compensates `activity` (an id in the thrower's scope) or, null, the whole scope.
+   */
+  | { kind: 'compensate'; activity: string | null }
+  /** A transaction's cancel: its cancel end event, or the cancel boundary event on it. */
+  | { kind: 'cancel' };
 
 export interface StartEventNode extends NodeBase {
   type: typeof NodeType.StartEvent;
@@ -152,8 +161,10 @@ export interface BoundaryEventNode extends NodeBase {
   attachedTo: string;
   /** `cancelActivity`: an interrupting boundary cancels its activity when it fires. */
   interrupting: boolean;
-  /** timer, message, signal, error or escalation. */
+  /** timer, message, signal, error, escalation, compensate or cancel. */
   event: EventDefinition;
+  /** A compensation boundary's handler: the `isForCompensation` activity it is associated with. */
+  handler?: string;
 }
 export interface ReceiveTaskNode extends NodeBase {
   type: typeof NodeType.ReceiveTask;
@@ -228,6 +239,8 @@ export interface SubProcessNode extends NodeBase {
   startNodes: string[];
   /** An event sub-process (`triggeredByEvent`): started by its one event start event, never by a flow. */
   triggeredByEvent?: boolean;
+  /** A `bpmn:transaction`: a cancel end event inside compensates it and leaves by its cancel boundary. */
+  transaction?: true;
 }
 
 export type Node =
@@ -272,6 +285,8 @@ export interface ProcessDef {
   boundaries?: ReadonlyMap<string, string[]>;
   /** Event sub-process ids by their container (the process id or a sub-process id). */
   eventSubProcesses?: ReadonlyMap<string, string[]>;
+  /** Compensable activities: each one's compensation handler, from its compensation boundary event. */
+  compensation?: ReadonlyMap<string, string>;
   /** Every node of the process, nested containers included. */
   nodes: ReadonlyMap<string, Node>;
   flows: ReadonlyMap<string, Flow>;
