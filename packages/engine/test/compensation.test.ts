@@ -12,7 +12,7 @@ import { BpmnError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { compile } from '../src/model/index.js';
 import { openState } from '../src/runtime/capture.js';
-import { bpmn, chain, definitions, error, ext, process } from './fixtures/bpmn/xml.js';
+import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/compensation/${name}`, import.meta.url), 'utf8');
