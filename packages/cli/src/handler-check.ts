@@ -1,4 +1,4 @@
-import { type Handlers, isJobNode, type ProcessDef } from '@thresher/engine';
+import { type Handlers, isJobNode, type ProcessDef, reachableProcesses } from '@thresher/engine';
 
 /** A task type a process runs that no handler takes, with the elements that use it. */
 export interface MissingHandler {
@@ -8,12 +8,17 @@ export interface MissingHandler {
 }
 
 /**
- * The task types of a process's jobs (service and send tasks, message throws, nested ones included) for
- * which `handlers` has no function, sorted by type.
+ * The task types of a process's jobs (service and send tasks, message throws, nested ones included, and
+ * those of the processes of `processes` it calls) for which `handlers` has no function, sorted by type.
  */
-export function missingHandlers(process: ProcessDef, handlers: Handlers): MissingHandler[] {
+export function missingHandlers(
+  process: ProcessDef,
+  handlers: Handlers,
+  processes: ReadonlyMap<string, ProcessDef> = new Map(),
+): MissingHandler[] {
   const missing = new Map<string, string[]>();
-  for (const node of process.nodes.values()) {
+  const nodes = reachableProcesses(processes, process).flatMap((reached) => [...reached.nodes.values()]);
+  for (const node of nodes) {
     // A type given as `=expr` is known only when its job is created; a missing handler then is an incident naming it.
     if (!isJobNode(node) || node.typeExpression) continue;
     // Own keys only, as the engine looks handlers up: `toString` is not a handler.

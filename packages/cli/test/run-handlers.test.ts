@@ -44,6 +44,21 @@ const ws = new Workspace();
 beforeAll(() => {
   ws.write('order.bpmn', definitions('order-defs', orderProcess));
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
+  // `trip` calls `order`: the order's task types are the trip's too.
+  ws.write(
+    'trip.bpmn',
+    definitions(
+      'trip-defs',
+      `  <bpmn:process id="trip" isExecutable="true">
+    <bpmn:startEvent id="t-start" />
+    <bpmn:callActivity id="call-order"><bpmn:extensionElements><zeebe:calledElement processId="order" /></bpmn:extensionElements></bpmn:callActivity>
+    <bpmn:endEvent id="t-end" />
+    <bpmn:sequenceFlow id="t1" sourceRef="t-start" targetRef="call-order" />
+    <bpmn:sequenceFlow id="t2" sourceRef="call-order" targetRef="t-end" />
+  </bpmn:process>
+${orderProcess}`,
+    ),
+  );
   ws.write('ship-only.mjs', 'export default { "ship-order": () => ({ shipped: true }) };\n');
   ws.write(
     'ship-notify.mjs',
@@ -70,6 +85,25 @@ describe('thresher run --handlers', () => {
     expect(run.stderr).toMatch(/usage: thresher run/);
     // and nothing was started: the store was never created
     expect(existsSync(ws.path('refused.db'))).toBe(false);
+  });
+
+  it('should check the task types of the processes it calls too', async () => {
+    const run = await ws.thresher([
+      'run',
+      'trip.bpmn',
+      '--process',
+      'trip',
+      '--handlers',
+      'ship-only.mjs',
+      '--store',
+      'trip.db',
+    ]);
+
+    expect(run.code).toBe(ExitCode.Usage);
+    expect(run.stderr).toContain(
+      '--handlers ship-only.mjs has no handler for task types charge-payment (element charge), notify (elements notify-a, notify-b) of process trip',
+    );
+    expect(existsSync(ws.path('trip.db'))).toBe(false);
   });
 
   it('should check nothing without --handlers: the first job stops at an incident naming its type', async () => {

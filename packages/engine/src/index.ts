@@ -20,7 +20,7 @@ export {
   RollbackRefusedError,
 } from './common/errors.js';
 export { Engine } from './engine.js';
-export { compile } from './model/index.js';
+export { compile, reachableProcesses } from './model/index.js';
 export type * from './model/types.js';
 export { isJobNode, NodeType } from './model/types.js';
 export { systemClock } from './runtime/clock.js';

@@ -129,12 +129,13 @@ async function scheduledByTimer(session: Session, process: ProcessDef, digest: s
 function handlerCheck(
   args: RunArgs,
   process: ProcessDef,
+  processes: ReadonlyMap<string, ProcessDef>,
   warn: (line: string) => void,
 ): ((handlers: Handlers) => void) | undefined {
   const module = args.handlers;
   if (module === undefined) return undefined;
   return (handlers) => {
-    const missing = missingHandlers(process, handlers);
+    const missing = missingHandlers(process, handlers, processes);
     if (missing.length === 0) return;
     if (!args.allowMissingHandlers) {
       throw new UsageError(missingHandlersRefusal(missing, process.id, module, handlers), usage);
@@ -163,7 +164,7 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
   }
   const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);
   const process = model.processes.get(pickProcess(executable, args.process, args.file))!;
-  const checkHandlers = handlerCheck(args, process, (line) => out.error(line));
+  const checkHandlers = handlerCheck(args, process, model.processes, (line) => out.error(line));
   const options = {
     store: args.store,
     handlers: args.handlers,

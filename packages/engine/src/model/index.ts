@@ -7,6 +7,7 @@
  */
 export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../common/feel.js';
 export { type CompileOptions, compile } from './compile.js';
+export { literalString, reachableProcesses } from './reach.js';
 export type {
   BoundaryEventNode,
   CallActivityNode,
