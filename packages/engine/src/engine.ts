@@ -40,6 +40,7 @@ import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
+import { withChildWaits } from './runtime/settle.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import type { TimerSchedule } from './timers/schedule.js';
@@ -239,7 +240,7 @@ export class Engine {
       const seq = runtime.latestSeq;
       const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
       if (runtime.latestSeq !== seq || this.runtimes.get(instanceId) !== runtime) continue;
-      return children.reduce(mergeWaits, own);
+      return children.reduce(withChildWaits, own);
     }
   }
 
@@ -441,32 +442,8 @@ export class Engine {
         seq: stored.seq,
       });
       await runtime.resume(journal);
-      // The call tree around it, re-linked: an orphan stops, outcomes that came while it was down are
-      // taken, and the children it waits on run again beside it.
-      if (links.orphaned) await runtime.submit({ type: 'instance.cancel' });
-      for (const { childId, entry } of links.ended) {
-        await runtime.submit({ type: 'call.ended', childId, entryId: entry.id, outcome: entry.outcome });
-      }
-      for (const childId of links.running) {
-        this.runtime(childId).catch((error: unknown) =>
-          this.fault(childId, error instanceof Error ? error : new Error(String(error))),
-        );
-      }
+      await this.calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
     }
     return runtime;
   }
-}
-
-/** A parent's waits with those of a settled child added (an ended child adds nothing). */
-function mergeWaits(into: SettledState, child: SettledState): SettledState {
-  if (into.status !== 'waiting' || child.status !== 'waiting') return into;
-  return {
-    ...into,
-    userTasks: [...into.userTasks, ...child.userTasks],
-    incidents: [...into.incidents, ...child.incidents],
-    timers: [...into.timers, ...child.timers].sort((a, b) => a.dueAt - b.dueAt),
-    retries: [...into.retries, ...child.retries].sort((a, b) => a.dueAt - b.dueAt),
-    subscriptions: [...into.subscriptions, ...child.subscriptions],
-    calls: [...into.calls, ...child.calls],
-  };
 }

@@ -205,6 +205,26 @@ export class CallLinks {
     return relinked;
   }
 
+  /**
+   * After a restored instance's journal: an orphan stops, outcomes that came while it was down are taken,
+   * and the children it waits on run again beside it (one that cannot is a fault of its own).
+   */
+  async rejoin(
+    runtime: InstanceRuntime,
+    links: Relinked,
+    fault: (instanceId: string, error: Error) => void,
+  ): Promise<void> {
+    if (links.orphaned) await runtime.submit({ type: 'instance.cancel' });
+    for (const { childId, entry } of links.ended) {
+      await runtime.submit({ type: 'call.ended', childId, entryId: entry.id, outcome: entry.outcome });
+    }
+    for (const childId of links.running) {
+      this.host
+        .runtime(childId)
+        .catch((error: unknown) => fault(childId, error instanceof Error ? error : new Error(String(error))));
+    }
+  }
+
   /** An instance as it is now: live in this engine, else its stored head; undefined when not stored. */
   private async stateOf(instanceId: string): Promise<InstanceState | undefined> {
     const live = this.host.loaded(instanceId);

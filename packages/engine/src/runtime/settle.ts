@@ -70,3 +70,17 @@ function retryWaits(state: InstanceState, jobIds: Iterable<string>): RetryWait[]
   }
   return retries.sort((a, b) => a.dueAt - b.dueAt);
 }
+
+/** A parent's waits with those of a settled child added (an ended child adds nothing). */
+export function withChildWaits(into: SettledState, child: SettledState): SettledState {
+  if (into.status !== 'waiting' || child.status !== 'waiting') return into;
+  return {
+    ...into,
+    userTasks: [...into.userTasks, ...child.userTasks],
+    incidents: [...into.incidents, ...child.incidents],
+    timers: [...into.timers, ...child.timers].sort((a, b) => a.dueAt - b.dueAt),
+    retries: [...into.retries, ...child.retries].sort((a, b) => a.dueAt - b.dueAt),
+    subscriptions: [...into.subscriptions, ...child.subscriptions],
+    calls: [...into.calls, ...child.calls],
+  };
+}
