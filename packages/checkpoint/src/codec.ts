@@ -1,6 +1,6 @@
 import stringify from 'fast-json-stable-stringify';
 import { decodeValue } from './decode-value.js';
-import { encodeValue } from './encode-value.js';
+import { encodeSorted, encodeValue } from './encode-value.js';
 
 /**
  * The value codec: a JSON encoding that round-trips what JSON cannot, and refuses at capture time what it
@@ -66,9 +66,14 @@ import { encodeValue } from './encode-value.js';
 export { MAX_NESTING_DEPTH } from './value-tags.js';
 export { decodeValue, encodeValue };
 
-/** Canonical text of a value: equal values give equal text whatever their key order. */
+/**
+ * Canonical text of a value: equal values give equal text whatever their key order. The encoding inserts
+ * keys sorted, so `JSON.stringify` writes the same text as the sorting writer, several times faster; an
+ * object with array-index keys (which JavaScript enumerates first) takes the sorting writer.
+ */
 export function canonicalJson(value: unknown, path?: string): string {
-  return stringify(encodeValue(value, path));
+  const { encoded, indexKeys } = encodeSorted(value, path);
+  return indexKeys ? stringify(encoded) : JSON.stringify(encoded);
 }
 
 /** Canonical bytes of a value (UTF-8 of `canonicalJson`). */

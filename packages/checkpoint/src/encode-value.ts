@@ -34,6 +34,16 @@ interface EncodeFrame {
   index: number;
 }
 
+/** One encoding under way: the open arrays/objects, and whether keys are written sorted. */
+interface Walk {
+  readonly frames: EncodeFrame[];
+  readonly seen: Set<object>;
+  /** Each object's keys in UTF-16 code unit order, as canonical text writes them. */
+  readonly sorted: boolean;
+  /** Some object has an array-index key ("0", "17"), which JavaScript enumerates before any other. */
+  indexKeys: boolean;
+}
+
 /** Why a value cannot be stored; `key` names an offending own property of the value itself. */
 class Refusal extends Error {
   constructor(
@@ -49,10 +59,23 @@ class Refusal extends Error {
  * `path`). Treat the result as read-only: payload-less tags (`undef`, `hole`, `nan`…) are shared frozen objects.
  */
 export function encodeValue(value: unknown, path = '$'): Encoded {
-  const frames: EncodeFrame[] = [];
-  const seen = new Set<object>();
+  return encodeWalk(value, path, false).encoded;
+}
+
+/**
+ * Encode as {@link encodeValue} does, each object's keys inserted in sorted (UTF-16 code unit) order, so
+ * that `JSON.stringify` writes canonical text — unless `indexKeys`: an object has an array-index key, which
+ * JavaScript enumerates first whatever the insertion order.
+ */
+export function encodeSorted(value: unknown, path = '$'): { encoded: Encoded; indexKeys: boolean } {
+  return encodeWalk(value, path, true);
+}
+
+function encodeWalk(value: unknown, path: string, sorted: boolean): { encoded: Encoded; indexKeys: boolean } {
+  const walk: Walk = { frames: [], seen: new Set<object>(), sorted, indexKeys: false };
+  const { frames, seen } = walk;
   try {
-    const root = encodeOne(value, frames, seen);
+    const root = encodeOne(value, walk);
     while (frames.length !== 0) {
       const frame = frames[frames.length - 1]!;
       const index = frame.index;
@@ -65,22 +88,28 @@ export function encodeValue(value: unknown, path = '$'): Encoded {
       const keys = frame.keys;
       if (keys === undefined) {
         const source = frame.source as unknown[];
-        (frame.out as Encoded[]).push(index in source ? encodeOne(source[index], frames, seen) : HOLE);
+        (frame.out as Encoded[]).push(index in source ? encodeOne(source[index], walk) : HOLE);
       } else {
         const key = keys[index]!;
-        const item = encodeOne((frame.source as Record<string, unknown>)[key], frames, seen);
+        const item = encodeOne((frame.source as Record<string, unknown>)[key], walk);
         if (key === PROTO_KEY) defineData(frame.out, key, item);
         else (frame.out as EncodedObject)[key] = item;
       }
     }
-    return root;
+    return { encoded: root, indexKeys: walk.indexKeys };
   } catch (error) {
     throw toUnencodable(error, path, frames);
   }
 }
 
+/** A canonical array index ("0" … "4294967294"): JavaScript orders such keys before all others. */
+function isIndexKey(key: string | undefined): boolean {
+  return key !== undefined && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
+}
+
 /** Encode a scalar, or open an array/object (pushing its frame) and return its still-empty output. */
-function encodeOne(value: unknown, frames: EncodeFrame[], seen: Set<object>): Encoded {
+function encodeOne(value: unknown, walk: Walk): Encoded {
+  const { frames, seen } = walk;
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -106,6 +135,11 @@ function encodeOne(value: unknown, frames: EncodeFrame[], seen: Set<object>): En
     const keys = objectKeys(object);
     if (getOwnPropertyNames(object).length !== keys.length || getOwnPropertySymbols(object).length !== 0) {
       refuseHiddenKey(object, false);
+    }
+    if (walk.sorted) {
+      // Index keys come first in `Object.keys`, so the first key says whether there are any.
+      if (isIndexKey(keys[0])) walk.indexKeys = true;
+      keys.sort();
     }
     const out: EncodedObject = {};
     frames.push({ source: object, out, keys, length: keys.length, index: 0 });

@@ -28,6 +28,10 @@ const keyArb = fc.oneof(
     '',
     '0',
     '10',
+    '2',
+    '01',
+    '4294967294',
+    '4294967295',
     '-1',
     'my key',
     'é',
@@ -188,8 +192,16 @@ describe('value codec properties', () => {
       fc.property(valueArb, (value) => {
         expect(canonicalJson(value)).toBe(stringify(encodeValue(value)));
       }),
-      RUNS,
+      { numRuns: 1000 },
     );
+  });
+
+  it("should write the sorting writer's text whether or not array-index keys take its path", () => {
+    // "4294967294" is the largest array index, "4294967295" already an ordinary key; "01" is no index.
+    const value = { b: 1, a: { '10': 1, '9': 2, x: 3 }, '4294967295': 4, '01': 5, $t: { '4294967294': 6, z: 7 } };
+    expect(canonicalJson(value)).toBe(stringify(encodeValue(value)));
+    const plain = { b: [1, { d: 2, c: 3 }], a: 'x', é: true, 'e\u0301': null };
+    expect(canonicalJson(plain)).toBe(stringify(encodeValue(plain)));
   });
 
   it('should name any key unambiguously in a refusal path', () => {
