@@ -11,7 +11,7 @@ import {
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
 import { readDueTimers, readInstances, readSubscribers } from './memory/discovery.js';
-import { claimLeases, releaseLease, renewLease } from './memory/leases.js';
+import { claimLeases, readLease, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
 import { emptyState } from './memory/state.js';
 import type { Repository } from './repository.js';
@@ -90,6 +90,10 @@ export function createMemoryRepository(): Repository {
     async renew(lease, ttlMs, now) {
       await assertOpen();
       return renewLease(state, lease, ttlMs, now);
+    },
+    async lease(instanceId) {
+      await assertOpen();
+      return readLease(state, instanceId);
     },
     async release(lease) {
       await assertOpen();

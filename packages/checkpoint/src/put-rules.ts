@@ -193,8 +193,8 @@ export function checkFence(instanceId: string, fence: Fence | undefined, held: H
 }
 
 /** Whether `claim` may take an instance at `now`: no lease is held, or the held one lapsed (`expiresAt <= now`). */
-export function isClaimable(held: HeldLease | undefined, now: number): boolean {
-  return held === undefined || held.expiresAt <= now;
+export function isClaimable(held: HeldLease | undefined, now: number, takeOver: readonly string[] = []): boolean {
+  return held === undefined || held.expiresAt <= now || takeOver.includes(held.owner);
 }
 
 /**

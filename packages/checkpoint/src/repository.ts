@@ -56,6 +56,11 @@ export interface ClaimOptions {
   limit: number;
   /** Only these instances (ids the store does not have, or that are not running, are skipped). */
   instanceIds?: string[];
+  /**
+   * Owners known to be gone (a process of this host that has exited): a lease one of them holds is
+   * claimable even while live, as if it had lapsed — the new token fences that owner's late writes.
+   */
+  takeOver?: string[];
 }
 
 /** A running instance whose earliest timer is due. */
@@ -358,6 +363,11 @@ export interface Repository {
    * leases taken, ids ascending; none when nothing is claimable.
    */
   claim(options: ClaimOptions): Promise<Lease[]>;
+  /**
+   * The lease held on an instance, live or lapsed: who holds it and until when. Undefined when none is held
+   * (never claimed, released, taken by nobody since) or the instance is not stored.
+   */
+  lease(instanceId: string): Promise<Lease | undefined>;
   /**
    * Extend a held lease to `now + ttlMs`, keeping its token, and return it. A lease that was released or
    * taken over (its owner and token are not the instance's held lease), or whose instance was deleted, is

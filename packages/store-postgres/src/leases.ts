@@ -40,8 +40,16 @@ export async function claimLeases(db: PgQueryable, sql: Statements, options: Cla
   const among = options.instanceIds?.filter((id) => isStorableText(id));
   if (limit === 0 || among?.length === 0) return [];
   const expiresAt = now + ttlMs;
-  const { rows } = await db.query<ClaimedRow>(sql.claim, [owner, now, limit, among ?? null, expiresAt]);
+  const takeOver = (options.takeOver ?? []).filter((name) => isStorableText(name));
+  const { rows } = await db.query<ClaimedRow>(sql.claim, [owner, now, limit, among ?? null, expiresAt, takeOver]);
   return rows.map((row) => toLease(row, owner));
+}
+
+/** The held lease of an instance, live or lapsed; undefined when none is held or it is not stored. */
+export async function readLease(db: PgQueryable, sql: Statements, instanceId: string): Promise<Lease | undefined> {
+  const { rows } = await db.query<LockedInstanceRow>(sql.selectLease, [instanceId]);
+  const held = heldLease(rows[0]);
+  return held === undefined ? undefined : { instanceId, ...held };
 }
 
 /** `renew` under the instance's row lock: {@link checkRenew} against the held lease, then its new expiry. */

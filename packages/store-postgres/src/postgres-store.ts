@@ -56,7 +56,7 @@ import {
   type PostgresRepositoryOptions,
 } from './driver.js';
 import { readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, renewLease } from './leases.js';
+import { claimLeases, readLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, quoteSchema } from './migrations.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
@@ -207,6 +207,12 @@ export class PostgresRepository implements Repository {
     this.#assertOpen('renew');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
     return this.#transaction('renew', (client) => renewLease(client, this.#sql, lease, ttlMs, now));
+  }
+
+  async lease(instanceId: string): Promise<Lease | undefined> {
+    this.#assertOpen('lease');
+    if (!isStorableText(instanceId)) return undefined;
+    return this.#call('lease', () => readLease(this.#pool, this.#sql, instanceId));
   }
 
   async release(lease: Lease): Promise<void> {

@@ -116,13 +116,13 @@ export function statements(s: string) {
     pruneWrites: `DELETE FROM ${s}.writes WHERE instance_id = $1 AND seq < $2`,
     pruneCheckpoints: `DELETE FROM ${s}.checkpoints WHERE instance_id = $1 AND seq < $2`,
 
-    // Claimable: running, and no lease held or the held one lapsed at $now. SKIP LOCKED passes over rows another
+    // Claimable: running, and no lease held, the held one lapsed at $now, or held by an owner in $6 (takeOver). SKIP LOCKED passes over rows another
     // transaction holds (a concurrent claim, or a writer), so concurrent claimers never wait for or collide with
     // each other; the token comes from the store-wide sequence.
     // RETURNING has no order: the outer SELECT sorts by the "C" collation, i.e. by code point.
     claim: `WITH picked AS (
         SELECT instance_id FROM ${s}.instances
-        WHERE status = 'running' AND (lease_owner IS NULL OR lease_expires_at <= $2)
+        WHERE status = 'running' AND (lease_owner IS NULL OR lease_expires_at <= $2 OR lease_owner = ANY ($6::text[]))
           AND ($4::text[] IS NULL OR instance_id = ANY ($4::text[]))
         ORDER BY instance_id LIMIT $3
         FOR UPDATE SKIP LOCKED),
@@ -133,6 +133,7 @@ export function statements(s: string) {
         RETURNING i.instance_id, i.lease_token, i.lease_expires_at)
       SELECT instance_id, lease_token, lease_expires_at FROM claimed ORDER BY instance_id`,
     lockLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
+    selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1`,
     renewLease: `UPDATE ${s}.instances SET lease_expires_at = $2 WHERE instance_id = $1`,
     releaseLease: `UPDATE ${s}.instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
       WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,

@@ -15,13 +15,15 @@ export function readHeldLease(sql: Statements, instanceId: string): HeldLease | 
 /** `claim`: running instances with no lease or a lapsed one, in id order, each with the next token. */
 export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
   const { owner, ttlMs, now, limit } = options;
+  // No lease has an owner SQLite cannot keep, so such owners hold nothing to take over.
+  const takeOver = JSON.stringify((options.takeOver ?? []).filter(isStorableText));
   let rows: InstanceIdRow[];
   if (options.instanceIds === undefined) {
-    rows = sql.selectClaimable.all({ now, limit }) as InstanceIdRow[];
+    rows = sql.selectClaimable.all({ now, limit, takeOver }) as InstanceIdRow[];
   } else {
     // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
     const ids = JSON.stringify(options.instanceIds.filter(isStorableText));
-    rows = sql.selectClaimableAmong.all({ ids, now, limit }) as InstanceIdRow[];
+    rows = sql.selectClaimableAmong.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
   }
   return rows.map(({ instance_id }) => {
     const { value: token } = sql.nextLeaseToken.get() as { value: number };

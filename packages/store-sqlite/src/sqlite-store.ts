@@ -55,7 +55,7 @@ import {
   type SqliteTransaction,
 } from './driver.js';
 import { InstanceStatements, readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, renewLease } from './leases.js';
+import { claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
 import { fencedWrites } from './schema-fence.js';
@@ -224,6 +224,14 @@ export class SqliteRepository implements Repository {
       });
     }
     return this.#call('renew', () => this.#renew.immediate(lease, ttlMs, now));
+  }
+
+  async lease(instanceId: string): Promise<Lease | undefined> {
+    if (!isStorableText(instanceId)) return this.#call('lease', () => undefined);
+    return this.#call('lease', () => {
+      const held = readHeldLease(this.#sql, instanceId);
+      return held === undefined ? undefined : { instanceId, ...held };
+    });
   }
 
   async release(lease: Lease): Promise<void> {

@@ -74,13 +74,15 @@ export const SQL = {
     ON CONFLICT (instance_id) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at`,
   renewLease: 'UPDATE leases SET expires_at = ? WHERE instance_id = ? AND owner = ? AND token = ?',
   releaseLease: 'DELETE FROM leases WHERE instance_id = ? AND owner = ? AND token = ?',
-  // Running instances with no lease, or a lapsed one, in id order.
+  // Running instances with no lease, a lapsed one, or one an owner named in takeOver holds, in id order.
   selectClaimable: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
-    WHERE i.status = 'running' AND (l.instance_id IS NULL OR l.expires_at <= @now)
+    WHERE i.status = 'running'
+      AND (l.instance_id IS NULL OR l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY i.instance_id LIMIT @limit`,
   selectClaimableAmong: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
     WHERE i.instance_id IN (SELECT value FROM json_each(@ids))
-      AND i.status = 'running' AND (l.instance_id IS NULL OR l.expires_at <= @now)
+      AND i.status = 'running'
+      AND (l.instance_id IS NULL OR l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY i.instance_id LIMIT @limit`,
 
   // Names instances_due's condition (due_at IS NOT NULL), so the partial index serves it, in order.

@@ -226,5 +226,37 @@ export function describeLeases<TRepository extends Repository>(
       const [next] = await reopened.claim(by('node-c', T0 + 2 + TTL));
       expect(next!.token).toBeGreaterThan(Math.max(held!.token, released!.token));
     });
+
+    test('TH-LEASE-18', async (repository) => {
+      await putInstances(repository, 'order-1', 'order-2', 'order-3');
+      const [held, released] = await repository.claim(by('node-a', T0, { instanceIds: ['order-1', 'order-2'] }));
+      await repository.release(released!);
+
+      expect(await repository.lease('order-1')).toEqual(held);
+      // Lapsed but not taken over: still held, by the same owner and token.
+      const lapsed = await repository.renew(held!, 1, T0);
+      expect(await repository.lease('order-1')).toEqual(lapsed);
+      expect(await repository.lease('order-2')).toBeUndefined();
+      expect(await repository.lease('order-3')).toBeUndefined();
+      expect(await repository.lease('missing')).toBeUndefined();
+      await repository.delete('order-1');
+      expect(await repository.lease('order-1')).toBeUndefined();
+    });
+
+    test('TH-LEASE-19', async (repository) => {
+      await putInstances(repository, 'order-1', 'order-2');
+      const [gone] = await repository.claim(by('node-gone', T0, { instanceIds: ['order-1'] }));
+      const [alive] = await repository.claim(by('node-alive', T0, { instanceIds: ['order-2'] }));
+
+      const taken = await repository.claim(by('node-b', T0 + 1, { takeOver: ['node-gone', 'nobody'] }));
+
+      expect(ids(taken)).toEqual(['order-1']);
+      expect(taken[0]!.token).toBeGreaterThan(Math.max(gone!.token, alive!.token));
+      expect(await repository.lease('order-1')).toEqual(taken[0]);
+      expect(await repository.lease('order-2')).toEqual(alive);
+      await expectLeaseLost(repository.renew(gone!, TTL, T0 + 2), 'order-1', 'node-gone', gone!.token);
+      const write = repository.put({ ...checkpoint('order-1', 2), fence: { owner: gone!.owner, token: gone!.token } });
+      await expectLeaseLost(write, 'order-1', 'node-gone', gone!.token);
+    });
   });
 }

@@ -195,6 +195,11 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-LEASE-15', 'should let exactly one of two concurrent claims take an instance'],
     ['TH-LEASE-16', 'should let claims on two connections take each instance once', ['concurrentConnections']],
     ['TH-LEASE-17', 'should keep held leases and the token sequence when the store is opened again', ['persistence']],
+    ['TH-LEASE-18', 'should read the held lease, live or lapsed, and nothing once released, deleted or never claimed'],
+    [
+      'TH-LEASE-19',
+      'should take over a live lease of an owner named in takeOver with a greater token, fencing that owner; others stay skipped',
+    ],
   ]),
   ...rows('fencing.ts', [
     ['TH-FENCE-01', 'should accept put, putWrites and rewrite fenced by the held lease'],

@@ -13,7 +13,7 @@ export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] 
   const wanted = options.instanceIds === undefined ? undefined : new Set(options.instanceIds);
   const candidates: string[] = [];
   for (const [instanceId, instance] of state.instances) {
-    if (instance.meta.status !== 'running' || !isClaimable(instance.lease, now)) continue;
+    if (instance.meta.status !== 'running' || !isClaimable(instance.lease, now, options.takeOver)) continue;
     if (wanted !== undefined && !wanted.has(instanceId)) continue;
     candidates.push(instanceId);
   }
@@ -42,4 +42,9 @@ export function renewLease(state: MemoryState, lease: Lease, ttlMs: number, now:
 export function releaseLease(state: MemoryState, lease: Lease): void {
   const instance = state.instances.get(lease.instanceId);
   if (instance?.lease?.owner === lease.owner && instance.lease.token === lease.token) delete instance.lease;
+}
+
+export function readLease(state: MemoryState, instanceId: string): Lease | undefined {
+  const held = state.instances.get(instanceId)?.lease;
+  return held === undefined ? undefined : { instanceId, ...held };
 }

@@ -93,6 +93,10 @@ export class KillSwitch implements Repository {
     return this.write(() => this.inner.renew(lease, ttlMs, now));
   }
 
+  lease(instanceId: string) {
+    return this.read(() => this.inner.lease(instanceId));
+  }
+
   release(lease: Lease): Promise<void> {
     return this.write(() => this.inner.release(lease));
   }
