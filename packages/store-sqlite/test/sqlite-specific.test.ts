@@ -213,7 +213,7 @@ describe('createSqliteRepository', () => {
       expect(plan(SQL.selectSubscribers, 'payment', 'A-1')).toMatch(
         /SEARCH s USING (COVERING )?INDEX subscriptions_by_message \(name=\? AND key=\?\)/,
       );
-      expect(plan(SQL.selectClaimable, { now: 1, limit: 10 })).toMatch(
+      expect(plan(SQL.selectClaimable, { now: 1, limit: 10, takeOver: '["node-gone"]' })).toMatch(
         /SEARCH i USING (COVERING )?INDEX instances_by_status/,
       );
     } finally {
