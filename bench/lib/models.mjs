@@ -106,43 +106,34 @@ ${flows.join('\n')}
 }
 
 /**
- * Scenario 4b: start → one user task, parallel multi-instance over the input collection `items` (a body per
- * item, each parked on its user task) → end. Plain user task, as in `forkModel`. Thresher's dialect only
- * (zeebe:loopCharacteristics): the collection is the `items` start variable.
+ * start → one `element` (id `activityId`) with a multi-instance over the input collection `items` (each body
+ * sees its `item`) → end. Thresher's dialect only (zeebe:loopCharacteristics).
  */
-export const multiInstanceModel = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="bench-multi-instance" targetNamespace="http://bpmn.io/schema/bpmn">
-  <bpmn:process id="multi" isExecutable="true">
+function multiInstanceOver(definitionsId, processId, element, activityId, sequential) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="${definitionsId}" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="${processId}" isExecutable="true">
     <bpmn:startEvent id="start" />
-    <bpmn:userTask id="u">
-      <bpmn:multiInstanceLoopCharacteristics>
+    <bpmn:${element} id="${activityId}">
+      <bpmn:multiInstanceLoopCharacteristics${sequential ? ' isSequential="true"' : ''}>
         <bpmn:extensionElements><zeebe:loopCharacteristics inputCollection="=items" inputElement="item" /></bpmn:extensionElements>
       </bpmn:multiInstanceLoopCharacteristics>
-    </bpmn:userTask>
+    </bpmn:${element}>
     <bpmn:endEvent id="end" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="u" />
-    <bpmn:sequenceFlow id="f2" sourceRef="u" targetRef="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="${activityId}" />
+    <bpmn:sequenceFlow id="f2" sourceRef="${activityId}" targetRef="end" />
   </bpmn:process>
 </bpmn:definitions>`;
+}
+
+/** Scenario 4b: a parallel multi-instance user task (plain, as in `forkModel`): a body per item, each parked. */
+export const multiInstanceModel = multiInstanceOver('bench-multi-instance', 'multi', 'userTask', 'u', false);
 
 /**
- * Scenario 8: start → a plain `bpmn:task` (no work of its own), sequential multi-instance over `items` → end.
- * What is measured is the loop: one body entered, completed and left per item, one after the other.
+ * Scenario 8: a sequential multi-instance plain `bpmn:task` (no work of its own): what is measured is the
+ * loop, one body entered, completed and left per item, one after the other.
  */
-export const sequentialLoopModel = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="bench-sequential-loop" targetNamespace="http://bpmn.io/schema/bpmn">
-  <bpmn:process id="loop" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:task id="pass">
-      <bpmn:multiInstanceLoopCharacteristics isSequential="true">
-        <bpmn:extensionElements><zeebe:loopCharacteristics inputCollection="=items" inputElement="item" /></bpmn:extensionElements>
-      </bpmn:multiInstanceLoopCharacteristics>
-    </bpmn:task>
-    <bpmn:endEvent id="end" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="pass" />
-    <bpmn:sequenceFlow id="f2" sourceRef="pass" targetRef="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
+export const sequentialLoopModel = multiInstanceOver('bench-sequential-loop', 'loop', 'task', 'pass', true);
 
 /** The input collection of scenarios 4b and 8: the numbers 1 … n. */
 export function itemsOf(n) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/index.js';
-import { approvalProcess, definitions, scriptProcess, serviceProcess, Workspace } from './helpers.js';
+import { approvalProcess, callerProcess, definitions, scriptProcess, serviceProcess, Workspace } from './helpers.js';
 
 interface Outcome {
   status: string;
@@ -23,20 +23,7 @@ beforeAll(() => {
   ws.write('approval.bpmn', definitions('approval-defs', approvalProcess));
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
   ws.write('two.bpmn', definitions('two-defs', scriptProcess('first'), scriptProcess('second')));
-  ws.write(
-    'calls.bpmn',
-    definitions(
-      'calls-defs',
-      `  <bpmn:process id="caller" isExecutable="true">
-    <bpmn:startEvent id="c-start" />
-    <bpmn:callActivity id="call"><bpmn:extensionElements><zeebe:calledElement processId="approval" /></bpmn:extensionElements></bpmn:callActivity>
-    <bpmn:endEvent id="c-end" />
-    <bpmn:sequenceFlow id="c1" sourceRef="c-start" targetRef="call" />
-    <bpmn:sequenceFlow id="c2" sourceRef="call" targetRef="c-end" />
-  </bpmn:process>
-${approvalProcess}`,
-    ),
-  );
+  ws.write('calls.bpmn', definitions('calls-defs', callerProcess('caller', 'call', 'approval'), approvalProcess));
   ws.write(
     'bad.bpmn',
     definitions(

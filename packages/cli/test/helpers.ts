@@ -168,6 +168,17 @@ export const scriptProcess = (id = 'doubler') => `  <bpmn:process id="${id}" isE
   </bpmn:process>`;
 
 /** start → userTask approve → approved? → done, else a terminate end event `rejected`. */
+/** Process `id`: start → call activity `callId` calling `calledId` → end (element ids prefixed with `id`). */
+export function callerProcess(id: string, callId: string, calledId: string): string {
+  return `  <bpmn:process id="${id}" isExecutable="true">
+    <bpmn:startEvent id="${id}-start" />
+    <bpmn:callActivity id="${callId}"><bpmn:extensionElements><zeebe:calledElement processId="${calledId}" /></bpmn:extensionElements></bpmn:callActivity>
+    <bpmn:endEvent id="${id}-end" />
+    <bpmn:sequenceFlow id="${id}-f1" sourceRef="${id}-start" targetRef="${callId}" />
+    <bpmn:sequenceFlow id="${id}-f2" sourceRef="${callId}" targetRef="${id}-end" />
+  </bpmn:process>`;
+}
+
 export const approvalProcess = `  <bpmn:process id="approval" name="Approval" isExecutable="true">
     <bpmn:startEvent id="start"><bpmn:outgoing>f1</bpmn:outgoing></bpmn:startEvent>
     <bpmn:userTask id="approve" name="Approve order">

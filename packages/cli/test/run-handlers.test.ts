@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/index.js';
-import { definitions, serviceProcess, Workspace } from './helpers.js';
+import { callerProcess, definitions, serviceProcess, Workspace } from './helpers.js';
 
 interface Outcome {
   status: string;
@@ -45,20 +45,7 @@ beforeAll(() => {
   ws.write('order.bpmn', definitions('order-defs', orderProcess));
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
   // `trip` calls `order`: the order's task types are the trip's too.
-  ws.write(
-    'trip.bpmn',
-    definitions(
-      'trip-defs',
-      `  <bpmn:process id="trip" isExecutable="true">
-    <bpmn:startEvent id="t-start" />
-    <bpmn:callActivity id="call-order"><bpmn:extensionElements><zeebe:calledElement processId="order" /></bpmn:extensionElements></bpmn:callActivity>
-    <bpmn:endEvent id="t-end" />
-    <bpmn:sequenceFlow id="t1" sourceRef="t-start" targetRef="call-order" />
-    <bpmn:sequenceFlow id="t2" sourceRef="call-order" targetRef="t-end" />
-  </bpmn:process>
-${orderProcess}`,
-    ),
-  );
+  ws.write('trip.bpmn', definitions('trip-defs', callerProcess('trip', 'call-order', 'order'), orderProcess));
   ws.write('ship-only.mjs', 'export default { "ship-order": () => ({ shipped: true }) };\n');
   ws.write(
     'ship-notify.mjs',

@@ -54,20 +54,12 @@ export function childInstanceId(parentId: string, call: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The track waiting on the child `childId`, if one still is. */
-export function callerOf(ctx: StepContext, childId: string): TrackRecord | undefined {
-  for (const track of ctx.state.tracks.values()) {
-    if (track.wait?.kind === 'call' && track.wait.childId === childId) return track;
-  }
-  return undefined;
-}
-
 /**
  * The child could not be started (its process is not deployed, has no none start event, …): an incident on
  * the call; retrying it calls again, with a new child.
  */
 export function callFailed(ctx: StepContext, childId: string, error: string): void {
-  const track = callerOf(ctx, childId);
+  const track = ctx.state.callerOf(childId);
   if (!track) return;
   const start = ctx.state.outbox.findIndex((entry) => entry.kind === 'call' && entry.childId === childId);
   if (start >= 0) ctx.state.outbox.splice(start, 1);
@@ -81,11 +73,8 @@ export function callFailed(ctx: StepContext, childId: string, error: string): vo
  * call; an unasked-for termination is an incident on the call. A call no longer waiting (cancelled) takes nothing.
  */
 export function callEnded(ctx: StepContext, childId: string, entryId: string, outcome: CallOutcome): void {
-  const received = ctx.state.instance.receivedIds;
-  if (received.includes(entryId)) return;
-  received.push(entryId);
-  if (received.length > 1000) received.splice(0, received.length - 1000);
-  const track = callerOf(ctx, childId);
+  if (ctx.state.alreadyReceived(entryId)) return;
+  const track = ctx.state.callerOf(childId);
   if (!track) return;
   const node = nodeOf(ctx, track.nodeId) as CallActivityNode;
   switch (outcome.status) {

@@ -8,7 +8,7 @@ import { wake } from './wake.js';
 
 /** A message for this instance: the first subscription with its name and key takes it, once per message id. */
 export function correlateMessage(ctx: StepContext, event: InstanceEventOf<'message.correlated'>): void {
-  if (alreadyReceived(ctx, event.messageId)) return;
+  if (ctx.state.alreadyReceived(event.messageId)) return;
   const subscription = [...ctx.state.subscriptions.values()].find(
     (s) => s.kind === 'message' && s.name === event.name && s.correlationKey === event.correlationKey,
   );
@@ -29,7 +29,7 @@ export function correlateMessage(ctx: StepContext, event: InstanceEventOf<'messa
 
 /** A signal: every subscription of this instance with its name takes it, once per signal id. */
 export function receiveSignal(ctx: StepContext, event: InstanceEventOf<'signal.received'>): void {
-  if (alreadyReceived(ctx, event.signalId)) return;
+  if (ctx.state.alreadyReceived(event.signalId)) return;
   const matching = [...ctx.state.subscriptions.values()].filter((s) => s.kind === 'signal' && s.name === event.name);
   for (const subscription of matching) {
     if (!ctx.state.subscriptions.has(subscription.id)) continue; // an earlier delivery cancelled it
@@ -41,14 +41,4 @@ export function receiveSignal(ctx: StepContext, event: InstanceEventOf<'signal.r
     });
     wake(ctx, subscription.owner, event.variables);
   }
-}
-
-/** Remember a delivered id (the last 1,000); true when it was delivered before. */
-function alreadyReceived(ctx: StepContext, id: string | null): boolean {
-  if (id === null) return false;
-  const received = ctx.state.instance.receivedIds;
-  if (received.includes(id)) return true;
-  received.push(id);
-  if (received.length > 1000) received.splice(0, received.length - 1000);
-  return false;
 }

@@ -82,6 +82,24 @@ export class InstanceState {
     return track;
   }
 
+  /** Remember a delivered id (the last 1,000); true when it was delivered before. */
+  alreadyReceived(id: string | null): boolean {
+    if (id === null) return false;
+    const received = this.instance.receivedIds;
+    if (received.includes(id)) return true;
+    received.push(id);
+    if (received.length > 1000) received.splice(0, received.length - 1000);
+    return false;
+  }
+
+  /** The track waiting on the called child `childId`, if one still is. */
+  callerOf(childId: string): TrackRecord | undefined {
+    for (const track of this.tracks.values()) {
+      if (track.wait?.kind === 'call' && track.wait.childId === childId) return track;
+    }
+    return undefined;
+  }
+
   /** The scope chain from the root down to `path`. */
   chain(path: string): ScopeRecord[] {
     const chain: ScopeRecord[] = [];

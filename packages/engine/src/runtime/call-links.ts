@@ -82,7 +82,7 @@ export class CallLinks {
   private async start(parent: InstanceRuntime, entry: Extract<CallOutboxEntry, { kind: 'call' }>): Promise<void> {
     // Started before a crash: the child goes on by itself. Cancelled meanwhile: never started.
     if (await this.host.repository.get(entry.childId)) return;
-    if (!waitsOn(parent.current, entry.childId)) return;
+    if (!parent.current.callerOf(entry.childId)) return;
     let target: { deployment: Deployment; process: ProcessDef };
     try {
       target = await this.resolve(parent.current, entry);
@@ -141,7 +141,7 @@ export class CallLinks {
   private async notify(childId: string, entry: Extract<CallOutboxEntry, { kind: 'toParent' }>): Promise<void> {
     let parent: InstanceRuntime;
     try {
-      parent = this.host.loaded(entry.parentId) ?? (await this.host.runtime(entry.parentId));
+      parent = await this.host.runtime(entry.parentId);
     } catch (error) {
       if (error instanceof NotFoundError) {
         throw new RestoreError(
@@ -172,7 +172,7 @@ export class CallLinks {
           `it was called by instance ${instance.parentId} (at "${instance.callNodeId}"), which is not stored; a called child never runs without its parent`,
         );
       }
-      relinked.orphaned = parent.instance.status !== 'running' || !waitsOn(parent, instance.id);
+      relinked.orphaned = parent.instance.status !== 'running' || !parent.callerOf(instance.id);
     }
     for (const track of state.tracks.values()) {
       if (track.wait?.kind !== 'call') continue;
@@ -232,12 +232,4 @@ export class CallLinks {
     const stored = await this.host.repository.get(instanceId);
     return stored ? openStored(stored) : undefined;
   }
-}
-
-/** Whether a track of `state` waits on the child `childId`. */
-function waitsOn(state: InstanceState, childId: string): boolean {
-  for (const track of state.tracks.values()) {
-    if (track.wait?.kind === 'call' && track.wait.childId === childId) return true;
-  }
-  return false;
 }
