@@ -25,6 +25,7 @@ import {
   loadHandlersModule,
   MoveDriver,
   observe,
+  simulateCrash,
   stoppedMessageId,
   VirtualClock,
 } from '@thresher/engine/testing';
@@ -95,6 +96,7 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
     const abandon = () => {
       alive = false;
       view.dispose();
+      simulateCrash(engine); // a restart move: the next engine takes its instances over at once
     };
     return { engine, abandon };
   };

@@ -46,6 +46,18 @@ export interface EngineOptions {
   backoff?: (failure: number) => number;
   /** `strict` (default): every persist point is durable before any effect it records leaves the engine. */
   durability?: 'strict';
+  /**
+   * Names this engine in the leases it holds; unique among engines alive at once on one store. Default
+   * `<host>:<pid>:<nonce>`, which lets an engine of this host take over the leases of a process that
+   * exited at once instead of waiting them out.
+   */
+  owner?: string;
+  /**
+   * How long a lease on an instance lasts without renewal, in ms (default 30 000). The engine renews its
+   * leases every third of this; an engine that stops renewing (killed, paused, cut off) loses its
+   * instances to another engine after it, and its late writes are refused.
+   */
+  leaseTtlMs?: number;
 }
 
 /** Something a model says that Thresher notes but does not stop on (an ignored extension, a dangling diagram shape). */

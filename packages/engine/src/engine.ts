@@ -5,6 +5,8 @@ import {
   type Deployment,
   type InstanceQuery,
   type InstanceSummary,
+  type Lease,
+  LeaseLostError,
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
@@ -27,7 +29,7 @@ import type {
   UserTaskFilter,
   UserTaskView,
 } from './api-types.js';
-import { EngineError, EngineErrorCode, InvalidStateError, NotFoundError } from './common/errors.js';
+import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
 import { eventId } from './core/event-ids.js';
 import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
@@ -39,6 +41,8 @@ import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
+import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
+import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { withChildWaits } from './runtime/settle.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
@@ -70,11 +74,25 @@ export class Engine {
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
   private readonly definitions: Definitions;
   private readonly calls: CallLinks;
+  private readonly leases: Leases;
+  /** Loops made only to read an instance that had ended when it was read. */
+  private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
+  private readonly renewing: ReturnType<typeof setInterval>;
   private closed = false;
 
   constructor(options: EngineOptions) {
     this.repository = options.repository;
     this.clock = options.clock ?? systemClock;
+    const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) {
+      throw new RangeError(`leaseTtlMs must be a positive integer of milliseconds, got ${ttlMs}`);
+    }
+    this.leases = new Leases(this.repository, this.clock, options.owner ?? newOwner(), ttlMs);
+    ownerAlive(this.leases.owner);
+    // Real time, not the engine's clock: a lease must outlive a pause of this process however the
+    // engine's clock is driven. unref: holding leases never keeps a process alive.
+    this.renewing = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
+    this.renewing.unref();
     this.handlers = { ...options.handlers };
     this.definitions = new Definitions(this.repository);
     this.emitter.setMaxListeners(0);
@@ -85,7 +103,18 @@ export class Engine {
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
-      ended: (instanceId) => this.runtimes.delete(instanceId),
+      ended: (instanceId) => {
+        this.runtimes.delete(instanceId);
+        // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
+        this.leases.release(instanceId).catch(() => {});
+      },
+      fence: (instanceId) => this.leases.fence(instanceId),
+      claimNew: async (instanceId) => {
+        const claimed = await this.leases.claimOne(instanceId);
+        if (claimed === true) return;
+        if (claimed) throw new InstanceHeldError(instanceId, claimed.owner, claimed.expiresAt);
+        throw new NotFoundError('instance', instanceId);
+      },
       startNext: (digest, processId, entry) =>
         startOccurrence(this.deliveries, digest, processId, entry.startNode, entry.occurrence, {
           dueAt: entry.dueAt,
@@ -123,6 +152,11 @@ export class Engine {
       },
       cancel: (instanceId) => this.cancel(instanceId),
     };
+  }
+
+  /** The name this engine holds leases under (`EngineOptions.owner`, or `<host>:<pid>:<nonce>`). */
+  get owner(): string {
+    return this.leases.owner;
   }
 
   /** Register or replace the handler of a task type. */
@@ -205,6 +239,8 @@ export class Engine {
       });
     } catch (error) {
       this.runtimes.delete(id);
+      // Stored, then claimed by another engine before this one could: it runs there, it was started.
+      if (error instanceof InstanceHeldError && error.instanceId === id) return id;
       throw error;
     }
     return id;
@@ -328,10 +364,12 @@ export class Engine {
     this.assertOpen();
     const ids = options.instanceIds ?? (await this.runningInstanceIds());
     const report: RecoverReport = { restored: [], failed: [] };
+    // One claim per batch, not per instance; those held elsewhere are reported one by one below.
+    await this.leases.claim(ids.filter((id) => !this.runtimes.has(id)));
     for (const instanceId of ids) {
       try {
-        await this.runtime(instanceId);
-        report.restored.push(instanceId);
+        // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
+        if (!this.endedWhenRead.has(await this.runtime(instanceId))) report.restored.push(instanceId);
       } catch (error) {
         report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
       }
@@ -375,9 +413,13 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.renewing);
     await Promise.allSettled([...this.loading.values()]);
     await Promise.all([...this.runtimes.values()].map((runtime) => runtime.stop()));
     this.runtimes.clear();
+    // Let go of every lease, so that the next engine need not wait them out.
+    await this.leases.releaseAll();
+    ownerGone(this.leases.owner);
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────────────
@@ -423,16 +465,45 @@ export class Engine {
 
   private fault(instanceId: string, error: Error): void {
     this.runtimes.delete(instanceId);
+    if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.leases.forget(instanceId);
+    // Any other fault keeps the lease: the instance is this engine's to restore again.
     this.emitter.emit('fault', { instanceId, error });
   }
 
+  /** Renew every held lease; an instance another engine took over stops here at once. */
+  private async renewLeases(): Promise<void> {
+    if (this.closed) return;
+    for (const { instanceId, error } of await this.leases.renewAll()) {
+      const runtime = this.runtimes.get(instanceId);
+      runtime?.abandon(error);
+      this.fault(instanceId, error);
+    }
+  }
+
   private async restore(instanceId: string): Promise<InstanceRuntime> {
+    // Claimed before it is read: what another engine wrote up to its claim is what is restored.
+    const held = await this.leases.claimOne(instanceId);
+    try {
+      return await this.restoreHeld(instanceId, held);
+    } catch (error) {
+      // Not restored here (unless a later step failed on a running loop): another engine may try it.
+      if (!this.runtimes.has(instanceId)) await this.leases.release(instanceId).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async restoreHeld(instanceId: string, held: true | Lease | false): Promise<InstanceRuntime> {
     const stored = await this.repository.get(instanceId);
     if (!stored) throw new NotFoundError('instance', instanceId);
     const { state, process, journal } = await restore(stored, (restored) => this.definitions.pinnedProcess(restored));
+    if (state.instance.status === 'running' && held !== true) {
+      if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
+      throw new InvalidStateError(`instance ${instanceId} is running but its lease could not be claimed`);
+    }
     const links = await this.calls.relink(state);
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
-    if (state.instance.status === 'running') {
+    if (state.instance.status !== 'running') this.endedWhenRead.add(runtime);
+    else {
       this.runtimes.set(instanceId, runtime);
       this.publish({
         id: eventId(instanceId, 'instance.restored', stored.seq),

@@ -13,6 +13,7 @@ export {
   EngineErrorCode,
   ExpressionError,
   IllegalTransitionError,
+  InstanceHeldError,
   InvalidStateError,
   ModelError,
   NotFoundError,

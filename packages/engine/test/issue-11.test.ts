@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Handlers, Job, SettledState } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { systemClock } from '../src/runtime/clock.js';
+import { simulateCrash } from '../src/testing/crash.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { around, bpmn, chain, ext, timer } from './fixtures/bpmn/xml.js';
 
@@ -164,6 +165,7 @@ describe('Engine#settled during a retry backoff', () => {
     const parked = waiting(await first.settled(id));
     expect(parked.retries).toHaveLength(1);
     firstView.dispose();
+    simulateCrash(first);
 
     // when its due time passes and a new engine recovers it
     clock.advanceTo(parked.retries[0]!.dueAt + 1);
@@ -266,6 +268,7 @@ describe('A task type with no handler', () => {
     await first.deploy(chargeTask);
     const id = await first.start('p');
     firstView.dispose();
+    simulateCrash(first);
 
     // when an engine without that handler recovers it
     const second = new Engine({ repository, handlers: otherHandlers(), clock: clock.view() });

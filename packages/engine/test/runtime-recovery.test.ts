@@ -64,7 +64,7 @@ async function completeReview(engine: Engine, instanceId: string): Promise<void>
   await engine.completeUserTask(task!.id, { reviewed: true });
 }
 
-/** The 1-based write (put or putWrites) at which the `work` result is journaled in an uninterrupted run. */
+/** The 1-based write (put, putWrites or a claim) at which the `work` result is journaled in an uninterrupted run. */
 async function journalWriteIndex(): Promise<number> {
   const inner = createMemoryRepository();
   const log: string[] = [];
@@ -73,9 +73,14 @@ async function journalWriteIndex(): Promise<number> {
       log.push('put');
       return inner.put(checkpoint);
     },
-    putWrites: (instanceId, seq, writes) => {
+    putWrites: (instanceId, seq, writes, fence) => {
       log.push('putWrites');
-      return inner.putWrites(instanceId, seq, writes);
+      return inner.putWrites(instanceId, seq, writes, fence);
+    },
+    claim: async (options) => {
+      const leases = await inner.claim(options);
+      if (leases.length > 0) log.push('claim');
+      return leases;
     },
   });
   const engine = engineOn(repository, counting().handlers);

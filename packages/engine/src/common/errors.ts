@@ -12,6 +12,7 @@ export const EngineErrorCode = {
   Closed: 'THRESHER_ENGINE_CLOSED',
   Restore: 'THRESHER_RESTORE',
   RollbackRefused: 'THRESHER_ROLLBACK_REFUSED',
+  InstanceHeld: 'THRESHER_INSTANCE_HELD',
 } as const;
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 
@@ -139,5 +140,24 @@ export class RollbackRefusedError extends EngineError {
     reason: string,
   ) {
     super(EngineErrorCode.RollbackRefused, `instance ${instanceId} cannot be rolled back to seq ${seq}: ${reason}`);
+  }
+}
+
+/**
+ * The instance is held by another live engine (its lease): this engine neither restores nor advances it,
+ * so that no step runs twice. Send the event through the holder, or wait until its lease lapses.
+ */
+export class InstanceHeldError extends EngineError {
+  constructor(
+    readonly instanceId: string,
+    /** The engine holding it, as `<host>:<pid>:<nonce>` unless that engine was given an owner name. */
+    readonly owner: string,
+    /** Epoch ms at which the lease lapses unless its holder renews it. */
+    readonly expiresAt: number,
+  ) {
+    super(
+      EngineErrorCode.InstanceHeld,
+      `instance ${instanceId} is held by engine ${JSON.stringify(owner)} until ${new Date(expiresAt).toISOString()} (renewed while it runs the instance): send the event through that engine, or retry once it has let go`,
+    );
   }
 }

@@ -2,6 +2,7 @@ import {
   type BufferedMessage,
   type CallOutboxEntry,
   encodeJournalEntry,
+  type Fence,
   fromCanonicalBytes,
   type JournalEntry,
   type OutboxEntry,
@@ -32,6 +33,13 @@ export interface RuntimeHost {
   emit(event: EngineEvent): void;
   /** A store or engine fault that stopped this instance's loop. */
   fault(instanceId: string, error: Error): void;
+  /** The lease a write to this instance is made under (renewed first when due); undefined when unclaimed. */
+  fence(instanceId: string): Promise<Fence | undefined>;
+  /**
+   * The instance's first checkpoint is stored: claim it before any of its effects leave. Throws
+   * `InstanceHeldError` when another engine claimed it first (it then runs the instance).
+   */
+  claimNew(instanceId: string): Promise<void>;
   /** The instance ended and its end is durable: the engine may let go of the loop. */
   ended(instanceId: string): void;
   /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
@@ -152,11 +160,25 @@ export class InstanceRuntime {
 
   /** Stop dispatching; results arriving later are dropped (their jobs stay in flight in the document). */
   async stop(): Promise<void> {
+    this.halt();
+    await this.tail;
+  }
+
+  /**
+   * Another engine took the instance over: stop at once, without waiting for the current step (its write
+   * will be refused), and perform nothing more. Waiters of `settled()` get `error`.
+   */
+  abandon(error: Error): void {
+    this.broken ??= error;
+    this.halt();
+    this.notifySettled();
+  }
+
+  private halt(): void {
     this.stopped = true;
     for (const handle of this.backoffs.values()) this.host.clock.clearTimeout(handle);
     this.backoffs.clear();
     this.wake.cancel();
-    await this.tail;
   }
 
   // ── the loop ────────────────────────────────────────────────────────────────────────────────────────
@@ -219,7 +241,12 @@ export class InstanceRuntime {
   private async persist(): Promise<void> {
     const seq = this.seq === null ? 0 : this.seq + 1;
     const checkpoint = capture(this.state, seq, this.seq, this.host.clock.now());
-    await this.durably(() => this.host.repository.put(checkpoint));
+    await this.durably(async () => {
+      const fence = await this.host.fence(this.id);
+      await this.host.repository.put(fence ? { ...checkpoint, fence } : checkpoint);
+      // Nobody can hold a lease on an id not stored yet: a new instance is claimed right after its first put.
+      if (this.seq === null && this.state.instance.status === 'running') await this.host.claimNew(this.id);
+    });
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
     if (this.state.instance.status !== 'running') this.host.ended(this.id);
@@ -360,8 +387,9 @@ export class InstanceRuntime {
       if (!job || this.seq === null) return;
       const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
       const seq = this.seq;
-      await this.durably(() =>
-        this.host.repository.putWrites(this.id, seq, [{ taskId: jobId, index: 0, value: encodeJournalEntry(entry) }]),
+      const write = { taskId: jobId, index: 0, value: encodeJournalEntry(entry) };
+      await this.durably(async () =>
+        this.host.repository.putWrites(this.id, seq, [write], await this.host.fence(this.id)),
       );
       this.perform(await this.step([{ type: 'job.completed', jobId, result }]));
     });

@@ -5,6 +5,7 @@
  * then killed at every persist point and recovered on a new engine, with the ends compared; the virtual
  * clock they run on; and the lower-level kill switch.
  */
+export { simulateCrash } from './crash.js';
 export * from './fixture/index.js';
 export { KillSwitch } from './kill-switch.js';
 export type { ClockView } from './virtual-clock.js';

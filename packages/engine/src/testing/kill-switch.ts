@@ -14,15 +14,18 @@ import {
   type RewriteCheckpoint,
 } from '@thresher/checkpoint';
 
+import { ownerGone } from '../runtime/owners.js';
+
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
  * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
- * `copy`, `prune`, `claim`, `renew` or `release`, and a `putMessage`, `takeMessage`, `deleteMessage` or
- * `expireMessages` that changed something — one that stored, took or deleted nothing is a read, so arming a
- * subscription with an empty buffer adds no persist point) lands in the store, then it and every later call
- * hang forever, as if the process had been killed right after the commit. The engine above it is then
- * abandoned without any shutdown.
+ * `copy` or `prune`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage` or `expireMessages` that
+ * changed something — one that claimed, stored, took or deleted nothing is a read, so arming a subscription
+ * with an empty buffer adds no persist point) lands in the store, then it and every later call hang forever,
+ * as if the process had been killed right after the commit. The engine above it is then abandoned without
+ * any shutdown, and the engines that claimed through it are gone: their leases may be taken over at once.
+ * `renew` and `release` change no instance and are no persist points (a renewal runs on real time).
  */
 export class KillSwitch implements Repository {
   /** Writes that reached the store so far (put, rewrite, putWrites, copy, prune and the lease calls). */
@@ -31,6 +34,8 @@ export class KillSwitch implements Repository {
   readonly durableIdentities = new Set<string>();
   readonly killed: Promise<void>;
   private dead = false;
+  /** The engines that claimed through this store: gone with it. */
+  private readonly owners = new Set<string>();
   private fire!: () => void;
 
   constructor(
@@ -86,11 +91,15 @@ export class KillSwitch implements Repository {
   }
 
   claim(options: ClaimOptions): Promise<Lease[]> {
-    return this.write(() => this.inner.claim(options));
+    this.owners.add(options.owner);
+    return this.write(
+      () => this.inner.claim(options),
+      (leases) => leases.length > 0,
+    );
   }
 
   renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
-    return this.write(() => this.inner.renew(lease, ttlMs, now));
+    return this.read(() => this.inner.renew(lease, ttlMs, now));
   }
 
   lease(instanceId: string) {
@@ -98,7 +107,7 @@ export class KillSwitch implements Repository {
   }
 
   release(lease: Lease): Promise<void> {
-    return this.write(() => this.inner.release(lease));
+    return this.read(() => this.inner.release(lease));
   }
 
   dueTimers(now: number, limit: number) {
@@ -159,6 +168,7 @@ export class KillSwitch implements Repository {
     this.writes += 1;
     if (this.writes >= this.killAt) {
       this.dead = true;
+      for (const owner of this.owners) ownerGone(owner);
       this.fire();
       return never();
     }

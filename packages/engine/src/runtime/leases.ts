@@ -1,0 +1,141 @@
+import { type Fence, type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
+import type { Clock } from '../api-types.js';
+import { isGone } from './owners.js';
+
+/** How long a lease lasts unless `EngineOptions.leaseTtlMs` says. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** Claims are made this many instances at a time (one store transaction each). */
+const CLAIM_BATCH = 500;
+
+/**
+ * The leases one engine holds: an instance is restored or advanced only under its lease, and every write
+ * carries it as a fence, so two engines on one store never both run an instance. A lease is renewed
+ * before a write once half its time to live is gone, and by `renewAll` on the engine's interval.
+ */
+export class Leases {
+  private readonly held = new Map<string, Lease>();
+
+  constructor(
+    private readonly repository: Repository,
+    private readonly clock: Clock,
+    readonly owner: string,
+    readonly ttlMs: number,
+  ) {}
+
+  holds(instanceId: string): boolean {
+    return this.held.has(instanceId);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Claim these instances (running ones not held live by another engine; an engine known gone is taken
+   * over). Returns the ids now held, this engine's earlier leases included.
+   */
+  async claim(instanceIds: readonly string[]): Promise<Set<string>> {
+    const wanted = instanceIds.filter((id) => !this.held.has(id));
+    for (let at = 0; at < wanted.length; at += CLAIM_BATCH) {
+      const batch = wanted.slice(at, at + CLAIM_BATCH);
+      this.keep(await this.take(batch));
+      const rest = batch.filter((id) => !this.held.has(id));
+      if (rest.length === 0) continue;
+      const gone = new Set<string>();
+      for (const lease of await Promise.all(rest.map((id) => this.repository.lease(id)))) {
+        if (lease && isGone(lease.owner)) gone.add(lease.owner);
+      }
+      if (gone.size > 0) this.keep(await this.take(rest, [...gone]));
+    }
+    return new Set(instanceIds.filter((id) => this.held.has(id)));
+  }
+
+  /**
+   * Claim one instance. Resolves `true` when it is held; otherwise the lease another engine holds live on
+   * it, or `false` when nobody does (the instance ended, or is not stored). Whether a lease held elsewhere
+   * matters is the caller's to judge: an ended instance is read whoever holds it.
+   */
+  async claimOne(instanceId: string): Promise<true | Lease | false> {
+    if ((await this.claim([instanceId])).has(instanceId)) return true;
+    const lease = await this.repository.lease(instanceId);
+    if (lease?.owner === this.owner) {
+      this.held.set(instanceId, lease); // a claim of ours this engine let go of without releasing
+      return true;
+    }
+    return lease !== undefined && lease.expiresAt > this.clock.now() ? lease : false;
+  }
+
+  /** The fence for a write to an instance: its lease, renewed first once half its time is gone. */
+  async fence(instanceId: string): Promise<Fence | undefined> {
+    const lease = this.held.get(instanceId);
+    if (!lease) return undefined;
+    const now = this.clock.now();
+    if (lease.expiresAt - now > this.ttlMs / 2) return lease;
+    return this.renew(lease, now);
+  }
+
+  /**
+   * Renew every held lease; resolves to the instances whose lease another engine took. A renewal that
+   * failed otherwise (the store unreachable) is tried again next time; the next write's fence tells.
+   */
+  async renewAll(): Promise<Array<{ instanceId: string; error: LeaseLostError }>> {
+    const now = this.clock.now();
+    const lost: Array<{ instanceId: string; error: LeaseLostError }> = [];
+    await Promise.all(
+      [...this.held.values()].map((lease) =>
+        this.renew(lease, now).catch((error: unknown) => {
+          if (error instanceof LeaseLostError) lost.push({ instanceId: lease.instanceId, error });
+        }),
+      ),
+    );
+    return lost;
+  }
+
+  /** Let go of an instance's lease so another engine may claim it at once. */
+  async release(instanceId: string): Promise<void> {
+    const lease = this.held.get(instanceId);
+    if (!lease) return;
+    this.held.delete(instanceId);
+    await this.repository.release(lease);
+  }
+
+  /** Forget a lease without telling the store: another engine took it over. */
+  forget(instanceId: string): void {
+    this.held.delete(instanceId);
+  }
+
+  async releaseAll(): Promise<void> {
+    const leases = [...this.held.values()];
+    this.held.clear();
+    await Promise.allSettled(leases.map((lease) => this.repository.release(lease)));
+  }
+
+  private async renew(lease: Lease, now: number): Promise<Lease> {
+    try {
+      const renewed = await this.repository.renew(lease, this.ttlMs, now);
+      if (this.held.get(lease.instanceId)?.token === renewed.token) this.held.set(lease.instanceId, renewed);
+      return renewed;
+    } catch (error) {
+      if (error instanceof LeaseLostError && this.held.get(lease.instanceId)?.token === lease.token) {
+        this.held.delete(lease.instanceId);
+      }
+      throw error;
+    }
+  }
+
+  private take(instanceIds: string[], takeOver?: string[]): Promise<Lease[]> {
+    return this.repository.claim({
+      owner: this.owner,
+      ttlMs: this.ttlMs,
+      now: this.clock.now(),
+      limit: instanceIds.length,
+      instanceIds,
+      ...(takeOver ? { takeOver } : {}),
+    });
+  }
+
+  private keep(leases: Lease[]): void {
+    for (const lease of leases) this.held.set(lease.instanceId, lease);
+  }
+}
