@@ -266,4 +266,7 @@ export function checkDeploymentArguments(deployment: DeploymentInput): void {
 export function checkClaimArguments(options: ClaimOptions): void {
   checkLeaseArguments(options);
   checkText('owner', options.owner);
+  if (options.lapsedOnly !== undefined && typeof options.lapsedOnly !== 'boolean') {
+    throw new RangeError(`lapsedOnly must be a boolean, got ${String(options.lapsedOnly)}`);
+  }
 }

@@ -61,6 +61,11 @@ export interface ClaimOptions {
    * claimable even while live, as if it had lapsed — the new token fences that owner's late writes.
    */
   takeOver?: string[];
+  /**
+   * Only work a holder left behind: instances whose lease is held but lapsed at `now` (or held by an owner in
+   * `takeOver`). Running instances with no lease at all (parked ones a dehydrating engine released) are skipped.
+   */
+  lapsedOnly?: boolean;
 }
 
 /** A running instance whose earliest timer is due. */

@@ -25,6 +25,11 @@ export interface CliIo {
    * tests pass one they move by hand.
    */
   clock: Clock;
+  /**
+   * Calls `listener` once when the process is asked to stop (SIGTERM or SIGINT, with its name): commands that
+   * run until stopped (`worker`) listen; others leave the signals their default meaning.
+   */
+  onStop?: (listener: (signal: string) => void) => void;
 }
 
 /**

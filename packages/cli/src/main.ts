@@ -14,4 +14,13 @@ process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
   clock: systemClock,
+  onStop: (listener) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      listener(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  },
 });

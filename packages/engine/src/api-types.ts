@@ -58,6 +58,15 @@ export interface EngineOptions {
    * instances to another engine after it, and its late writes are refused.
    */
   leaseTtlMs?: number;
+  /**
+   * Let go of an instance once it is parked (it waits only on a user task, a message, a signal, a called
+   * child or a BPMN timer, with no handler running and no retry backoff): it leaves memory and its lease is
+   * released, and its next event (a completion, a message, a signal, a child's end, a due timer found
+   * through the store's index) restores it. Memory then grows with the instances at work, not with the
+   * parked ones, and another engine on the store may take the instance's next event. Default false: every
+   * instance this engine loaded stays in memory, and `userTasks()` lists them all.
+   */
+  dehydrate?: boolean;
 }
 
 /** Something a model says that Thresher notes but does not stop on (an ignored extension, a dangling diagram shape). */
@@ -222,6 +231,11 @@ export interface CorrelateResult {
   buffered?: boolean;
   /** The instance that took the message. */
   instanceId: string | null;
+  /**
+   * The waiting instance another engine holds, to which the message was handed over through the store's
+   * buffer (`buffered` is then true): its holder takes it on its next look. Absent otherwise.
+   */
+  heldElsewhere?: string;
 }
 
 export interface SignalOptions {
@@ -279,4 +293,28 @@ export interface RollbackResult {
   to: number;
   /** The new head's seq. */
   seq: number;
+}
+
+/** What `engine.startWorker()` takes. */
+export interface WorkerOptions {
+  /** At most this many instances at work in this engine at once; default 16. */
+  concurrency?: number;
+  /** How often, in ms of the engine's clock, an idle worker looks at the store for work; default 1000. */
+  pollMs?: number;
+}
+
+/** What a worker did since it started. */
+export interface WorkerCounts {
+  /** Instances it took up: left behind by an engine that stopped renewing, or out of memory with a due timer. */
+  claimed: number;
+  /** Instances that ended in this engine. */
+  completed: number;
+  /** Instances let go of when they parked (out of memory, lease released). */
+  released: number;
+  /** Instances another engine took over (this one stopped renewing in time): nothing more was done with them here. */
+  lost: number;
+  /** Instances it found but could not restore (each reported through `onFault`). */
+  failed: number;
+  /** Instances in memory now: at work, or being restored. */
+  atWork: number;
 }

@@ -28,6 +28,8 @@ import type {
   StartOptions,
   UserTaskFilter,
   UserTaskView,
+  WorkerCounts,
+  WorkerOptions,
 } from './api-types.js';
 import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
 import { eventId } from './core/event-ids.js';
@@ -40,13 +42,15 @@ import { openStored, restore } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
+import { DuePoll } from './runtime/due-poll.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
 import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
-import { withChildWaits } from './runtime/settle.js';
+import { settledState, withChildWaits } from './runtime/settle.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
+import { Worker } from './runtime/worker.js';
 import type { TimerSchedule } from './timers/schedule.js';
 
 type Listener<T extends EngineEventType | '*'> = (
@@ -78,6 +82,15 @@ export class Engine {
   /** Loops made only to read an instance that had ended when it was read. */
   private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
   private readonly renewing: ReturnType<typeof setInterval>;
+  private dehydrate: boolean;
+  private readonly workers: Worker[] = [];
+  /** What happened to instances here, for workers' counts. */
+  private readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = {
+    completed: 0,
+    released: 0,
+    lost: 0,
+  };
+  private readonly duePoll: DuePoll;
   private closed = false;
 
   constructor(options: EngineOptions) {
@@ -93,6 +106,14 @@ export class Engine {
     // engine's clock is driven. unref: holding leases never keeps a process alive.
     this.renewing = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
     this.renewing.unref();
+    this.dehydrate = options.dehydrate ?? false;
+    this.duePoll = new DuePoll(
+      this.repository,
+      this.clock,
+      (instanceId) => this.runtimes.has(instanceId) || this.loading.has(instanceId),
+      (instanceIds) => this.wakeDue(instanceIds),
+      Math.floor(ttlMs / 3),
+    );
     this.handlers = { ...options.handlers };
     this.definitions = new Definitions(this.repository);
     this.emitter.setMaxListeners(0);
@@ -104,11 +125,22 @@ export class Engine {
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
       ended: (instanceId) => {
+        this.tally.completed++;
         this.runtimes.delete(instanceId);
         // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
         this.leases.release(instanceId).catch(() => {});
       },
       fence: (instanceId) => this.leases.fence(instanceId),
+      mayRetire: (runtime) =>
+        this.dehydrate && !this.closed && this.runtimes.get(runtime.id) === runtime && !this.loading.has(runtime.id),
+      retired: (runtime, earliestDue) => {
+        this.runtimes.delete(runtime.id);
+        this.tally.released++;
+        // A release that fails leaves a lease to lapse: this engine re-adopts it, another waits it out.
+        this.leases.release(runtime.id).catch(() => {});
+        if (earliestDue !== undefined) this.duePoll.arm(earliestDue);
+      },
+      revive: (instanceId) => this.runtime(instanceId),
       claimNew: async (instanceId) => {
         const claimed = await this.leases.claimOne(instanceId);
         if (claimed === true) return;
@@ -269,15 +301,41 @@ export class Engine {
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
     for (;;) {
-      const runtime = await this.runtime(instanceId);
-      const own = await runtime.settled(options);
+      const stored = await this.settledInStore(instanceId, options);
+      const runtime = stored ? undefined : await this.runtime(instanceId);
+      const own = stored?.state ?? (await runtime!.settled(options));
       if (own.status !== 'waiting' || own.calls.length === 0) return own;
       // A call waits on its child: settled once the child is, and the child's end (if it came) is applied.
-      const seq = runtime.latestSeq;
+      const seq = stored?.seq ?? runtime!.latestSeq;
       const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
-      if (runtime.latestSeq !== seq || this.runtimes.get(instanceId) !== runtime) continue;
-      return children.reduce(withChildWaits, own);
+      // Settled again when the instance moved on meanwhile: in memory, by another loop or a newer seq; out of
+      // memory (ended, or retired and perhaps revived and retired again), by what the store holds.
+      const now = this.runtimes.get(instanceId);
+      const moved = now
+        ? now !== runtime || now.latestSeq !== seq
+        : (await this.repository.get(instanceId))?.seq !== seq;
+      if (!moved) return children.reduce(withChildWaits, own);
     }
+  }
+
+  /**
+   * With dehydration, an instance out of memory whose stored state owes nothing (no job, nothing in its
+   * outbox, no timer due) and that no other engine holds has settled as stored: answered from the store
+   * without claiming or restoring it. Undefined when it must be restored to tell.
+   */
+  private async settledInStore(
+    instanceId: string,
+    options: SettledOptions | undefined,
+  ): Promise<{ state: SettledState; seq: number } | undefined> {
+    if (!this.dehydrate || this.runtimes.has(instanceId) || this.loading.has(instanceId)) return undefined;
+    if (await this.repository.lease(instanceId)) return undefined; // at work somewhere, or a crashed holder's
+    const stored = await this.repository.get(instanceId);
+    if (!stored || stored.writes.length > 0) return undefined;
+    const state = openStored(stored);
+    if (state.jobs.size > 0 || state.outbox.length > 0) return undefined;
+    const idle = { stepping: false, working: false, delivering: false, backingOff: [], now: this.clock.now() };
+    const settled = settledState(state, idle, options);
+    return settled && { state: settled, seq: stored.seq };
   }
 
   /**
@@ -322,9 +380,10 @@ export class Engine {
 
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
   async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
-    if (filter.instanceId) await this.runtime(filter.instanceId);
+    // The loop asked for, even if it retired since (dehydration): its state is what was durable then.
+    const runtimes = filter.instanceId ? [await this.runtime(filter.instanceId)] : this.runtimes.values();
     const out: UserTaskView[] = [];
-    for (const runtime of this.runtimes.values()) {
+    for (const runtime of runtimes) {
       const state = runtime.current;
       if (filter.instanceId && state.instance.id !== filter.instanceId) continue;
       for (const task of state.userTasks.values()) {
@@ -389,12 +448,63 @@ export class Engine {
     if (this.runtimes.has(instanceId) || this.loading.has(instanceId)) {
       throw new InvalidStateError(`instance ${instanceId} is running in this engine; it has a good head to run from`);
     }
-    return rollback(this.repository, instanceId, options.to, this.clock.now());
+    // Under the instance's lease, like every write: a crashed engine's is taken over, a live one's refused.
+    const held = await this.leases.claimOne(instanceId);
+    if (held !== true && held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
+    try {
+      const fence = held ? await this.leases.fence(instanceId) : undefined;
+      return await rollback(this.repository, instanceId, options.to, this.clock.now(), fence);
+    } finally {
+      await this.leases.release(instanceId).catch(() => {});
+    }
   }
 
   /** The newest checkpoint of an instance that opens, with its journal: where `rollback` can go. */
   latestGoodSeq(instanceId: string): Promise<number | undefined> {
     return latestGoodSeq(this.repository, instanceId);
+  }
+
+  /**
+   * Make this engine a worker: it dehydrates (parked instances leave memory and release their lease), and
+   * every `pollMs` it takes up work no engine is doing — instances whose holder stopped renewing its lease
+   * (a worker that died: after the lease's time to live), and instances out of memory whose BPMN timer is
+   * due — at most `concurrency` instances at work at once. Several workers on one store (processes, nodes on
+   * one PostgreSQL) share the instances: each runs in one at a time. `stop()` the worker, then `close()`.
+   */
+  startWorker(options: WorkerOptions = {}): Worker {
+    this.assertOpen();
+    this.dehydrate = true;
+    for (const runtime of [...this.runtimes.values()]) runtime.retireIfParked();
+    const worker = new Worker(
+      {
+        clock: this.clock,
+        active: () => this.runtimes.size + this.loading.size,
+        claimLeftBehind: (limit) => this.leases.claimLapsed(limit),
+        dueElsewhere: async (limit) => {
+          const due = await this.repository.dueTimers(this.clock.now(), limit + this.runtimes.size);
+          const ids = due.map((timer) => timer.instanceId);
+          return ids.filter((id) => !this.runtimes.has(id) && !this.loading.has(id)).slice(0, limit);
+        },
+        restore: async (instanceId) => {
+          try {
+            await this.runtime(instanceId);
+            return true;
+          } catch (error) {
+            if (error instanceof InstanceHeldError) return false;
+            this.emitter.emit('fault', {
+              instanceId,
+              error: error instanceof Error ? error : new Error(String(error)),
+            });
+            throw error;
+          }
+        },
+        takeHandedMessages: () => this.takeHandedMessages(),
+        counts: () => ({ ...this.tally }),
+      },
+      options,
+    );
+    this.workers.push(worker);
+    return worker;
   }
 
   /** Subscribe to engine events (`'*'` for all). Returns the unsubscribe function. */
@@ -414,11 +524,16 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.renewing);
+    this.duePoll.stop();
+    await Promise.all(this.workers.map((worker) => worker.stop()));
     await Promise.allSettled([...this.loading.values()]);
-    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.stop()));
+    const runtimes = [...this.runtimes.values()];
+    // Work under way (a job in flight, a delivery, a backoff) keeps its lease, to lapse: a worker then takes
+    // it up, as it would from an engine that died. A parked instance is let go of at once.
+    const busy = runtimes.filter((runtime) => !runtime.parked).map((runtime) => runtime.id);
+    await Promise.all(runtimes.map((runtime) => runtime.stop()));
     this.runtimes.clear();
-    // Let go of every lease, so that the next engine need not wait them out.
-    await this.leases.releaseAll();
+    await this.leases.releaseAll(new Set(busy));
     ownerGone(this.leases.owner);
   }
 
@@ -466,13 +581,38 @@ export class Engine {
   private fault(instanceId: string, error: Error): void {
     this.runtimes.delete(instanceId);
     if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.leases.forget(instanceId);
+    if (error instanceof LeaseLostError) this.tally.lost++;
     // Any other fault keeps the lease: the instance is this engine's to restore again.
     this.emitter.emit('fault', { instanceId, error });
+  }
+
+  /**
+   * Messages another engine correlated while this one held the instance wait in the store's buffer: the
+   * instances in memory that wait on a message take them (workers on every look, others on every renewal).
+   */
+  private async takeHandedMessages(): Promise<void> {
+    const waiting = [...this.runtimes.values()].filter((runtime) =>
+      [...runtime.current.subscriptions.values()].some((subscription) => subscription.kind === 'message'),
+    );
+    // Faults surface through onFault; one instance's failure does not keep the others from their messages.
+    await Promise.allSettled(waiting.map((runtime) => runtime.takeBuffered()));
+  }
+
+  /** Restore instances whose timer is due; one held by another engine is that engine's to wake. */
+  private async wakeDue(instanceIds: string[]): Promise<void> {
+    for (const instanceId of instanceIds) {
+      if (this.closed) return;
+      await this.runtime(instanceId).catch((error: unknown) => {
+        if (error instanceof InstanceHeldError) return;
+        this.emitter.emit('fault', { instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+      });
+    }
   }
 
   /** Renew every held lease; an instance another engine took over stops here at once. */
   private async renewLeases(): Promise<void> {
     if (this.closed) return;
+    if (this.dehydrate) await this.takeHandedMessages();
     for (const { instanceId, error } of await this.leases.renewAll()) {
       const runtime = this.runtimes.get(instanceId);
       runtime?.abandon(error);
@@ -514,6 +654,9 @@ export class Engine {
       });
       await runtime.resume(journal);
       await this.calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
+      // Not while it is being restored (a call forwarded then would wait on this very restore), and not
+      // before the caller that restored it had its turn (its event would restore it again).
+      setImmediate(() => runtime.retireIfParked());
     }
     return runtime;
   }

@@ -25,5 +25,6 @@ export { compile, reachableProcesses } from './model/index.js';
 export type * from './model/types.js';
 export { isJobNode, NodeType } from './model/types.js';
 export { systemClock } from './runtime/clock.js';
+export type { Worker } from './runtime/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';
 export { timerStartInstanceId, timerStartInstancePrefix } from './timers/occurrences.js';

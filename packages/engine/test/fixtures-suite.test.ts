@@ -37,3 +37,15 @@ describe('the fixtures under fixtures/', () => {
     },
   );
 });
+
+describe('the fixtures under fixtures/, on engines that dehydrate', () => {
+  it.each(fixtures.map((file) => [relative(root, file), file]))(
+    '%s should end the same from a kill at every persist point with parked instances out of memory',
+    async (_, file) => {
+      const report = await runFixture(file, { kill: { kind: 'every' }, dehydrate: true });
+      expect(report.expectationFailures).toEqual([]);
+      expect(report.failures).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  );
+});

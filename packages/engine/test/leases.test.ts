@@ -193,6 +193,21 @@ describe('two engines on one store', () => {
     await expect.poll(() => repository.lease(id)).toBeUndefined();
   });
 
+  it('should refuse to roll back an instance another engine is running', async () => {
+    // given engine a running an instance whose work handler has not answered
+    const repository = sqlite();
+    const held = gate();
+    const a = engine({ repository, handlers: recorded('a', [], held.promise) });
+    await a.deploy(workThenShip);
+    const id = await a.start('p');
+
+    // when engine b is asked to roll it back, then
+    const b = engine({ repository: sqlite(), handlers: recorded('b', []) });
+    await expect(b.rollback(id, { to: 0 })).rejects.toBeInstanceOf(InstanceHeldError);
+    held.open();
+    expect((await a.settled(id)).status).toBe('completed');
+  });
+
   it('should refuse a lease time to live that is not a positive integer of milliseconds', () => {
     expect(() => new Engine({ repository: createMemoryRepository(), leaseTtlMs: 0 })).toThrow(RangeError);
     expect(() => new Engine({ repository: createMemoryRepository(), leaseTtlMs: 1.5 })).toThrow(/leaseTtlMs/);

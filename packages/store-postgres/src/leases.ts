@@ -41,7 +41,15 @@ export async function claimLeases(db: PgQueryable, sql: Statements, options: Cla
   if (limit === 0 || among?.length === 0) return [];
   const expiresAt = now + ttlMs;
   const takeOver = (options.takeOver ?? []).filter((name) => isStorableText(name));
-  const { rows } = await db.query<ClaimedRow>(sql.claim, [owner, now, limit, among ?? null, expiresAt, takeOver]);
+  const { rows } = await db.query<ClaimedRow>(sql.claim, [
+    owner,
+    now,
+    limit,
+    among ?? null,
+    expiresAt,
+    takeOver,
+    options.lapsedOnly === true,
+  ]);
   return rows.map((row) => toLease(row, owner));
 }
 

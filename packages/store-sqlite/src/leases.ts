@@ -18,12 +18,15 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
   // No lease has an owner SQLite cannot keep, so such owners hold nothing to take over.
   const takeOver = JSON.stringify((options.takeOver ?? []).filter(isStorableText));
   let rows: InstanceIdRow[];
+  const lapsed = options.lapsedOnly === true;
   if (options.instanceIds === undefined) {
-    rows = sql.selectClaimable.all({ now, limit, takeOver }) as InstanceIdRow[];
+    const select = lapsed ? sql.selectLapsed : sql.selectClaimable;
+    rows = select.all({ now, limit, takeOver }) as InstanceIdRow[];
   } else {
     // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
     const ids = JSON.stringify(options.instanceIds.filter(isStorableText));
-    rows = sql.selectClaimableAmong.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
+    const select = lapsed ? sql.selectLapsedAmong : sql.selectClaimableAmong;
+    rows = select.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
   }
   return rows.map(({ instance_id }) => {
     const { value: token } = sql.nextLeaseToken.get() as { value: number };

@@ -258,5 +258,23 @@ export function describeLeases<TRepository extends Repository>(
       const write = repository.put({ ...checkpoint('order-1', 2), fence: { owner: gone!.owner, token: gone!.token } });
       await expectLeaseLost(write, 'order-1', 'node-gone', gone!.token);
     });
+
+    test('TH-LEASE-20', async (repository) => {
+      await putInstances(repository, 'order-1', 'order-2', 'order-3', 'order-4', 'order-5');
+      await repository.claim(by('node-dead', T0, { instanceIds: ['order-1'] }));
+      await repository.claim(by('node-gone', T0 + TTL, { instanceIds: ['order-2'] }));
+      const [live] = await repository.claim(by('node-alive', T0 + TTL, { instanceIds: ['order-3'] }));
+      const [released] = await repository.claim(by('node-done', T0, { instanceIds: ['order-4'] }));
+      await repository.release(released!);
+
+      const taken = await repository.claim(by('node-b', T0 + TTL + 1, { lapsedOnly: true, takeOver: ['node-gone'] }));
+      const among = await repository.claim(by('node-c', T0 + TTL + 1, { lapsedOnly: true, instanceIds: ['order-5'] }));
+
+      expect(ids(taken)).toEqual(['order-1', 'order-2']);
+      expect(among).toEqual([]);
+      expect(await repository.lease('order-3')).toEqual(live);
+      expect(await repository.lease('order-4')).toBeUndefined();
+      expect(await repository.lease('order-5')).toBeUndefined();
+    });
   });
 }

@@ -200,6 +200,10 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'TH-LEASE-19',
       'should take over a live lease of an owner named in takeOver with a greater token, fencing that owner; others stay skipped',
     ],
+    [
+      'TH-LEASE-20',
+      'should claim with lapsedOnly only held leases that lapsed or whose owner is in takeOver, never an unleased instance',
+    ],
   ]),
   ...rows('fencing.ts', [
     ['TH-FENCE-01', 'should accept put, putWrites and rewrite fenced by the held lease'],

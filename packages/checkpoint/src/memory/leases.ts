@@ -14,6 +14,7 @@ export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] 
   const candidates: string[] = [];
   for (const [instanceId, instance] of state.instances) {
     if (instance.meta.status !== 'running' || !isClaimable(instance.lease, now, options.takeOver)) continue;
+    if (options.lapsedOnly && instance.lease === undefined) continue;
     if (wanted !== undefined && !wanted.has(instanceId)) continue;
     candidates.push(instanceId);
   }

@@ -12,6 +12,7 @@ import { sendCommand } from './send.js';
 import { showCommand } from './show.js';
 import { signalCommand } from './signal.js';
 import { testCommand } from './test.js';
+import { workerCommand } from './worker.js';
 
 /** Every command `thresher` knows, in the order help lists them: each module brings its spec and its work. */
 export const COMMANDS: readonly Command[] = [
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   testCommand,
   migrateCommand,
   rollbackCommand,
+  workerCommand,
   helpCommand(() => COMMANDS),
 ];
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
 import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from '../api-types.js';
+import { InstanceHeldError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
 import type { InstanceRuntime } from './instance-runtime.js';
@@ -88,7 +89,15 @@ export async function correlateMessage(
     options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
   const waiting = subscribed('message', name, key);
   for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
-    const runtime = await host.runtime(instanceId);
+    let runtime: InstanceRuntime;
+    try {
+      runtime = await host.runtime(instanceId);
+    } catch (error) {
+      if (!(error instanceof InstanceHeldError)) throw error;
+      // Another engine runs it: hand the message over through the store's buffer, which its holder drains.
+      await buffer(host, name, key, bytes, options.messageId, Math.max(timeToLive, HANDOVER_TTL_MS));
+      return { correlated: false, buffered: true, instanceId: null, heldElsewhere: instanceId };
+    }
     if (!waiting(runtime.current)) continue;
     const messageId = options.messageId ?? null;
     await runtime.submit({
@@ -107,17 +116,7 @@ export async function correlateMessage(
   }
   if (timeToLive === 0) return { correlated: false, instanceId: null };
 
-  const id = options.messageId ?? randomUUID();
-  const publishedAt = host.clock.now();
-  // False when a message with this id is buffered already (a retried send): it stays as it was.
-  await host.repository.putMessage({
-    id,
-    name,
-    correlationKey: key,
-    variables: bytes,
-    publishedAt,
-    expiresAt: publishedAt + timeToLive,
-  });
+  const id = await buffer(host, name, key, bytes, options.messageId, timeToLive);
   // An instance that subscribed after we looked found the buffer without this message: offer it the buffer
   // now. A subscription made after this look finds the message in the buffer by itself.
   for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
@@ -127,6 +126,34 @@ export async function correlateMessage(
     if (runtime.current.instance.receivedIds.includes(id)) return { correlated: true, instanceId };
   }
   return { correlated: false, buffered: true, instanceId: null };
+}
+
+/**
+ * How long a message handed over to an instance another engine holds is kept at least: its holder takes it on
+ * its next look (a worker's poll, a dehydrating engine's lease renewal), well within this.
+ */
+const HANDOVER_TTL_MS = 10 * 60_000;
+
+/** Keep a message in the store's buffer; returns its id. A message whose id is buffered already stays as it was. */
+async function buffer(
+  host: DeliveryHost,
+  name: string,
+  correlationKey: string | null,
+  variables: Uint8Array,
+  messageId: string | undefined,
+  timeToLive: number,
+): Promise<string> {
+  const id = messageId ?? randomUUID();
+  const publishedAt = host.clock.now();
+  await host.repository.putMessage({
+    id,
+    name,
+    correlationKey,
+    variables,
+    publishedAt,
+    expiresAt: publishedAt + timeToLive,
+  });
+  return id;
 }
 
 export async function broadcastSignal(host: DeliveryHost, name: string, options: SignalOptions): Promise<string[]> {

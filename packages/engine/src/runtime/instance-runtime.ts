@@ -48,6 +48,15 @@ export interface RuntimeHost {
   startNext(digest: string, processId: string, entry: Extract<OutboxEntry, { kind: 'start' }>): Promise<unknown>;
   /** A call activity's entry, now durable: start or cancel the child, or tell the parent how the child ended. */
   call(from: InstanceRuntime, entry: CallOutboxEntry): Promise<unknown>;
+  /**
+   * Whether the loop may retire now that the instance is parked with nothing under way
+   * (`EngineOptions.dehydrate`); `retired` is then called with it, and it forwards every later call to `revive`.
+   */
+  mayRetire(runtime: InstanceRuntime): boolean;
+  /** The loop retired: the earliest due time of its BPMN timers, if it has any. */
+  retired(runtime: InstanceRuntime, earliestDue: number | undefined): void;
+  /** The instance's live loop, restored from the store: where a retired loop forwards its calls. */
+  revive(instanceId: string): Promise<InstanceRuntime>;
 }
 
 /**
@@ -68,6 +77,8 @@ export class InstanceRuntime {
   private inFlightEffects = 0;
   private broken: Error | null = null;
   private stopped = false;
+  /** Parked and let go of (dehydrated): calls go to the loop `host.revive` restores. */
+  private retired = false;
 
   constructor(
     private readonly host: RuntimeHost,
@@ -98,6 +109,7 @@ export class InstanceRuntime {
 
   /** Apply an event, persist, perform its effects. Rejects (state unchanged) when the event is refused. */
   submit(event: InstanceEvent): Promise<void> {
+    if (this.retired) return this.host.revive(this.id).then((live) => live.submit(event));
     return this.enqueue(async () => {
       this.perform(await this.step([event]));
     });
@@ -127,6 +139,7 @@ export class InstanceRuntime {
    * subscribed while it looked.
    */
   takeBuffered(): Promise<void> {
+    if (this.retired) return this.host.revive(this.id).then((live) => live.takeBuffered());
     return this.enqueue(() => this.takeBufferedNow([...this.state.subscriptions.keys()]));
   }
 
@@ -144,6 +157,7 @@ export class InstanceRuntime {
         const activity = {
           stepping: this.queued > 0,
           working: this.running.size > 0 || this.inFlightEffects > 0,
+          delivering: this.inFlightEffects > 0,
           backingOff: this.backoffs.keys(),
           now: this.host.clock.now(),
         };
@@ -249,7 +263,8 @@ export class InstanceRuntime {
     });
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
-    if (this.state.instance.status !== 'running') this.host.ended(this.id);
+    // Let go once nothing is left to deliver (a called child's end is still on its way to the parent).
+    if (this.state.instance.status !== 'running' && this.state.outbox.length === 0) this.host.ended(this.id);
     this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
   }
 
@@ -423,5 +438,28 @@ export class InstanceRuntime {
     const waiters = this.settledWaiters;
     this.settledWaiters = [];
     for (const waiter of waiters) waiter();
+    this.retireIfParked();
+  }
+
+  /** Running, and waiting only on the outside world or a BPMN timer: nothing queued, running or on its way out. */
+  get parked(): boolean {
+    if (this.state.instance.status !== 'running' || this.queued > 0 || this.running.size > 0) return false;
+    return this.backoffs.size === 0 && this.inFlightEffects === 0 && this.state.outbox.length === 0;
+  }
+
+  /**
+   * Dehydration: an instance that waits only on the outside world or on a BPMN timer (nothing queued, no
+   * handler running, no backoff, nothing on its way out) leaves memory. Its state is durable as it stands;
+   * its next event restores it.
+   */
+  retireIfParked(): void {
+    if (this.retired || this.stopped || this.broken || !this.parked) return;
+    if (!this.host.mayRetire(this)) return;
+    this.retired = true;
+    this.halt();
+    let earliest: number | undefined;
+    for (const timer of this.state.timers.values())
+      if (earliest === undefined || timer.dueAt < earliest) earliest = timer.dueAt;
+    this.host.retired(this, earliest);
   }
 }

@@ -15,6 +15,8 @@ const CLAIM_BATCH = 500;
  */
 export class Leases {
   private readonly held = new Map<string, Lease>();
+  /** Releases on their way to the store: a claim of the same instance waits for them, or would adopt a lease about to go. */
+  private readonly releasing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repository: Repository,
@@ -37,6 +39,8 @@ export class Leases {
    */
   async claim(instanceIds: readonly string[]): Promise<Set<string>> {
     const wanted = instanceIds.filter((id) => !this.held.has(id));
+    const pending = wanted.flatMap((id) => this.releasing.get(id) ?? []);
+    if (pending.length > 0) await Promise.allSettled(pending);
     for (let at = 0; at < wanted.length; at += CLAIM_BATCH) {
       const batch = wanted.slice(at, at + CLAIM_BATCH);
       this.keep(await this.take(batch));
@@ -64,6 +68,19 @@ export class Leases {
       return true;
     }
     return lease !== undefined && lease.expiresAt > this.clock.now() ? lease : false;
+  }
+
+  /** Claim up to `limit` instances whose holder stopped renewing (work left behind); returns their ids. */
+  async claimLapsed(limit: number): Promise<string[]> {
+    const leases = await this.repository.claim({
+      owner: this.owner,
+      ttlMs: this.ttlMs,
+      now: this.clock.now(),
+      limit,
+      lapsedOnly: true,
+    });
+    this.keep(leases);
+    return leases.map((lease) => lease.instanceId);
   }
 
   /** The fence for a write to an instance: its lease, renewed first once half its time is gone. */
@@ -97,7 +114,16 @@ export class Leases {
     const lease = this.held.get(instanceId);
     if (!lease) return;
     this.held.delete(instanceId);
-    await this.repository.release(lease);
+    const released = this.repository.release(lease);
+    const done = released.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.releasing.set(instanceId, done);
+    void done.then(() => {
+      if (this.releasing.get(instanceId) === done) this.releasing.delete(instanceId);
+    });
+    await released;
   }
 
   /** Forget a lease without telling the store: another engine took it over. */
@@ -105,8 +131,9 @@ export class Leases {
     this.held.delete(instanceId);
   }
 
-  async releaseAll(): Promise<void> {
-    const leases = [...this.held.values()];
+  /** Release every held lease but those of `keep`, which are forgotten here and left to lapse. */
+  async releaseAll(keep: ReadonlySet<string> = new Set()): Promise<void> {
+    const leases = [...this.held.values()].filter((lease) => !keep.has(lease.instanceId));
     this.held.clear();
     await Promise.allSettled(leases.map((lease) => this.repository.release(lease)));
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { digestValue, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
+import { digestValue, type Fence, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
 import type { RollbackResult } from '../api-types.js';
 import { InvalidStateError, NotFoundError, RollbackRefusedError } from '../common/errors.js';
 import { capture, journalOf, openStored } from './capture.js';
@@ -49,6 +49,8 @@ export async function rollback(
   instanceId: string,
   to: number,
   now: number,
+  /** The lease the rollback's writes are made under, when the instance is claimed. */
+  fence?: Fence,
 ): Promise<RollbackResult> {
   const head = await repository.get(instanceId);
   if (!head) throw new NotFoundError('instance', instanceId);
@@ -72,24 +74,31 @@ export async function rollback(
     }
     // A rollback to `to` that was interrupted after its put: finish filing the journal, nothing else.
     if (stored.seq === head.seq && digestValue(openStored(stored).toBody()) === body) {
-      await fileJournal(repository, target, head.seq);
+      await fileJournal(repository, target, head.seq, fence);
       return { instanceId, from: stored.parentSeq ?? to, to, seq: head.seq };
     }
     const reason = `checkpoint ${stored.seq} after it opens, and what it recorded would be forgotten; roll back to the latest checkpoint that opens instead`;
     throw new RollbackRefusedError(instanceId, to, reason);
   }
   const seq = head.seq + 1;
-  await repository.put(capture(state, seq, head.seq, now));
-  await fileJournal(repository, target, seq);
+  const checkpoint = capture(state, seq, head.seq, now);
+  await repository.put(fence ? { ...checkpoint, fence } : checkpoint);
+  await fileJournal(repository, target, seq, fence);
   return { instanceId, from: head.seq, to, seq };
 }
 
 /** The journal filed against `target` filed again against `seq` (a repeat of an entry is a no-op). */
-async function fileJournal(repository: Repository, target: StoredCheckpoint, seq: number): Promise<void> {
+async function fileJournal(
+  repository: Repository,
+  target: StoredCheckpoint,
+  seq: number,
+  fence: Fence | undefined,
+): Promise<void> {
   if (target.writes.length === 0) return;
   await repository.putWrites(
     target.instanceId,
     seq,
     target.writes.map((write) => ({ ...write })),
+    fence,
   );
 }

@@ -8,6 +8,8 @@ export interface Activity {
   stepping: boolean;
   /** Handlers running, effects on their way (a thrown signal being delivered). */
   working: boolean;
+  /** Effects on their way alone (an ended child's outcome being handed to its parent). */
+  delivering: boolean;
   /** Jobs waiting out a retry backoff on the clock. */
   backingOff: Iterable<string>;
   /** The clock's reading: a timer or backoff due by now is about to fire, not a wait. */
@@ -26,7 +28,11 @@ export function settledState(
 ): SettledState | undefined {
   const { instance } = state;
   if (activity.stepping) return undefined;
-  if (instance.status !== 'running') return { instanceId: instance.id, status: instance.status };
+  // An ended instance may still be telling its parent how it ended: settled once that is done (a handler
+  // of a job the end cancelled may never answer, and is no one's to wait for).
+  if (instance.status !== 'running') {
+    return activity.delivering ? undefined : { instanceId: instance.id, status: instance.status };
+  }
   if (activity.working) return undefined;
   // A safety net: a due timer's step is queued at once, so one seen here is moments from firing.
   for (const timer of state.timers.values()) if (timer.dueAt <= activity.now) return undefined;

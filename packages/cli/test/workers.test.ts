@@ -1,0 +1,256 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Engine } from '@thresher/engine';
+import { VirtualClock } from '@thresher/engine/testing';
+import { createPostgresRepository } from '@thresher/store-postgres';
+import pg from 'pg';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Worker processes sharing one PostgreSQL schema: instances with service tasks, a timer, a message wait and
+ * a call activity, one worker SIGKILLed mid-run and replaced. Every instance completes; every handler that
+ * completed ran once per step, except steps in flight at the kill (counted, same idempotency key); no
+ * instance was run by two workers at once; no message was lost. Needs a server (THRESHER_PG_URL).
+ */
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const PG_URL = process.env.THRESHER_PG_URL?.trim() || undefined;
+const INSTANCES = 1_000;
+
+const ext = (content: string) => `<bpmn:extensionElements>${content}</bpmn:extensionElements>`;
+const task = (id: string) =>
+  `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
+const flows = (...ids: string[]) =>
+  ids
+    .slice(1)
+    .map((id, i) => `<bpmn:sequenceFlow id="f_${ids[i]}_${id}" sourceRef="${ids[i]}" targetRef="${id}" />`)
+    .join('');
+
+const model = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="workers" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:message id="m_paid" name="paid">${ext('<zeebe:subscription correlationKey="=orderId" />')}</bpmn:message>
+  <bpmn:process id="order" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:intermediateCatchEvent id="settle"><bpmn:timerEventDefinition><bpmn:timeDuration>PT0.5S</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+    ${task('charge')}
+    <bpmn:intermediateCatchEvent id="paid"><bpmn:messageEventDefinition messageRef="m_paid" /></bpmn:intermediateCatchEvent>
+    <bpmn:callActivity id="packing">${ext('<zeebe:calledElement processId="pack" propagateAllChildVariables="false" />')}</bpmn:callActivity>
+    ${task('ship')}
+    <bpmn:endEvent id="end" />
+    ${flows('start', 'settle', 'charge', 'paid', 'packing', 'ship', 'end')}
+  </bpmn:process>
+  <bpmn:process id="pack" isExecutable="true">
+    <bpmn:startEvent id="p_start" />${task('box')}<bpmn:endEvent id="p_end" />
+    ${flows('p_start', 'box', 'p_end')}
+  </bpmn:process>
+</bpmn:definitions>`;
+
+// Each call appends `start|done <pid> <instance> <element> <key> <ms>` to the log: what ran, where and when.
+const handlers = `import { appendFileSync } from 'node:fs';
+const log = (what, job) => appendFileSync(process.env.STEP_LOG,
+  [what, process.pid, job.instanceId, job.elementId, job.idempotencyKey, Date.now()].join(' ') + '\\n');
+const step = (result) => async (job) => {
+  log('start', job);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  log('done', job);
+  return result;
+};
+export default { charge: step({ charged: true }), box: step({ boxed: true }), ship: step({ shipped: true }) };
+`;
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+let dir: string;
+const children: ChildProcess[] = [];
+const schemas: string[] = [];
+
+function worker(store: string, log: string): { child: ChildProcess; exit: Promise<Exit> } {
+  const args = [main, 'worker', '--store', store, '--handlers', 'handlers.mjs', '--poll', 'PT0.1S', '--report', 'PT1S'];
+  const child = spawn(process.execPath, args, {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', STEP_LOG: log },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exit = new Promise<Exit>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, exit };
+}
+
+interface Line {
+  what: 'start' | 'done';
+  pid: string;
+  instance: string;
+  element: string;
+  key: string;
+  at: number;
+}
+
+function lines(log: string): Line[] {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [what, pid, instance, element, key, at] = line.split(' ');
+      return {
+        what: what as Line['what'],
+        pid: pid!,
+        instance: instance!,
+        element: element!,
+        key: key!,
+        at: Number(at),
+      };
+    });
+}
+
+async function waitFor(condition: () => Promise<boolean> | boolean, what: string, seconds = 240): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(() => {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` (pnpm test does) before these tests`);
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+  if (PG_URL === undefined || schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+describe('thresher worker processes on one PostgreSQL', () => {
+  it.skipIf(PG_URL === undefined)(
+    `should complete ${INSTANCES} instances across 3 workers with one SIGKILLed and replaced, each completed step once`,
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), 'thresher-workers-'));
+      writeFileSync(join(dir, 'handlers.mjs'), handlers);
+      const log = join(dir, 'steps.log');
+      const schema = `thresher_workers_${randomBytes(6).toString('hex')}`;
+      schemas.push(schema);
+      const url = new URL(PG_URL!);
+      url.searchParams.set('schema', schema);
+      const store = url.toString();
+
+      // given the instances, started here and parked on their timer, and their messages sent ahead
+      const repository = await createPostgresRepository({ connectionString: PG_URL!, schema });
+      // On a clock that stands still, so that none of their timers fires here: the workers run them all.
+      const starter = new Engine({ repository, clock: new VirtualClock(Date.now()).view() });
+      await starter.deploy(model);
+      const ids: string[] = [];
+      for (let from = 0; from < INSTANCES; from += 100) {
+        const batch = Array.from({ length: Math.min(100, INSTANCES - from) }, (_, i) => `O-${from + i}`);
+        ids.push(...(await Promise.all(batch.map((orderId) => starter.start('order', { variables: { orderId } })))));
+      }
+      for (const [i] of ids.entries()) {
+        const sent = await starter.correlateMessage('paid', {
+          correlationKey: `O-${i}`,
+          variables: { paid: i },
+          messageId: `paid-${i}`,
+          timeToLive: 600_000,
+        });
+        expect(sent).toMatchObject({ correlated: false, buffered: true });
+      }
+      await starter.close();
+
+      // when three workers run them, one is SIGKILLed mid-run and a fourth replaces it
+      const workers = [worker(store, log), worker(store, log), worker(store, log)];
+      await waitFor(
+        () => lines(log).filter((line) => line.what === 'done').length >= INSTANCES,
+        'a third of the steps',
+      );
+      const victim = workers[0]!;
+      victim.child.kill('SIGKILL');
+      const killed = await victim.exit;
+      expect(killed.signal).toBe('SIGKILL');
+      const replacement = worker(store, log);
+      await waitFor(
+        async () =>
+          (await repository.instances({ status: 'completed', limit: 2 * INSTANCES + 1 })).length === 2 * INSTANCES,
+        'every instance and child to complete',
+      );
+      const survivors = [workers[1]!, workers[2]!, replacement];
+      for (const { child } of survivors) child.kill('SIGTERM');
+      const exits = await Promise.all(survivors.map(({ exit }) => exit));
+
+      // then the workers stopped cleanly, reporting what they did
+      for (const exit of exits) {
+        expect(exit.code, exit.stderr).toBe(0);
+        expect(exit.stdout).toMatch(/stopped: claimed \d+, completed \d+/);
+      }
+      // every instance completed with its own message
+      const completed = new Set(
+        (await repository.instances({ status: 'completed', limit: 2 * INSTANCES + 1 })).map((row) => row.instanceId),
+      );
+      expect(ids.filter((id) => !completed.has(id))).toEqual([]);
+      const reader = new Engine({ repository });
+      for (const [i, id] of ids.entries()) {
+        if (i % 97 === 0) expect((await reader.instance(id))?.variables).toMatchObject({ orderId: `O-${i}`, paid: i });
+      }
+      await reader.close();
+      // every step that completed ran once; a step run twice was in flight on the killed worker, same key
+      const all = lines(log);
+      const victimPid = String(victim.child.pid);
+      const runs = new Map<string, Line[]>();
+      for (const line of all.filter((entry) => entry.what === 'start')) {
+        const step = `${line.instance}/${line.element}`;
+        runs.set(step, [...(runs.get(step) ?? []), line]);
+      }
+      expect(runs.size).toBe(3 * INSTANCES);
+      let repeated = 0;
+      for (const [step, started] of runs) {
+        if (started.length === 1) continue;
+        repeated++;
+        const done = all.filter((line) => line.what === 'done' && `${line.instance}/${line.element}` === step);
+        expect({ step, first: started[0]!.pid }).toEqual({ step, first: victimPid });
+        expect(new Set(started.map((line) => line.key)).size).toBe(1);
+        expect(done.filter((line) => line.pid !== victimPid)).toHaveLength(1);
+      }
+      expect(repeated).toBeLessThanOrEqual(16); // at most the killed worker's concurrency
+      // no instance ran on two workers at once: its handler runs follow one another, start then done, and
+      // a run is cut short only on the killed worker (then the same step starts again elsewhere)
+      const open = new Map<string, Line>();
+      for (const line of all) {
+        const running = open.get(line.instance);
+        if (line.what === 'start') {
+          const cutShort = running?.pid === victimPid && running.element === line.element;
+          expect({ line, overlaps: running !== undefined && !cutShort }).toEqual({ line, overlaps: false });
+          open.set(line.instance, line);
+        } else {
+          expect({ line, opened: running?.pid === line.pid && running.key === line.key }).toEqual({
+            line,
+            opened: true,
+          });
+          open.delete(line.instance);
+        }
+      }
+      await repository.close();
+    },
+    300_000,
+  );
+});

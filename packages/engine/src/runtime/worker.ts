@@ -1,0 +1,102 @@
+import type { Clock, WorkerCounts, WorkerOptions } from '../api-types.js';
+
+/** What a worker needs from its engine. */
+export interface WorkerHost {
+  clock: Clock;
+  /** Instances in memory or being restored: the work under way here. */
+  active(): number;
+  /** Claim up to `limit` instances whose holder stopped renewing (work left behind); returns their ids. */
+  claimLeftBehind(limit: number): Promise<string[]>;
+  /** Ids of up to `limit` instances not in memory whose BPMN timer is due. */
+  dueElsewhere(limit: number): Promise<string[]>;
+  /**
+   * Restore an instance and run it on (a claimed one, or one to claim first). False when another engine
+   * holds it; rejects when it cannot be restored.
+   */
+  restore(instanceId: string): Promise<boolean>;
+  /** Let the instances in memory take messages handed to them through the store by other engines. */
+  takeHandedMessages(): Promise<void>;
+  /** Counters the engine keeps: instances ended, let go of when parked, lost to another engine. */
+  counts(): Pick<WorkerCounts, 'completed' | 'released' | 'lost'>;
+}
+
+const DEFAULTS = { concurrency: 16, pollMs: 1000 } as const;
+
+/**
+ * A worker: an engine that, besides what it is asked, looks at the store every `pollMs` for work no one is
+ * doing — instances whose holder stopped renewing its lease (a worker that died), and instances out of
+ * memory whose BPMN timer is due — and runs them, at most `concurrency` at once. Parked instances leave
+ * memory (the engine dehydrates), so any worker on the store takes their next event.
+ */
+export class Worker {
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private handle: unknown;
+  private stopped = false;
+  private ticking: Promise<void> = Promise.resolve();
+  private readonly own = { claimed: 0, failed: 0 };
+
+  constructor(
+    private readonly host: WorkerHost,
+    options: WorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? DEFAULTS.concurrency;
+    this.pollMs = options.pollMs ?? DEFAULTS.pollMs;
+    if (!(Number.isSafeInteger(this.concurrency) && this.concurrency > 0)) {
+      throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
+    }
+    if (!(Number.isSafeInteger(this.pollMs) && this.pollMs > 0)) {
+      throw new RangeError(`pollMs must be a positive integer of milliseconds, got ${options.pollMs}`);
+    }
+    this.schedule(0);
+  }
+
+  /** What this worker did so far. */
+  get counts(): WorkerCounts {
+    return { ...this.own, ...this.host.counts(), atWork: this.host.active() };
+  }
+
+  /** Stop looking for work; resolves once the current look is over. The engine's `close()` finishes the rest. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.handle !== undefined) this.host.clock.clearTimeout(this.handle);
+    this.handle = undefined;
+    await this.ticking;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.handle = this.host.clock.setTimeout(() => {
+      this.handle = undefined;
+      this.ticking = this.tick().then(
+        (busy) => this.schedule(busy ? 0 : this.pollMs),
+        () => this.schedule(this.pollMs), // a store that did not answer is asked again next time
+      );
+    }, ms);
+  }
+
+  /** One look at the store; true when it found as much work as it had room for (look again at once). */
+  private async tick(): Promise<boolean> {
+    await this.host.takeHandedMessages();
+    let room = this.concurrency - this.host.active();
+    if (room <= 0 || this.stopped) return false;
+    const leftBehind = await this.host.claimLeftBehind(room);
+    room -= leftBehind.length;
+    const due = room > 0 ? await this.host.dueElsewhere(room) : [];
+    const found = [...leftBehind, ...due];
+    // Restored side by side; each runs on by itself once restored.
+    await Promise.all(
+      found.map((instanceId) =>
+        this.host.restore(instanceId).then(
+          (restored) => {
+            if (restored) this.own.claimed++;
+          },
+          () => {
+            this.own.failed++;
+          },
+        ),
+      ),
+    );
+    return found.length > 0 && this.host.active() < this.concurrency;
+  }
+}

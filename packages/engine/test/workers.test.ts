@@ -1,0 +1,167 @@
+import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Handlers, Job } from '../src/api-types.js';
+import { Engine } from '../src/engine.js';
+import { VirtualClock } from '../src/testing/virtual-clock.js';
+import { bpmn, chain, ext, flow, message, messageDefinition, timer } from './fixtures/bpmn/xml.js';
+
+const TTL = 3_000;
+const POLL = 100;
+
+const task = (id: string, type = id) =>
+  `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${type}" />`)}</bpmn:serviceTask>`;
+
+/** start → work → ship → end. */
+const twoSteps = bpmn(`<bpmn:startEvent id="start" />${task('work')}${task('ship')}<bpmn:endEvent id="end" />
+  ${chain('start', 'work', 'ship', 'end')}`);
+
+/** start → an hour → ship → end. */
+const delayed = bpmn(`<bpmn:startEvent id="start" />
+  <bpmn:intermediateCatchEvent id="hour">${timer('timeDuration', 'PT1H')}</bpmn:intermediateCatchEvent>
+  ${task('ship')}<bpmn:endEvent id="end" />${chain('start', 'hour', 'ship', 'end')}`);
+
+/** start → fork → (work | wait for `paid`) → join → end: the instance holds a job and a message wait at once. */
+const workAndPaid = bpmn(
+  `<bpmn:startEvent id="start" /><bpmn:parallelGateway id="fork" />${task('work')}
+  <bpmn:intermediateCatchEvent id="paid">${messageDefinition('m')}</bpmn:intermediateCatchEvent>
+  <bpmn:parallelGateway id="join" /><bpmn:endEvent id="end" />
+  ${flow('f1', 'start', 'fork')}${flow('f2', 'fork', 'work')}${flow('f3', 'fork', 'paid')}
+  ${flow('f4', 'work', 'join')}${flow('f5', 'paid', 'join')}${flow('f6', 'join', 'end')}`,
+).replace('<bpmn:process', `${message('m', 'paid', '=orderId')}<bpmn:process`);
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close();
+});
+
+function engineOn(repository: Repository, clock: VirtualClock, handlers: Handlers): Engine {
+  const engine = new Engine({ repository, handlers, clock: clock.view(), leaseTtlMs: TTL, backoff: () => 0 });
+  engines.push(engine);
+  return engine;
+}
+
+/** Handlers recording `<name>:<element>`; `work` never answers when `hang` is set. */
+function recording(name: string, log: string[], hang = false): Handlers {
+  const record = (result: Record<string, unknown>) => (job: Job) => {
+    log.push(`${name}:${job.elementId}`);
+    return hang && job.elementId === 'work' ? new Promise<never>(() => {}) : result;
+  };
+  return { work: record({ worked: name }), ship: record({ shipped: name }) };
+}
+
+/** Moves the virtual clock in poll-sized steps, letting each step's work run, until `done` holds. */
+async function until(clock: VirtualClock, done: () => boolean | Promise<boolean>, limit = 500): Promise<void> {
+  for (let step = 0; step < limit; step++) {
+    if (await done()) return;
+    clock.advance(POLL);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error('the condition never held');
+}
+
+describe('workers on one store', () => {
+  it('should take up, after its lease, an instance a stopped worker left with a job in flight, running each completed step once', async () => {
+    // given worker a closed while its work handler had not answered: the instance's lease is left to lapse
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const a = engineOn(repository, clock, recording('a', log, true));
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(twoSteps);
+    const id = await a.start('p');
+    await until(clock, () => log.length === 1);
+    await a.close();
+    expect(await repository.lease(id)).toMatchObject({ owner: a.owner });
+
+    // when worker b runs on the store
+    const b = engineOn(repository, clock, recording('b', log));
+    const worker = b.startWorker({ pollMs: POLL });
+
+    // then, once the lease lapsed, b took the instance up and ran it to its end
+    await until(clock, async () => (await b.instance(id))?.status === 'completed');
+    expect(log).toEqual(['a:work', 'b:work', 'b:ship']);
+    expect(worker.counts).toMatchObject({ claimed: 1, completed: 1, lost: 0, failed: 0 });
+  });
+
+  it('should not take up an instance another worker is running', async () => {
+    // given worker a running an instance whose work handler has not answered, renewing its lease
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const a = engineOn(repository, clock, recording('a', log, true));
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(twoSteps);
+    const id = await a.start('p');
+
+    // when worker b polls for a while shorter than the lease
+    const b = engineOn(repository, clock, recording('b', log));
+    const worker = b.startWorker({ pollMs: POLL });
+    await until(clock, () => clock.now() >= Date.UTC(2026, 0, 1) + TTL / 2);
+
+    // then b left it alone
+    expect(worker.counts.claimed).toBe(0);
+    expect(log).toEqual(['a:work']);
+    expect((await repository.lease(id))?.owner).toBe(a.owner);
+  });
+
+  it('should wake, on another worker, an instance parked on a timer by a worker that stopped', async () => {
+    // given an instance parked an hour on a timer by worker a, which then stopped
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const a = engineOn(repository, clock, recording('a', log));
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(delayed);
+    const id = await a.start('p');
+    await until(clock, async () => (await repository.lease(id)) === undefined);
+    await a.close();
+
+    // when worker b runs and the hour passes
+    const b = engineOn(repository, clock, recording('b', log));
+    b.startWorker({ pollMs: POLL });
+    clock.advance(60 * 60_000);
+
+    // then b found the due timer through the store and ran the instance to its end
+    await until(clock, async () => (await b.instance(id))?.status === 'completed');
+    expect(log).toEqual(['b:ship']);
+  });
+
+  it('should hand a message to the worker holding its instance, which takes it once', async () => {
+    // given worker a holding an instance with a job in flight and a message wait
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const a = engineOn(repository, clock, {
+      work: async (job) => {
+        log.push(`a:${job.elementId}`);
+        await answered;
+        return { worked: 'a' };
+      },
+    });
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(workAndPaid);
+    const id = await a.start('p', { variables: { orderId: 'A-1' } });
+    await until(clock, () => log.length === 1);
+
+    // when another engine correlates the message
+    const other = engineOn(repository, clock, {});
+    const result = await other.correlateMessage('paid', { correlationKey: 'A-1', variables: { paid: true } });
+
+    // then it was handed over through the store, and the holder took it
+    expect(result).toEqual({ correlated: false, buffered: true, instanceId: null, heldElsewhere: id });
+    answer();
+    await until(clock, async () => (await a.instance(id))?.status === 'completed');
+    expect((await a.instance(id))?.variables).toMatchObject({ paid: true, worked: 'a' });
+    expect(log).toEqual(['a:work']);
+  });
+
+  it('should refuse a concurrency or poll interval that is not a positive integer', () => {
+    const engine = engineOn(createMemoryRepository(), new VirtualClock(), {});
+    expect(() => engine.startWorker({ concurrency: 0 })).toThrow(/concurrency/);
+    expect(() => engine.startWorker({ pollMs: 1.5 })).toThrow(/pollMs/);
+  });
+});
