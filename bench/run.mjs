@@ -24,6 +24,7 @@ const SCENARIOS = [
   'dehydration',
   'kill-resume',
   'sequential-loop',
+  'workers',
 ];
 
 function parseArgs(argv) {

@@ -17,6 +17,8 @@ export interface SessionOptions {
   usage: string;
   /** Called with the loaded handlers before the store is touched; throws to refuse them (`run`). */
   checkHandlers?: (handlers: Handlers) => void;
+  /** The engine's lease time to live (`worker --lease-ttl`); the engine's default otherwise. */
+  leaseTtlMs?: number;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -43,7 +45,12 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   options.checkHandlers?.(handlers);
   const store = storeFromArgs(options.store, io.env, io.cwd, options.usage);
   const repository = await openStore(store, { create: options.create });
-  const engine = new Engine({ repository, handlers, clock: io.clock });
+  const engine = new Engine({
+    repository,
+    handlers,
+    clock: io.clock,
+    ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+  });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));
   if (!out.json) {

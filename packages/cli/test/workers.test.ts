@@ -73,8 +73,12 @@ let dir: string;
 const children: ChildProcess[] = [];
 const schemas: string[] = [];
 
-function worker(store: string, log: string): { child: ChildProcess; exit: Promise<Exit> } {
-  const args = [main, 'worker', '--store', store, '--handlers', 'handlers.mjs', '--poll', 'PT0.1S', '--report', 'PT1S'];
+function worker(
+  store: string,
+  log: string,
+  flags = ['--poll', 'PT0.1S', '--report', 'PT1S'],
+): { child: ChildProcess; exit: Promise<Exit>; output: () => string } {
+  const args = [main, 'worker', '--store', store, '--handlers', 'handlers.mjs', ...flags];
   const child = spawn(process.execPath, args, {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', STEP_LOG: log },
@@ -88,7 +92,7 @@ function worker(store: string, log: string): { child: ChildProcess; exit: Promis
   const exit = new Promise<Exit>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  return { child, exit };
+  return { child, exit, output: () => stderr };
 }
 
 interface Line {
@@ -253,4 +257,85 @@ describe('thresher worker processes on one PostgreSQL', () => {
     },
     300_000,
   );
+});
+
+/** start → a moment → slow (a handler that takes a while) → after → end. */
+const pausable = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="pausable-defs" targetNamespace="http://bpmn.io/schema/bpmn">
+  <bpmn:process id="pausable" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:intermediateCatchEvent id="moment"><bpmn:timerEventDefinition><bpmn:timeDuration>PT0.1S</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+    ${task('slow')}${task('after')}
+    <bpmn:endEvent id="end" />
+    ${flows('start', 'moment', 'slow', 'after', 'end')}
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const pausableHandlers = `import { appendFileSync } from 'node:fs';
+const log = (what, job) => appendFileSync(process.env.STEP_LOG,
+  [what, process.pid, job.instanceId, job.elementId, job.idempotencyKey, Date.now()].join(' ') + '\\n');
+export default {
+  slow: async (job) => {
+    log('start', job);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    log('done', job);
+    return { slowBy: process.pid };
+  },
+  after: async (job) => {
+    log('start', job);
+    log('done', job);
+    return { afterBy: process.pid };
+  },
+};
+`;
+
+describe('a thresher worker paused past its lease', () => {
+  it('should have its late writes refused once another worker took over, and perform nothing more', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'thresher-paused-'));
+    writeFileSync(join(dir, 'handlers.mjs'), pausableHandlers);
+    const log = join(dir, 'steps.log');
+    const path = join(dir, 'store.db');
+    const store = `sqlite:${path}`;
+    const { createSqliteRepository } = await import('@thresher/store-sqlite');
+    const repository = createSqliteRepository({ path });
+    const starter = new Engine({ repository, clock: new VirtualClock(Date.now()).view() });
+    await starter.deploy(pausable);
+    const id = await starter.start('pausable');
+    await starter.close();
+
+    // given worker a inside the slow handler, then paused (SIGSTOP) for longer than its 1 s lease
+    const flags = ['--lease-ttl', 'PT1S', '--poll', 'PT0.1S', '--report', 'PT0.5S'];
+    const a = worker(store, log, flags);
+    await waitFor(() => lines(log).some((line) => line.what === 'start' && line.element === 'slow'), 'a in slow');
+    a.child.kill('SIGSTOP');
+
+    // when worker b takes the instance over and finishes it, and a is resumed (SIGCONT)
+    const b = worker(store, log, flags);
+    const reader = new Engine({ repository });
+    await waitFor(async () => (await reader.instance(id))?.status === 'completed', 'b to finish the instance', 60);
+    a.child.kill('SIGCONT');
+    await waitFor(() => /lost \+1/.test(a.output()), 'a to report the instance lost', 30);
+    for (const { child } of [a, b]) child.kill('SIGTERM');
+    const [exitA, exitB] = await Promise.all([a.exit, b.exit]);
+
+    // then a did nothing after its lease moved on: b ran the slow step again (it was in flight) and the rest
+    const aPid = String(a.child.pid);
+    const bPid = String(b.child.pid);
+    const steps = lines(log).map(
+      (line) => `${line.what} ${line.element} ${line.pid === aPid ? 'a' : line.pid === bPid ? 'b' : line.pid}`,
+    );
+    expect(steps.filter((step) => step.endsWith(' b'))).toEqual([
+      'start slow b',
+      'done slow b',
+      'start after b',
+      'done after b',
+    ]);
+    expect(steps.filter((step) => step.endsWith(' a'))).toEqual(['start slow a', 'done slow a']);
+    expect((await reader.instance(id))?.variables).toEqual({ slowBy: Number(bPid), afterBy: Number(bPid) });
+    expect(exitA.code, exitA.stderr).toBe(0);
+    expect(exitB.code, exitB.stderr).toBe(0);
+    await reader.close();
+    await repository.close();
+  }, 120_000);
 });

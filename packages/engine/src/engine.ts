@@ -356,7 +356,8 @@ export class Engine {
 
   /**
    * Deliver a signal to every instance waiting for it, and start an instance of every latest deployed
-   * process with a signal start event of that name. Returns the instances it reached or started.
+   * process with a signal start event of that name. Returns the instances it reached or started. One another
+   * engine holds gets it through the store: its holder takes it, once, on its next look.
    */
   broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
     this.assertOpen();
@@ -587,13 +588,11 @@ export class Engine {
   }
 
   /**
-   * Messages another engine correlated while this one held the instance wait in the store's buffer: the
-   * instances in memory that wait on a message take them (workers on every look, others on every renewal).
+   * Messages and signals another engine sent while this one held the instance wait in the store's buffer:
+   * the instances in memory that wait on one take them (workers on every look, others on every renewal).
    */
   private async takeHandedMessages(): Promise<void> {
-    const waiting = [...this.runtimes.values()].filter((runtime) =>
-      [...runtime.current.subscriptions.values()].some((subscription) => subscription.kind === 'message'),
-    );
+    const waiting = [...this.runtimes.values()].filter((runtime) => runtime.current.subscriptions.size > 0);
     // Faults surface through onFault; one instance's failure does not keep the others from their messages.
     await Promise.allSettled(waiting.map((runtime) => runtime.takeBuffered()));
   }

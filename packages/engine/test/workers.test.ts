@@ -3,7 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
-import { bpmn, chain, ext, flow, message, messageDefinition, timer } from './fixtures/bpmn/xml.js';
+import {
+  bpmn,
+  chain,
+  definitions,
+  ext,
+  flow,
+  message,
+  messageDefinition,
+  process,
+  signal,
+  signalDefinition,
+  timer,
+} from './fixtures/bpmn/xml.js';
 
 const TTL = 3_000;
 const POLL = 100;
@@ -28,6 +40,31 @@ const workAndPaid = bpmn(
   ${flow('f1', 'start', 'fork')}${flow('f2', 'fork', 'work')}${flow('f3', 'fork', 'paid')}
   ${flow('f4', 'work', 'join')}${flow('f5', 'paid', 'join')}${flow('f6', 'join', 'end')}`,
 ).replace('<bpmn:process', `${message('m', 'paid', '=orderId')}<bpmn:process`);
+
+/** The same with a signal `go` instead of the message. */
+const workAndSignal = bpmn(
+  `<bpmn:startEvent id="start" /><bpmn:parallelGateway id="fork" />${task('work')}
+  <bpmn:intermediateCatchEvent id="go">${signalDefinition('s')}</bpmn:intermediateCatchEvent>
+  <bpmn:parallelGateway id="join" /><bpmn:endEvent id="end" />
+  ${flow('f1', 'start', 'fork')}${flow('f2', 'fork', 'work')}${flow('f3', 'fork', 'go')}
+  ${flow('f4', 'work', 'join')}${flow('f5', 'go', 'join')}${flow('f6', 'join', 'end')}`,
+).replace('<bpmn:process', `${signal('s', 'go')}<bpmn:process`);
+
+/** A parent: fork → (work | call `child`) → join → end; the child waits on a user task. */
+const parentWithWork = bpmn(
+  `<bpmn:startEvent id="start" /><bpmn:parallelGateway id="fork" />${task('work')}
+  <bpmn:callActivity id="call">${ext('<zeebe:calledElement processId="child" />')}</bpmn:callActivity>
+  <bpmn:parallelGateway id="join" /><bpmn:endEvent id="end" />
+  ${flow('f1', 'start', 'fork')}${flow('f2', 'fork', 'work')}${flow('f3', 'fork', 'call')}
+  ${flow('f4', 'work', 'join')}${flow('f5', 'call', 'join')}${flow('f6', 'join', 'end')}`,
+);
+const childWithTask = definitions(
+  process(
+    `<bpmn:startEvent id="c_start" /><bpmn:userTask id="review" /><bpmn:endEvent id="c_end" />${chain('c_start', 'review', 'c_end')}`,
+    'child',
+  ),
+  'child-defs',
+);
 
 const engines: Engine[] = [];
 afterEach(async () => {
@@ -157,6 +194,70 @@ describe('workers on one store', () => {
     await until(clock, async () => (await a.instance(id))?.status === 'completed');
     expect((await a.instance(id))?.variables).toMatchObject({ paid: true, worked: 'a' });
     expect(log).toEqual(['a:work']);
+  });
+
+  it('should hand a signal to the worker holding a waiting instance, which takes it once', async () => {
+    // given worker a holding an instance with a job in flight and a signal wait
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const a = engineOn(repository, clock, { work: () => answered.then(() => ({ worked: 'a' })) });
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(workAndSignal);
+    const id = await a.start('p');
+    await until(clock, async () => (await repository.lease(id)) !== undefined);
+
+    // when another engine broadcasts the signal, twice under one id
+    const other = engineOn(repository, clock, {});
+    expect(await other.broadcastSignal('go', { variables: { go: 1 }, signalId: 's-1' })).toEqual([id]);
+    expect(await other.broadcastSignal('go', { variables: { go: 2 }, signalId: 's-1' })).toEqual([id]);
+
+    // then the holder took it once and ran on
+    answer();
+    await until(clock, async () => (await a.instance(id))?.status === 'completed');
+    expect((await a.instance(id))?.variables).toEqual({ go: 1, worked: 'a' });
+  });
+
+  it("should hand a child's end to its parent once the engine holding the parent lets go", async () => {
+    // given a parent held by worker a (its work handler has not answered) whose child waits on a user task
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let works = 0;
+    const a = engineOn(repository, clock, {
+      work: () => {
+        works++;
+        return answered.then(() => ({ worked: 'a' }));
+      },
+    });
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(childWithTask);
+    await a.deploy(parentWithWork);
+    const parent = await a.start('p');
+    const view = await a.instance(parent);
+    const childId = view!.calls[0]!.instanceId;
+    await until(clock, async () => (await repository.get(childId)) !== undefined && !(await repository.lease(childId)));
+
+    // when another engine completes the child's task while a still holds the parent
+    const b = engineOn(repository, clock, {});
+    const [review] = await b.userTasks({ instanceId: childId });
+    await b.completeUserTask(review!.id);
+    expect((await b.instance(childId))?.status).toBe('completed');
+    expect((await a.instance(parent))?.status).toBe('running');
+
+    // then, once a's work is done and the parent parked, the child's end reaches it and it completes
+    answer();
+    await until(
+      clock,
+      async () => (await repository.get(parent)) !== undefined && (await a.instance(parent))?.status === 'completed',
+    );
+    expect(works).toBe(1);
   });
 
   it('should refuse a concurrency or poll interval that is not a positive integer', () => {

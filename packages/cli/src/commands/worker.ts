@@ -9,7 +9,7 @@ import { withSession } from '../session.js';
 export const workerSpec = commandSpec({
   name: 'worker',
   usage:
-    'thresher worker [--handlers MODULE] [--store URL] [--concurrency N] [--poll DURATION] [--report DURATION] [--json]',
+    'thresher worker [--handlers MODULE] [--store URL] [--concurrency N] [--poll DURATION] [--report DURATION] [--lease-ttl DURATION] [--json]',
   summary:
     'run instances from the store until SIGTERM or SIGINT: work other workers left behind, due timers, and the next event of parked instances',
   positionals: [],
@@ -35,6 +35,12 @@ export const workerSpec = commandSpec({
       placeholder: 'DURATION',
       description: 'print the counts of what the worker did this often (ISO 8601; default PT10S)',
     },
+    'lease-ttl': {
+      type: 'string',
+      placeholder: 'DURATION',
+      description:
+        "how long an instance stays this worker's without renewal: after it, a worker that stopped (killed, paused) loses its instances to the others (ISO 8601; default PT30S)",
+    },
   },
   examples: [
     'thresher worker --store postgres://localhost/app --handlers handlers.mjs',
@@ -52,6 +58,7 @@ export interface WorkerArgs {
   concurrency: number;
   pollMs: number;
   reportMs: number;
+  leaseTtlMs: number;
 }
 
 /** Parses `thresher worker` arguments. */
@@ -66,9 +73,11 @@ export function parseWorkerArgs(argv: readonly string[]): Parsed<WorkerArgs> {
     }
     const pollMs = parseDurationFlag('--poll', text(values, 'poll') ?? 'PT1S', usage);
     const reportMs = parseDurationFlag('--report', text(values, 'report') ?? 'PT10S', usage);
+    const leaseTtlMs = parseDurationFlag('--lease-ttl', text(values, 'lease-ttl') ?? 'PT30S', usage);
     for (const [name, ms] of [
       ['--poll', pollMs],
       ['--report', reportMs],
+      ['--lease-ttl', leaseTtlMs],
     ] as const) {
       if (ms < 1) throw new UsageError(`option ${name}: must be at least a millisecond`, usage);
     }
@@ -78,6 +87,7 @@ export function parseWorkerArgs(argv: readonly string[]): Parsed<WorkerArgs> {
       concurrency: Number(concurrency),
       pollMs: Math.round(pollMs),
       reportMs: Math.round(reportMs),
+      leaseTtlMs: Math.round(leaseTtlMs),
     };
   });
 }
@@ -97,7 +107,7 @@ function countsLine(owner: string, now: WorkerCounts, before: WorkerCounts): str
  * and their jobs are taken up by another worker once this one's leases lapse.
  */
 export const workerCommand = defineCommand(workerSpec, parseWorkerArgs, async (args, { io, out }) => {
-  const options = { store: args.store, handlers: args.handlers, create: true, usage };
+  const options = { store: args.store, handlers: args.handlers, create: true, usage, leaseTtlMs: args.leaseTtlMs };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
     const worker = engine.startWorker({ concurrency: args.concurrency, pollMs: args.pollMs });

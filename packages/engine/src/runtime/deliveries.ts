@@ -4,6 +4,7 @@ import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from '..
 import { InstanceHeldError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
+import { HANDOVER_TTL_MS, signalInbox } from './handover.js';
 import type { InstanceRuntime } from './instance-runtime.js';
 
 /** What delivering messages and signals needs from the engine. */
@@ -128,12 +129,6 @@ export async function correlateMessage(
   return { correlated: false, buffered: true, instanceId: null };
 }
 
-/**
- * How long a message handed over to an instance another engine holds is kept at least: its holder takes it on
- * its next look (a worker's poll, a dehydrating engine's lease renewal), well within this.
- */
-const HANDOVER_TTL_MS = 10 * 60_000;
-
 /** Keep a message in the store's buffer; returns its id. A message whose id is buffered already stays as it was. */
 async function buffer(
   host: DeliveryHost,
@@ -158,11 +153,21 @@ async function buffer(
 
 export async function broadcastSignal(host: DeliveryHost, name: string, options: SignalOptions): Promise<string[]> {
   const variables = options.variables ?? {};
-  canonicalBytes(variables, '$variables');
   const waiting = subscribed('signal', name, null);
   const reached: string[] = [];
+  const bytes = canonicalBytes(variables, '$variables');
   for (const instanceId of await waitingInstances(host, `signal:${name}`, null, waiting)) {
-    const runtime = await host.runtime(instanceId);
+    let runtime: InstanceRuntime;
+    try {
+      runtime = await host.runtime(instanceId);
+    } catch (error) {
+      if (!(error instanceof InstanceHeldError)) throw error;
+      // Another engine runs it: the signal goes to it through the store, addressed to this instance alone.
+      const id = `${options.signalId ?? randomUUID()}@${instanceId}`;
+      await buffer(host, signalInbox(name), instanceId, bytes, id, HANDOVER_TTL_MS);
+      reached.push(instanceId);
+      continue;
+    }
     if (!waiting(runtime.current)) continue;
     const signalId = options.signalId ?? null;
     await runtime.submit({ type: 'signal.received', name, variables: { ...variables }, signalId });

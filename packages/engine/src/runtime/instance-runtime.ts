@@ -11,6 +11,7 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import type { Clock, EngineEvent, Handlers, SettledOptions, SettledState } from '../api-types.js';
+import { InstanceHeldError } from '../common/errors.js';
 import { applyEvents } from '../core/apply.js';
 import type { CoreContext } from '../core/context.js';
 import { type Announcement, type Effect, NOTHING_OWED, type Obligations } from '../core/effects.js';
@@ -19,9 +20,13 @@ import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { capture, openState } from './capture.js';
+import { signalInbox } from './handover.js';
 import { callHandler, jobView, type Outcome } from './job-calls.js';
 import { settledState } from './settle.js';
 import { TimerWake } from './timer-wake.js';
+
+/** How long a delivery to an instance another engine holds waits before it is tried again. */
+const HELD_RETRY_MS = 1_000;
 
 /** What a runtime needs from its engine. */
 export interface RuntimeHost {
@@ -323,18 +328,22 @@ export class InstanceRuntime {
     for (const subscriptionId of subscriptionIds) {
       for (;;) {
         const subscription = this.state.subscriptions.get(subscriptionId);
-        if (this.stopped || subscription?.kind !== 'message' || this.state.instance.status !== 'running') break;
-        const { name, correlationKey } = subscription;
+        if (this.stopped || subscription === undefined || this.state.instance.status !== 'running') break;
+        const { kind, name, correlationKey } = subscription;
+        // A signal is in the buffer only when another engine handed it to this instance while this one held it.
+        const [bufferName, key] = kind === 'signal' ? [signalInbox(name), this.id] : [name, correlationKey];
         const message: BufferedMessage | undefined = await this.durably(() =>
-          this.host.repository.takeMessage(name, correlationKey, this.host.clock.now(), this.id),
+          this.host.repository.takeMessage(bufferName, key, this.host.clock.now(), this.id),
         );
         if (message === undefined) break;
         const { id } = message;
         if (!this.state.instance.receivedIds.includes(id)) {
           const variables = fromCanonicalBytes(message.variables) as Variables;
-          this.perform(
-            await this.step([{ type: 'message.correlated', name, correlationKey, variables, messageId: id }]),
-          );
+          const event: InstanceEvent =
+            kind === 'signal'
+              ? { type: 'signal.received', name, variables, signalId: id }
+              : { type: 'message.correlated', name, correlationKey, variables, messageId: id };
+          this.perform(await this.step([event]));
         }
         await this.durably(() => this.host.repository.deleteMessage(id));
       }
@@ -419,19 +428,29 @@ export class InstanceRuntime {
       this.inFlightEffects--;
       this.notifySettled();
     };
-    const delivery =
-      entry.kind === 'signal'
-        ? this.host.broadcast(entry.name, entry.variables, entry.id)
-        : entry.kind === 'start'
-          ? this.host.startNext(this.state.instance.definition.digest, this.process.id, entry)
-          : this.host.call(this, entry);
-    delivery
-      .then(() => this.submit({ type: 'outbox.delivered', entryId }))
-      // Left in the outbox, the entry is delivered again on the next restore; the fault says why it was not now.
-      .catch((error: unknown) => {
-        if (!this.broken) this.host.fault(this.id, error instanceof Error ? error : new Error(String(error)));
-      })
-      .then(done, done);
+    const attempt = (): void => {
+      if (this.stopped) return done();
+      const delivery =
+        entry.kind === 'signal'
+          ? this.host.broadcast(entry.name, entry.variables, entry.id)
+          : entry.kind === 'start'
+            ? this.host.startNext(this.state.instance.definition.digest, this.process.id, entry)
+            : this.host.call(this, entry);
+      delivery.then(
+        () => this.submit({ type: 'outbox.delivered', entryId }).then(done, done),
+        (error: unknown) => {
+          // The other side of a call runs in another engine for now: deliver again once it may have let go.
+          if (error instanceof InstanceHeldError && error.instanceId !== this.id && !this.broken) {
+            this.host.clock.setTimeout(attempt, HELD_RETRY_MS);
+            return;
+          }
+          // Left in the outbox, the entry is delivered again on the next restore; the fault says why it was not now.
+          if (!this.broken) this.host.fault(this.id, error instanceof Error ? error : new Error(String(error)));
+          done();
+        },
+      );
+    };
+    attempt();
   }
 
   private notifySettled(): void {
