@@ -481,10 +481,14 @@ export class Engine {
         clock: this.clock,
         active: () => this.runtimes.size + this.loading.size,
         claimLeftBehind: (limit) => this.leases.claimLapsed(limit),
-        dueElsewhere: async (limit) => {
-          const due = await this.repository.dueTimers(this.clock.now(), limit + this.runtimes.size);
+        claimDue: async (limit) => {
+          // More than there is room for: other workers are looking at the same list and claim some of it.
+          const due = await this.repository.dueTimers(this.clock.now(), 4 * limit + this.runtimes.size);
           const ids = due.map((timer) => timer.instanceId);
-          return ids.filter((id) => !this.runtimes.has(id) && !this.loading.has(id)).slice(0, limit);
+          return this.leases.claimSome(
+            ids.filter((id) => !this.runtimes.has(id) && !this.loading.has(id)),
+            limit,
+          );
         },
         restore: async (instanceId) => {
           try {

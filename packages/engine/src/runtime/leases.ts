@@ -83,6 +83,25 @@ export class Leases {
     return leases.map((lease) => lease.instanceId);
   }
 
+  /**
+   * Claim up to `limit` of these instances in one store transaction, passing over those another engine
+   * holds (or is claiming: PostgreSQL skips locked rows), so that workers looking at the same list share it
+   * instead of colliding on its head. Returns the ids claimed.
+   */
+  async claimSome(instanceIds: readonly string[], limit: number): Promise<string[]> {
+    const wanted = instanceIds.filter((id) => !this.held.has(id));
+    if (wanted.length === 0 || limit <= 0) return [];
+    const leases = await this.repository.claim({
+      owner: this.owner,
+      ttlMs: this.ttlMs,
+      now: this.clock.now(),
+      limit,
+      instanceIds: wanted,
+    });
+    this.keep(leases);
+    return leases.map((lease) => lease.instanceId);
+  }
+
   /** The fence for a write to an instance: its lease, renewed first once half its time is gone. */
   async fence(instanceId: string): Promise<Fence | undefined> {
     const lease = this.held.get(instanceId);

@@ -7,8 +7,8 @@ export interface WorkerHost {
   active(): number;
   /** Claim up to `limit` instances whose holder stopped renewing (work left behind); returns their ids. */
   claimLeftBehind(limit: number): Promise<string[]>;
-  /** Ids of up to `limit` instances not in memory whose BPMN timer is due. */
-  dueElsewhere(limit: number): Promise<string[]>;
+  /** Claim up to `limit` instances not in memory whose BPMN timer is due; returns their ids. */
+  claimDue(limit: number): Promise<string[]>;
   /**
    * Restore an instance and run it on (a claimed one, or one to claim first). False when another engine
    * holds it; rejects when it cannot be restored.
@@ -82,7 +82,7 @@ export class Worker {
     if (room <= 0 || this.stopped) return false;
     const leftBehind = await this.host.claimLeftBehind(room);
     room -= leftBehind.length;
-    const due = room > 0 ? await this.host.dueElsewhere(room) : [];
+    const due = room > 0 ? await this.host.claimDue(room) : [];
     const found = [...leftBehind, ...due];
     // Restored side by side; each runs on by itself once restored.
     await Promise.all(
