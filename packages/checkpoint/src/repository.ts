@@ -63,7 +63,9 @@ export interface ClaimOptions {
   takeOver?: string[];
   /**
    * Only work a holder left behind: instances whose lease is held but lapsed at `now` (or held by an owner in
-   * `takeOver`). Running instances with no lease at all (parked ones a dehydrating engine released) are skipped.
+   * `takeOver`), ended ones included — an ended instance still holding a lease is one whose engine died
+   * before delivering what its end owes (a called child's end to its parent). Instances with no lease at all
+   * (parked ones a dehydrating engine released) are skipped.
    */
   lapsedOnly?: boolean;
 }

@@ -76,7 +76,7 @@ const schemas: string[] = [];
 function worker(
   store: string,
   log: string,
-  flags = ['--poll', 'PT0.1S', '--report', 'PT1S'],
+  flags = ['--poll', 'PT0.1S', '--report', 'PT1S', '--lease-ttl', 'PT5S'],
 ): { child: ChildProcess; exit: Promise<Exit>; output: () => string } {
   const args = [main, 'worker', '--store', store, '--handlers', 'handlers.mjs', ...flags];
   const child = spawn(process.execPath, args, {
@@ -123,12 +123,18 @@ function lines(log: string): Line[] {
     });
 }
 
-async function waitFor(condition: () => Promise<boolean> | boolean, what: string, seconds = 240): Promise<void> {
+/** Polls `condition`; a condition, not a timing assertion: the limit only keeps a stuck run from hanging. */
+async function waitFor(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  seconds = 420,
+  progress: () => Promise<string> | string = () => '',
+): Promise<void> {
   for (let i = 0; i < seconds * 10; i++) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what}: ${await progress()}`);
 }
 
 beforeAll(() => {
@@ -193,10 +199,35 @@ describe('thresher worker processes on one PostgreSQL', () => {
       const killed = await victim.exit;
       expect(killed.signal).toBe('SIGKILL');
       const replacement = worker(store, log);
+      // What a run that does not end left behind, to tell why.
+      const stuck = async () => {
+        const running = await repository.instances({ status: 'running', limit: 20 });
+        const reader = new Engine({ repository });
+        const views = await Promise.all(
+          running.map(async (row) => {
+            const view = await reader.instance(row.instanceId);
+            return {
+              id: row.instanceId,
+              parentId: row.parentId,
+              lease: await repository.lease(row.instanceId),
+              active: view?.activeElements,
+              incidents: view?.incidents,
+              calls: view?.calls,
+              variables: view?.variables,
+            };
+          }),
+        );
+        await reader.close();
+        return views;
+      };
+      const completedCount = async () =>
+        (await repository.instances({ status: 'completed', limit: 2 * INSTANCES + 1 })).length;
       await waitFor(
-        async () =>
-          (await repository.instances({ status: 'completed', limit: 2 * INSTANCES + 1 })).length === 2 * INSTANCES,
+        async () => (await completedCount()) === 2 * INSTANCES,
         'every instance and child to complete',
+        420,
+        async () =>
+          `${await completedCount()} of ${2 * INSTANCES} completed; stuck: ${JSON.stringify(await stuck())}; ${lines(log).length} log lines; the workers said: ${[...workers.slice(1), replacement].map((w) => w.output().split('\n').slice(-3).join(' | ')).join(' || ')}`,
       );
       const survivors = [workers[1]!, workers[2]!, replacement];
       for (const { child } of survivors) child.kill('SIGTERM');
@@ -255,7 +286,7 @@ describe('thresher worker processes on one PostgreSQL', () => {
       }
       await repository.close();
     },
-    300_000,
+    900_000,
   );
 });
 

@@ -645,7 +645,11 @@ export class Engine {
     }
     const links = await this.calls.relink(state);
     const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
-    if (state.instance.status !== 'running') this.endedWhenRead.add(runtime);
+    const ended = state.instance.status !== 'running';
+    // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
+    // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
+    if (ended && held === true && state.outbox.length === 0) await this.leases.release(instanceId);
+    if (ended && (held !== true || state.outbox.length === 0)) this.endedWhenRead.add(runtime);
     else {
       this.runtimes.set(instanceId, runtime);
       this.publish({
@@ -656,6 +660,7 @@ export class Engine {
         seq: stored.seq,
       });
       await runtime.resume(journal);
+      if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
       await this.calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
       // Not while it is being restored (a call forwarded then would wait on this very restore), and not
       // before the caller that restored it had its turn (its event would restore it again).

@@ -2,6 +2,7 @@ import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import { KillSwitch } from '../src/testing/kill-switch.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import {
   bpmn,
@@ -65,6 +66,40 @@ const childWithTask = definitions(
   ),
   'child-defs',
 );
+
+/** `child`: start → box → end; and a parent calling it. */
+const childBoxed = definitions(
+  process(
+    `<bpmn:startEvent id="c_start" />${task('box')}<bpmn:endEvent id="c_end" />${chain('c_start', 'box', 'c_end')}`,
+    'child',
+  ),
+  'boxed-defs',
+);
+const callsBoxed = bpmn(`<bpmn:startEvent id="start" />
+  <bpmn:callActivity id="call">${ext('<zeebe:calledElement processId="child" />')}</bpmn:callActivity>
+  <bpmn:endEvent id="end" />${chain('start', 'call', 'end')}`);
+
+/** A memory repository that records its writes in order: `put <id> <seq>`, `putWrites`, `claim` (one that took). */
+function writeOrder(): { order: string[]; logging: Repository } {
+  const order: string[] = [];
+  const logged = createMemoryRepository();
+  const logging = new Proxy(logged, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const result = await value.apply(target, args);
+        if (property === 'put') {
+          const { instanceId, seq } = args[0] as { instanceId: string; seq: number };
+          order.push(`put ${instanceId} ${seq}`);
+        } else if (property === 'putWrites') order.push('putWrites');
+        else if (property === 'claim' && (result as unknown[]).length > 0) order.push('claim');
+        return result;
+      };
+    },
+  });
+  return { order, logging };
+}
 
 const engines: Engine[] = [];
 afterEach(async () => {
@@ -258,6 +293,101 @@ describe('workers on one store', () => {
       async () => (await repository.get(parent)) !== undefined && (await a.instance(parent))?.status === 'completed',
     );
     expect(works).toBe(1);
+  });
+
+  it('should run a child whose engine died between storing it and claiming it, once its parent is taken up', async () => {
+    // given the write order of an uninterrupted run: where the child's first checkpoint lands
+    const models = [childBoxed, callsBoxed];
+    const { order, logging } = writeOrder();
+    const dry = engineOn(logging, new VirtualClock(), { box: () => ({ boxed: true }) });
+    for (const xml of models) await dry.deploy(xml);
+    const dryParent = await dry.start('p');
+    const dryChild = (await dry.instance(dryParent))!.calls[0]!.instanceId;
+    await until(new VirtualClock(), async () => (await dry.instance(dryParent))?.status === 'completed');
+    const killAt = order.indexOf(`put ${dryChild} 0`) + 1;
+    expect(order[killAt]).toBe('claim');
+
+    // when an engine is killed right after storing the child, before claiming it
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const store = new KillSwitch(repository, killAt);
+    let boxes = 0;
+    const countBox = () => {
+      boxes += 1;
+      return { boxed: boxes };
+    };
+    // (abandoned at the kill, as a crashed process: never closed)
+    const a = new Engine({
+      repository: store,
+      handlers: { box: countBox },
+      clock: clock.view(),
+      leaseTtlMs: TTL,
+    });
+    for (const xml of models) await a.deploy(xml);
+    void a.start('p');
+    await store.killed;
+
+    // and a worker on the store takes up the parent once the dead engine's lease lapsed
+    const b = engineOn(repository, clock, { box: countBox });
+    b.startWorker({ pollMs: POLL });
+    const [parent] = await repository.instances({ roots: true });
+    await until(clock, async () => (await b.instance(parent!.instanceId))?.status === 'completed');
+
+    // then the child ran, once, and the parent completed
+    expect(boxes).toBe(1);
+    const child = (await b.instance(parent!.instanceId))!.calls;
+    expect(child).toEqual([]);
+    expect((await repository.instances({ children: true, status: 'completed' })).length).toBe(1);
+  });
+
+  it("should deliver a child's end its dead engine stored but never delivered, once the lease lapses", async () => {
+    // given the write order of an uninterrupted run on dehydrating engines: where the child's end lands
+    const models = [childBoxed, callsBoxed];
+    const { order, logging } = writeOrder();
+    const dry = new Engine({ repository: logging, handlers: { box: () => ({ boxed: true }) }, dehydrate: true });
+    engines.push(dry);
+    for (const xml of models) await dry.deploy(xml);
+    const dryParent = await dry.start('p');
+    await until(new VirtualClock(), async () => (await dry.instance(dryParent))?.status === 'completed');
+    const dryChild = (await logging.instances({ children: true }))[0]!.instanceId;
+    const killAt = order.indexOf(`put ${dryChild} 1`) + 1;
+    expect(killAt).toBeGreaterThan(0);
+
+    // when a dehydrating engine is killed right after storing the child's end, before telling the parent
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const store = new KillSwitch(repository, killAt);
+    let boxes = 0;
+    const countBox = () => {
+      boxes += 1;
+      return { boxed: boxes };
+    };
+    // (abandoned at the kill, as a crashed process: never closed)
+    const a = new Engine({
+      repository: store,
+      handlers: { box: countBox },
+      clock: clock.view(),
+      leaseTtlMs: TTL,
+      dehydrate: true,
+    });
+    for (const xml of models) await a.deploy(xml);
+    void a.start('p');
+    await store.killed;
+    const [parent] = await repository.instances({ roots: true });
+    const [child] = await repository.instances({ children: true });
+    expect(child?.status).toBe('completed');
+    // the parent, parked on its call, had been let go of (dehydrated) — as it is when the child takes a while
+    const parentLease = await repository.lease(parent!.instanceId);
+    if (parentLease) await repository.release(parentLease);
+
+    // and a worker runs on the store
+    const b = engineOn(repository, clock, { box: countBox });
+    b.startWorker({ pollMs: POLL });
+
+    // then, once the dead engine's lease on the child lapsed, the worker delivered its end and the parent ran on
+    await until(clock, async () => (await b.instance(parent!.instanceId))?.status === 'completed');
+    expect(boxes).toBe(1);
+    await until(clock, async () => (await repository.lease(child!.instanceId)) === undefined);
   });
 
   it('should refuse a concurrency or poll interval that is not a positive integer', () => {

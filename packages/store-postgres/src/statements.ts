@@ -122,7 +122,8 @@ export function statements(s: string) {
     // RETURNING has no order: the outer SELECT sorts by the "C" collation, i.e. by code point.
     claim: `WITH picked AS (
         SELECT instance_id FROM ${s}.instances
-        WHERE status = 'running' AND (lease_owner IS NULL OR lease_expires_at <= $2 OR lease_owner = ANY ($6::text[]))
+        WHERE (status = 'running' OR $7::boolean)
+          AND (lease_owner IS NULL OR lease_expires_at <= $2 OR lease_owner = ANY ($6::text[]))
           AND ($4::text[] IS NULL OR instance_id = ANY ($4::text[]))
           AND (NOT $7::boolean OR lease_owner IS NOT NULL)
         ORDER BY instance_id LIMIT $3

@@ -79,14 +79,13 @@ export const SQL = {
     WHERE i.status = 'running'
       AND (l.instance_id IS NULL OR l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY i.instance_id LIMIT @limit`,
-  // Work a holder left behind: held leases only (the leases table, not every running instance).
+  // Work a holder left behind: held leases only (the leases table, not every running instance), ended
+  // instances included (a lease left on one marks deliveries its end still owes).
   selectLapsed: `SELECT l.instance_id FROM leases l JOIN instances i ON i.instance_id = l.instance_id
-    WHERE i.status = 'running'
-      AND (l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
+    WHERE (l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY l.instance_id LIMIT @limit`,
   selectLapsedAmong: `SELECT l.instance_id FROM leases l JOIN instances i ON i.instance_id = l.instance_id
     WHERE l.instance_id IN (SELECT value FROM json_each(@ids))
-      AND i.status = 'running'
       AND (l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY l.instance_id LIMIT @limit`,
   selectClaimableAmong: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id

@@ -260,8 +260,16 @@ export function describeLeases<TRepository extends Repository>(
     });
 
     test('TH-LEASE-20', async (repository) => {
-      await putInstances(repository, 'order-1', 'order-2', 'order-3', 'order-4', 'order-5');
+      await putInstances(repository, 'order-1', 'order-2', 'order-3', 'order-4', 'order-5', 'order-6', 'order-7');
       await repository.claim(by('node-dead', T0, { instanceIds: ['order-1'] }));
+      // order-6 ended under its lease (its holder died before letting go); order-7 ended and was let go of
+      const [ending] = await repository.claim(by('node-dead', T0, { instanceIds: ['order-6'] }));
+      const [ended] = await repository.claim(by('node-done', T0, { instanceIds: ['order-7'] }));
+      for (const lease of [ending!, ended!]) {
+        const fence = { owner: lease.owner, token: lease.token };
+        await repository.put({ ...checkpoint(lease.instanceId, 2, { meta: { status: 'completed' } }), fence });
+      }
+      await repository.release(ended!);
       await repository.claim(by('node-gone', T0 + TTL, { instanceIds: ['order-2'] }));
       const [live] = await repository.claim(by('node-alive', T0 + TTL, { instanceIds: ['order-3'] }));
       const [released] = await repository.claim(by('node-done', T0, { instanceIds: ['order-4'] }));
@@ -270,7 +278,7 @@ export function describeLeases<TRepository extends Repository>(
       const taken = await repository.claim(by('node-b', T0 + TTL + 1, { lapsedOnly: true, takeOver: ['node-gone'] }));
       const among = await repository.claim(by('node-c', T0 + TTL + 1, { lapsedOnly: true, instanceIds: ['order-5'] }));
 
-      expect(ids(taken)).toEqual(['order-1', 'order-2']);
+      expect(ids(taken)).toEqual(['order-1', 'order-2', 'order-6']);
       expect(among).toEqual([]);
       expect(await repository.lease('order-3')).toEqual(live);
       expect(await repository.lease('order-4')).toBeUndefined();

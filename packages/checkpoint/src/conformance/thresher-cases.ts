@@ -202,7 +202,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     [
       'TH-LEASE-20',
-      'should claim with lapsedOnly only held leases that lapsed or whose owner is in takeOver, never an unleased instance',
+      'should claim with lapsedOnly only held leases that lapsed or whose owner is in takeOver, ended instances included, never an unleased instance',
     ],
   ]),
   ...rows('fencing.ts', [

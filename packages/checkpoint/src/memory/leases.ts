@@ -13,8 +13,8 @@ export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] 
   const wanted = options.instanceIds === undefined ? undefined : new Set(options.instanceIds);
   const candidates: string[] = [];
   for (const [instanceId, instance] of state.instances) {
-    if (instance.meta.status !== 'running' || !isClaimable(instance.lease, now, options.takeOver)) continue;
-    if (options.lapsedOnly && instance.lease === undefined) continue;
+    if (options.lapsedOnly ? instance.lease === undefined : instance.meta.status !== 'running') continue;
+    if (!isClaimable(instance.lease, now, options.takeOver)) continue;
     if (wanted !== undefined && !wanted.has(instanceId)) continue;
     candidates.push(instanceId);
   }

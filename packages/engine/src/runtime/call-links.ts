@@ -6,7 +6,7 @@ import {
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
-import { EngineError, NotFoundError, RestoreError } from '../common/errors.js';
+import { EngineError, InstanceHeldError, NotFoundError, RestoreError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { openStored } from './capture.js';
@@ -80,8 +80,8 @@ export class CallLinks {
   }
 
   private async start(parent: InstanceRuntime, entry: Extract<CallOutboxEntry, { kind: 'call' }>): Promise<void> {
-    // Started before a crash: the child goes on by itself. Cancelled meanwhile: never started.
-    if (await this.host.repository.get(entry.childId)) return;
+    // Started before a crash: make sure it runs. Cancelled meanwhile: never started.
+    if (await this.host.repository.get(entry.childId)) return this.running(entry.childId);
     if (!parent.current.callerOf(entry.childId)) return;
     let target: { deployment: Deployment; process: ProcessDef };
     try {
@@ -101,11 +101,23 @@ export class CallLinks {
       await this.host.startChild(entry.childId, deployment, process, startNode, entry.variables, link);
     } catch (error) {
       // Another delivery of the same start got there first: the child exists, which is the point.
-      if (error instanceof ConflictError) return;
+      if (error instanceof ConflictError) return this.running(entry.childId);
       if (error instanceof LimitExceededError) {
         return parent.submit({ type: 'call.failed', childId: entry.childId, error: error.message });
       }
       throw error;
+    }
+  }
+
+  /**
+   * A child that exists runs somewhere: in another engine that holds it, or here. One whose start was stored
+   * but whose engine died before claiming it holds no lease, so no worker takes it up by itself: restore it.
+   */
+  private async running(childId: string): Promise<void> {
+    try {
+      await this.host.runtime(childId);
+    } catch (error) {
+      if (!(error instanceof InstanceHeldError)) throw error;
     }
   }
 
