@@ -1,8 +1,12 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { type Clock, systemClock } from '@thresher/engine';
+import pg from 'pg';
 import { runCli } from '../src/index.js';
 import type { CliIo } from '../src/io.js';
 
@@ -208,3 +212,70 @@ export const serviceProcess = `  <bpmn:process id="greeting" isExecutable="true"
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="greet" />
     <bpmn:sequenceFlow id="f2" sourceRef="greet" targetRef="end" />
   </bpmn:process>`;
+
+/** The test PostgreSQL server (`.ci/run` sets THRESHER_PG_URL); undefined where none runs. */
+export const PG_URL = process.env.THRESHER_PG_URL?.trim() || undefined;
+
+/** Schemas on the test server, one per store a test asks for; `drop()` them after each test. */
+export class TestSchemas {
+  private readonly made: string[] = [];
+
+  constructor(private readonly prefix: string) {}
+
+  /** A fresh schema name, dropped by `drop()`. */
+  name(): string {
+    const schema = `${this.prefix}_${randomBytes(6).toString('hex')}`;
+    this.made.push(schema);
+    return schema;
+  }
+
+  /** A `postgres://` store URL on the test server, in a fresh schema. */
+  store(schema = this.name()): string {
+    const url = new URL(PG_URL!);
+    url.searchParams.set('schema', schema);
+    return url.toString();
+  }
+
+  async drop(): Promise<void> {
+    if (PG_URL === undefined || this.made.length === 0) return;
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      for (const schema of this.made.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+/** How a `thresher` child process ended, with everything it wrote. */
+export interface ChildExit {
+  pid: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built binary the child-process tests run (`pnpm test` builds first). */
+export const CLI_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** Runs the built `thresher` as a child process in `cwd`; `stderr()` reads what it wrote so far. */
+export function spawnThresher(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): { child: ChildProcess; exit: Promise<ChildExit>; stderr: () => string } {
+  const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exit = new Promise<ChildExit>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ pid: child.pid!, code, signal, stdout, stderr })),
+  );
+  return { child, exit, stderr: () => stderr };
+}

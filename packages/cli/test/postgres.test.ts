@@ -1,45 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Outcome } from '../src/drive.js';
 import { ExitCode } from '../src/exit-code.js';
 import type { StoreSpec } from '../src/store.js';
-import { Workspace } from './helpers.js';
+import { PG_URL, TestSchemas, Workspace } from './helpers.js';
 
 /**
  * The sample model end to end on each kind of store `--store` accepts. PostgreSQL runs against the server
  * named by THRESHER_PG_URL (`.ci/run` sets it), each test in its own schema (`?schema=` in the store URL),
  * dropped afterwards; without the variable those tests are skipped, saying why.
  */
-const PG_URL = process.env.THRESHER_PG_URL?.trim() || undefined;
 const NO_SERVER = PG_URL === undefined ? ' (skipped: THRESHER_PG_URL is not set, so there is no server)' : '';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../../fixtures/order-fulfilment/${name}`, import.meta.url));
 
 const ws = new Workspace();
-const schemas: string[] = [];
+const schemas = new TestSchemas('thresher_test');
 
-afterEach(async () => {
-  if (PG_URL === undefined || schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-});
+afterEach(() => schemas.drop());
 afterAll(() => ws.remove());
 
 /** A `postgres://` store URL on the test server, in a schema of its own. */
-function postgresStore(): string {
-  const url = new URL(PG_URL!);
-  const schema = `thresher_test_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
-  url.searchParams.set('schema', schema);
-  return url.toString();
-}
+const postgresStore = (): string => schemas.store();
 
 type StoreKind = StoreSpec['kind'];
 

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildExit, CLI_MAIN as main, spawnThresher } from './helpers.js';
 
 // These tests run the real binary as a child process, so they need the built CLI (`pnpm test` builds first).
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 const model = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
@@ -45,31 +44,13 @@ export default {
 };
 `;
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 let dir: string;
 const children: ChildProcess[] = [];
 
-function thresher(args: string[], env: Record<string, string>): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, [main, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<Exit>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, exit };
+function thresher(args: string[], env: Record<string, string>): { child: ChildProcess; exit: Promise<ChildExit> } {
+  const run = spawnThresher(args, { cwd: dir, env });
+  children.push(run.child);
+  return run;
 }
 
 function logLines(log: string): string[] {
@@ -77,8 +58,8 @@ function logLines(log: string): string[] {
 }
 
 /** Wait until the outside world's log shows a line; a condition, not a timing assertion. */
-async function until(log: string, pattern: RegExp, exit: Promise<Exit>): Promise<void> {
-  let exited: Exit | undefined;
+async function until(log: string, pattern: RegExp, exit: Promise<ChildExit>): Promise<void> {
+  let exited: ChildExit | undefined;
   void exit.then((e) => {
     exited = e;
   });

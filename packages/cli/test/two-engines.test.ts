@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildExit, CLI_MAIN, PG_URL, spawnThresher, TestSchemas } from './helpers.js';
 
 /**
  * Two OS processes recovering the same stored instance at once, on one SQLite file and on one PostgreSQL
@@ -13,8 +11,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
  * by a process SIGKILLed inside a handler, so its lease is still live: the recovering processes take it over
  * at once because that process is gone (same host, pid exited).
  */
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const PG_URL = process.env.THRESHER_PG_URL?.trim() || undefined;
 
 const model = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
@@ -42,62 +38,30 @@ export default {
 };
 `;
 
-interface Exit {
-  pid: number;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 let dir: string;
 const children: ChildProcess[] = [];
-const schemas: string[] = [];
+const schemas = new TestSchemas('thresher_two');
 
-function thresher(args: string[], env: Record<string, string>): Promise<Exit> {
-  const child = spawn(process.execPath, [main, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) =>
-    child.on('exit', (code, signal) => resolve({ pid: child.pid!, code, signal, stdout, stderr })),
-  );
-}
-
-function postgresStore(): string {
-  const url = new URL(PG_URL!);
-  const schema = `thresher_two_${randomBytes(6).toString('hex')}`;
-  schemas.push(schema);
-  url.searchParams.set('schema', schema);
-  return url.toString();
+function thresher(args: string[], env: Record<string, string>): Promise<ChildExit> {
+  const run = spawnThresher(args, { cwd: dir, env });
+  children.push(run.child);
+  return run.exit;
 }
 
 beforeAll(() => {
-  if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` (pnpm test does) before these tests`);
+  if (!existsSync(CLI_MAIN))
+    throw new Error(`${CLI_MAIN} is missing: run \`pnpm build\` (pnpm test does) before these tests`);
 });
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
-  if (PG_URL === undefined || schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  await schemas.drop();
 });
 
 const stores = [
   { kind: 'SQLite', store: () => `sqlite:${join(dir, 'store.db')}`, skip: false },
-  { kind: 'PostgreSQL', store: postgresStore, skip: PG_URL === undefined },
+  { kind: 'PostgreSQL', store: () => schemas.store(), skip: PG_URL === undefined },
 ];
 
 describe('two thresher processes recovering one instance at once', () => {

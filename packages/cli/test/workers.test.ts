@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Engine } from '@thresher/engine';
 import { VirtualClock } from '@thresher/engine/testing';
 import { createPostgresRepository } from '@thresher/store-postgres';
-import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildExit, CLI_MAIN, PG_URL, spawnThresher, TestSchemas } from './helpers.js';
 
 /**
  * Worker processes sharing one PostgreSQL schema: instances with service tasks, a timer, a message wait and
@@ -16,8 +14,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
  * completed ran once per step, except steps in flight at the kill (counted, same idempotency key); no
  * instance was run by two workers at once; no message was lost. Needs a server (THRESHER_PG_URL).
  */
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const PG_URL = process.env.THRESHER_PG_URL?.trim() || undefined;
 const INSTANCES = 1_000;
 
 const ext = (content: string) => `<bpmn:extensionElements>${content}</bpmn:extensionElements>`;
@@ -62,37 +58,19 @@ const step = (result) => async (job) => {
 export default { charge: step({ charged: true }), box: step({ boxed: true }), ship: step({ shipped: true }) };
 `;
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 let dir: string;
 const children: ChildProcess[] = [];
-const schemas: string[] = [];
+const schemas = new TestSchemas('thresher_workers');
 
 function worker(
   store: string,
   log: string,
   flags = ['--poll', 'PT0.1S', '--report', 'PT1S', '--lease-ttl', 'PT5S'],
-): { child: ChildProcess; exit: Promise<Exit>; output: () => string } {
-  const args = [main, 'worker', '--store', store, '--handlers', 'handlers.mjs', ...flags];
-  const child = spawn(process.execPath, args, {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', STEP_LOG: log },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<Exit>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, exit, output: () => stderr };
+): { child: ChildProcess; exit: Promise<ChildExit>; output: () => string } {
+  const args = ['worker', '--store', store, '--handlers', 'handlers.mjs', ...flags];
+  const run = spawnThresher(args, { cwd: dir, env: { STEP_LOG: log } });
+  children.push(run.child);
+  return { child: run.child, exit: run.exit, output: run.stderr };
 }
 
 interface Line {
@@ -138,20 +116,14 @@ async function waitFor(
 }
 
 beforeAll(() => {
-  if (!existsSync(main)) throw new Error(`${main} is missing: run \`pnpm build\` (pnpm test does) before these tests`);
+  if (!existsSync(CLI_MAIN))
+    throw new Error(`${CLI_MAIN} is missing: run \`pnpm build\` (pnpm test does) before these tests`);
 });
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
-  if (PG_URL === undefined || schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  await schemas.drop();
 });
 
 describe('thresher worker processes on one PostgreSQL', () => {
@@ -161,11 +133,8 @@ describe('thresher worker processes on one PostgreSQL', () => {
       dir = mkdtempSync(join(tmpdir(), 'thresher-workers-'));
       writeFileSync(join(dir, 'handlers.mjs'), handlers);
       const log = join(dir, 'steps.log');
-      const schema = `thresher_workers_${randomBytes(6).toString('hex')}`;
-      schemas.push(schema);
-      const url = new URL(PG_URL!);
-      url.searchParams.set('schema', schema);
-      const store = url.toString();
+      const schema = schemas.name();
+      const store = schemas.store(schema);
 
       // given the instances, started here and parked on their timer, and their messages sent ahead
       const repository = await createPostgresRepository({ connectionString: PG_URL!, schema });

@@ -101,13 +101,56 @@ function writeOrder(): { order: string[]; logging: Repository } {
   return { order, logging };
 }
 
+/**
+ * The call model run by an engine killed right after a chosen write: an uninterrupted dry run records the
+ * write order, `at` picks the 0-based index of the write to die after (given the child's id). The killed
+ * engine is abandoned, as a crashed process is: never closed. `countBox` counts `box` runs across engines.
+ */
+async function killedCallRun(dehydrate: boolean, at: (order: string[], childId: string) => number) {
+  const models = [childBoxed, callsBoxed];
+  const { order, logging } = writeOrder();
+  const dry = engineOn(logging, new VirtualClock(), { box: () => ({ boxed: true }) }, dehydrate);
+  for (const xml of models) await dry.deploy(xml);
+  const dryParent = await dry.start('p');
+  await until(new VirtualClock(), async () => (await dry.instance(dryParent))?.status === 'completed');
+  const childId = (await logging.instances({ children: true }))[0]!.instanceId;
+  const killAt = at(order, childId) + 1;
+
+  const repository = createMemoryRepository();
+  const clock = new VirtualClock();
+  const store = new KillSwitch(repository, killAt);
+  let runs = 0;
+  const countBox = () => {
+    runs += 1;
+    return { boxed: runs };
+  };
+  const killed = new Engine({
+    repository: store,
+    handlers: { box: countBox },
+    clock: clock.view(),
+    leaseTtlMs: TTL,
+    dehydrate,
+  });
+  for (const xml of models) await killed.deploy(xml);
+  void killed.start('p');
+  await store.killed;
+  return { order, killAt, repository, clock, countBox, boxes: () => runs };
+}
+
 const engines: Engine[] = [];
 afterEach(async () => {
   for (const engine of engines.splice(0)) await engine.close();
 });
 
-function engineOn(repository: Repository, clock: VirtualClock, handlers: Handlers): Engine {
-  const engine = new Engine({ repository, handlers, clock: clock.view(), leaseTtlMs: TTL, backoff: () => 0 });
+function engineOn(repository: Repository, clock: VirtualClock, handlers: Handlers, dehydrate = false): Engine {
+  const engine = new Engine({
+    repository,
+    handlers,
+    clock: clock.view(),
+    leaseTtlMs: TTL,
+    backoff: () => 0,
+    dehydrate,
+  });
   engines.push(engine);
   return engine;
 }
@@ -297,35 +340,11 @@ describe('workers on one store', () => {
 
   it('should run a child whose engine died between storing it and claiming it, once its parent is taken up', async () => {
     // given the write order of an uninterrupted run: where the child's first checkpoint lands
-    const models = [childBoxed, callsBoxed];
-    const { order, logging } = writeOrder();
-    const dry = engineOn(logging, new VirtualClock(), { box: () => ({ boxed: true }) });
-    for (const xml of models) await dry.deploy(xml);
-    const dryParent = await dry.start('p');
-    const dryChild = (await dry.instance(dryParent))!.calls[0]!.instanceId;
-    await until(new VirtualClock(), async () => (await dry.instance(dryParent))?.status === 'completed');
-    const killAt = order.indexOf(`put ${dryChild} 0`) + 1;
-    expect(order[killAt]).toBe('claim');
-
     // when an engine is killed right after storing the child, before claiming it
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const store = new KillSwitch(repository, killAt);
-    let boxes = 0;
-    const countBox = () => {
-      boxes += 1;
-      return { boxed: boxes };
-    };
-    // (abandoned at the kill, as a crashed process: never closed)
-    const a = new Engine({
-      repository: store,
-      handlers: { box: countBox },
-      clock: clock.view(),
-      leaseTtlMs: TTL,
-    });
-    for (const xml of models) await a.deploy(xml);
-    void a.start('p');
-    await store.killed;
+    const { order, killAt, repository, clock, countBox, boxes } = await killedCallRun(false, (order, childId) =>
+      order.indexOf(`put ${childId} 0`),
+    );
+    expect(order[killAt]).toBe('claim');
 
     // and a worker on the store takes up the parent once the dead engine's lease lapsed
     const b = engineOn(repository, clock, { box: countBox });
@@ -334,45 +353,18 @@ describe('workers on one store', () => {
     await until(clock, async () => (await b.instance(parent!.instanceId))?.status === 'completed');
 
     // then the child ran, once, and the parent completed
-    expect(boxes).toBe(1);
+    expect(boxes()).toBe(1);
     const child = (await b.instance(parent!.instanceId))!.calls;
     expect(child).toEqual([]);
     expect((await repository.instances({ children: true, status: 'completed' })).length).toBe(1);
   });
 
   it("should deliver a child's end its dead engine stored but never delivered, once the lease lapses", async () => {
-    // given the write order of an uninterrupted run on dehydrating engines: where the child's end lands
-    const models = [childBoxed, callsBoxed];
-    const { order, logging } = writeOrder();
-    const dry = new Engine({ repository: logging, handlers: { box: () => ({ boxed: true }) }, dehydrate: true });
-    engines.push(dry);
-    for (const xml of models) await dry.deploy(xml);
-    const dryParent = await dry.start('p');
-    await until(new VirtualClock(), async () => (await dry.instance(dryParent))?.status === 'completed');
-    const dryChild = (await logging.instances({ children: true }))[0]!.instanceId;
-    const killAt = order.indexOf(`put ${dryChild} 1`) + 1;
+    // given a dehydrating engine killed right after storing the child's end, before telling the parent
+    const { killAt, repository, clock, countBox, boxes } = await killedCallRun(true, (order, childId) =>
+      order.indexOf(`put ${childId} 1`),
+    );
     expect(killAt).toBeGreaterThan(0);
-
-    // when a dehydrating engine is killed right after storing the child's end, before telling the parent
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const store = new KillSwitch(repository, killAt);
-    let boxes = 0;
-    const countBox = () => {
-      boxes += 1;
-      return { boxed: boxes };
-    };
-    // (abandoned at the kill, as a crashed process: never closed)
-    const a = new Engine({
-      repository: store,
-      handlers: { box: countBox },
-      clock: clock.view(),
-      leaseTtlMs: TTL,
-      dehydrate: true,
-    });
-    for (const xml of models) await a.deploy(xml);
-    void a.start('p');
-    await store.killed;
     const [parent] = await repository.instances({ roots: true });
     const [child] = await repository.instances({ children: true });
     expect(child?.status).toBe('completed');
@@ -386,7 +378,7 @@ describe('workers on one store', () => {
 
     // then, once the dead engine's lease on the child lapsed, the worker delivered its end and the parent ran on
     await until(clock, async () => (await b.instance(parent!.instanceId))?.status === 'completed');
-    expect(boxes).toBe(1);
+    expect(boxes()).toBe(1);
     await until(clock, async () => (await repository.lease(child!.instanceId)) === undefined);
   });
 
