@@ -5,8 +5,6 @@ import {
   type Deployment,
   type InstanceQuery,
   type InstanceSummary,
-  type Lease,
-  LeaseLostError,
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
@@ -28,26 +26,25 @@ import type {
   StartOptions,
   UserTaskFilter,
   UserTaskView,
-  WorkerCounts,
   WorkerOptions,
 } from './api-types.js';
 import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
-import { eventId } from './core/event-ids.js';
 import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
 import { compile } from './model/index.js';
 import type { ProcessDef } from './model/types.js';
 import { CallLinks, type ParentLink } from './runtime/call-links.js';
-import { openStored, restore } from './runtime/capture.js';
+import { openStored } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { DuePoll } from './runtime/due-poll.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
+import { Instances } from './runtime/instances.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
 import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
-import { settledState, withChildWaits } from './runtime/settle.js';
+import { withChildWaits } from './runtime/settle.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import { Worker } from './runtime/worker.js';
@@ -74,22 +71,13 @@ export class Engine {
   private readonly host: RuntimeHost;
   private readonly deliveries: TimerStartHost;
   private readonly emitter = new EventEmitter();
-  private readonly runtimes = new Map<string, InstanceRuntime>();
-  private readonly loading = new Map<string, Promise<InstanceRuntime>>();
+  private readonly loops: Instances;
   private readonly definitions: Definitions;
   private readonly calls: CallLinks;
   private readonly leases: Leases;
-  /** Loops made only to read an instance that had ended when it was read. */
-  private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
   private readonly renewing: ReturnType<typeof setInterval>;
   private dehydrate: boolean;
   private readonly workers: Worker[] = [];
-  /** What happened to instances here, for workers' counts. */
-  private readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = {
-    completed: 0,
-    released: 0,
-    lost: 0,
-  };
   private readonly duePoll: DuePoll;
   private closed = false;
 
@@ -104,18 +92,32 @@ export class Engine {
     ownerAlive(this.leases.owner);
     // Real time, not the engine's clock: a lease must outlive a pause of this process however the
     // engine's clock is driven. unref: holding leases never keeps a process alive.
-    this.renewing = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
-    this.renewing.unref();
     this.dehydrate = options.dehydrate ?? false;
+    this.handlers = { ...options.handlers };
+    this.definitions = new Definitions(this.repository);
+    const instances = new Instances({
+      repository: this.repository,
+      clock: this.clock,
+      leases: this.leases,
+      definitions: this.definitions,
+      host: () => this.host,
+      calls: () => this.calls,
+      publish: (event) => this.publish(event),
+      reportFault: (instanceId, error) => this.emitter.emit('fault', { instanceId, error }),
+      dehydrating: () => this.dehydrate,
+      closed: () => this.closed,
+      assertOpen: () => this.assertOpen(),
+    });
+    this.loops = instances;
+    this.renewing = setInterval(() => void instances.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
+    this.renewing.unref();
     this.duePoll = new DuePoll(
       this.repository,
       this.clock,
-      (instanceId) => this.runtimes.has(instanceId) || this.loading.has(instanceId),
-      (instanceIds) => this.wakeDue(instanceIds),
+      (instanceId) => instances.has(instanceId),
+      (instanceIds) => instances.wakeDue(instanceIds),
       Math.floor(ttlMs / 3),
     );
-    this.handlers = { ...options.handlers };
-    this.definitions = new Definitions(this.repository);
     this.emitter.setMaxListeners(0);
     this.host = {
       repository: this.repository,
@@ -125,22 +127,21 @@ export class Engine {
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
       ended: (instanceId) => {
-        this.tally.completed++;
-        this.runtimes.delete(instanceId);
+        instances.tally.completed++;
+        instances.drop(instanceId);
         // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
         this.leases.release(instanceId).catch(() => {});
       },
       fence: (instanceId) => this.leases.fence(instanceId),
-      mayRetire: (runtime) =>
-        this.dehydrate && !this.closed && this.runtimes.get(runtime.id) === runtime && !this.loading.has(runtime.id),
+      mayRetire: (runtime) => this.dehydrate && !this.closed && instances.isCurrent(runtime),
       retired: (runtime, earliestDue) => {
-        this.runtimes.delete(runtime.id);
-        this.tally.released++;
+        instances.drop(runtime.id);
+        instances.tally.released++;
         // A release that fails leaves a lease to lapse: this engine re-adopts it, another waits it out.
         this.leases.release(runtime.id).catch(() => {});
         if (earliestDue !== undefined) this.duePoll.arm(earliestDue);
       },
-      revive: (instanceId) => this.runtime(instanceId),
+      revive: (instanceId) => instances.runtime(instanceId),
       claimNew: async (instanceId) => {
         const claimed = await this.leases.claimOne(instanceId);
         if (claimed === true) return;
@@ -160,21 +161,21 @@ export class Engine {
           }),
         ),
       call: (from, entry) => this.calls.deliver(from, entry),
-      fault: (instanceId, error) => this.fault(instanceId, error),
+      fault: (instanceId, error) => instances.fault(instanceId, error),
     };
     this.calls = new CallLinks({
       repository: this.repository,
       definitions: this.definitions,
-      runtime: (instanceId) => this.runtime(instanceId),
-      loaded: (instanceId) => this.runtimes.get(instanceId),
+      runtime: (instanceId) => instances.runtime(instanceId),
+      loaded: (instanceId) => instances.loaded(instanceId),
       startChild: (childId, deployment, process, startNode, variables, link) =>
         this.startAt(deployment, process, startNode, variables, undefined, { id: childId }, link),
     });
     this.deliveries = {
       repository: this.repository,
       clock: this.clock,
-      loaded: () => this.runtimes.entries(),
-      runtime: (instanceId) => this.runtime(instanceId),
+      loaded: () => instances.entries(),
+      runtime: (instanceId) => instances.runtime(instanceId),
       model: async (deployment) => (await this.definitions.from(deployment)).model,
       startAt: (deployment, process, startNode, variables) => this.startAt(deployment, process, startNode, variables),
       startWith: async (deployment, processId, startNode, options) => {
@@ -261,7 +262,7 @@ export class Engine {
       }),
     );
     const runtime = new InstanceRuntime(this.host, process, state, null, null);
-    this.runtimes.set(id, runtime);
+    this.loops.add(runtime);
     try {
       await runtime.submit({
         type: 'instance.start',
@@ -270,7 +271,7 @@ export class Engine {
         ...(scheduled?.timer ? { timer: scheduled.timer } : {}),
       });
     } catch (error) {
-      this.runtimes.delete(id);
+      this.loops.drop(id);
       // Stored, then claimed by another engine before this one could: it runs there, it was started.
       if (error instanceof InstanceHeldError && error.instanceId === id) return id;
       throw error;
@@ -283,7 +284,7 @@ export class Engine {
    * `terminated`. A called child is cancelled through its root, as in Zeebe.
    */
   async cancel(instanceId: string): Promise<void> {
-    const runtime = await this.runtime(instanceId);
+    const runtime = await this.loops.runtime(instanceId);
     const { parentId, callNodeId } = runtime.current.instance;
     if (parentId !== null) {
       throw new InvalidStateError(
@@ -301,8 +302,8 @@ export class Engine {
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
     for (;;) {
-      const stored = await this.settledInStore(instanceId, options);
-      const runtime = stored ? undefined : await this.runtime(instanceId);
+      const stored = await this.loops.settledInStore(instanceId, options);
+      const runtime = stored ? undefined : await this.loops.runtime(instanceId);
       const own = stored?.state ?? (await runtime!.settled(options));
       if (own.status !== 'waiting' || own.calls.length === 0) return own;
       // A call waits on its child: settled once the child is, and the child's end (if it came) is applied.
@@ -310,32 +311,12 @@ export class Engine {
       const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
       // Settled again when the instance moved on meanwhile: in memory, by another loop or a newer seq; out of
       // memory (ended, or retired and perhaps revived and retired again), by what the store holds.
-      const now = this.runtimes.get(instanceId);
+      const now = this.loops.loaded(instanceId);
       const moved = now
         ? now !== runtime || now.latestSeq !== seq
         : (await this.repository.get(instanceId))?.seq !== seq;
       if (!moved) return children.reduce(withChildWaits, own);
     }
-  }
-
-  /**
-   * With dehydration, an instance out of memory whose stored state owes nothing (no job, nothing in its
-   * outbox, no timer due) and that no other engine holds has settled as stored: answered from the store
-   * without claiming or restoring it. Undefined when it must be restored to tell.
-   */
-  private async settledInStore(
-    instanceId: string,
-    options: SettledOptions | undefined,
-  ): Promise<{ state: SettledState; seq: number } | undefined> {
-    if (!this.dehydrate || this.runtimes.has(instanceId) || this.loading.has(instanceId)) return undefined;
-    if (await this.repository.lease(instanceId)) return undefined; // at work somewhere, or a crashed holder's
-    const stored = await this.repository.get(instanceId);
-    if (!stored || stored.writes.length > 0) return undefined;
-    const state = openStored(stored);
-    if (state.jobs.size > 0 || state.outbox.length > 0) return undefined;
-    const idle = { stepping: false, working: false, delivering: false, backingOff: [], now: this.clock.now() };
-    const settled = settledState(state, idle, options);
-    return settled && { state: settled, seq: stored.seq };
   }
 
   /**
@@ -366,7 +347,7 @@ export class Engine {
 
   /** The instance as it is now (live), or as its latest checkpoint says. */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
-    const live = this.runtimes.get(instanceId);
+    const live = this.loops.loaded(instanceId);
     if (live) return instanceView(live.current, live.latestSeq, await this.definitions.deploymentOf(live.current));
     const stored = await this.repository.get(instanceId);
     if (!stored) return undefined;
@@ -382,7 +363,7 @@ export class Engine {
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
   async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
     // The loop asked for, even if it retired since (dehydration): its state is what was durable then.
-    const runtimes = filter.instanceId ? [await this.runtime(filter.instanceId)] : this.runtimes.values();
+    const runtimes = filter.instanceId ? [await this.loops.runtime(filter.instanceId)] : this.loops.values();
     const out: UserTaskView[] = [];
     for (const runtime of runtimes) {
       const state = runtime.current;
@@ -399,7 +380,7 @@ export class Engine {
   async completeUserTask(taskId: string, variables: Variables = {}): Promise<void> {
     const { instanceId, localId } = this.parseId('userTask', taskId);
     canonicalBytes(variables, '$variables');
-    const runtime = await this.runtime(instanceId);
+    const runtime = await this.loops.runtime(instanceId);
     if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
     await runtime.submit({ type: 'userTask.completed', taskId: localId, variables: { ...variables } });
   }
@@ -407,7 +388,7 @@ export class Engine {
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */
   async retryIncident(incidentId: string): Promise<void> {
     const { instanceId, localId } = this.parseId('incident', incidentId);
-    const runtime = await this.runtime(instanceId);
+    const runtime = await this.loops.runtime(instanceId);
     if (!runtime.current.incidents.has(localId)) throw new NotFoundError('incident', incidentId);
     await runtime.submit({ type: 'incident.retry', incidentId: localId });
   }
@@ -425,11 +406,12 @@ export class Engine {
     const ids = options.instanceIds ?? (await this.runningInstanceIds());
     const report: RecoverReport = { restored: [], failed: [] };
     // One claim per batch, not per instance; those held elsewhere are reported one by one below.
-    await this.leases.claim(ids.filter((id) => !this.runtimes.has(id)));
+    await this.leases.claim(ids.filter((id) => !this.loops.loaded(id)));
     for (const instanceId of ids) {
       try {
         // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
-        if (!this.endedWhenRead.has(await this.runtime(instanceId))) report.restored.push(instanceId);
+        const runtime = await this.loops.runtime(instanceId);
+        if (!this.loops.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
       } catch (error) {
         report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
       }
@@ -446,7 +428,7 @@ export class Engine {
    */
   async rollback(instanceId: string, options: { to: number }): Promise<RollbackResult> {
     this.assertOpen();
-    if (this.runtimes.has(instanceId) || this.loading.has(instanceId)) {
+    if (this.loops.has(instanceId)) {
       throw new InvalidStateError(`instance ${instanceId} is running in this engine; it has a good head to run from`);
     }
     // Under the instance's lease, like every write: a crashed engine's is taken over, a live one's refused.
@@ -475,24 +457,25 @@ export class Engine {
   startWorker(options: WorkerOptions = {}): Worker {
     this.assertOpen();
     this.dehydrate = true;
-    for (const runtime of [...this.runtimes.values()]) runtime.retireIfParked();
+    const instances = this.loops;
+    for (const runtime of [...instances.values()]) runtime.retireIfParked();
     const worker = new Worker(
       {
         clock: this.clock,
-        active: () => this.runtimes.size + this.loading.size,
+        active: () => instances.size,
         claimLeftBehind: (limit) => this.leases.claimLapsed(limit),
         claimDue: async (limit) => {
           // More than there is room for: other workers are looking at the same list and claim some of it.
-          const due = await this.repository.dueTimers(this.clock.now(), 4 * limit + this.runtimes.size);
+          const due = await this.repository.dueTimers(this.clock.now(), 4 * limit + instances.size);
           const ids = due.map((timer) => timer.instanceId);
           return this.leases.claimSome(
-            ids.filter((id) => !this.runtimes.has(id) && !this.loading.has(id)),
+            ids.filter((id) => !instances.has(id)),
             limit,
           );
         },
         restore: async (instanceId) => {
           try {
-            await this.runtime(instanceId);
+            await instances.runtime(instanceId);
             return true;
           } catch (error) {
             if (error instanceof InstanceHeldError) return false;
@@ -503,8 +486,8 @@ export class Engine {
             throw error;
           }
         },
-        takeHandedMessages: () => this.takeHandedMessages(),
-        counts: () => ({ ...this.tally }),
+        takeHandedMessages: () => instances.takeHandedMessages(),
+        counts: () => ({ ...instances.tally }),
       },
       options,
     );
@@ -531,14 +514,10 @@ export class Engine {
     clearInterval(this.renewing);
     this.duePoll.stop();
     await Promise.all(this.workers.map((worker) => worker.stop()));
-    await Promise.allSettled([...this.loading.values()]);
-    const runtimes = [...this.runtimes.values()];
     // Work under way (a job in flight, a delivery, a backoff) keeps its lease, to lapse: a worker then takes
     // it up, as it would from an engine that died. A parked instance is let go of at once.
-    const busy = runtimes.filter((runtime) => !runtime.parked).map((runtime) => runtime.id);
-    await Promise.all(runtimes.map((runtime) => runtime.stop()));
-    this.runtimes.clear();
-    await this.leases.releaseAll(new Set(busy));
+    const busy = await this.loops.stopAll();
+    await this.leases.releaseAll(busy);
     ownerGone(this.leases.owner);
   }
 
@@ -568,104 +547,5 @@ export class Engine {
       if (page.length < 500) return ids;
       after = page[page.length - 1]!.instanceId;
     }
-  }
-
-  /** The live loop of an instance, restoring it from the repository when it is not in memory. */
-  private runtime(instanceId: string): Promise<InstanceRuntime> {
-    const live = this.runtimes.get(instanceId);
-    if (live) return Promise.resolve(live);
-    this.assertOpen();
-    let loading = this.loading.get(instanceId);
-    if (!loading) {
-      loading = this.restore(instanceId).finally(() => this.loading.delete(instanceId));
-      this.loading.set(instanceId, loading);
-    }
-    return loading;
-  }
-
-  private fault(instanceId: string, error: Error): void {
-    this.runtimes.delete(instanceId);
-    if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.leases.forget(instanceId);
-    if (error instanceof LeaseLostError) this.tally.lost++;
-    // Any other fault keeps the lease: the instance is this engine's to restore again.
-    this.emitter.emit('fault', { instanceId, error });
-  }
-
-  /**
-   * Messages and signals another engine sent while this one held the instance wait in the store's buffer:
-   * the instances in memory that wait on one take them (workers on every look, others on every renewal).
-   */
-  private async takeHandedMessages(): Promise<void> {
-    const waiting = [...this.runtimes.values()].filter((runtime) => runtime.current.subscriptions.size > 0);
-    // Faults surface through onFault; one instance's failure does not keep the others from their messages.
-    await Promise.allSettled(waiting.map((runtime) => runtime.takeBuffered()));
-  }
-
-  /** Restore instances whose timer is due; one held by another engine is that engine's to wake. */
-  private async wakeDue(instanceIds: string[]): Promise<void> {
-    for (const instanceId of instanceIds) {
-      if (this.closed) return;
-      await this.runtime(instanceId).catch((error: unknown) => {
-        if (error instanceof InstanceHeldError) return;
-        this.emitter.emit('fault', { instanceId, error: error instanceof Error ? error : new Error(String(error)) });
-      });
-    }
-  }
-
-  /** Renew every held lease; an instance another engine took over stops here at once. */
-  private async renewLeases(): Promise<void> {
-    if (this.closed) return;
-    if (this.dehydrate) await this.takeHandedMessages();
-    for (const { instanceId, error } of await this.leases.renewAll()) {
-      const runtime = this.runtimes.get(instanceId);
-      runtime?.abandon(error);
-      this.fault(instanceId, error);
-    }
-  }
-
-  private async restore(instanceId: string): Promise<InstanceRuntime> {
-    // Claimed before it is read: what another engine wrote up to its claim is what is restored.
-    const held = await this.leases.claimOne(instanceId);
-    try {
-      return await this.restoreHeld(instanceId, held);
-    } catch (error) {
-      // Not restored here (unless a later step failed on a running loop): another engine may try it.
-      if (!this.runtimes.has(instanceId)) await this.leases.release(instanceId).catch(() => {});
-      throw error;
-    }
-  }
-
-  private async restoreHeld(instanceId: string, held: true | Lease | false): Promise<InstanceRuntime> {
-    const stored = await this.repository.get(instanceId);
-    if (!stored) throw new NotFoundError('instance', instanceId);
-    const { state, process, journal } = await restore(stored, (restored) => this.definitions.pinnedProcess(restored));
-    if (state.instance.status === 'running' && held !== true) {
-      if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
-      throw new InvalidStateError(`instance ${instanceId} is running but its lease could not be claimed`);
-    }
-    const links = await this.calls.relink(state);
-    const runtime = new InstanceRuntime(this.host, process, state, stored.seq, stored.bytes);
-    const ended = state.instance.status !== 'running';
-    // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
-    // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
-    if (ended && held === true && state.outbox.length === 0) await this.leases.release(instanceId);
-    if (ended && (held !== true || state.outbox.length === 0)) this.endedWhenRead.add(runtime);
-    else {
-      this.runtimes.set(instanceId, runtime);
-      this.publish({
-        id: eventId(instanceId, 'instance.restored', stored.seq),
-        type: 'instance.restored',
-        instanceId,
-        at: this.clock.now(),
-        seq: stored.seq,
-      });
-      await runtime.resume(journal);
-      if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
-      await this.calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
-      // Not while it is being restored (a call forwarded then would wait on this very restore), and not
-      // before the caller that restored it had its turn (its event would restore it again).
-      setImmediate(() => runtime.retireIfParked());
-    }
-    return runtime;
   }
 }

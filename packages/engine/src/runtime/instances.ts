@@ -1,0 +1,217 @@
+import { type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
+import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
+import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
+import { eventId } from '../core/event-ids.js';
+import type { CallLinks } from './call-links.js';
+import { openStored, restore } from './capture.js';
+import type { Definitions } from './definitions.js';
+import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
+import type { Leases } from './leases.js';
+import { settledState } from './settle.js';
+
+/** What the instances of an engine need from it; `host` and `calls` are read late (they are built after). */
+export interface InstancesDeps {
+  repository: Repository;
+  clock: Clock;
+  leases: Leases;
+  definitions: Definitions;
+  host(): RuntimeHost;
+  calls(): CallLinks;
+  publish(event: EngineEvent): void;
+  /** Tell the engine's `onFault` listeners. */
+  reportFault(instanceId: string, error: Error): void;
+  dehydrating(): boolean;
+  closed(): boolean;
+  /** Throws when the engine is closed. */
+  assertOpen(): void;
+}
+
+/**
+ * The instances an engine has in memory, and how one gets there: claimed under its lease, restored from the
+ * store, rejoined with its calls. Every path that brings an instance into memory goes through `runtime`.
+ */
+export class Instances {
+  private readonly live = new Map<string, InstanceRuntime>();
+  private readonly loading = new Map<string, Promise<InstanceRuntime>>();
+  /** Loops made only to read an instance that had ended when it was read. */
+  private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
+  /** What happened to instances here, for workers' counts. */
+  readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = { completed: 0, released: 0, lost: 0 };
+
+  constructor(private readonly deps: InstancesDeps) {}
+
+  get size(): number {
+    return this.live.size + this.loading.size;
+  }
+
+  /** The loop in memory, if there is one (not one being restored). */
+  loaded(instanceId: string): InstanceRuntime | undefined {
+    return this.live.get(instanceId);
+  }
+
+  /** Whether the instance is in memory or on its way there. */
+  has(instanceId: string): boolean {
+    return this.live.has(instanceId) || this.loading.has(instanceId);
+  }
+
+  /** Whether `runtime` is the loop this engine runs the instance with now. */
+  isCurrent(runtime: InstanceRuntime): boolean {
+    return this.live.get(runtime.id) === runtime && !this.loading.has(runtime.id);
+  }
+
+  entries(): IterableIterator<[string, InstanceRuntime]> {
+    return this.live.entries();
+  }
+
+  values(): IterableIterator<InstanceRuntime> {
+    return this.live.values();
+  }
+
+  /** A new instance's loop, before its first event. */
+  add(runtime: InstanceRuntime): void {
+    this.live.set(runtime.id, runtime);
+  }
+
+  /** The loop is gone from memory: the instance ended, retired, or failed to start. */
+  drop(instanceId: string): void {
+    this.live.delete(instanceId);
+  }
+
+  /** Whether `runtime` was made only to read an instance that had already ended. */
+  wasEndedWhenRead(runtime: InstanceRuntime): boolean {
+    return this.endedWhenRead.has(runtime);
+  }
+
+  /** The live loop of an instance, restoring it from the repository when it is not in memory. */
+  runtime(instanceId: string): Promise<InstanceRuntime> {
+    const live = this.live.get(instanceId);
+    if (live) return Promise.resolve(live);
+    this.deps.assertOpen();
+    let loading = this.loading.get(instanceId);
+    if (!loading) {
+      loading = this.restore(instanceId).finally(() => this.loading.delete(instanceId));
+      this.loading.set(instanceId, loading);
+    }
+    return loading;
+  }
+
+  /** Wait for restores under way; then stop every loop after its current write. Returns the busy ones. */
+  async stopAll(): Promise<Set<string>> {
+    await Promise.allSettled([...this.loading.values()]);
+    const runtimes = [...this.live.values()];
+    const busy = new Set(runtimes.filter((runtime) => !runtime.parked).map((runtime) => runtime.id));
+    await Promise.all(runtimes.map((runtime) => runtime.stop()));
+    this.live.clear();
+    return busy;
+  }
+
+  /** An instance's loop stopped on a fault: out of memory, its lease forgotten when it is no longer ours. */
+  fault(instanceId: string, error: Error): void {
+    this.live.delete(instanceId);
+    if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.deps.leases.forget(instanceId);
+    if (error instanceof LeaseLostError) this.tally.lost++;
+    // Any other fault keeps the lease: the instance is this engine's to restore again.
+    this.deps.reportFault(instanceId, error);
+  }
+
+  /**
+   * Messages and signals another engine sent while this one held the instance wait in the store's buffer:
+   * the instances in memory that wait on one take them (workers on every look, others on every renewal).
+   */
+  async takeHandedMessages(): Promise<void> {
+    const waiting = [...this.live.values()].filter((runtime) => runtime.current.subscriptions.size > 0);
+    // Faults surface through onFault; one instance's failure does not keep the others from their messages.
+    await Promise.allSettled(waiting.map((runtime) => runtime.takeBuffered()));
+  }
+
+  /** Restore instances whose timer is due; one held by another engine is that engine's to wake. */
+  async wakeDue(instanceIds: string[]): Promise<void> {
+    for (const instanceId of instanceIds) {
+      if (this.deps.closed()) return;
+      await this.runtime(instanceId).catch((error: unknown) => {
+        if (error instanceof InstanceHeldError) return;
+        this.deps.reportFault(instanceId, error instanceof Error ? error : new Error(String(error)));
+      });
+    }
+  }
+
+  /** Renew every held lease; an instance another engine took over stops here at once. */
+  async renewLeases(): Promise<void> {
+    if (this.deps.closed()) return;
+    if (this.deps.dehydrating()) await this.takeHandedMessages();
+    for (const { instanceId, error } of await this.deps.leases.renewAll()) {
+      this.live.get(instanceId)?.abandon(error);
+      this.fault(instanceId, error);
+    }
+  }
+
+  /**
+   * With dehydration, an instance out of memory whose stored state owes nothing (no job, nothing in its
+   * outbox, no timer due) and that no other engine holds has settled as stored: answered from the store
+   * without claiming or restoring it. Undefined when it must be restored to tell.
+   */
+  async settledInStore(
+    instanceId: string,
+    options: SettledOptions | undefined,
+  ): Promise<{ state: SettledState; seq: number } | undefined> {
+    if (!this.deps.dehydrating() || this.has(instanceId)) return undefined;
+    const { repository, clock } = this.deps;
+    if (await repository.lease(instanceId)) return undefined; // at work somewhere, or a crashed holder's
+    const stored = await repository.get(instanceId);
+    if (!stored || stored.writes.length > 0) return undefined;
+    const state = openStored(stored);
+    if (state.jobs.size > 0 || state.outbox.length > 0) return undefined;
+    const idle = { stepping: false, working: false, delivering: false, backingOff: [], now: clock.now() };
+    const settled = settledState(state, idle, options);
+    return settled && { state: settled, seq: stored.seq };
+  }
+
+  private async restore(instanceId: string): Promise<InstanceRuntime> {
+    // Claimed before it is read: what another engine wrote up to its claim is what is restored.
+    const held = await this.deps.leases.claimOne(instanceId);
+    try {
+      return await this.restoreHeld(instanceId, held);
+    } catch (error) {
+      // Not restored here (unless a later step failed on a running loop): another engine may try it.
+      if (!this.live.has(instanceId)) await this.deps.leases.release(instanceId).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async restoreHeld(instanceId: string, held: true | Lease | false): Promise<InstanceRuntime> {
+    const { repository, definitions, leases, clock } = this.deps;
+    const stored = await repository.get(instanceId);
+    if (!stored) throw new NotFoundError('instance', instanceId);
+    const { state, process, journal } = await restore(stored, (restored) => definitions.pinnedProcess(restored));
+    if (state.instance.status === 'running' && held !== true) {
+      if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
+      throw new InvalidStateError(`instance ${instanceId} is running but its lease could not be claimed`);
+    }
+    const calls = this.deps.calls();
+    const links = await calls.relink(state);
+    const runtime = new InstanceRuntime(this.deps.host(), process, state, stored.seq, stored.bytes);
+    const ended = state.instance.status !== 'running';
+    // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
+    // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
+    if (ended && held === true && state.outbox.length === 0) await leases.release(instanceId);
+    if (ended && (held !== true || state.outbox.length === 0)) {
+      this.endedWhenRead.add(runtime);
+      return runtime;
+    }
+    this.live.set(instanceId, runtime);
+    this.deps.publish({
+      id: eventId(instanceId, 'instance.restored', stored.seq),
+      type: 'instance.restored',
+      instanceId,
+      at: clock.now(),
+      seq: stored.seq,
+    });
+    await runtime.resume(journal);
+    if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
+    await calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
+    // Not while it is being restored (a call forwarded then would wait on this very restore), and not
+    // before the caller that restored it had its turn (its event would restore it again).
+    setImmediate(() => runtime.retireIfParked());
+    return runtime;
+  }
+}
