@@ -28,5 +28,6 @@ export function emptyCheckpointBody(instance: InstanceRecord, rootState: string)
     timers: [],
     subscriptions: [],
     outbox: [],
+    touchpoints: [],
   };
 }

@@ -51,10 +51,25 @@ export function schema5to6(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 6 → 7: instances track their touchpoints. A schema-6 instance was started without a plan, so it is
+ * not tracked (`touchpoints: null`): it runs on as before and publishes no touchpoint events.
+ */
+export function schema6to7(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document, body: { ...(document.body as Body), touchpoints: null } };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
-export const MIGRATIONS: readonly Migration[] = [schema1to2, schema2to3, schema3to4, schema4to5, schema5to6];
+export const MIGRATIONS: readonly Migration[] = [
+  schema1to2,
+  schema2to3,
+  schema3to4,
+  schema4to5,
+  schema5to6,
+  schema6to7,
+];
 
 /** Bring a document of `schema` up to the current one, step by step. */
 export function migrateToCurrent(

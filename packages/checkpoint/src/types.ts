@@ -330,6 +330,32 @@ export interface CheckpointBody {
   subscriptions: SubscriptionRecord[];
   /** @since schema 3 */
   outbox: OutboxEntry[];
+  /**
+   * Each touchpoint's progress, by its index in the process's touchpoint list; null for an instance started
+   * before touchpoints were tracked (it is not tracked). @since schema 7
+   */
+  touchpoints: TouchpointRecord[] | null;
+}
+
+/** How far a touchpoint has come in one instance (engine README § Touchpoints). @since schema 7 */
+export interface TouchpointRecord {
+  state: 'ahead' | 'now' | 'cleared' | 'timed_out' | 'failed' | 'skipped' | 'not_reached';
+  /** Asks: a re-ask after a pause is the same attempt; a retry or a loop pass a new one. */
+  attempts: number;
+  /** Pauses (incidents) the current attempt went through. */
+  pauses: number;
+  /** Updates published of this touchpoint. */
+  revision: number;
+  askedAt: number | null;
+  answeredAt: number | null;
+  /** Seconds from the ask to the answer, pauses excluded. */
+  responseS: number | null;
+  /** Questions open now: parallel bodies each ask their own. */
+  open: number;
+  /** When the open question was paused (an incident); null when it is not. */
+  pausedAt: number | null;
+  /** Paused time of the current attempt so far, in ms. */
+  pausedMs: number;
 }
 
 /** The durable document of one instance at one seq. */

@@ -1,4 +1,5 @@
 import type { HistoryEntry, IncidentRecord, InstanceStatus, Repository, Variables } from '@thresher/checkpoint';
+import type { LiveTouchpoint } from './touchpoints/types.js';
 
 /** What a service-task handler receives. */
 export interface Job {
@@ -140,6 +141,8 @@ export interface InstanceView {
   startedAt: number;
   endedAt: number | null;
   seq: number;
+  /** Its touchpoints as they stand; null when not tracked (started before schema 7) or its deployment is not here. */
+  touchpoints: LiveTouchpoint[] | null;
 }
 
 /** A call activity waiting on the instance it called. */
@@ -280,6 +283,21 @@ export type EngineEvent = EventBase &
     | { type: 'error.caught'; elementId: string; errorCode: string }
     | { type: 'incident.resolved'; incidentId: string; elementId: string }
     | { type: 'checkpoint.saved'; seq: number }
+    /** Once, after `instance.started` and before the first element: every touchpoint, `ahead`. */
+    | { type: 'touchpoints.planned'; touchpoints: LiveTouchpoint[] }
+    /** Right after the event that changed a touchpoint, one per changed touchpoint. */
+    | {
+        type: 'touchpoint.updated';
+        index: number;
+        revision: number;
+        /** The type of the event that changed it; null for a change no event announces (a branch not taken). */
+        cause: string | null;
+        /** That event's id. */
+        causeId: string | null;
+        /** The seq of the checkpoint whose step published the cause; null with no cause. */
+        causeSequence: number | null;
+        touchpoint: LiveTouchpoint;
+      }
   );
 
 export type EngineEventType = EngineEvent['type'];

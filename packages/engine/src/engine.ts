@@ -31,6 +31,7 @@ import type {
 import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
 import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
+import { aheadRecord, live } from './core/touchpoints.js';
 import { compile } from './model/index.js';
 import type { ProcessDef } from './model/types.js';
 import { CallLinks, type ParentLink } from './runtime/call-links.js';
@@ -43,12 +44,15 @@ import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js
 import { Instances } from './runtime/instances.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
 import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
+import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { withChildWaits } from './runtime/settle.js';
 import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import { Worker } from './runtime/worker.js';
 import type { TimerSchedule } from './timers/schedule.js';
+import { processPlan } from './touchpoints/plan.js';
+import type { LiveTouchpoint, OperatorQuestion } from './touchpoints/types.js';
 
 type Listener<T extends EngineEventType | '*'> = (
   event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
@@ -219,6 +223,15 @@ export class Engine {
     };
   }
 
+  /**
+   * The touchpoints a new instance of the process would have, every one `ahead`, in the order and with the
+   * indexes its run reports them by: what to brief a person on before `start`.
+   */
+  async plannedTouchpoints(processId: string, digest?: string): Promise<LiveTouchpoint[]> {
+    const { process } = await this.definitions.findProcess(processId, digest);
+    return processPlan(process).list.map((_, index) => live({ process }, index, aheadRecord()));
+  }
+
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
@@ -348,11 +361,26 @@ export class Engine {
   /** The instance as it is now (live), or as its latest checkpoint says. */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
     const live = this.loops.loaded(instanceId);
-    if (live) return instanceView(live.current, live.latestSeq, await this.definitions.deploymentOf(live.current));
-    const stored = await this.repository.get(instanceId);
-    if (!stored) return undefined;
-    const state = openStored(stored);
-    return instanceView(state, stored.seq, await this.definitions.deploymentOf(state));
+    const stored = live ? undefined : await this.repository.get(instanceId);
+    if (!live && !stored) return undefined;
+    const state = live ? live.current : openStored(stored!);
+    // Its touchpoints are known only with its deployment here (the one it was started on).
+    const process = await this.definitions.pinnedProcess(state).catch(() => undefined);
+    const touchpoints = process ? liveTouchpoints(state, process) : null;
+    const seq = live ? live.latestSeq : stored!.seq;
+    return instanceView(state, seq, await this.definitions.deploymentOf(state), touchpoints);
+  }
+
+  /**
+   * What an open user task (`<instanceId>/<taskId>`) asks a person: its options (from its form, else the
+   * conditions of the exclusive gateway after it), its touchpoint, and when a boundary timer on it fires.
+   * `forms` are the linked Camunda forms by form id (`zeebe:formDefinition formId`).
+   */
+  async question(taskId: string, options: { forms?: ReadonlyMap<string, unknown> } = {}): Promise<OperatorQuestion> {
+    const { instanceId, localId } = this.parseId('userTask', taskId);
+    const runtime = await this.loops.runtime(instanceId);
+    const state = runtime.current;
+    return userTaskQuestion(state, await this.definitions.pinnedProcess(state), localId, options.forms);
   }
 
   /** Instances in the repository, by what it indexes. */

@@ -14,6 +14,7 @@ import { closeDrainedScopes } from './scopes.js';
 import type { InstanceState } from './state.js';
 import { terminate } from './throws.js';
 import { fireTimer } from './timers.js';
+import { observeTouchpoints, planTouchpoints } from './touchpoints.js';
 import { spawn } from './tracks.js';
 
 /**
@@ -31,7 +32,7 @@ export function applyEvents(
 ): Effect[] {
   const announcements: Effect[] = [];
   for (const event of events) {
-    const ctx = createStepContext(core, state, announcements);
+    const ctx = createStepContext(core, state, announcements, observeTouchpoints);
     apply(ctx, event);
     drain(ctx);
   }
@@ -74,6 +75,7 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
 function start(ctx: StepContext, variables: Record<string, unknown>, startNode: string): void {
   Object.assign(ctx.state.scope('/').data, variables);
   announce(ctx, { id: eventId(ctx.id, 'instance.started'), type: 'instance.started', processId: ctx.process.id });
+  planTouchpoints(ctx);
   armEventSubProcesses(ctx, '/', null);
   spawn(ctx, '/', startNode, null);
 }

@@ -3,6 +3,7 @@ import { advanceSweep } from '../machines/index.js';
 import type { StepContext } from './context.js';
 import { moveScope } from './scope-moves.js';
 import { ownedBy } from './state.js';
+import { touchpointInterrupted } from './touchpoints.js';
 import { move } from './tracks.js';
 
 /** Cancel everything inside the scope at `path`: its inner scopes, then its live tracks. */
@@ -48,5 +49,6 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
     state.incidents.delete(wait.incidentId);
   }
   track.wait = null;
+  touchpointInterrupted(ctx, track);
   move(ctx, track, 'CANCEL');
 }

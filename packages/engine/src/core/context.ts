@@ -37,9 +37,18 @@ export interface StepContext extends CoreContext {
   readonly decided: Map<string, { target: string; variables: Variables }>;
   /** A timer start event's occurrence scheduled by the one before it, for the instance this step starts. */
   presetTimer: TimerSchedule | undefined;
+  /** The last event announced in this step: what a change it made next was caused by. */
+  lastCause: Announcement | undefined;
+  /** Told of every event right after it is announced (the touchpoint tracker). */
+  readonly observe: (ctx: StepContext, event: Announcement) => void;
 }
 
-export function createStepContext(core: CoreContext, state: InstanceState, effects: Effect[]): StepContext {
+export function createStepContext(
+  core: CoreContext,
+  state: InstanceState,
+  effects: Effect[],
+  observe: StepContext['observe'] = () => {},
+): StepContext {
   return {
     ...core,
     state,
@@ -50,6 +59,8 @@ export function createStepContext(core: CoreContext, state: InstanceState, effec
     reentering: new Set(),
     decided: new Map(),
     presetTimer: undefined,
+    lastCause: undefined,
+    observe,
   };
 }
 
@@ -60,6 +71,7 @@ export function nextId(ctx: StepContext, prefix: 't' | 'j' | 'u' | 'i' | 'w' | '
 
 export function announce(ctx: StepContext, event: Announcement): void {
   ctx.effects.push({ type: 'announce', event });
+  ctx.observe(ctx, event);
 }
 
 export function nodeOf(ctx: StepContext, id: string): Node {

@@ -8,6 +8,7 @@ import { mapOrIncident, raiseIncident } from './incidents.js';
 import { recordCompensable } from './ledgers.js';
 import { collectBody, isBodyTrack } from './loops.js';
 import { ownedBy } from './state.js';
+import { touchpointsDecided } from './touchpoints.js';
 import { move, place, record, spawn } from './tracks.js';
 
 /**
@@ -44,6 +45,7 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
   }
   // A compensable activity is in its scope's ledger once it has left (a looping host: each body was).
   if (!(node.loop && !body)) recordCompensable(ctx, track, node);
+  if (!body) touchpointsDecided(ctx, node, flows);
   record(ctx, track);
   track.locals = null;
   track.result = null;

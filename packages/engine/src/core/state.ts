@@ -7,6 +7,7 @@ import type {
   ScopeRecord,
   SubscriptionRecord,
   TimerRecord,
+  TouchpointRecord,
   TrackRecord,
   UserTaskRecord,
   Variables,
@@ -34,6 +35,8 @@ export class InstanceState {
   readonly subscriptions = new Map<string, SubscriptionRecord>();
   readonly outbox: OutboxEntry[];
   readonly history: CheckpointBody['history'];
+  /** Each touchpoint's progress; null when the instance is not tracked (started before schema 7). */
+  touchpoints: TouchpointRecord[] | null;
 
   constructor(body: CheckpointBody) {
     this.instance = body.instance;
@@ -46,6 +49,7 @@ export class InstanceState {
     for (const subscription of body.subscriptions) this.subscriptions.set(subscription.id, subscription);
     this.outbox = body.outbox;
     this.history = body.history;
+    this.touchpoints = body.touchpoints;
   }
 
   /** The body as plain data; records are shared, so capture it only between events. */
@@ -61,6 +65,7 @@ export class InstanceState {
       timers: [...this.timers.values()],
       subscriptions: [...this.subscriptions.values()],
       outbox: this.outbox,
+      touchpoints: this.touchpoints,
     };
   }
 

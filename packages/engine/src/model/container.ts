@@ -15,6 +15,7 @@ import { readLoop } from './loops.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
 import { compileNode, DATA_ELEMENTS, unsupportedReason } from './nodes.js';
 import type { UnresolvedReferences } from './read-warnings.js';
+import { documentationOf, readTouchpointMark, TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
 import { type Flow, type Node, NodeType, type SubProcessNode } from './types.js';
 
 /** Deeper nesting than this is refused rather than risking the stack on hostile input. */
@@ -104,6 +105,11 @@ export function compileContainer(
     // Only an element with loop characteristics gets the key, so a model without loops keeps its IR and digest.
     if (loop) node.loop = loop;
     if (element.isForCompensation === true) node.forCompensation = true;
+    // Like `loop`: only a marked (or documented) element gets the key, so other models keep their IR.
+    const touchpoint = readTouchpointMark(element, node, context.issues);
+    if (touchpoint) node.touchpoint = touchpoint;
+    const documentation = documentationOf(element);
+    if (documentation) node.documentation = documentation;
     if (node.type === NodeType.EndEvent && node.event?.kind === 'cancel') context.cancels.add(containerId);
     view.nodes.set(id, { node, element });
     // Sub-process nodes are placed before their children, keeping `nodes` in document order.
@@ -166,7 +172,7 @@ function subProcess(
     context.issues.error(element, `sub-processes nested more than ${MAX_DEPTH} deep are not supported`);
     return null;
   }
-  const extensions = readExtensions(element, ['zeebe:IoMapping'], context.issues);
+  const extensions = readExtensions(element, ['zeebe:IoMapping', TOUCHPOINT_EXTENSION], context.issues);
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
   const triggeredByEvent = element.triggeredByEvent === true;
   const transaction = element.$type === 'bpmn:Transaction';

@@ -14,7 +14,8 @@ export function canonicalModel(definitionId: string, processes: ReadonlyMap<stri
     definitionId,
     processes: sortedObject(processes, (process): unknown => ({
       ...process,
-      nodes: sortedObject(process.nodes, (node) => node),
+      // Documentation only describes: a model documented since keeps its digest (and its deployment).
+      nodes: sortedObject(process.nodes, ({ documentation: _, ...node }) => node),
       flows: sortedObject(process.flows, (flow) => flow),
       // Present only in models with events, so models without them keep their digest.
       ...(process.boundaries ? { boundaries: sortedObject(process.boundaries, (ids) => ids) } : {}),

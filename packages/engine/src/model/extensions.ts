@@ -21,9 +21,17 @@ const OWN_PREFIXES = new Set(['bpmn', 'zeebe', 'thresher']);
 export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'warn' | 'refuse'; why: string }>> = {
   'zeebe:Properties': { action: 'ignore', why: 'custom properties are data for other tools' },
   'zeebe:UserTask': { action: 'ignore', why: 'Thresher runs every user task itself, as a Camunda user task' },
-  'thresher:Touchpoint': { action: 'ignore', why: 'read by the operator tooling' },
+  // Read on every flow node (touchpoint-mark.ts); elsewhere (a process, a loop) it would mark nothing.
+  'thresher:Touchpoint': {
+    action: 'refuse',
+    why: 'a touchpoint marks a flow node (a task, an event, a gateway or a sub-process); move it there',
+  },
+  // Read on a user task for its choices (user-task-form.ts), which warns there that the form is not shown.
   'zeebe:FormDefinition': { action: 'warn', why: 'forms are not shown by Thresher yet' },
-  'zeebe:UserTaskForm': { action: 'warn', why: 'embedded forms are not shown by Thresher yet' },
+  'zeebe:UserTaskForm': {
+    action: 'ignore',
+    why: "an embedded form is read by the user task whose formKey names it, for the task's choices",
+  },
   'zeebe:TaskSchedule': { action: 'warn', why: 'due and follow-up dates are not tracked by Thresher yet' },
   'zeebe:PriorityDefinition': { action: 'warn', why: 'user task priorities are not tracked by Thresher yet' },
   'zeebe:JobPriorityDefinition': { action: 'warn', why: 'Thresher dispatches jobs in order, without priorities' },

@@ -28,7 +28,9 @@ import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
 import type { JobDefinition, NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
+import { TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
 import { type GatewayNode, type Node, NodeType, type UserTaskNode } from './types.js';
+import { readUserTaskForm } from './user-task-form.js';
 
 /** BPMN types Thresher executes, mapped to the node type they compile to. */
 const SUPPORTED: Readonly<Record<string, NodeType>> = {
@@ -84,12 +86,20 @@ export function unsupportedReason(element: ModdleElement): string | null {
  */
 export function usedExtensions(element: ModdleElement): readonly string[] {
   switch (element.$type) {
-    case 'bpmn:CallActivity':
-      return ['zeebe:CalledElement', 'zeebe:IoMapping'];
     case 'bpmn:MultiInstanceLoopCharacteristics':
       return ['zeebe:LoopCharacteristics'];
     case 'bpmn:StandardLoopCharacteristics':
       return [];
+    default:
+      // Every flow node may carry a touchpoint mark (`touchpoint-mark.ts` reads it once the node is compiled).
+      return [...nodeExtensions(element), TOUCHPOINT_EXTENSION];
+  }
+}
+
+function nodeExtensions(element: ModdleElement): readonly string[] {
+  switch (element.$type) {
+    case 'bpmn:CallActivity':
+      return ['zeebe:CalledElement', 'zeebe:IoMapping'];
     case 'bpmn:ServiceTask':
     case 'bpmn:SendTask':
       return JOB_EXTENSIONS;
@@ -99,7 +109,7 @@ export function usedExtensions(element: ModdleElement): readonly string[] {
     case 'bpmn:ScriptTask':
       return ['zeebe:Script', 'zeebe:IoMapping'];
     case 'bpmn:UserTask':
-      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping', 'zeebe:TaskHeaders'];
+      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping', 'zeebe:TaskHeaders', 'zeebe:FormDefinition'];
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':
@@ -253,6 +263,12 @@ function userTask(
   }
   if (extensions.has('zeebe:TaskHeaders')) {
     issues.warn(frame.id, 'zeebe:taskHeaders on a user task are ignored: a Thresher user task is not a job');
+  }
+  const definition = extensions.get('zeebe:FormDefinition');
+  if (definition) {
+    const form = readUserTaskForm(element, definition, issues);
+    if (form === null) return null;
+    if (form) node.form = form;
   }
   return node;
 }

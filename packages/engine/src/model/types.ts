@@ -6,6 +6,7 @@
 import type { ModelWarning } from '../api-types.js';
 import type { Expression } from '../common/feel.js';
 import type { TimerSpec } from '../timers/schedule.js';
+import type { TouchpointMark } from '../touchpoints/types.js';
 
 export type { Expression, ModelWarning, TimerSpec };
 
@@ -68,6 +69,13 @@ interface NodeBase {
   loop?: LoopSpec;
   /** `isForCompensation`: a compensation handler, run only by a compensation, never by a flow. */
   forCompensation?: true;
+  /**
+   * The element's `thresher:touchpoint` mark: set only when it has one, so an unmarked model keeps its IR
+   * and digest (see `touchpoints/declaration.ts` for what the mark does).
+   */
+  touchpoint?: TouchpointMark;
+  /** The element's first `bpmn:documentation`, trimmed; set only when it has some. Left out of the digest. */
+  documentation?: string;
 }
 
 /**
@@ -212,7 +220,15 @@ export interface UserTaskNode extends NodeBase {
   candidateGroups?: Expression;
   /** `candidateUsers`, as `candidateGroups`. */
   candidateUsers?: Expression;
+  /** Its Camunda Form (`zeebe:formDefinition`), when it has one Thresher can find; absent otherwise. */
+  form?: UserTaskForm;
 }
+
+/**
+ * A user task's form: an embedded one (`formKey="camunda-forms:bpmn:ID"` naming the process's
+ * `zeebe:userTaskForm`), held as its JSON text, or a linked one (`formId`), held by its id.
+ */
+export type UserTaskForm = { kind: 'embedded'; json: string } | { kind: 'linked'; formId: string };
 /** `bpmn:callActivity`: starts an instance of another process and waits for it to end. */
 export interface CallActivityNode extends NodeBase {
   type: typeof NodeType.CallActivity;

@@ -305,7 +305,10 @@ export class InstanceRuntime {
   }
 
   private announce(event: Announcement): void {
-    this.host.emit({ ...event, instanceId: this.id, at: this.host.clock.now() } as EngineEvent);
+    // A touchpoint's cause was made durable by the checkpoint just written: its seq is the cause's sequence.
+    const stamped =
+      event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: this.seq } : event;
+    this.host.emit({ ...stamped, instanceId: this.id, at: this.host.clock.now() } as EngineEvent);
   }
 
   // ── buffered messages ───────────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import type { CallView, InstanceView, UserTaskView } from '../api-types.js';
 import type { InstanceState } from '../core/state.js';
+import type { LiveTouchpoint } from '../touchpoints/types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {
@@ -37,7 +38,12 @@ export function incidentViews(state: InstanceState): IncidentRecord[] {
   return [...state.incidents.values()].map((incident) => incidentView(state.instance.id, incident));
 }
 
-export function instanceView(state: InstanceState, seq: number, deployment: Deployment | undefined): InstanceView {
+export function instanceView(
+  state: InstanceState,
+  seq: number,
+  deployment: Deployment | undefined,
+  touchpoints: LiveTouchpoint[] | null,
+): InstanceView {
   const { instance } = state;
   const scopes: Record<string, Variables> = {};
   for (const scope of state.scopes.values()) scopes[scope.path] = { ...scope.data };
@@ -62,6 +68,7 @@ export function instanceView(state: InstanceState, seq: number, deployment: Depl
     startedAt: instance.startedAt,
     endedAt: instance.endedAt,
     seq,
+    touchpoints,
   };
 }
 
