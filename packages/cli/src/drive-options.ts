@@ -12,8 +12,8 @@ import { parseVars } from './vars.js';
  * - `storeFlags` (`--store`, `--json`): commands that read the store (`instances`, `show`, `migrate`).
  * - `driveFlags` (`--handlers`, `--store`, `--wait-timers`, `--json`): commands that drive instances
  *   without answering user tasks (`complete`, `send`, `signal`).
- * - `answerFlags`: `driveFlags` with `--yes`, for the commands that may answer them (`run`, `resume`,
- *   `retry`).
+ * - `answerFlags`: `driveFlags` with `--yes` and `--choose`, for the commands that may answer them (`run`,
+ *   `resume`, `retry`).
  * - `variablesFlag()` (`--var k=v`...): `run`, `complete`, `send`, `signal`.
  *
  * @module
@@ -44,7 +44,15 @@ const handlers: OptionSpec = {
 const yes: OptionSpec = {
   type: 'boolean',
   short: 'y',
-  description: 'complete every user task with no extra variables',
+  description:
+    'approve the briefing without asking, and complete every user task no --choose answers with no extra variables',
+};
+const choose: OptionSpec = {
+  type: 'string',
+  multiple: true,
+  placeholder: 'ELEMENT=OPTION',
+  description:
+    'answer user task ELEMENT up front: the option with that id, else the option numbered so (a value naming no option exits 2); with or without a terminal',
 };
 const waitTimers: OptionSpec = {
   type: 'string',
@@ -89,9 +97,36 @@ export interface DriveArgs extends StoreArgs {
   waitTimers: number;
 }
 
-/** The flags of a command that may answer user tasks (`--yes`) while it drives, read. */
+/** The flags of a command that may answer user tasks (`--yes`, `--choose`) while it drives, read. */
 export interface AnswerArgs extends DriveArgs {
   yes: boolean;
+  /** `--choose ELEMENT=OPTION`, read: the option value by element id. */
+  choose: ReadonlyMap<string, string>;
+}
+
+/**
+ * Reads `--choose ELEMENT=OPTION`... into a map by element id. A value without `=`, with an empty side, or
+ * a second value for one element is a `UsageError` naming it. Whether OPTION names an option is known only
+ * once the task is asked (its options may depend on the instance), so the drive checks that.
+ */
+export function parseChoose(values: readonly string[], usage: string): ReadonlyMap<string, string> {
+  const answers = new Map<string, string>();
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const element = at < 0 ? '' : value.slice(0, at).trim();
+    const option = at < 0 ? '' : value.slice(at + 1).trim();
+    if (element === '' || option === '') {
+      throw new UsageError(
+        `option --choose ${JSON.stringify(value)}: expected ELEMENT=OPTION (e.g. approve=yes or approve=1)`,
+        usage,
+      );
+    }
+    if (answers.has(element)) {
+      throw new UsageError(`option --choose answers ${element} twice (${answers.get(element)} and ${option})`, usage);
+    }
+    answers.set(element, option);
+  }
+  return answers;
 }
 
 /** `--store URL --json`: commands that read the store. */
@@ -110,10 +145,14 @@ export const driveFlags: OptionGroup<DriveArgs> = {
   }),
 };
 
-/** `driveFlags` with `--yes`: commands that may answer the user tasks they drive to. */
+/** `driveFlags` with `--yes` and `--choose`: commands that may answer the user tasks they drive to. */
 export const answerFlags: OptionGroup<AnswerArgs> = {
-  options: { handlers, store, yes, 'wait-timers': waitTimers, json: jsonOption },
-  read: (values, usage) => ({ ...driveFlags.read(values, usage), yes: flag(values, 'yes') }),
+  options: { handlers, store, yes, choose, 'wait-timers': waitTimers, json: jsonOption },
+  read: (values, usage) => ({
+    ...driveFlags.read(values, usage),
+    yes: flag(values, 'yes'),
+    choose: parseChoose(list(values, 'choose'), usage),
+  }),
 };
 
 const VAR_DESCRIPTION = 'a variable; v is JSON when it parses (2, true, [1,2]), else a string';

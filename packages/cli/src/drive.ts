@@ -1,21 +1,14 @@
 import type { IncidentRecord, Variables } from '@thresher/checkpoint';
-import { EngineError, EngineErrorCode, type SettledState, type UserTaskView } from '@thresher/engine';
+import { answerQuestion, EngineError, EngineErrorCode, type SettledState, type UserTaskView } from '@thresher/engine';
 import { ExitCode } from './exit-code.js';
-import { formatVariables, humanDuration, isoDuration, shellQuote } from './output.js';
+import { type AnswerMode, answerTask } from './operator/answer-task.js';
+import { createTerminalOperator, type TerminalOperator } from './operator/terminal-operator.js';
+import { humanDuration, isoDuration, shellQuote } from './output.js';
 import type { Session } from './session.js';
-import { parseVar } from './vars.js';
 
-/**
- * How open user tasks are answered while driving an instance:
- * - `prompt`: ask on the terminal, `k=v` lines until an empty line;
- * - `yes`: complete each with no extra variables;
- * - `stdin`: one JSON object line per task from (non-terminal) stdin;
- * - `park`: answer nothing; the instance waits, durable, for `thresher complete`.
- * End of input in `prompt` and `stdin` parks too.
- */
-export type AnswerMode = 'prompt' | 'yes' | 'stdin' | 'park';
+export type { AnswerMode } from './operator/answer-task.js';
 
-/** A guard against a model that loops through a user task forever under `--yes`. */
+/** A guard against a model that loops through a user task forever under `--yes` or `--choose`. */
 export const MAX_AUTO_COMPLETIONS = 1000;
 
 /** How long a command waits for a BPMN timer by default (`--wait-timers PT1M`), in ms. */
@@ -28,6 +21,18 @@ export interface DriveOptions {
    * process, when its earliest timer falls due within this many ms; otherwise it parks. Default 1 minute.
    */
   waitTimers?: number;
+  /** `--choose ELEMENT=OPTION` answers, by element id: they come first, in every answer mode. */
+  choose?: ReadonlyMap<string, string>;
+  /**
+   * The person at the terminal: answers user tasks in mode `prompt` (one is made from the session when
+   * absent) and is briefed when `brief` is set.
+   */
+  operator?: TerminalOperator;
+  /**
+   * Before anything is asked, show the operator the instance's touchpoints still ahead or now and drive on
+   * only if approved (`complete`, `resume`, `send` on a terminal); `run` briefs on the plan before the start.
+   */
+  brief?: boolean;
 }
 
 /** The longest delay Node's `setTimeout` (the system clock's) honours (about 24.8 days); longer ones fire at once. */
@@ -104,8 +109,13 @@ export type ParkedOutcome = OutcomeBase & {
    * `resume` last; empty for the `memory:` store, which keeps nothing.
    */
   commands: string[];
-  /** Set when a stdin answer was unusable: the instance is parked but the run exits 2. */
+  /** Set when a stdin or `--choose` answer was unusable: the instance is parked but the run exits 2. */
   invalidAnswer?: string;
+  /**
+   * Set when the person at the terminal ended the drive: `declined` the briefing (exit 4) or `stopped` at
+   * a choice with `q` (exit 5). The instance is parked as any other.
+   */
+  operator?: 'declined' | 'stopped';
 };
 
 /** Where driving an instance ended; `exitCodeOf` maps it to the process exit code. */
@@ -124,7 +134,10 @@ export function exitCodeOf(outcome: Outcome): ExitCode {
     case 'incident':
       return ExitCode.Failed;
     case 'parked':
-      return outcome.invalidAnswer ? ExitCode.Usage : ExitCode.Parked;
+      if (outcome.invalidAnswer) return ExitCode.Usage;
+      if (outcome.operator === 'declined') return ExitCode.NotApproved;
+      if (outcome.operator === 'stopped') return ExitCode.Stopped;
+      return ExitCode.Parked;
   }
 }
 
@@ -150,9 +163,10 @@ function taskArgument(task: TaskInfo, open: TaskInfo[]): string {
 
 /**
  * Drives an instance until it ends or waits for something the CLI cannot give: each time it settles
- * waiting on user tasks, the first is answered as `mode` says and the loop goes on. When it waits on no
- * user task but on BPMN timers, the drive waits for the earliest one if it falls due within
- * `options.waitTimers`, and parks otherwise (as it does on messages and signals).
+ * waiting on user tasks, the first is answered (its `--choose`, else as `mode` says) and the loop goes on.
+ * When it waits on no user task but on BPMN timers, the drive waits for the earliest one if it falls due
+ * within `options.waitTimers`, and parks otherwise (as it does on messages and signals). With
+ * `options.brief`, the operator approves the touchpoints left first.
  */
 export async function drive(
   session: Session,
@@ -162,6 +176,9 @@ export async function drive(
 ): Promise<Outcome> {
   const { engine } = session;
   const waitTimers = options.waitTimers ?? DEFAULT_WAIT_TIMERS_MS;
+  const operator = options.operator ?? (mode === 'prompt' ? createTerminalOperator(session, false) : undefined);
+  const sources = { mode, ...(options.choose ? { choose: options.choose } : {}), ...(operator ? { operator } : {}) };
+  let briefing = options.brief === true && operator !== undefined;
   let autoCompleted = 0;
   for (;;) {
     // On the clock of a running process a retry backoff passes by itself: wait it out, as a handler run.
@@ -198,6 +215,12 @@ export async function drive(
       });
       return { status: 'incident', ...base, incidents, userTasks: open };
     }
+    if (briefing) {
+      briefing = false;
+      if (!(await approveRest(session, operator!, instanceId))) {
+        return { ...parked(session, base, state, 'the briefing was not approved'), operator: 'declined' };
+      }
+    }
     const task = state.userTasks[0];
     if (!task) {
       const next = state.timers[0];
@@ -207,27 +230,44 @@ export async function drive(
       }
       return parked(session, base, state, eventReason(state, waitTimers, session.io.clock.now()));
     }
-    if (mode === 'yes' && autoCompleted >= MAX_AUTO_COMPLETIONS) {
+    if (autoCompleted >= MAX_AUTO_COMPLETIONS) {
       return parked(
         session,
         base,
         state,
-        `--yes completed ${MAX_AUTO_COMPLETIONS} user tasks; the model seems to loop`,
+        `--yes or --choose answered ${MAX_AUTO_COMPLETIONS} user tasks; the model seems to loop`,
       );
     }
-    const answer = await answerTask(session, task, mode);
-    if (answer.kind === 'park') return parked(session, base, state, answer.reason);
+    const answer = await answerTask(session, task, sources);
+    if (answer.kind === 'again') continue;
+    if (answer.kind === 'park') {
+      const outcome = parked(session, base, state, answer.reason);
+      return answer.operator ? { ...outcome, operator: answer.operator } : outcome;
+    }
     if (answer.kind === 'invalid') {
-      return { ...parked(session, base, state, 'a stdin answer was unusable'), invalidAnswer: answer.message };
+      const why = sources.choose?.has(task.elementId) ? 'a --choose answer' : 'a stdin answer';
+      return { ...parked(session, base, state, `${why} was unusable`), invalidAnswer: answer.message };
     }
     try {
-      await engine.completeUserTask(task.id, answer.variables);
-      autoCompleted += mode === 'yes' ? 1 : 0;
+      if (answer.kind === 'complete') await engine.completeUserTask(task.id, answer.variables);
+      else await answerQuestion(engine, answer.question, answer.answer);
+      autoCompleted += answer.by === 'yes' || answer.by === 'choose' ? 1 : 0;
     } catch (error) {
       // The task may have gone while we asked (a terminate end event on a parallel path): settle again.
       if (!(EngineError.is(error) && error.code === EngineErrorCode.NotFound)) throw error;
     }
   }
+}
+
+/**
+ * Shows the operator the instance's touchpoints still ahead or now; true when approved or when there is
+ * nothing to show (none left, or an instance started before touchpoints were tracked).
+ */
+async function approveRest(session: Session, operator: TerminalOperator, instanceId: string): Promise<boolean> {
+  const touchpoints = (await session.engine.instance(instanceId))?.touchpoints ?? [];
+  const rest = touchpoints.filter((touchpoint) => touchpoint.state === 'ahead' || touchpoint.state === 'now');
+  if (rest.length === 0) return true;
+  return (await operator.brief(rest)) === 'approved';
 }
 
 /**
@@ -321,73 +361,4 @@ function parked(session: Session, base: OutcomeBase, state: WaitingState, reason
     `thresher resume ${id}${flags}`,
   ];
   return { ...outcome, commands };
-}
-
-type Answer =
-  | { kind: 'complete'; variables: Variables }
-  | { kind: 'park'; reason: string }
-  | { kind: 'invalid'; message: string };
-
-async function answerTask(session: Session, task: UserTaskView, mode: AnswerMode): Promise<Answer> {
-  const label = `user task ${task.name ? `"${task.name}" ` : ''}(${task.elementId})`;
-  switch (mode) {
-    case 'yes':
-      session.out.progress(`[${task.instanceId.slice(0, 8)}] ${task.elementId}: completed by --yes`);
-      return { kind: 'complete', variables: {} };
-    case 'park':
-      return { kind: 'park', reason: `${label} needs an answer` };
-    case 'stdin':
-      return answerFromStdin(session, task, label);
-    case 'prompt':
-      return answerFromPrompt(session, task, label);
-  }
-}
-
-/** One JSON object line per task; blank lines are skipped. */
-async function answerFromStdin(session: Session, task: UserTaskView, label: string): Promise<Answer> {
-  for (;;) {
-    const line = await session.lines().next();
-    if (line === undefined) return { kind: 'park', reason: `no answer for ${label} on stdin` };
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return {
-        kind: 'invalid',
-        message: `the stdin answer for ${label} is not a JSON object (e.g. {"approved":true}): ${line.trim()}`,
-      };
-    }
-    session.out.progress(`[${task.instanceId.slice(0, 8)}] ${task.elementId}: answered from stdin`);
-    return { kind: 'complete', variables: value as Variables };
-  }
-}
-
-/** Asks on the terminal (stderr, so `--json` stdout stays one document): `k=v` lines, an empty line ends. */
-async function answerFromPrompt(session: Session, task: UserTaskView, label: string): Promise<Answer> {
-  const { stderr } = session.io;
-  stderr.write(`\nTask ${task.name ?? task.elementId} (${task.elementId}) of instance ${task.instanceId}\n`);
-  if (Object.keys(task.variables).length > 0) stderr.write(`${formatVariables(task.variables)}\n`);
-  stderr.write(
-    'Enter variables as k=v, one per line; an empty line completes the task, end of input (Ctrl-D) parks it.\n',
-  );
-  const variables: Variables = {};
-  for (;;) {
-    stderr.write('> ');
-    const line = await session.lines().next();
-    if (line === undefined) {
-      stderr.write('\n');
-      return { kind: 'park', reason: `input ended before ${label} was completed` };
-    }
-    if (line.trim() === '') return { kind: 'complete', variables };
-    try {
-      const [name, value] = parseVar(line.trim(), 'answer');
-      Object.defineProperty(variables, name, { value, enumerable: true, writable: true, configurable: true });
-    } catch (error) {
-      stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    }
-  }
 }

@@ -4,10 +4,18 @@ import type { CommandSpec } from './args.js';
 const EXIT_CODES = `Exit codes:
   0  completed (or terminated by a terminate end event); the query ran
   1  an incident, an invalid model, a restore failure, a missing instance, a message nobody waits for
-  2  a usage error: unknown flag, missing argument, unreadable file or handlers module, or (run) a
-     handlers module with no handler for a task type of the process
+  2  a usage error: unknown flag, missing argument, unreadable file or handlers module, (run) a handlers
+     module with no handler for a task type of the process, or a --choose value that names no option
   3  parked: the instance is stored and waits for something the CLI cannot give (a user task, a message,
-     a signal, or a timer due later than --wait-timers)`;
+     a signal, or a timer due later than --wait-timers), or the input ended while a user task was asked
+  4  not approved: the briefing (Continue? [y/N]) was not approved; run starts nothing, the others leave
+     the instance parked
+  5  stopped at a choice (q): the instance is stored, parked at that user task`;
+
+const ANSWERING = `Answering: on a terminal, run, resume, complete and send show the touchpoints where the run needs
+you and ask Continue? [y/N] (THRESHER_YES=1 or --yes approves without asking), then put each user task
+as a numbered choice (q stops, exit 5). --choose ELEMENT=OPTION answers a task up front, terminal or not.
+Without a terminal, run reads one JSON object line per user task from stdin; the others park (exit 3).`;
 
 /** `thresher --help`: every command with its one-line summary, in the order given. */
 export function mainHelp(specs: readonly CommandSpec[]): string {
@@ -22,6 +30,8 @@ Commands:
 ${commands}
 
 Stores: --store sqlite:PATH | PATH.db | postgres://…[?schema=NAME] | memory:  (default ./.thresher/thresher.db, or $THRESHER_STORE)
+
+${ANSWERING}
 
 ${EXIT_CODES}
 `;

@@ -6,7 +6,8 @@
  * and writes goes through `io`, so only the `thresher` binary (`main.ts`) touches `process`.
  *
  * Exit codes (`ExitCode`): 0 completed or terminated, 1 failure (incident, invalid model, restore
- * failure), 2 usage error, 3 parked waiting for something the CLI cannot give.
+ * failure), 2 usage error, 3 parked waiting for something the CLI cannot give, 4 not approved (the
+ * touchpoint briefing was declined), 5 stopped at a choice (`q`).
  */
 export { runCli } from './cli.js';
 export type {

@@ -4,6 +4,8 @@ import type { Clock } from '@thresher/engine';
 /** Where output goes: `process.stdout` or, in tests, a string buffer. */
 export interface CliWritable {
   write(chunk: string): unknown;
+  /** The terminal's width when the stream is one (`process.stdout` has it): windows are drawn to it. */
+  readonly columns?: number;
 }
 
 /**
@@ -56,12 +58,28 @@ export class LineReader {
     });
   }
 
-  /** The next line without its newline, or undefined once the input has ended. */
-  next(): Promise<string | undefined> {
+  /**
+   * The next line without its newline, or undefined once the input has ended. An abort of `signal` rejects
+   * with its reason and gives up the wait, so the line goes to the next reader rather than being lost.
+   */
+  next(signal?: AbortSignal): Promise<string | undefined> {
     const line = this.lines.shift();
     if (line !== undefined) return Promise.resolve(line);
     if (this.ended) return Promise.resolve(undefined);
-    return new Promise((resolve) => this.waiters.push(resolve));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(signal?.reason);
+      };
+      const waiter = (next: string | undefined): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(next);
+      };
+      this.waiters.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Stop reading so the process can exit; pending reads see the end of input. */

@@ -1,10 +1,11 @@
-import type { CliIo } from './io.js';
+import type { CliIo, CliWritable } from './io.js';
 
 /**
  * Where a command's words go. Human mode: the outcome on stdout, progress on stderr. `--json`: exactly
- * one JSON document on stdout and no progress; errors still go to stderr.
+ * one JSON document on stdout and no progress; errors still go to stderr. What the terminal operator
+ * shows (`show`) goes to stdout, or to stderr under `--json`.
  *
- * @remarks Plain text, no colour, so NO_COLOR and dumb terminals need nothing special.
+ * @remarks Plain text; only the operator's window titles may be bold (`operator/window.ts` decides).
  */
 export interface Output {
   readonly json: boolean;
@@ -18,17 +19,34 @@ export interface Output {
   document(value: unknown): void;
   /** An error or warning line on stderr, in both modes. */
   error(line: string): void;
+  /**
+   * What the terminal operator shows a person (windows, prompts, the answer written back), as is: on
+   * stdout so a transcript has it, on stderr under `--json` so stdout stays one document.
+   */
+  show(text: string): void;
+  /** The stream `show` writes to, for its width. */
+  readonly screen: CliWritable;
+  /**
+   * Holds progress lines until the returned release is called (holds nest; the last release writes them
+   * in order), so no line from other work lands inside a window while it is up.
+   */
+  hold(): () => void;
 }
 
 export function createOutput(io: CliIo, json: boolean): Output {
   let documented = false;
+  let holds = 0;
+  const held: string[] = [];
+  const screen = json ? io.stderr : io.stdout;
   return {
     json,
     get documented() {
       return documented;
     },
     progress: (line) => {
-      if (!json) io.stderr.write(`${line}\n`);
+      if (json) return;
+      if (holds > 0) held.push(line);
+      else io.stderr.write(`${line}\n`);
     },
     print: (text) => {
       if (!json) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -42,6 +60,21 @@ export function createOutput(io: CliIo, json: boolean): Output {
     },
     error: (line) => {
       io.stderr.write(`${line}\n`);
+    },
+    show: (text) => {
+      screen.write(text);
+    },
+    screen,
+    hold: () => {
+      holds += 1;
+      let released = false;
+      return () => {
+        // A second call of one release must not let another holder's window be written into.
+        if (released) return;
+        released = true;
+        holds -= 1;
+        if (holds === 0) for (const line of held.splice(0)) io.stderr.write(`${line}\n`);
+      };
     },
   };
 }

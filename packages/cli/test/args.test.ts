@@ -44,6 +44,8 @@ describe('parseRunArgs', () => {
         '--store',
         'memory:',
         '-y',
+        '--choose',
+        'approve=yes',
         '--json',
       ]),
     ).toEqual({
@@ -55,6 +57,7 @@ describe('parseRunArgs', () => {
       handlers: 'h.mjs',
       store: 'memory:',
       yes: true,
+      choose: new Map([['approve', 'yes']]),
       waitTimers: 60_000,
       json: true,
       allowMissingHandlers: true,
@@ -71,6 +74,7 @@ describe('parseRunArgs', () => {
       handlers: undefined,
       store: undefined,
       yes: false,
+      choose: new Map(),
       waitTimers: 60_000,
       json: false,
       allowMissingHandlers: false,
@@ -145,7 +149,12 @@ describe('parseRunArgs', () => {
 
 describe('parseInspectArgs', () => {
   it('should read the file and --json', () => {
-    expect(parseInspectArgs(['a.bpmn', '--json'])).toEqual({ help: false, file: 'a.bpmn', json: true });
+    expect(parseInspectArgs(['a.bpmn', '--json'])).toEqual({
+      help: false,
+      file: 'a.bpmn',
+      json: true,
+      touchpoints: false,
+    });
   });
 
   it('should refuse run-only flags', () => {

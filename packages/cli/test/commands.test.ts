@@ -134,16 +134,21 @@ describe('thresher run', () => {
     expect(run.json<Outcome>()).toMatchObject({ status: 'completed', variables: { approved: true } });
   });
 
-  it('should ask on a terminal for k=v lines until an empty line', async () => {
+  it('should brief on a terminal, then ask the user task as a numbered choice until a number in range', async () => {
+    // given a terminal where the person approves, types a word, then picks option 1 (approved = true)
     const run = await ws.thresher(['run', 'approval.bpmn', ...store('tty'), '--json'], {
       isTTY: true,
-      stdin: 'oops\napproved=true\nnote=fine\n\n',
+      stdin: 'y\noops\n1\n',
     });
+    // then the run completes, and under --json what the person saw went to stderr
     expect(run.code).toBe(ExitCode.Ok);
     const outcome = run.json<Outcome>();
-    expect(outcome).toMatchObject({ status: 'completed', variables: { approved: true, note: 'fine' } });
-    expect(run.stderr).toContain(`Task Approve order (approve) of instance ${outcome.instanceId}`);
-    expect(run.stderr).toMatch(/answer "oops": expected NAME=VALUE/);
+    expect(outcome).toMatchObject({ status: 'completed', variables: { approved: true } });
+    expect(run.stderr).toContain('THIS RUN NEEDS YOU AT 1 TOUCHPOINT');
+    expect(run.stderr).toContain('Continue? [y/N]: Approved.');
+    expect(run.stderr).toContain(`approve in instance ${outcome.instanceId}`);
+    expect(run.stderr).toContain('Enter a number from 1 to 2, or q to stop.');
+    expect(run.stderr).toMatch(/Chosen: 1 /);
   });
 
   it('should use the handlers of a --handlers module (named exports)', async () => {

@@ -5,6 +5,7 @@ import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
 import { type DriveArgs, driveFlags, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
+import { createTerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
@@ -85,7 +86,15 @@ export const completeCommand = defineCommand(completeSpec, parseCompleteArgs, as
     const task = resolveTask(args.id, open, args.task);
     await engine.completeUserTask(task.id, args.variables);
     out.progress(`[${args.id.slice(0, 8)}] ${task.elementId}: completed task ${task.id}`);
-    const outcome = await drive(session, args.id, 'park', { waitTimers: args.waitTimers });
+    const outcome = await drive(
+      session,
+      args.id,
+      io.isTTY ? 'prompt' : 'park',
+      // On a terminal the person is briefed on what is left and asked the next user tasks; else it parks.
+      io.isTTY
+        ? { waitTimers: args.waitTimers, operator: createTerminalOperator(session, false), brief: true }
+        : { waitTimers: args.waitTimers },
+    );
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, completedTask: task.id });
     return exitCodeOf(outcome);

@@ -1,18 +1,30 @@
-import { compile, type Node, type ProcessDef, type ProcessModel } from '@thresher/engine';
+import { compile, type Node, type ProcessDef, type ProcessModel, type Touchpoint, touchpoints } from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
 import { jsonOption } from '../drive-options.js';
 import { ExitCode } from '../exit-code.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
-import { formatTable } from '../output.js';
+import { formatTable, humanDuration } from '../output.js';
 
 export const inspectSpec = commandSpec({
   name: 'inspect',
-  usage: 'thresher inspect FILE.bpmn [--json]',
+  usage: 'thresher inspect FILE.bpmn [--touchpoints] [--json]',
   summary: 'compile a BPMN file and list its processes and elements, or every problem found',
   positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to compile' }],
-  options: { json: jsonOption },
-  examples: ['thresher inspect order.bpmn', 'thresher inspect order.bpmn --json'],
+  options: {
+    touchpoints: {
+      type: 'boolean',
+      description:
+        'list the touchpoints instead: where a run waits for someone (a message, a job handler, a person), in run order',
+    },
+    json: jsonOption,
+  },
+  examples: [
+    'thresher inspect order.bpmn',
+    'thresher inspect order.bpmn --json',
+    'thresher inspect order.bpmn --touchpoints',
+    'thresher inspect order.bpmn --touchpoints --json',
+  ],
 });
 
 const usage = inspectSpec.usage;
@@ -20,6 +32,8 @@ const usage = inspectSpec.usage;
 /** `thresher inspect`, parsed. */
 export interface InspectArgs {
   file: string;
+  /** `--touchpoints`: list the model's touchpoints instead of its elements. */
+  touchpoints: boolean;
   json: boolean;
 }
 
@@ -27,6 +41,7 @@ export interface InspectArgs {
 export function parseInspectArgs(argv: readonly string[]): Parsed<InspectArgs> {
   return parseWith(inspectSpec, argv, ({ values, positionals }) => ({
     file: positionals[0]!,
+    touchpoints: flag(values, 'touchpoints'),
     json: flag(values, 'json'),
   }));
 }
@@ -98,12 +113,45 @@ function formatModel(file: string, model: ProcessModel, processes: ProcessSummar
     );
     lines.push(`  ${process.elements.length} elements, ${process.flows} sequence flows`);
   }
-  if (model.warnings.length > 0) {
-    lines.push('', 'warnings:');
-    for (const warning of model.warnings)
-      lines.push(`  ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
-  }
+  lines.push(...formatWarnings(model));
   return lines.join('\n');
+}
+
+/** The touchpoint list as a table per process; the index (`#`) counts through the whole list. */
+function formatTouchpoints(file: string, model: ProcessModel, list: readonly Touchpoint[]): string {
+  const count = list.length === 1 ? '1 touchpoint' : `${list.length} touchpoints`;
+  const lines = [`${file}: ${list.length === 0 ? 'no touchpoints: a run needs no one' : count}`];
+  for (const processId of new Set(list.map((touchpoint) => touchpoint.processId))) {
+    const rows = list
+      .filter((touchpoint) => touchpoint.processId === processId)
+      .map((touchpoint) => [
+        String(touchpoint.index + 1),
+        touchpoint.position,
+        touchpoint.label ?? '',
+        touchpoint.direction,
+        touchpoint.kind,
+        touchpoint.via ?? '',
+        touchpoint.timeoutS === null ? '' : humanDuration(touchpoint.timeoutS * 1000),
+        notes(touchpoint),
+      ]);
+    const table = formatTable(['#', 'POSITION', 'LABEL', 'DIRECTION', 'KIND', 'VIA', 'TIMEOUT', 'NOTES'], rows);
+    lines.push('', `process ${processId}`, ...table.split('\n').map((line) => `  ${line}`));
+  }
+  lines.push(...formatWarnings(model));
+  return lines.join('\n');
+}
+
+function formatWarnings(model: ProcessModel): string[] {
+  if (model.warnings.length === 0) return [];
+  const lines = ['', 'warnings:'];
+  for (const warning of model.warnings)
+    lines.push(`  ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
+  return lines;
+}
+
+function notes(touchpoint: Touchpoint): string {
+  const said = [touchpoint.conditional ? 'only on some paths' : '', touchpoint.repeated ? 'may repeat' : ''];
+  return said.filter((note) => note !== '').join(', ');
 }
 
 /** `thresher inspect FILE.bpmn`: compile without a store and describe the model, or every problem in it. */
@@ -117,6 +165,12 @@ export const inspectCommand = defineCommand(inspectSpec, parseInspectArgs, async
     if (out.json) out.document(modelErrorDocument(error, args.file));
     else out.print(formatModelError(error, args.file));
     return ExitCode.Failed;
+  }
+  if (args.touchpoints) {
+    const list = touchpoints(model);
+    out.print(formatTouchpoints(args.file, model, list));
+    out.document(list);
+    return ExitCode.Ok;
   }
   const processes = [...model.processes.values()].map(processSummary);
   out.print(formatModel(args.file, model, processes));

@@ -4,12 +4,14 @@ import { drive, exitCodeOf, type Outcome } from '../drive.js';
 import { type AnswerArgs, answerFlags } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exit-code.js';
+import { createTerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
 export const resumeSpec = commandSpec({
   name: 'resume',
-  usage: 'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+  usage:
+    'thresher resume ID | --all [--handlers MODULE] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
   summary: 'restore instances from the store (after a crash) and drive each until it ends or parks',
   positionals: [{ name: 'ID', required: false, description: 'the instance id (or --all)' }],
   options: {
@@ -48,7 +50,8 @@ export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
 
 /**
  * `thresher resume ID | --all`: restore instances from the store and drive each until it ends or parks.
- * One that cannot be restored is reported (exit 1) and the others still go on.
+ * One that cannot be restored is reported (exit 1) and the others still go on. On a terminal each is
+ * briefed first; a `q` at a choice stops the command: the instances after it are not driven.
  */
 export const resumeCommand = defineCommand(resumeSpec, parseResumeArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: args.handlers, create: false, usage };
@@ -62,13 +65,24 @@ export const resumeCommand = defineCommand(resumeSpec, parseResumeArgs, async (a
       out.error(`thresher: cannot restore instance ${failure.instanceId}: ${failure.error.message}`);
     if (report.restored.length === 0 && failed.length === 0) out.print('no running instances to resume');
     const mode = args.yes ? 'yes' : io.isTTY ? 'prompt' : 'park';
+    const operator = io.isTTY ? createTerminalOperator(session, args.yes) : undefined;
     const outcomes: Outcome[] = [];
+    const notDriven: string[] = [];
     for (const instanceId of report.restored) {
-      const outcome = await drive(session, instanceId, mode, { waitTimers: args.waitTimers });
+      if (outcomes.some((outcome) => outcome.status === 'parked' && outcome.operator === 'stopped')) {
+        notDriven.push(instanceId);
+        continue;
+      }
+      const outcome = await drive(session, instanceId, mode, {
+        waitTimers: args.waitTimers,
+        choose: args.choose,
+        ...(operator ? { operator, brief: true } : {}),
+      });
       outcomes.push(outcome);
       out.print(formatOutcome(outcome, session));
     }
-    out.document({ restored: report.restored, failed, outcomes });
+    if (notDriven.length > 0) out.print(`Not driven after the stop (still stored): ${notDriven.join(', ')}`);
+    out.document({ restored: report.restored, failed, outcomes, ...(notDriven.length > 0 ? { notDriven } : {}) });
     return worstExitCode([...(failed.length > 0 ? [ExitCode.Failed] : []), ...outcomes.map(exitCodeOf)]);
   });
 });

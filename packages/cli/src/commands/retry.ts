@@ -10,7 +10,8 @@ import { withSession } from '../session.js';
 
 export const retrySpec = commandSpec({
   name: 'retry',
-  usage: 'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+  usage:
+    'thresher retry ID [INCIDENT] [--handlers MODULE] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
   summary: 'resolve an instance’s incidents (or one) and drive it again; failed jobs get fresh retries',
   positionals: [
     { name: 'ID', required: true, description: 'the instance id' },
@@ -79,6 +80,7 @@ export const retryCommand = defineCommand(retrySpec, parseRetryArgs, async (args
     }
     const outcome = await drive(session, args.id, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'park', {
       waitTimers: args.waitTimers,
+      choose: args.choose,
     });
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, retried: incidents.map((incident) => incident.id) });

@@ -1,5 +1,11 @@
 import type { Variables } from '@thresher/checkpoint';
-import { compile, type Handlers, type ProcessDef, timerStartInstancePrefix } from '@thresher/engine';
+import {
+  compile,
+  type Handlers,
+  type LiveTouchpoint,
+  type ProcessDef,
+  timerStartInstancePrefix,
+} from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
@@ -8,6 +14,7 @@ import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { missingHandlers, missingHandlersRefusal, missingHandlersWarning } from '../handler-check.js';
 import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
+import { createTerminalOperator, type TerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { type Session, withSession } from '../session.js';
 
@@ -16,7 +23,7 @@ const variables = variablesFlag();
 export const runSpec = commandSpec({
   name: 'run',
   usage:
-    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--wait-timers DURATION] [--json]',
+    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
   summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
   positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
   options: {
@@ -36,6 +43,7 @@ export const runSpec = commandSpec({
     'thresher run order.bpmn --handlers handlers.mjs --var total=120 --var express=true',
     `echo '{"approved":true}' | thresher run order.bpmn --handlers handlers.mjs --json`,
     'thresher run order.bpmn --handlers handlers.mjs --yes --store memory:',
+    'thresher run order.bpmn --handlers handlers.mjs --choose approve=yes --choose ship=2',
   ],
 });
 
@@ -144,7 +152,52 @@ function handlerCheck(
   };
 }
 
-/** `thresher run FILE.bpmn …`: compile, check the handlers, deploy, start, drive until the instance ends or parks. */
+/**
+ * On a terminal, the briefing of the process's touchpoints before anything starts; true when approved or
+ * when there is nothing to approve (no touchpoints: a run that needs nobody asks nothing).
+ */
+async function approvePlan(
+  session: Session,
+  operator: TerminalOperator,
+  processId: string,
+  digest: string,
+): Promise<{ approved: boolean; touchpoints: LiveTouchpoint[] }> {
+  const touchpoints = await session.engine.plannedTouchpoints(processId, digest);
+  if (touchpoints.length === 0) return { approved: true, touchpoints };
+  return { approved: (await operator.brief(touchpoints)) === 'approved', touchpoints };
+}
+
+/**
+ * Refuses a `--choose` for an element that is no user task of the file (a typo would otherwise leave the
+ * task to be asked, or parked, as if the flag were not there). Whether its value names an option is
+ * known only once the task is asked.
+ */
+function checkChoose(
+  choose: ReadonlyMap<string, string>,
+  processes: ReadonlyMap<string, ProcessDef>,
+  file: string,
+): void {
+  const userTasks = new Set(
+    [...processes.values()].flatMap((process) =>
+      [...process.nodes.values()].filter((node) => node.type === 'userTask').map((node) => node.id),
+    ),
+  );
+  for (const element of choose.keys()) {
+    if (userTasks.has(element)) continue;
+    const known = [...userTasks].join(', ') || 'none';
+    throw new UsageError(`--choose ${element}=…: ${file} has no user task ${element}; its user tasks: ${known}`, usage);
+  }
+}
+
+/** What `run` says when the briefing was not approved: nothing started, and how to approve next time. */
+const NOT_APPROVED =
+  'Not approved: nothing was started. Run it again and answer y, or approve without asking with THRESHER_YES=1 ' +
+  '(--yes approves too, and completes user tasks no --choose answers with no variables).';
+
+/**
+ * `thresher run FILE.bpmn …`: compile, check the handlers, deploy, brief the operator (on a terminal),
+ * start, drive until the instance ends or parks.
+ */
 export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io, out }) => {
   const xml = await readBpmn(args.file, io.cwd, usage);
   // Compiled before the store is opened: an invalid model, a wrong --process or a missing handler
@@ -164,6 +217,7 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
   }
   const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);
   const process = model.processes.get(pickProcess(executable, args.process, args.file))!;
+  checkChoose(args.choose, model.processes, args.file);
   const checkHandlers = handlerCheck(args, process, model.processes, (line) => out.error(line));
   const options = {
     store: args.store,
@@ -178,16 +232,29 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
     out.progress(
       `deployed ${deployment.definitionId} version ${deployment.version} (${deployment.digest.slice(0, 12)})`,
     );
+    const scheduled = await scheduledByTimer(session, process, deployment.digest);
+    // Only a person at a terminal is briefed; without one, answers come from --yes, --choose or stdin.
+    const operator = io.isTTY ? createTerminalOperator(session, args.yes) : undefined;
+    if (operator) {
+      const plan = await approvePlan(session, operator, process.id, deployment.digest);
+      if (!plan.approved) {
+        out.print(NOT_APPROVED);
+        out.document({ status: 'declined', processId: process.id, touchpoints: plan.touchpoints, deployment });
+        return ExitCode.NotApproved;
+      }
+    }
     const instanceId =
-      (await scheduledByTimer(session, process, deployment.digest)) ??
+      scheduled ??
       (await engine.start(process.id, {
         variables: args.variables,
         digest: deployment.digest,
         ...(args.businessKey !== undefined ? { businessKey: args.businessKey } : {}),
       }));
-    // --yes wins over a terminal: asking for it means "do not ask me".
+    // --yes wins over a terminal: asking for it means "do not ask me" (a --choose still answers its task).
     const outcome = await drive(session, instanceId, args.yes ? 'yes' : io.isTTY ? 'prompt' : 'stdin', {
       waitTimers: args.waitTimers,
+      choose: args.choose,
+      ...(operator ? { operator } : {}),
     });
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, deployment });

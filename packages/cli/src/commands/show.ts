@@ -78,19 +78,31 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
       lines.push(`  ${incident.nodeId}: ${incident.message} [incident ${incident.id}, ${incident.kind}]`);
     }
   }
+  if (view.touchpoints && view.touchpoints.length > 0) {
+    lines.push('Touchpoints:');
+    const rows = view.touchpoints.map((t) => [
+      String(t.index + 1),
+      t.position,
+      t.direction,
+      t.state,
+      String(t.attempts),
+      t.responseS === null ? '' : `${t.responseS}s`,
+    ]);
+    lines.push(indent(formatTable(['#', 'POSITION', 'DIRECTION', 'STATE', 'ASKED', 'RESPONSE'], rows)));
+  }
   if (history) {
     lines.push('History:');
     const rows = view.history.map((entry, index) => [String(index + 1), entry.node, entry.scope, entry.track]);
-    lines.push(
-      rows.length === 0
-        ? '  (none)'
-        : formatTable(['#', 'ELEMENT', 'SCOPE', 'TRACK'], rows)
-            .split('\n')
-            .map((line) => `  ${line}`)
-            .join('\n'),
-    );
+    lines.push(rows.length === 0 ? '  (none)' : indent(formatTable(['#', 'ELEMENT', 'SCOPE', 'TRACK'], rows)));
   }
   return lines.join('\n');
+}
+
+function indent(table: string): string {
+  return table
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 /** A head that does not open, named, with the checkpoint an operator can roll back to; other errors as they are. */
