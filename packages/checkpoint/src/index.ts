@@ -58,6 +58,7 @@ export type {
   PendingWrite,
   PruneOptions,
   PutCheckpoint,
+  PutClaim,
   ReadOrder,
   Repository,
   RewriteCheckpoint,

@@ -186,6 +186,29 @@ export function checkPutArguments(checkpoint: PutCheckpoint): void {
     );
   }
   if (parentId === instanceId) throw new ParentLinkError(instanceId, 'meta.parentId', 'names the instance itself');
+  checkPutLease(checkpoint);
+}
+
+/** `claim` only on a first, unfenced put; `release` only on a fenced one; never both. */
+function checkPutLease(checkpoint: PutCheckpoint): void {
+  const { claim, release } = checkpoint;
+  if (release !== undefined && typeof release !== 'boolean') {
+    throw new RangeError(`release must be a boolean, got ${kindOf(release)}`);
+  }
+  if (release === true && checkpoint.fence === undefined) {
+    throw new RangeError('release needs the fence of the lease it releases');
+  }
+  if (claim === undefined) return;
+  checkObject('claim', claim);
+  checkLeaseArguments(claim);
+  checkText('claim.owner', claim.owner);
+  if (checkpoint.parentSeq !== null) {
+    throw new RangeError(
+      `claim is only for an instance's first put (parentSeq null), not parentSeq ${checkpoint.parentSeq}`,
+    );
+  }
+  if (checkpoint.fence !== undefined) throw new RangeError('claim cannot be fenced: a first put has no lease yet');
+  if (release === true) throw new RangeError('claim and release cannot be given together');
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
 import { readDueTimers, readInstances, readSubscribers } from './memory/discovery.js';
-import { claimLeases, readLease, releaseLease, renewLease } from './memory/leases.js';
+import { claimLeases, leaseWithPut, readLease, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
 import { emptyState } from './memory/state.js';
 import type { Repository } from './repository.js';
@@ -50,6 +50,7 @@ export function createMemoryRepository(): Repository {
     async put(checkpoint) {
       await assertOpen();
       putCheckpoint(state, checkpoint);
+      return leaseWithPut(state, checkpoint);
     },
     async rewrite(checkpoint) {
       await assertOpen();

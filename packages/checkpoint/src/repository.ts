@@ -114,6 +114,25 @@ export interface PutCheckpoint {
   meta: InstanceMeta;
   /** The lease this write is made under; absent for a writer that never claims (single-node, embedded). */
   fence?: Fence;
+  /**
+   * Claim the instance's lease in the same transaction, after the put, as `claim` would for this instance
+   * alone: a new instance is stored and held in one write. Only on an instance's first put (`parentSeq`
+   * null), never with a `fence`. `put` then resolves the lease taken (undefined when none was: the
+   * instance is not running, or another owner holds it live).
+   */
+  claim?: PutClaim;
+  /**
+   * Release the lease `fence` names in the same transaction, after the put, as `release` would: an instance
+   * that ended lets go in the write that ends it. Only with a `fence`.
+   */
+  release?: boolean;
+}
+
+/** A claim made with a put (`PutCheckpoint.claim`): as `ClaimOptions`, for the put's instance only. */
+export interface PutClaim {
+  owner: string;
+  ttlMs: number;
+  now: number;
 }
 
 /** A checkpoint's new document as handed to `rewrite`: a schema migration of bytes already stored. */
@@ -293,8 +312,11 @@ export interface Repository {
    * Then, when the put makes a parent link (the instance's first put, or one naming another `parentId` than
    * the indexed one), refuses with `ParentLinkError` unless `parentId` names a stored instance. A link once
    * made stays valid when its parent is deleted.
+   *
+   * With `claim` or `release`, the lease changes in the same transaction, after the put (a replayed put
+   * included); a refused put changes no lease. Resolves the lease `claim` took, else undefined.
    */
-  put(checkpoint: PutCheckpoint): Promise<void>;
+  put(checkpoint: PutCheckpoint): Promise<Lease | undefined>;
   /**
    * Replace the bytes of an existing checkpoint in place (a schema migration): seq, parentSeq, writes and the
    * instance's index stay as they are. Fenced as `put` is. Refuses with `ConflictError` when the checkpoint

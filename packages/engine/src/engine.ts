@@ -130,9 +130,10 @@ export class Engine {
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
-      ended: (instanceId) => {
+      ended: (instanceId, released) => {
         instances.tally.completed++;
         instances.drop(instanceId);
+        if (released) return this.leases.forget(instanceId);
         // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
         this.leases.release(instanceId).catch(() => {});
       },
@@ -146,7 +147,10 @@ export class Engine {
         if (earliestDue !== undefined) this.duePoll.arm(earliestDue);
       },
       revive: (instanceId) => instances.runtime(instanceId),
-      claimNew: async (instanceId) => {
+      newClaim: () => this.leases.putClaim(),
+      claimed: async (instanceId, lease) => {
+        if (lease) return this.leases.adopt(lease);
+        // Taken by a replayed first put's claim elsewhere, or a lease of ours or of a gone engine: as a claim.
         const claimed = await this.leases.claimOne(instanceId);
         if (claimed === true) return;
         if (claimed) throw new InstanceHeldError(instanceId, claimed.owner, claimed.expiresAt);

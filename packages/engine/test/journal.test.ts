@@ -23,8 +23,14 @@ import { tamperedGet, wrap } from './fixtures/repository.js';
 
 const task = (id: string) =>
   `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
+/**
+ * `a` and `b` in parallel, then `c`. Their results come in together: the loop applies `a`'s at once, in the
+ * checkpoint that records it, and journals `b`'s while `a`'s step is under way (a result with nothing
+ * ahead of it in the loop is never journaled: its checkpoint is the next write).
+ */
 const threeSteps = bpmn(
-  `<bpmn:startEvent id="start" />${task('a')}${task('b')}${task('c')}<bpmn:endEvent id="end" />${chain('start', 'a', 'b', 'c', 'end')}`,
+  `<bpmn:startEvent id="start" /><bpmn:parallelGateway id="split" />${task('a')}${task('b')}<bpmn:parallelGateway id="join" />${task('c')}<bpmn:endEvent id="end" />
+  ${chain('start', 'split', 'a', 'join', 'c', 'end')}${chain('split', 'b', 'join')}`,
 );
 /** The same process id, changed: `b` is gone. */
 const twoSteps = bpmn(
@@ -33,7 +39,7 @@ const twoSteps = bpmn(
 
 const handlers: Handlers = {
   a: (job) => ({ a: job.variables.n }),
-  b: (job) => ({ b: (job.variables.a as number) + 1 }),
+  b: (job) => ({ b: (job.variables.n as number) + 1 }),
   c: (job) => ({ c: (job.variables.b as number) * 10 }),
 };
 /** The three-step model as a fixture: no moves, killed wherever the test says. */
@@ -130,7 +136,7 @@ describe('the journal under kills', () => {
         end: baseline.end,
         violations: [],
       });
-      expect(journaled).toBeGreaterThanOrEqual(3);
+      expect(journaled).toBeGreaterThanOrEqual(1);
     }
   });
 });
@@ -230,7 +236,7 @@ describe('a journal that does not fit is refused', () => {
 
 describe('an instance is pinned to its definition', () => {
   it('should resume on the definition it started on after a changed model is deployed', async () => {
-    const { repository, instanceId } = await killedAfterJournalOf('a');
+    const { repository, instanceId } = await killedAfterJournalOf('b');
     const engine = new Engine({ repository, handlers });
     const changed = await engine.deploy(twoSteps);
     expect(changed.version).toBe(2);
@@ -242,7 +248,7 @@ describe('an instance is pinned to its definition', () => {
   });
 
   it('should refuse to resume on a changed model when its own definition is not deployed', async () => {
-    const { repository, instanceId } = await killedAfterJournalOf('a');
+    const { repository, instanceId } = await killedAfterJournalOf('b');
     const original = (await repository.deployments())[0]!;
     await new Engine({ repository, handlers }).deploy(twoSteps);
     const withoutOriginal = wrap(repository, {

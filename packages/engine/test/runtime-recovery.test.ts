@@ -24,6 +24,16 @@ const workThenReview = bpmn(`<bpmn:startEvent id="start" />
   <bpmn:endEvent id="end" />
   ${chain('start', 'work', 'review', 'end')}`);
 
+/**
+ * `side` and `work` in parallel, then `review`. Their results come in together, so `work`'s is journaled
+ * behind `side`'s step (a result alone is applied at once, by the checkpoint that records it).
+ */
+const workBesideSide = bpmn(`<bpmn:startEvent id="start" /><bpmn:parallelGateway id="split" />
+  <bpmn:serviceTask id="side">${ext('<zeebe:taskDefinition type="side" />')}</bpmn:serviceTask>
+  <bpmn:serviceTask id="work">${ext('<zeebe:taskDefinition type="work" />')}</bpmn:serviceTask>
+  <bpmn:parallelGateway id="join" /><bpmn:userTask id="review" /><bpmn:endEvent id="end" />
+  ${chain('start', 'split', 'side', 'join', 'review', 'end')}${chain('split', 'work', 'join')}`);
+
 function engineOn(repository: Repository, handlers: Handlers): Engine {
   return new Engine({ repository, handlers, backoff: () => 0 });
 }
@@ -38,6 +48,7 @@ function counting(): { jobs: Job[]; handlers: Handlers } {
         jobs.push(job);
         return { worked: job.variables.tag ?? true };
       },
+      side: () => ({}),
     },
   };
 }
@@ -74,7 +85,7 @@ async function journalWriteIndex(): Promise<number> {
       return inner.put(checkpoint);
     },
     putWrites: (instanceId, seq, writes, fence) => {
-      log.push('putWrites');
+      log.push(`putWrites ${Object.keys(decodeJournalEntry(writes[0]!.value).result).join()}`);
       return inner.putWrites(instanceId, seq, writes, fence);
     },
     claim: async (options) => {
@@ -84,12 +95,12 @@ async function journalWriteIndex(): Promise<number> {
     },
   });
   const engine = engineOn(repository, counting().handlers);
-  await engine.deploy(workThenReview);
+  await engine.deploy(workBesideSide);
   const id = await engine.start('p');
   await engine.settled(id);
   await engine.close();
-  expect(log.filter((kind) => kind === 'putWrites')).toHaveLength(1);
-  return log.indexOf('putWrites') + 1;
+  expect(log.filter((kind) => kind === 'putWrites worked')).toHaveLength(1);
+  return log.indexOf('putWrites worked') + 1;
 }
 
 /** Runs `workThenReview` on a store killed right after the `work` result reached the journal. */
@@ -99,12 +110,13 @@ async function killedAfterJournal(): Promise<{ repository: Repository; instanceI
   const store = new KillSwitch(repository, killAt);
   const { jobs, handlers } = counting();
   const first = engineOn(store, handlers);
-  await first.deploy(workThenReview);
+  await first.deploy(workBesideSide);
   const instanceId = await first.start('p', { variables: { tag: 'journaled' } });
   await store.killed; // the first engine is abandoned here, as a crashed process would be
   expect(jobs).toHaveLength(1);
   const stored = await repository.get(instanceId);
-  expect(stored?.writes).toHaveLength(1);
+  const journaled = stored?.writes.map((write) => Object.keys(decodeJournalEntry(write.value).result).join());
+  expect(journaled).toContain('worked');
   return { repository, instanceId, jobs };
 }
 
@@ -242,6 +254,7 @@ describe('Engine#recover', () => {
         jobs.push(job);
         return { worked: 'again' };
       },
+      side: () => ({}),
     });
     const report = await second.recover();
 

@@ -10,6 +10,7 @@ import {
   type Fence,
   isStorableText,
   type Lease,
+  type PutCheckpoint,
 } from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
 import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';
@@ -51,6 +52,18 @@ export async function claimLeases(db: PgQueryable, sql: Statements, options: Cla
     options.lapsedOnly === true,
   ]);
   return rows.map((row) => toLease(row, owner));
+}
+
+/** What a put's `claim` or `release` does, in the put's transaction once it is stored. */
+export async function leaseWithPut(
+  db: PgQueryable,
+  sql: Statements,
+  checkpoint: PutCheckpoint,
+): Promise<Lease | undefined> {
+  const { instanceId, fence, claim } = checkpoint;
+  if (checkpoint.release === true && fence) await db.query(sql.releaseLease, [instanceId, fence.owner, fence.token]);
+  if (!claim) return undefined;
+  return (await claimLeases(db, sql, { ...claim, limit: 1, instanceIds: [instanceId] }))[0];
 }
 
 /** The held lease of an instance, live or lapsed; undefined when none is held or it is not stored. */

@@ -55,8 +55,9 @@ import {
   type PgPoolLike,
   type PostgresRepositoryOptions,
 } from './driver.js';
+import { PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, readLease, renewLease } from './leases.js';
+import { claimLeases, leaseWithPut, readLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, quoteSchema } from './migrations.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
@@ -121,6 +122,8 @@ export class PostgresRepository implements Repository {
   readonly #sql: Statements;
   /** What every write transaction opens with: BEGIN and the schema fence (`schema-fence.ts`). */
   readonly #begin: string;
+  /** Checkpoint writes waiting together, committed in one transaction. */
+  readonly #group = new PgGroupCommit((work) => this.#fenced(work));
   #closed = false;
 
   /** @internal Use {@link createPostgresRepository}. */
@@ -133,9 +136,12 @@ export class PostgresRepository implements Repository {
     this.#begin = fencedBegin(options.schema, quoteSchema(options.schema));
   }
 
-  async put(checkpoint: PutCheckpoint): Promise<void> {
+  async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
-    await this.#transaction('put', (client) => putCheckpoint(client, this.#sql, checkpoint));
+    return this.#grouped('put', async (client) => {
+      await putCheckpoint(client, this.#sql, checkpoint);
+      return leaseWithPut(client, this.#sql, checkpoint);
+    });
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
@@ -152,7 +158,7 @@ export class PostgresRepository implements Repository {
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
-    await this.#transaction('putWrites', (client) => putWrites(client, this.#sql, instanceId, seq, writes, fence));
+    await this.#grouped('putWrites', (client) => putWrites(client, this.#sql, instanceId, seq, writes, fence));
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -295,6 +301,7 @@ export class PostgresRepository implements Repository {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#group.idle();
     if (this.#owned) await this.#call('close', () => this.#pool.end(), true);
   }
 
@@ -303,10 +310,18 @@ export class PostgresRepository implements Repository {
    * newer build's migration refuses it with `StoreUpgradedError`); roll back if it throws.
    */
   #transaction<T>(operation: string, work: (client: PgClientLike) => Promise<T>): Promise<T> {
+    return this.#call(operation, () => this.#fenced(work));
+  }
+
+  /** A checkpoint write, committed with the others waiting at the same time (`PgGroupCommit`). */
+  #grouped<T>(operation: string, work: (client: PgClientLike) => Promise<T>): Promise<T> {
+    return this.#call(operation, () => this.#group.submit(work));
+  }
+
+  /** One transaction, begun under the schema fence (refused once a newer build migrated the schema). */
+  #fenced<T>(work: (client: PgClientLike) => Promise<T>): Promise<T> {
     const where = `the PostgreSQL schema "${this.schema}" in ${this.#where}`;
-    return this.#call(operation, () =>
-      inTransaction(this.#pool, this.#begin, work, (opened) => checkFencedBegin(opened, where)),
-    );
+    return inTransaction(this.#pool, this.#begin, work, (opened) => checkFencedBegin(opened, where));
   }
 
   /** Run reads in one REPEATABLE READ, READ ONLY transaction, so a checkpoint and its writes agree. */

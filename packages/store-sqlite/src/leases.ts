@@ -3,7 +3,14 @@
  * `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
  * no other connection or process claims, renews or writes between their read and their write.
  */
-import { type ClaimOptions, checkRenew, type HeldLease, isStorableText, type Lease } from '@thresher/checkpoint';
+import {
+  type ClaimOptions,
+  checkRenew,
+  type HeldLease,
+  isStorableText,
+  type Lease,
+  type PutCheckpoint,
+} from '@thresher/checkpoint';
 import { heldLease, type InstanceIdRow, type LeaseRow, leaseParams } from './rows.js';
 import type { Statements } from './statements.js';
 
@@ -34,6 +41,14 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
     sql.upsertLease.run(leaseParams(lease));
     return lease;
   });
+}
+
+/** What a put's `claim` or `release` does, in the put's transaction once it is stored. */
+export function leaseWithPut(sql: Statements, checkpoint: PutCheckpoint): Lease | undefined {
+  const { instanceId, fence, claim } = checkpoint;
+  if (checkpoint.release === true && fence) sql.releaseLease.run(instanceId, fence.owner, fence.token);
+  if (!claim) return undefined;
+  return claimLeases(sql, { ...claim, limit: 1, instanceIds: [instanceId] })[0];
 }
 
 /** `renew`: {@link checkRenew} against the held lease, then its new expiry. */

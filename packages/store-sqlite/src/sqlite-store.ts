@@ -54,8 +54,9 @@ import {
   type SqliteRepositoryOptions,
   type SqliteTransaction,
 } from './driver.js';
+import { GroupCommit } from './group-commit.js';
 import { InstanceStatements, readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, readHeldLease, renewLease } from './leases.js';
+import { claimLeases, leaseWithPut, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
 import { fencedWrites } from './schema-fence.js';
@@ -106,7 +107,7 @@ export class SqliteRepository implements Repository {
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #instanceStatements: InstanceStatements;
-  readonly #put: SqliteTransaction<[PutCheckpoint], void>;
+  readonly #put: SqliteTransaction<[PutCheckpoint], Lease | undefined>;
   readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
   readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[], Fence | undefined], void>;
   readonly #delete: SqliteTransaction<[string], void>;
@@ -122,6 +123,8 @@ export class SqliteRepository implements Repository {
   readonly #release: SqliteTransaction<[Lease], void>;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
+  /** Checkpoint writes of one event-loop turn, committed together. */
+  readonly #group: GroupCommit;
   #closed = false;
 
   /** @internal Use {@link createSqliteRepository}. */
@@ -133,7 +136,11 @@ export class SqliteRepository implements Repository {
     this.#instanceStatements = new InstanceStatements(db);
     // Every write is a fenced transaction: refused once a newer build migrated the file (schema-fence.ts).
     const write = fencedWrites(db, path);
-    this.#put = write((checkpoint: PutCheckpoint) => putCheckpoint(sql, checkpoint));
+    this.#group = new GroupCommit(db);
+    this.#put = write((checkpoint: PutCheckpoint) => {
+      putCheckpoint(sql, checkpoint);
+      return leaseWithPut(sql, checkpoint);
+    });
     this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
     this.#putWrites = write((instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
       putWrites(sql, instanceId, seq, writes, fence),
@@ -156,9 +163,9 @@ export class SqliteRepository implements Repository {
     });
   }
 
-  async put(checkpoint: PutCheckpoint): Promise<void> {
+  async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
-    this.#call('put', () => this.#put.immediate(checkpoint));
+    return this.#grouped('put', () => this.#put.immediate(checkpoint));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
@@ -176,7 +183,7 @@ export class SqliteRepository implements Repository {
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
-    this.#call('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes, fence));
+    await this.#grouped('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes, fence));
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -307,27 +314,50 @@ export class SqliteRepository implements Repository {
   /** Close the connection (checkpointing the WAL into the file). Closing again is a no-op. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#group.flush();
     this.#closed = true;
     this.#call('close', () => this.#db.close(), true);
   }
 
-  /** Run driver work, refusing it once closed and classifying driver failures as store errors. */
+  /**
+   * Run driver work, refusing it once closed and classifying driver failures as store errors. The writes
+   * queued for group commit go first: what was issued before this operation is committed before it runs.
+   */
   #call<T>(operation: string, work: () => T, closing = false): T {
+    this.#assertOpen(operation, closing);
+    this.#group.flush();
+    try {
+      return work();
+    } catch (error) {
+      throw this.#classified(operation, error);
+    }
+  }
+
+  /** A checkpoint write, committed with the others of this event-loop turn (`GroupCommit`). */
+  async #grouped<T>(operation: string, work: () => T): Promise<T> {
+    this.#assertOpen(operation);
+    try {
+      return await this.#group.submit(work);
+    } catch (error) {
+      throw this.#classified(operation, error);
+    }
+  }
+
+  #assertOpen(operation: string, closing = false): void {
     if (this.#closed && !closing) {
       throw new CheckpointError(
         CheckpointErrorCode.Store,
         `${operation} on the SQLite repository ${this.path} after it was closed; open a new one`,
       );
     }
-    try {
-      return work();
-    } catch (error) {
-      if (CheckpointError.is(error)) throw error;
-      throw new CheckpointError(
-        CheckpointErrorCode.Store,
-        `${operation} on the SQLite database ${this.path} failed: ${(error as Error)?.message ?? String(error)}`,
-        { cause: error, retryable: isTransient(error) },
-      );
-    }
+  }
+
+  #classified(operation: string, error: unknown): unknown {
+    if (CheckpointError.is(error)) return error;
+    return new CheckpointError(
+      CheckpointErrorCode.Store,
+      `${operation} on the SQLite database ${this.path} failed: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error, retryable: isTransient(error) },
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { ConflictError } from '../errors.js';
 import type { MessageSubscription, PendingWrite, PutCheckpoint, Repository } from '../repository.js';
 import {
   checkpoint,
@@ -170,6 +171,36 @@ export function describeAtomicity<TRepository extends Repository>(
 
       expect(await visibleState(repository)).toEqual(before);
       expect(await repository.deployments()).toEqual([]);
+    });
+
+    test('TH-ATOMIC-09', async (repository) => {
+      await putChain(repository, 'order-2', 1);
+
+      // issued together, as instances reaching a persist point at once do (a store may commit them as one)
+      const together = [
+        repository.put(checkpoint('order-1', 1)),
+        repository.put(checkpoint('order-2', 1, { note: 'other bytes' })),
+        repository.putWrites('order-2', 1, [write('charge', 0, 'paid')]),
+        repository.put(checkpoint('order-2', 3, { parentSeq: 2 })),
+        repository.put(checkpoint('order-3', 1)),
+      ];
+      const outcomes = await Promise.all(
+        together.map((promise) =>
+          promise.then(
+            () => 'ok',
+            (error: unknown) => (error instanceof ConflictError ? 'ConflictError' : String(error)),
+          ),
+        ),
+      );
+
+      expect(outcomes).toEqual(['ok', 'ConflictError', 'ok', 'ConflictError', 'ok']);
+      expect((await repository.list('order-2')).map(({ seq }) => seq)).toEqual([1]);
+      expectWrites((await repository.get('order-2'))!.writes, [write('charge', 0, 'paid')]);
+      expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual([
+        'order-1',
+        'order-2',
+        'order-3',
+      ]);
     });
   });
 }

@@ -147,6 +147,7 @@ export type SpecFile =
   | 'prune.ts'
   | 'instances.ts'
   | 'leases.ts'
+  | 'put-leases.ts'
   | 'fencing.ts'
   | 'due-timers.ts'
   | 'subscriptions.ts'

@@ -26,6 +26,7 @@ import { describeList } from './list.js';
 import { describeMessages } from './messages.js';
 import { describePrune } from './prune.js';
 import { describePut } from './put.js';
+import { describePutLeases } from './put-leases.js';
 import { describePutWrites } from './put-writes.js';
 import { describeReadOrder } from './read-order.js';
 import { describeReferenceCopyThread } from './reference/copy-thread.js';
@@ -101,6 +102,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describePrune(initializer);
     describeInstances(initializer);
     describeLeases(initializer);
+    describePutLeases(initializer);
     describeFencing(initializer);
     describeDueTimers(initializer);
     describeSubscriptions(initializer);

@@ -170,7 +170,7 @@ export function describePut<TRepository extends Repository>(initializer: Reposit
 
     test('TH-PUT-16', async (repository) => {
       await putChain(repository, 'order-1', 2);
-      let promise: Promise<void> | undefined;
+      let promise: Promise<unknown> | undefined;
 
       expect(() => {
         promise = repository.put(checkpoint('order-1', 3, { parentSeq: 1 }));

@@ -123,6 +123,8 @@ const SPEC_NOTES: Partial<Record<SpecFile, string>> = {
   'prune.ts': '`prune`.',
   'instances.ts': '`instances`: discovery and paging, 10,000 instances included.',
   'leases.ts': '`claim`, `renew`, `release`: leases and fencing tokens.',
+  'put-leases.ts':
+    '`put` with `claim` and `release`: a lease taken or let go of in the write that stores the checkpoint.',
   'fencing.ts': 'Fenced writes: `put`, `putWrites` and `rewrite` under a lease, and after it moved.',
   'due-timers.ts': '`dueTimers`.',
   'subscriptions.ts': '`subscriptions`.',

@@ -205,6 +205,28 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should claim with lapsedOnly only held leases that lapsed or whose owner is in takeOver, ended instances included, never an unleased instance',
     ],
   ]),
+  ...rows('put-leases.ts', [
+    [
+      'TH-LEASE-21',
+      "should store and hold a new instance in one put with claim, resolving the lease, which fences the instance's next put",
+    ],
+    [
+      'TH-LEASE-22',
+      'should store a fenced put with release and let go of its lease in the same write; the next claim gets a greater token',
+    ],
+    [
+      'TH-LEASE-23',
+      'should refuse with RangeError, storing nothing, a claim on a later put or with a fence or with release, a release without a fence, and an invalid claim',
+    ],
+    [
+      'TH-LEASE-24',
+      'should change no lease when the put is refused: a conflicting put with claim, a put with release whose fence lost its lease',
+    ],
+    [
+      'TH-LEASE-25',
+      'should take no lease on a put with claim of an instance that is not running, and claim on a replayed first put as claim would (a held one refuses it as an unfenced write)',
+    ],
+  ]),
   ...rows('fencing.ts', [
     ['TH-FENCE-01', 'should accept put, putWrites and rewrite fenced by the held lease'],
     [

@@ -43,6 +43,10 @@ export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
       'TH-ATOMIC-08',
       'should refuse arguments of the wrong type, and a fractional seq, index, schema or deployedAt, before writing anything',
     ],
+    [
+      'TH-ATOMIC-09',
+      'should store each of writes issued together on its own: a refused one changes nothing, the others are stored',
+    ],
   ]),
   ...rows('journal-rules.ts', [
     [

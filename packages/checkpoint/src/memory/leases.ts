@@ -4,18 +4,20 @@
  */
 import { checkClaimArguments } from '../input-rules.js';
 import { checkLeaseArguments, checkRenew, compareCodePoints, isClaimable } from '../put-rules.js';
-import type { ClaimOptions, Lease } from '../repository.js';
+import type { ClaimOptions, Lease, PutCheckpoint } from '../repository.js';
 import type { MemoryState } from './state.js';
 
 export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] {
   checkClaimArguments(options);
   const { owner, ttlMs, now, limit } = options;
-  const wanted = options.instanceIds === undefined ? undefined : new Set(options.instanceIds);
+  // Only the instances asked for, when they are named: a claim of one instance costs one lookup.
+  const ids = options.instanceIds === undefined ? state.instances.keys() : new Set(options.instanceIds);
   const candidates: string[] = [];
-  for (const [instanceId, instance] of state.instances) {
+  for (const instanceId of ids) {
+    const instance = state.instances.get(instanceId);
+    if (instance === undefined) continue;
     if (options.lapsedOnly ? instance.lease === undefined : instance.meta.status !== 'running') continue;
     if (!isClaimable(instance.lease, now, options.takeOver)) continue;
-    if (wanted !== undefined && !wanted.has(instanceId)) continue;
     candidates.push(instanceId);
   }
   candidates.sort(compareCodePoints);
@@ -24,6 +26,14 @@ export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] 
     state.instances.get(instanceId)!.lease = { owner, token: lease.token, expiresAt: lease.expiresAt };
     return lease;
   });
+}
+
+/** What a put's `claim` or `release` does, once the put is stored: as `claim` or `release` would. */
+export function leaseWithPut(state: MemoryState, checkpoint: PutCheckpoint): Lease | undefined {
+  const { instanceId, fence, claim } = checkpoint;
+  if (checkpoint.release === true && fence) releaseLease(state, { instanceId, ...fence, expiresAt: 0 });
+  if (!claim) return undefined;
+  return claimLeases(state, { ...claim, limit: 1, instanceIds: [instanceId] })[0];
 }
 
 export function renewLease(state: MemoryState, lease: Lease, ttlMs: number, now: number): Lease {

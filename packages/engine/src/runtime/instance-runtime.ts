@@ -5,7 +5,10 @@ import {
   type Fence,
   fromCanonicalBytes,
   type JournalEntry,
+  type Lease,
   type OutboxEntry,
+  type PutCheckpoint,
+  type PutClaim,
   type Repository,
   resultReceipt,
   type Variables,
@@ -40,13 +43,15 @@ export interface RuntimeHost {
   fault(instanceId: string, error: Error): void;
   /** The lease a write to this instance is made under (renewed first when due); undefined when unclaimed. */
   fence(instanceId: string): Promise<Fence | undefined>;
+  /** What a new instance's first put claims its lease with: stored and held in one write. */
+  newClaim(): PutClaim;
   /**
-   * The instance's first checkpoint is stored: claim it before any of its effects leave. Throws
-   * `InstanceHeldError` when another engine claimed it first (it then runs the instance).
+   * The instance's first checkpoint is stored, and `lease` is what its put claimed: hold it before any of
+   * its effects leave. Throws `InstanceHeldError` when another engine holds it (it then runs the instance).
    */
-  claimNew(instanceId: string): Promise<void>;
-  /** The instance ended and its end is durable: the engine may let go of the loop. */
-  ended(instanceId: string): void;
+  claimed(instanceId: string, lease: Lease | undefined): Promise<void>;
+  /** The instance ended and its end is durable (`released`: its lease went with that write). */
+  ended(instanceId: string, released: boolean): void;
   /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
   broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
   /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
@@ -260,16 +265,25 @@ export class InstanceRuntime {
   private async persist(): Promise<void> {
     const seq = this.seq === null ? 0 : this.seq + 1;
     const checkpoint = capture(this.state, seq, this.seq, this.host.clock.now());
+    // A new instance is claimed by its first put; one that ends with nothing left to deliver (a called
+    // child's end still on its way to the parent) lets go by the put that ends it.
+    const claiming = this.seq === null && this.state.instance.status === 'running';
+    const ending = this.state.instance.status !== 'running' && this.state.outbox.length === 0;
+    let released = false;
     await this.durably(async () => {
       const fence = await this.host.fence(this.id);
-      await this.host.repository.put(fence ? { ...checkpoint, fence } : checkpoint);
-      // Nobody can hold a lease on an id not stored yet: a new instance is claimed right after its first put.
-      if (this.seq === null && this.state.instance.status === 'running') await this.host.claimNew(this.id);
+      released = ending && fence !== undefined;
+      const put: PutCheckpoint = fence
+        ? { ...checkpoint, fence, ...(released ? { release: true } : {}) }
+        : claiming
+          ? { ...checkpoint, claim: this.host.newClaim() }
+          : checkpoint;
+      const lease = await this.host.repository.put(put);
+      if (claiming) await this.host.claimed(this.id, lease);
     });
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
-    // Let go once nothing is left to deliver (a called child's end is still on its way to the parent).
-    if (this.state.instance.status !== 'running' && this.state.outbox.length === 0) this.host.ended(this.id);
+    if (ending) this.host.ended(this.id, released);
     this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
   }
 
@@ -406,12 +420,21 @@ export class InstanceRuntime {
     work.catch(() => {}); // faults are reported through host.fault and settled()
   }
 
-  /** Journal the result against the current checkpoint, then apply it: a kill in between loses nothing. */
+  /**
+   * Apply a job's result. With nothing else waiting for the loop, the checkpoint that applies it is the
+   * next write, at once: it alone makes the result durable (a kill before it runs the handler again, as a
+   * kill before the journal entry did). Behind other work, the result is journaled first, as always.
+   */
   private completeJob(jobId: string, result: Variables): Promise<void> {
+    const busy = this.queued > 0;
     return this.enqueue(async () => {
       this.running.delete(jobId);
       const job = this.state.jobs.get(jobId);
       if (!job || this.seq === null) return;
+      if (!busy && this.queued === 1) {
+        this.perform(await this.step([{ type: 'job.completed', jobId, result }]));
+        return;
+      }
       const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
       const seq = this.seq;
       const write = { taskId: jobId, index: 0, value: encodeJournalEntry(entry) };

@@ -1,4 +1,4 @@
-import { type Fence, type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
+import { type Fence, type Lease, LeaseLostError, type PutClaim, type Repository } from '@thresher/checkpoint';
 import type { Clock } from '../api-types.js';
 import { isGone } from './owners.js';
 
@@ -145,7 +145,17 @@ export class Leases {
     await released;
   }
 
-  /** Forget a lease without telling the store: another engine took it over. */
+  /** What a new instance's first put claims its lease with (`PutCheckpoint.claim`). */
+  putClaim(): PutClaim {
+    return { owner: this.owner, ttlMs: this.ttlMs, now: this.clock.now() };
+  }
+
+  /** Hold a lease a put took. */
+  adopt(lease: Lease): void {
+    this.held.set(lease.instanceId, lease);
+  }
+
+  /** Forget a lease without telling the store: another engine took it over, or the put that ended it released it. */
   forget(instanceId: string): void {
     this.held.delete(instanceId);
   }

@@ -51,7 +51,8 @@ export class KillSwitch implements Repository {
     return this.dead;
   }
 
-  put(checkpoint: PutCheckpoint): Promise<void> {
+  put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
+    if (checkpoint.claim) this.owners.add(checkpoint.claim.owner);
     return this.write(() => this.inner.put(checkpoint));
   }
 

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PutCheckpoint } from '@thresher/checkpoint';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteRepository } from '../src/index.js';
+
+let directory: string;
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'thresher-group-'));
+});
+
+afterEach(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const checkpoint = (instanceId: string, seq: number): PutCheckpoint => ({
+  instanceId,
+  seq,
+  parentSeq: seq === 1 ? null : seq - 1,
+  schema: 1,
+  definitionDigest: 'definition-digest-1',
+  digest: `digest:${instanceId}:${seq}`,
+  bytes: new TextEncoder().encode(JSON.stringify({ instanceId, seq })),
+  meta: {
+    status: 'running',
+    processId: 'order',
+    definitionId: 'order',
+    businessKey: null,
+    parentId: null,
+    callNodeId: null,
+    dueAt: null,
+    subscriptions: [],
+  },
+});
+
+describe('group commit on SQLite', () => {
+  it('should let any operation issued after writes see them, though the writes wait for the batch', async () => {
+    // given a repository and puts of a hundred instances issued together, not awaited
+    const repository = createSqliteRepository({ path: join(directory, 'thresher.db') });
+    const puts = Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1)));
+
+    // when reads and a lease call are issued right after them
+    const read = repository.get('order-99');
+    const listed = repository.instances();
+    const claimed = repository.claim({ owner: 'node-a', ttlMs: 1_000, now: 0, limit: 1000 });
+
+    // then each sees every write issued before it
+    expect((await read)?.seq).toBe(1);
+    expect(await listed).toHaveLength(100);
+    expect(await claimed).toHaveLength(100);
+    await Promise.all(puts);
+    await repository.close();
+  });
+
+  it('should commit the writes issued before close, and keep them across a reopen', async () => {
+    // given puts issued and close called at once
+    const path = join(directory, 'thresher.db');
+    const repository = createSqliteRepository({ path });
+    const puts = [repository.put(checkpoint('order-1', 1)), repository.put(checkpoint('order-2', 1))];
+    await repository.close();
+    await Promise.all(puts);
+
+    // when the file is opened again
+    const reopened = createSqliteRepository({ path });
+
+    // then both are there
+    expect((await reopened.instances()).map((summary) => summary.instanceId)).toEqual(['order-1', 'order-2']);
+    await reopened.close();
+  });
+});
