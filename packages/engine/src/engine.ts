@@ -32,7 +32,7 @@ import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, Not
 import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
 import { aheadRecord, live } from './core/touchpoints.js';
-import { compile } from './model/index.js';
+import { compileShared } from './model/shared-models.js';
 import type { ProcessDef } from './model/types.js';
 import { CallLinks, type ParentLink } from './runtime/call-links.js';
 import { openStored } from './runtime/capture.js';
@@ -209,7 +209,7 @@ export class Engine {
   /** Compile and store a model; the same model deployed twice is one deployment. Throws `ModelError`. */
   async deploy(xml: string): Promise<DeployResult> {
     this.assertOpen();
-    const model = await compile(xml);
+    const model = await compileShared(xml);
     const deployment = await this.repository.putDeployment({
       definitionId: model.definitionId,
       digest: model.digest,

@@ -1,7 +1,7 @@
 import type { Deployment, Repository } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError, RestoreError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
-import { compile } from '../model/index.js';
+import { compileShared } from '../model/shared-models.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
 
 /** A deployment and its compiled model. */
@@ -28,7 +28,7 @@ export class Definitions {
   from(deployment: Deployment): Promise<LoadedDefinition> {
     let loaded = this.loaded.get(deployment.digest);
     if (!loaded) {
-      loaded = compile(deployment.xml).then((model) => ({ deployment, model }));
+      loaded = compileShared(deployment.xml).then((model) => ({ deployment, model }));
       this.loaded.set(deployment.digest, loaded);
     }
     return loaded;
