@@ -202,7 +202,7 @@ export async function run(ctx) {
             text: `${peerName} did not park: it stalls with ${peer.waiting.toLocaleString('en-US')} of ${peer.expected.toLocaleString('en-US')} user tasks waiting`,
           }
         : null;
-    const restoreNote = `Thresher: new Engine + recover() to ready, which compiles the model from its stored deployment; with the model compiled before the clock starts: ${thresher.restoreWarmMs.toFixed(2)} ms${stalled ? '' : ` (${ratio(thresher.restoreWarmMs, peer.restoreMs).toFixed(3)}× the peer's)`}; openCheckpoint alone: ${thresher.openMs.toFixed(3)} ms`;
+    const restoreNote = `Thresher: new Engine + recover() to ready; the engine finds the model its process compiled from the stored deployment before (compiled models are shared by the engines of a process: the first restore in a fresh process compiles it once); with the model deployed in the engine before the clock starts: ${thresher.restoreWarmMs.toFixed(2)} ms${stalled ? '' : ` (${ratio(thresher.restoreWarmMs, peer.restoreMs).toFixed(3)}× the peer's)`}; openCheckpoint alone: ${thresher.openMs.toFixed(3)} ms`;
     return [
       {
         scenario: title,
@@ -227,7 +227,7 @@ export async function run(ctx) {
       },
       {
         scenario: title,
-        measure: `${label}: restore time, fresh engine (compiles the model)`,
+        measure: `${label}: restore time, fresh engine (model compiled once per process)`,
         thresher: { value: thresher.restoreColdMs, unit: 'ms' },
         peer: stalled ? null : { value: peer.restoreMs, unit: 'ms', what: `${peerName} JSON.parse + recover + resume` },
         ratio: stalled ? null : ratio(thresher.restoreColdMs, peer.restoreMs),
@@ -273,7 +273,7 @@ function againstStandIn(multi, fork) {
     },
     {
       scenario: title,
-      measure: '(b) ÷ (b′): restore time, fresh engine (compiles the model)',
+      measure: '(b) ÷ (b′): restore time, fresh engine (model compiled once per process)',
       thresher: { value: multi.restoreColdMs, unit: 'ms' },
       peer: standIn(fork.restoreColdMs),
       ratio: ratio(multi.restoreColdMs, fork.restoreColdMs),

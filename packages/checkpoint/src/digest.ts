@@ -6,6 +6,13 @@ export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** sha256 hex of the concatenation of `parts`, without concatenating them. */
+export function sha256Of(...parts: Uint8Array[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+}
+
 /** sha256 hex of a value's canonical encoding. */
 export function digestValue(value: unknown): string {
   return sha256(canonicalJson(value));

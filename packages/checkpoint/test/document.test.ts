@@ -48,6 +48,36 @@ describe('checkpoint document', () => {
     expect(() => openCheckpoint(tampered, { instanceId: 'inst-1', seq: 3 })).toThrow(CorruptCheckpointError);
   });
 
+  it('should open a document laid out otherwise than sealing writes it, checking its digest by re-encoding', () => {
+    // given a sealed document written again with its keys in another order, as another writer might
+    const { bytes } = seal();
+    const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries(parsed).reverse());
+    const text = JSON.stringify(reordered);
+
+    // when it is opened, and when a value in it is changed
+    const opened = openCheckpoint(Buffer.from(text, 'utf8'), { instanceId: 'inst-1', seq: 3 });
+    const changed = text.replace('"capturedAt":9', '"capturedAt":8');
+
+    // then the same content opens, and changed content is refused
+    expect(opened).toEqual(openCheckpoint(bytes, { instanceId: 'inst-1', seq: 3 }));
+    expect(() => openCheckpoint(Buffer.from(changed, 'utf8'), { instanceId: 'inst-1', seq: 3 })).toThrow(
+      CorruptCheckpointError,
+    );
+  });
+
+  it('should refuse sealed bytes with a changed value though the digest field sits where sealing puts it', () => {
+    // given a sealed document whose body was changed after sealing, the layout untouched
+    const { bytes } = seal();
+    const changed = Buffer.from(bytes).toString('utf8').replace('"capturedAt":9', '"capturedAt":7');
+
+    // when it is opened
+    const opening = () => openCheckpoint(Buffer.from(changed, 'utf8'), { instanceId: 'inst-1', seq: 3 });
+
+    // then it is refused as corrupt
+    expect(opening).toThrow(/the digest does not match the content/);
+  });
+
   it('should refuse truncated bytes as corrupt, naming instance and seq', () => {
     const { bytes } = seal();
     const open = () => openCheckpoint(bytes.slice(0, 40), { instanceId: 'inst-1', seq: 3 });

@@ -88,5 +88,8 @@ export function copyWrite(write: PendingWrite): PendingWrite {
 
 /** A plain `Uint8Array` copy; `new Uint8Array(view)` copies even when handed a Node `Buffer`. */
 export function copyBytes(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes);
+  // `set` copies the block at once; the constructor walks a Buffer element by element.
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
 }
