@@ -102,7 +102,7 @@ export async function run(ctx) {
         ratio: ratio(result.persistPointsPerSecond, result.rawCommitsPerSecond),
         target: sqlite ? { text: '≥ 0.6×', holds: (r) => r >= 0.6 } : { text: '≥ 0.5×', holds: (r) => r >= 0.5 },
         note: sqlite
-          ? `row size = mean bytes of the measured persist points (documents ${Math.round(result.meanDocumentBytes)} B, journal entries smaller); the same rows in transactions of ${result.rawBatch} commit at ${Math.round(result.rawBatchedRowsPerSecond).toLocaleString('en-US')} rows/s — the ceiling group commit could reach; Thresher does no group commit yet (one transaction per persist point)`
+          ? `row size = mean bytes of the measured persist points (documents ${Math.round(result.meanDocumentBytes)} B, journal entries smaller); the same rows in transactions of ${result.rawBatch} commit at ${Math.round(result.rawBatchedRowsPerSecond).toLocaleString('en-US')} rows/s — what group commit reaches when many instances write together (scenario 3); one instance's writes follow each other, one transaction each`
           : 'no target for PostgreSQL; its limit is measured on the same server, one connection',
       },
     );

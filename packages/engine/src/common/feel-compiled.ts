@@ -21,6 +21,7 @@
  * @module
  */
 import { evaluate as feelEvaluate } from 'feelin';
+import { constant, isPlainContext, KEYWORDS, LEVELS, type Node, negate, not, reference, result } from './feel-nodes.js';
 
 /** The feelin dialect Thresher parses and evaluates with. */
 export const FEEL_DIALECT = 'camunda';
@@ -28,32 +29,18 @@ export const FEEL_DIALECT = 'camunda';
 /** Returned by {@link _evaluateCompiled} when feelin must evaluate the expression instead. */
 export const FEELIN: unique symbol = Symbol('thresher.feel.feelin');
 
-type Scope = Record<string, unknown>;
-type Scalar = number | string | boolean | null;
-type Node = (scope: Scope) => unknown;
 type Compiled = { run: Node; readsNames: boolean };
 
-/** Thrown inside a closure to hand the expression to feelin; preallocated, so bailing is cheap. */
-const BAIL = new Error('thresher: FEEL evaluation falls back to feelin');
 /** Thrown while parsing: the source is not in the subset. */
 const REFUSE = new Error('thresher: FEEL source is outside the compiled subset');
 
-const KEYWORDS = new Set(
-  'and or not if then else for in return some every satisfies instance of between function external null true false'.split(
-    ' ',
-  ),
-);
-/** A key feelin's tokenizer reads as one plain name, so it cannot change how a source parses. */
-const PLAIN_KEY = new RegExp(`^(?!(?:${[...KEYWORDS].join('|')})$)[A-Za-z_][A-Za-z0-9_]*$`);
 const NUMBER = /-?(?:\d+(?:\.\d+)?|\.\d+)(?![\w.])/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*(?=$|[ \t\r\n+\-*/=!<>().])/y;
 const MAX_DEPTH = 48;
-const MAX_DATA_DEPTH = 64;
 const CACHE_LIMIT = 10_000;
 
 const cache = new Map<string, Compiled | null>();
 const freeNames = new Map<string, boolean>();
-const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 
 /**
  * Evaluates `source` on the compiled fast path.
@@ -245,173 +232,3 @@ function isFreeName(name: string): boolean {
   }
   return free;
 }
-
-/** Whether `value` is a plain object whose keys cannot change feelin's parse (see the module notes). */
-function isPlainContext(value: object): boolean {
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key of Object.keys(value)) if (!PLAIN_KEY.test(key)) return false;
-  return true;
-}
-
-// ---- evaluation -------------------------------------------------------------------------------
-
-function constant(value: Scalar): Node {
-  return () => value;
-}
-
-/** An operand: a number, string, boolean or null; anything else bails out to feelin. */
-function scalar(value: unknown): Scalar {
-  const type = typeof value;
-  if (type === 'string' || type === 'boolean') return value as string | boolean;
-  if (type === 'number' && Number.isFinite(value)) return value as number;
-  if (value === null || value === undefined) return null;
-  throw BAIL;
-}
-
-/** The top-level result: a scalar, or data that feel.ts copies exactly as it copies feelin's. */
-function result(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return scalar(value);
-  if (!isPlainData(value, 0)) throw BAIL;
-  return value;
-}
-
-function isPlainData(value: unknown, depth: number): boolean {
-  const type = typeof value;
-  if (type === 'number') return Number.isFinite(value);
-  if (type !== 'object' || value === null) return type === 'string' || type === 'boolean' || value == null;
-  if (depth > MAX_DATA_DEPTH) return false;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype === Array.prototype) {
-    const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) if (!isPlainData(list[i], depth + 1)) return false;
-    return true;
-  }
-  if (prototype !== Object.prototype) return false;
-  for (const item of Object.values(value as object)) if (!isPlainData(item, depth + 1)) return false;
-  return true;
-}
-
-/** A name or path. Reads only own enumerable keys: feelin reads a copy made by `Object.entries`. */
-function reference(name: string, steps: readonly string[]): Node {
-  return (scope) => {
-    let value = isEnumerableOwn.call(scope, name) ? scope[name] : undefined;
-    for (const step of steps) value = property(value, step);
-    return value;
-  };
-}
-
-function property(target: unknown, key: string): unknown {
-  if (target === null || target === undefined) return null;
-  const type = typeof target;
-  if (type === 'string' || type === 'number' || type === 'boolean') return null;
-  // A list maps the path over its items; other objects have their own FEEL types.
-  if (type !== 'object' || !isPlainContext(target as object)) throw BAIL;
-  return isEnumerableOwn.call(target, key) ? (target as Scope)[key] : undefined;
-}
-
-/** Unary minus of anything but a literal: feelin computes `0 - x`, so `-(0)` is 0, not -0. */
-function negate(operand: Node): Node {
-  return (scope) => {
-    const value = scalar(operand(scope));
-    return typeof value === 'number' ? 0 - value : null;
-  };
-}
-
-const ARITHMETIC: Record<string, (a: number, b: number) => number | null> = {
-  '+': (a, b) => a + b,
-  '-': (a, b) => a - b,
-  '*': (a, b) => a * b,
-  '/': (a, b) => (b === 0 ? null : a / b),
-};
-
-/** Numbers only, except `+` of two strings; any other mix is null. */
-function arithmetic(op: string, left: Node, right: Node): Node {
-  const apply = ARITHMETIC[op]!;
-  return (scope) => {
-    const a = scalar(left(scope));
-    const b = scalar(right(scope));
-    if (typeof a !== 'number' || typeof b !== 'number') {
-      return op === '+' && typeof a === 'string' && typeof b === 'string' ? a + b : null;
-    }
-    // An overflow to ±Infinity or NaN is not checked here: whatever consumes it passes it through
-    // scalar() or result(), which hand it to feelin.
-    return apply(a, b);
-  };
-}
-
-/** `null = null` is true, null against a value false, two different types null. */
-function equality(op: string, left: Node, right: Node): Node {
-  return (scope) => {
-    const a = scalar(left(scope));
-    const b = scalar(right(scope));
-    let equal: boolean | null;
-    if (a === null || b === null) equal = a === b;
-    else equal = typeof a === typeof b ? a === b : null;
-    return op === '=' || equal === null ? equal : !equal;
-  };
-}
-
-const ORDER: Record<string, (a: number | string, b: number | string) => boolean> = {
-  '<': (a, b) => a < b,
-  '<=': (a, b) => a <= b,
-  '>': (a, b) => a > b,
-  '>=': (a, b) => a >= b,
-};
-
-function order(op: string, left: Node, right: Node): Node {
-  const compare = ORDER[op]!;
-  return (scope) => {
-    const a = scalar(left(scope));
-    const b = scalar(right(scope));
-    // feelin tests `a < b` as "a in the range (…b)": a null bound gives null, a boolean one throws.
-    if (b === null) return null;
-    if (typeof b === 'boolean') throw BAIL;
-    if (a === null) return null;
-    if (typeof a !== typeof b) throw BAIL;
-    return compare(a as number | string, b);
-  };
-}
-
-/** FEEL's three-valued `and`: both sides are always evaluated, a non-boolean counts as null. */
-function and(left: Node, right: Node): Node {
-  return (scope) => {
-    const a = asBoolean(left(scope));
-    const b = asBoolean(right(scope));
-    if (a === false || b === false) return false;
-    return a === true && b === true ? true : null;
-  };
-}
-
-function or(left: Node, right: Node): Node {
-  return (scope) => {
-    const a = asBoolean(left(scope));
-    const b = asBoolean(right(scope));
-    if (a === true || b === true) return true;
-    return a === false && b === false ? false : null;
-  };
-}
-
-function not(operand: Node): Node {
-  return (scope) => {
-    const value = asBoolean(operand(scope));
-    return value === null ? null : !value;
-  };
-}
-
-function asBoolean(value: unknown): boolean | null {
-  const operand = scalar(value);
-  return typeof operand === 'boolean' ? operand : null;
-}
-
-/** The binary operators by precedence, loosest first, as FEEL (and feelin) ranks them. */
-const LEVELS: readonly { pattern: RegExp; build: (op: string, left: Node, right: Node) => Node }[] = [
-  { pattern: /or(?!\w)/y, build: (_, left, right) => or(left, right) },
-  { pattern: /and(?!\w)/y, build: (_, left, right) => and(left, right) },
-  {
-    pattern: /!=|<=|>=|[=<>]/y,
-    build: (op, l, r) => (op === '=' || op === '!=' ? equality(op, l, r) : order(op, l, r)),
-  },
-  { pattern: /[+-]/y, build: arithmetic },
-  // `**` is exponentiation, `//` and `/*` open comments: none of them is in the subset.
-  { pattern: /[*/](?![*/])/y, build: arithmetic },
-];
