@@ -54,15 +54,13 @@ export async function putCheckpoint(client: PgQueryable, sql: Statements, checkp
   for (let attempt = 0; ; attempt++) {
     const locked = await lockAndFence(client, sql, instanceId, checkpoint.fence);
     const latest = locked === undefined ? null : Number(locked.latest_seq);
+    // Seqs only grow: past the latest there is no stored document to compare (one round trip saved).
     const stored =
-      latest === null
+      latest === null || seq > latest
         ? undefined
         : (await client.query<{ document: Uint8Array }>(sql.selectDocument, [instanceId, seq])).rows[0]?.document;
     if (decidePut(checkpoint, stored, latest) === 'replay') return;
-    const indexed =
-      latest === null
-        ? undefined
-        : (await client.query<{ parent_id: string | null }>(sql.selectParentId, [instanceId])).rows[0]?.parent_id;
+    const indexed = latest === null ? undefined : (locked?.parent_id ?? null);
     const parent = parentToCheck(checkpoint, indexed);
     if (parent !== null) {
       checkParentStored(checkpoint, (await client.query(sql.instanceExists, [parent])).rows.length > 0);

@@ -1,7 +1,6 @@
 import type { PgClientLike } from './driver.js';
 
 type Work = (client: PgClientLike) => Promise<unknown>;
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 interface Pending {
   work: Work;
@@ -11,10 +10,11 @@ interface Pending {
 
 /**
  * Group commit: checkpoint writes that arrive while another batch commits wait for the next one, and a
- * batch commits in one transaction — one WAL flush for all of them — each write in a savepoint of its own,
- * so one refused write rolls back alone. Each caller's promise settles only once its transaction committed.
- * A batch whose transaction fails as a whole (a deadlock, a lost connection) is run again one write per
- * transaction, so one write's trouble never fails the others.
+ * batch commits in one transaction — one WAL flush for all of them. Each caller's promise settles only once
+ * its transaction committed. A refusal is rare (a stale writer, a lost lease), so a batch runs without a
+ * savepoint per write (two round trips each): when any write of it fails — refused, or the transaction as a
+ * whole (a deadlock, a lost connection) — nothing of it is stored, and each write runs again in a
+ * transaction of its own, so one write's trouble never fails the others.
  */
 export class PgGroupCommit {
   #queue: Pending[] = [];
@@ -61,21 +61,11 @@ export class PgGroupCommit {
   }
 
   async #together(batch: Pending[]): Promise<void> {
-    let outcomes: Outcome[];
+    let values: unknown[];
     try {
-      outcomes = await this.transaction(async (client) => {
-        const results: Outcome[] = [];
-        for (const write of batch) {
-          await client.query('SAVEPOINT thresher_write');
-          try {
-            const value = await write.work(client);
-            await client.query('RELEASE SAVEPOINT thresher_write');
-            results.push({ ok: true, value });
-          } catch (error) {
-            await client.query('ROLLBACK TO SAVEPOINT thresher_write');
-            results.push({ ok: false, error });
-          }
-        }
+      values = await this.transaction(async (client) => {
+        const results: unknown[] = [];
+        for (const write of batch) results.push(await write.work(client));
         return results;
       });
     } catch {
@@ -83,10 +73,6 @@ export class PgGroupCommit {
       for (const write of batch) await this.#alone(write);
       return;
     }
-    outcomes.forEach((outcome, index) => {
-      const write = batch[index]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
-    });
+    values.forEach((value, index) => batch[index]!.resolve(value));
   }
 }

@@ -34,6 +34,8 @@ export interface SummaryRow extends InstanceRow<Int8> {
 /** The instance row as a writer locks it: the latest seq and the held lease (all null when none is held). */
 export interface LockedInstanceRow {
   latest_seq: Int8;
+  /** Read with the lock by `put` (other readers of the lease leave it out). */
+  parent_id?: string | null;
   lease_owner: string | null;
   lease_token: Int8 | null;
   lease_expires_at: number | null;

@@ -44,7 +44,7 @@ export function statements(s: string) {
   return {
     // The instance row is the lock every writer of the instance takes first: writers on one instance queue
     // here, and the held lease is read under it for the fence check.
-    lockInstance: `SELECT latest_seq, lease_owner, lease_token, lease_expires_at
+    lockInstance: `SELECT latest_seq, parent_id, lease_owner, lease_token, lease_expires_at
       FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
     selectDocument: `SELECT document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     // DO NOTHING: when a concurrent put created the instance first, this one waits for it, inserts nothing,
@@ -62,7 +62,6 @@ export function statements(s: string) {
     insertSubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
       SELECT $1, u.ord - 1, u.name, u.key FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(name, key, ord)`,
     // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
-    selectParentId: `SELECT parent_id FROM ${s}.instances WHERE instance_id = $1`,
     instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
