@@ -35,12 +35,15 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
     const select = lapsed ? sql.selectLapsedAmong : sql.selectClaimableAmong;
     rows = select.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
   }
-  return rows.map(({ instance_id }) => {
-    const { value: token } = sql.nextLeaseToken.get() as { value: number };
-    const lease: Lease = { instanceId: instance_id, owner, token, expiresAt: now + ttlMs };
-    sql.upsertLease.run(leaseParams(lease));
-    return lease;
-  });
+  return rows.map(({ instance_id }) => takeLease(sql, instance_id, owner, now + ttlMs));
+}
+
+/** A new lease on an instance, with the store's next token. */
+function takeLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
+  const { value: token } = sql.nextLeaseToken.get() as { value: number };
+  const lease: Lease = { instanceId, owner, token, expiresAt };
+  sql.upsertLease.run(leaseParams(lease));
+  return lease;
 }
 
 /** What a put's `claim` or `release` does, in the put's transaction once it is stored. */
@@ -48,6 +51,10 @@ export function leaseWithPut(sql: Statements, checkpoint: PutCheckpoint): Lease 
   const { instanceId, fence, claim } = checkpoint;
   if (checkpoint.release === true && fence) sql.releaseLease.run(instanceId, fence.owner, fence.token);
   if (!claim) return undefined;
+  // The common case, a new running instance nobody holds: its lease at once, without the claim query.
+  if (checkpoint.meta.status === 'running' && readHeldLease(sql, instanceId) === undefined) {
+    return takeLease(sql, instanceId, claim.owner, claim.now + claim.ttlMs);
+  }
   return claimLeases(sql, { ...claim, limit: 1, instanceIds: [instanceId] })[0];
 }
 
