@@ -73,6 +73,6 @@ export class PgGroupCommit {
       for (const write of batch) await this.#alone(write);
       return;
     }
-    values.forEach((value, index) => batch[index]!.resolve(value));
+    for (const [index, value] of values.entries()) batch[index]!.resolve(value);
   }
 }
