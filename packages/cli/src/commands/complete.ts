@@ -5,7 +5,6 @@ import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
 import { type DriveArgs, driveFlags, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
-import { createTerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
@@ -91,9 +90,7 @@ export const completeCommand = defineCommand(completeSpec, parseCompleteArgs, as
       args.id,
       io.isTTY ? 'prompt' : 'park',
       // On a terminal the person is briefed on what is left and asked the next user tasks; else it parks.
-      io.isTTY
-        ? { waitTimers: args.waitTimers, operator: createTerminalOperator(session, false), brief: true }
-        : { waitTimers: args.waitTimers },
+      { waitTimers: args.waitTimers, brief: true },
     );
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, completedTask: task.id });

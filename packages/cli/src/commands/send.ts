@@ -4,7 +4,6 @@ import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
 import { type DriveArgs, driveFlags, parseDurationFlag, variablesFlag } from '../drive-options.js';
 import { ExitCode } from '../exit-code.js';
-import { createTerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
@@ -121,9 +120,7 @@ export const sendCommand = defineCommand(sendSpec, parseSendArgs, async (args, {
       result.instanceId,
       io.isTTY ? 'prompt' : 'park',
       // On a terminal the person is briefed on what is left and asked the next user tasks; else it parks.
-      io.isTTY
-        ? { waitTimers: args.waitTimers, operator: createTerminalOperator(session, false), brief: true }
-        : { waitTimers: args.waitTimers },
+      { waitTimers: args.waitTimers, brief: true },
     );
     out.print(formatOutcome(outcome, session));
     out.document({ ...outcome, correlated: true, message: sent });

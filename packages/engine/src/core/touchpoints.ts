@@ -45,7 +45,8 @@ export function aheadRecord(): TouchpointRecord {
 export function observeTouchpoints(ctx: StepContext, event: Announcement): void {
   if (event.type === 'touchpoint.updated' || event.type === 'touchpoints.planned') return;
   ctx.lastCause = event;
-  if (!ctx.state.touchpoints) return;
+  // Most processes have no touchpoint: nothing to look up for any event of theirs.
+  if (!ctx.state.touchpoints?.length) return;
   switch (event.type) {
     case 'track.entered':
       return entered(ctx, event.elementId, event.trackId);

@@ -71,7 +71,8 @@ export class Definitions {
    */
   async pinnedProcess(state: InstanceState): Promise<ProcessDef> {
     const { id, processId, definition } = state.instance;
-    const deployment = await this.repository.getDeployment(definition.digest);
+    const known = this.loaded.get(definition.digest);
+    const deployment = known ? (await known).deployment : await this.repository.getDeployment(definition.digest);
     if (!deployment) {
       const others = (await this.repository.deployments(definition.id)).map(
         (d) => `version ${d.version} (${d.digest.slice(0, 12)})`,
