@@ -14,6 +14,7 @@ import {
   decideRewrite,
   type Fence,
   type HistoryRange,
+  type Lease,
   type PendingWrite,
   type PutCheckpoint,
   parentToCheck,
@@ -24,31 +25,57 @@ import {
   toStoredCheckpoints,
   type WriteRow,
 } from '@thresher/checkpoint';
-import { readHeldLease } from './leases.js';
-import { checkpointParams, instanceParams, type LatestSeqRow, rewriteParams } from './rows.js';
+import type { InstanceUpdates } from './instance-update.js';
+import { leaseWithPut, nextLease, readHeldLease } from './leases.js';
+import {
+  checkpointParams,
+  heldLease,
+  instanceParams,
+  type LatestSeqRow,
+  type PutStateRow,
+  rewriteParams,
+} from './rows.js';
 import type { Statements } from './statements.js';
 
 /**
  * `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq, then
- * the parent link ({@link parentToCheck}).
+ * the parent link ({@link parentToCheck}); then the instance row, written once with what the put's `claim`
+ * or `release` does to the lease. Returns the lease a `claim` took.
  */
-export function putCheckpoint(sql: Statements, checkpoint: PutCheckpoint): void {
-  const { instanceId, seq, meta } = checkpoint;
-  checkFence(instanceId, checkpoint.fence, readHeldLease(sql, instanceId));
-  const stored = sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined;
-  const latest = (sql.selectLatestSeq.get(instanceId) as LatestSeqRow | undefined)?.latest_seq ?? null;
-  if (decidePut(checkpoint, stored?.document, latest) === 'replay') return;
-  const indexed =
-    latest === null ? undefined : (sql.selectParentId.get(instanceId) as { parent_id: string | null }).parent_id;
-  const parent = parentToCheck(checkpoint, indexed);
+export function putCheckpoint(sql: Statements, updates: InstanceUpdates, checkpoint: PutCheckpoint): Lease | undefined {
+  const { instanceId, seq, meta, claim } = checkpoint;
+  const row = sql.selectPutState.get(instanceId) as PutStateRow | undefined;
+  checkFence(instanceId, checkpoint.fence, heldLease(row));
+  const latest = row === undefined ? null : row.latest_seq;
+  // Seqs only grow: past the latest there is no stored document to compare.
+  const stored =
+    latest === null || seq > latest
+      ? undefined
+      : (sql.selectDocument.get(instanceId, seq) as { document: Uint8Array } | undefined)?.document;
+  if (decidePut(checkpoint, stored, latest) === 'replay') return leaseWithPut(sql, checkpoint, false);
+  const parent = parentToCheck(checkpoint, row === undefined ? undefined : row.parent_id);
   if (parent !== null) checkParentStored(checkpoint, sql.instanceExists.get(parent) !== undefined);
-  // The instance row first: checkpoints reference it. An upsert, never REPLACE, which would cascade-delete.
-  sql.upsertInstance.run(instanceParams(checkpoint));
+  if (row === undefined) {
+    // The instance row first: checkpoints reference it. A new running instance is stored holding its claim.
+    const lease =
+      claim && meta.status === 'running' ? nextLease(sql, instanceId, claim.owner, claim.now + claim.ttlMs) : undefined;
+    sql.insertInstance.run(instanceParams(checkpoint, lease));
+    insertSubscriptions(sql, checkpoint);
+    sql.insertCheckpoint.run(checkpointParams(checkpoint));
+    return lease;
+  }
+  const release = checkpoint.release === true && checkpoint.fence !== undefined;
+  updates.run(row, instanceParams(checkpoint), release);
   sql.deleteSubscriptions.run(instanceId);
+  insertSubscriptions(sql, checkpoint);
+  sql.insertCheckpoint.run(checkpointParams(checkpoint));
+  return claim ? leaseWithPut(sql, checkpoint, release) : undefined;
+}
+
+function insertSubscriptions(sql: Statements, { instanceId, meta }: PutCheckpoint): void {
   for (const [ord, { name, key }] of meta.subscriptions.entries()) {
     sql.insertSubscription.run(instanceId, ord, name, key);
   }
-  sql.insertCheckpoint.run(checkpointParams(checkpoint));
 }
 
 /** `rewrite` under the write lock: the fence, then {@link decideRewrite} on the stored digest and bytes. */
@@ -117,7 +144,6 @@ export function deleteInstance(sql: Statements, instanceId: string): void {
   sql.deleteWrites.run(instanceId);
   sql.deleteCheckpoints.run(instanceId);
   sql.deleteSubscriptions.run(instanceId);
-  sql.deleteLease.run(instanceId);
   sql.deleteInstance.run(instanceId);
 }
 

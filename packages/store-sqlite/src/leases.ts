@@ -1,6 +1,6 @@
 /**
- * Leases on SQLite: a held lease is a `leases` row, tokens come from the store-wide `sequences` row
- * `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
+ * Leases on SQLite: the held lease lives on the instance row (`lease_owner`, `lease_token`,
+ * `lease_expires_at`, NULL while none is held), tokens come from the store-wide `sequences` row `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
  * no other connection or process claims, renews or writes between their read and their write.
  */
 import {
@@ -38,20 +38,27 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
   return rows.map(({ instance_id }) => takeLease(sql, instance_id, owner, now + ttlMs));
 }
 
-/** A new lease on an instance, with the store's next token. */
-function takeLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
+/** A new lease on an instance, with the store's next token; stored with the instance row by the caller. */
+export function nextLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
   const { value: token } = sql.nextLeaseToken.get() as { value: number };
-  const lease: Lease = { instanceId, owner, token, expiresAt };
-  sql.upsertLease.run(leaseParams(lease));
+  return { instanceId, owner, token, expiresAt };
+}
+
+/** A new lease on a stored instance, with the store's next token. */
+function takeLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
+  const lease = nextLease(sql, instanceId, owner, expiresAt);
+  sql.setLease.run(leaseParams(lease));
   return lease;
 }
 
-/** What a put's `claim` or `release` does, in the put's transaction once it is stored. */
-export function leaseWithPut(sql: Statements, checkpoint: PutCheckpoint): Lease | undefined {
+/**
+ * What a put's `claim` or `release` does once it is stored, where the put's own row write did not do it (a
+ * replay, or a claim on an instance that was stored before).
+ */
+export function leaseWithPut(sql: Statements, checkpoint: PutCheckpoint, released: boolean): Lease | undefined {
   const { instanceId, fence, claim } = checkpoint;
-  if (checkpoint.release === true && fence) sql.releaseLease.run(instanceId, fence.owner, fence.token);
+  if (!released && checkpoint.release === true && fence) sql.releaseLease.run(instanceId, fence.owner, fence.token);
   if (!claim) return undefined;
-  // The common case, a new running instance nobody holds: its lease at once, without the claim query.
   if (checkpoint.meta.status === 'running' && readHeldLease(sql, instanceId) === undefined) {
     return takeLease(sql, instanceId, claim.owner, claim.now + claim.ttlMs);
   }

@@ -129,6 +129,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX instances_by_root ON instances (root_id, instance_id);
     `,
   },
+  {
+    description: 'the held lease on the instance row; root instances out of the parent index',
+    sql: `
+      -- The lease moves onto the row every put writes anyway, so a claim or a release writes no table (and
+      -- primary-key index) of its own. Tokens still come from the store-wide sequences row.
+      ALTER TABLE instances ADD COLUMN lease_owner TEXT;
+      ALTER TABLE instances ADD COLUMN lease_token INTEGER;
+      ALTER TABLE instances ADD COLUMN lease_expires_at INTEGER;
+      UPDATE instances SET lease_owner = l.owner, lease_token = l.token, lease_expires_at = l.expires_at
+        FROM leases l WHERE l.instance_id = instances.instance_id;
+      DROP TABLE leases;
+      -- Held leases only, as the leases table was: what a sweep for work left behind reads. Keyed by id alone,
+      -- so a renew (which changes only the expiry) does not write it.
+      CREATE INDEX instances_leased ON instances (instance_id) WHERE lease_owner IS NOT NULL;
+      -- Most instances are roots, whose puts then write no entry here; parent_id = ? still uses it.
+      DROP INDEX instances_by_parent;
+      CREATE INDEX instances_by_parent ON instances (parent_id, instance_id) WHERE parent_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

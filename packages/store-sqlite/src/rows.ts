@@ -22,12 +22,15 @@ import {
 } from '@thresher/checkpoint';
 import type { InstanceFilterShape } from './statements.js';
 
-/** A `leases` row: a held lease. */
+/** The lease columns of an instance row: all NULL while no lease is held. */
 export interface LeaseRow {
-  owner: string;
-  token: number;
-  expires_at: number;
+  lease_owner: string | null;
+  lease_token: number | null;
+  lease_expires_at: number | null;
 }
+
+/** What `put` reads of an existing instance row (`selectPutState`). */
+export type PutStateRow = InstanceRow & LeaseRow;
 
 /** A `subscriptions` row as read for summaries. */
 export interface SubscriptionRow {
@@ -46,9 +49,10 @@ export interface InstanceIdRow {
   instance_id: string;
 }
 
-/** The held lease of a `leases` row; undefined when there is no row (no lease is held). */
+/** The held lease of an instance row; undefined when there is no row or no lease is held. */
 export function heldLease(row: LeaseRow | undefined): HeldLease | undefined {
-  return row === undefined ? undefined : { owner: row.owner, token: row.token, expiresAt: row.expires_at };
+  if (row?.lease_owner == null) return undefined;
+  return { owner: row.lease_owner, token: row.lease_token!, expiresAt: row.lease_expires_at! };
 }
 
 /** Summaries of a page of instance rows, given the page's subscription rows (in `ord` order per instance). */
@@ -58,8 +62,11 @@ export function toSummaries(rows: readonly InstanceRow[], found: readonly Subscr
   return rows.map((row) => toInstanceSummary(row, subscriptions.get(row.instance_id)!));
 }
 
-/** `upsertInstance`'s parameters: what `put` indexes about the instance. */
-export function instanceParams(checkpoint: PutCheckpoint): Record<string, unknown> {
+/**
+ * `insertInstance`'s (and a put's update's) parameters: what `put` indexes about the instance, and the lease a
+ * new instance is stored with (none: NULLs).
+ */
+export function instanceParams(checkpoint: PutCheckpoint, lease?: Lease): Record<string, unknown> {
   const { meta } = checkpoint;
   return {
     instance_id: checkpoint.instanceId,
@@ -72,6 +79,9 @@ export function instanceParams(checkpoint: PutCheckpoint): Record<string, unknow
     parent_id: meta.parentId,
     call_node_id: meta.callNodeId,
     due_at: meta.dueAt,
+    lease_owner: lease?.owner ?? null,
+    lease_token: lease?.token ?? null,
+    lease_expires_at: lease?.expiresAt ?? null,
   };
 }
 
@@ -99,7 +109,7 @@ export function rewriteParams(checkpoint: RewriteCheckpoint): Record<string, unk
   };
 }
 
-/** `upsertLease`'s parameters. */
+/** `setLease`'s parameters. */
 export function leaseParams(lease: Lease): Record<string, unknown> {
   return { instance_id: lease.instanceId, owner: lease.owner, token: lease.token, expires_at: lease.expiresAt };
 }

@@ -55,8 +55,9 @@ import {
   type SqliteTransaction,
 } from './driver.js';
 import { GroupCommit } from './group-commit.js';
+import { InstanceUpdates } from './instance-update.js';
 import { InstanceStatements, readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, leaseWithPut, readHeldLease, renewLease } from './leases.js';
+import { claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
 import { fencedWrites } from './schema-fence.js';
@@ -137,10 +138,8 @@ export class SqliteRepository implements Repository {
     // Every write is a fenced transaction: refused once a newer build migrated the file (schema-fence.ts).
     const write = fencedWrites(db, path);
     this.#group = new GroupCommit(db);
-    this.#put = write((checkpoint: PutCheckpoint) => {
-      putCheckpoint(sql, checkpoint);
-      return leaseWithPut(sql, checkpoint);
-    });
+    const updates = new InstanceUpdates(db);
+    this.#put = write((checkpoint: PutCheckpoint) => putCheckpoint(sql, updates, checkpoint));
     this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
     this.#putWrites = write((instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
       putWrites(sql, instanceId, seq, writes, fence),

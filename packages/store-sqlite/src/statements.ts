@@ -23,23 +23,18 @@ const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, exp
 export const SQL = {
   selectDocument: 'SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?',
   selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
-  // root_id is derived when the instance is created, and again only when a put changes its parent: so it
-  // stays as it was when an ancestor is deleted. SET reads the old row, so parent_id here is the stored one.
-  upsertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
+  // What put decides on, in one read: the seq, the indexed columns it may change, and the held lease.
+  selectPutState: `SELECT ${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at
+    FROM instances WHERE instance_id = ?`,
+  // A new instance, holding the lease its first put claims (or none: the lease columns bound as NULL).
+  insertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at)
     VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
-      @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID})
-    ON CONFLICT (instance_id) DO UPDATE SET
-      latest_seq = excluded.latest_seq, definition_digest = excluded.definition_digest, status = excluded.status,
-      process_id = excluded.process_id, definition_id = excluded.definition_id,
-      business_key = excluded.business_key, parent_id = excluded.parent_id, call_node_id = excluded.call_node_id,
-      due_at = excluded.due_at,
-      root_id = CASE WHEN parent_id IS excluded.parent_id THEN root_id ELSE excluded.root_id END`,
+      @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID}, @lease_owner, @lease_token, @lease_expires_at)`,
   insertSubscription: 'INSERT INTO subscriptions (instance_id, ord, name, key) VALUES (?, ?, ?, ?)',
   // The subscriptions of a page of summaries, by the page's ids as a JSON array (ids never hold lone surrogates).
   selectSubscriptionsOf: `SELECT instance_id, name, key FROM subscriptions
     WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
-  // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
-  selectParentId: 'SELECT parent_id FROM instances WHERE instance_id = ?',
+  // The parent link rule: whether a named parent is stored.
   instanceExists: 'SELECT 1 AS present FROM instances WHERE instance_id = ?',
   insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
@@ -68,31 +63,34 @@ export const SQL = {
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
-  selectLease: 'SELECT owner, token, expires_at FROM leases WHERE instance_id = ?',
+  selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM instances
+    WHERE instance_id = ? AND lease_owner IS NOT NULL`,
   nextLeaseToken: "UPDATE sequences SET value = value + 1 WHERE name = 'lease_token' RETURNING value",
-  upsertLease: `INSERT INTO leases (instance_id, owner, token, expires_at) VALUES (@instance_id, @owner, @token, @expires_at)
-    ON CONFLICT (instance_id) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires_at = excluded.expires_at`,
-  renewLease: 'UPDATE leases SET expires_at = ? WHERE instance_id = ? AND owner = ? AND token = ?',
-  releaseLease: 'DELETE FROM leases WHERE instance_id = ? AND owner = ? AND token = ?',
+  setLease: `UPDATE instances SET lease_owner = @owner, lease_token = @token, lease_expires_at = @expires_at
+    WHERE instance_id = @instance_id`,
+  renewLease: 'UPDATE instances SET lease_expires_at = ? WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?',
+  releaseLease: `UPDATE instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+    WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?`,
   // Running instances with no lease, a lapsed one, or one an owner named in takeOver holds, in id order.
-  selectClaimable: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
-    WHERE i.status = 'running'
-      AND (l.instance_id IS NULL OR l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
-    ORDER BY i.instance_id LIMIT @limit`,
-  // Work a holder left behind: held leases only (the leases table, not every running instance), ended
-  // instances included (a lease left on one marks deliveries its end still owes).
-  selectLapsed: `SELECT l.instance_id FROM leases l JOIN instances i ON i.instance_id = l.instance_id
-    WHERE (l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
-    ORDER BY l.instance_id LIMIT @limit`,
-  selectLapsedAmong: `SELECT l.instance_id FROM leases l JOIN instances i ON i.instance_id = l.instance_id
-    WHERE l.instance_id IN (SELECT value FROM json_each(@ids))
-      AND (l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
-    ORDER BY l.instance_id LIMIT @limit`,
-  selectClaimableAmong: `SELECT i.instance_id FROM instances i LEFT JOIN leases l ON l.instance_id = i.instance_id
-    WHERE i.instance_id IN (SELECT value FROM json_each(@ids))
-      AND i.status = 'running'
-      AND (l.instance_id IS NULL OR l.expires_at <= @now OR l.owner IN (SELECT value FROM json_each(@takeOver)))
-    ORDER BY i.instance_id LIMIT @limit`,
+  selectClaimable: `SELECT instance_id FROM instances
+    WHERE status = 'running'
+      AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
+    ORDER BY instance_id LIMIT @limit`,
+  // Work a holder left behind: held leases only (through instances_leased, not every running instance),
+  // ended instances included (a lease left on one marks deliveries its end still owes).
+  selectLapsed: `SELECT instance_id FROM instances
+    WHERE lease_owner IS NOT NULL
+      AND (lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
+    ORDER BY instance_id LIMIT @limit`,
+  selectLapsedAmong: `SELECT instance_id FROM instances
+    WHERE instance_id IN (SELECT value FROM json_each(@ids)) AND lease_owner IS NOT NULL
+      AND (lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
+    ORDER BY instance_id LIMIT @limit`,
+  selectClaimableAmong: `SELECT instance_id FROM instances
+    WHERE instance_id IN (SELECT value FROM json_each(@ids))
+      AND status = 'running'
+      AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
+    ORDER BY instance_id LIMIT @limit`,
 
   // Names instances_due's condition (due_at IS NOT NULL), so the partial index serves it, in order.
   selectDueTimers: `SELECT instance_id, due_at FROM instances
@@ -135,7 +133,6 @@ export const SQL = {
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
   deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
   deleteSubscriptions: 'DELETE FROM subscriptions WHERE instance_id = ?',
-  deleteLease: 'DELETE FROM leases WHERE instance_id = ?',
   deleteInstance: 'DELETE FROM instances WHERE instance_id = ?',
 
   selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE digest = ?`,
@@ -153,6 +150,33 @@ export type Statements = Record<keyof typeof SQL, SqliteStatement>;
 /** Prepare every fixed statement on `db`: once per connection, as preparing parses and plans. */
 export function statements(db: SqliteDatabase): Statements {
   return Object.fromEntries(Object.entries(SQL).map(([name, source]) => [name, db.prepare(source)])) as Statements;
+}
+
+/** The columns of an instance row a put may change besides `latest_seq`, which every put writes. */
+export const PUT_COLUMNS = [
+  'definition_digest',
+  'status',
+  'process_id',
+  'definition_id',
+  'business_key',
+  'parent_id',
+  'call_node_id',
+  'due_at',
+] as const;
+
+/** One of {@link PUT_COLUMNS}. */
+export type PutColumn = (typeof PUT_COLUMNS)[number];
+
+/**
+ * The UPDATE of a put on an existing instance row, setting `latest_seq` and only the `changed` columns: SQLite
+ * rewrites an index whenever the SET names one of its columns, same value or not. A changed parent derives
+ * `root_id` again; `release` clears the lease. Binds like `insertInstance`.
+ */
+export function updateInstanceSql(changed: readonly PutColumn[], release: boolean): string {
+  const set = ['latest_seq = @latest_seq', ...changed.map((column) => `${column} = @${column}`)];
+  if (changed.includes('parent_id')) set.push(`root_id = ${DERIVED_ROOT_ID}`);
+  if (release) set.push('lease_owner = NULL', 'lease_token = NULL', 'lease_expires_at = NULL');
+  return `UPDATE instances SET ${set.join(', ')} WHERE instance_id = @instance_id`;
 }
 
 /** The filters of an `instances` query that are present, which decide the statement's shape. */

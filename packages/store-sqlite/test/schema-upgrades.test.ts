@@ -144,6 +144,71 @@ describe('schema version 4: the root of every call tree', () => {
   });
 });
 
+describe('schema version 5: the held lease on the instance row', () => {
+  it('should move the leases of a version-4 file onto their instance rows, keeping owners, tokens and expiries', async () => {
+    const path = join(directory, 'v4.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 4)) db.exec(migration.sql);
+    db.pragma('user_version = 4');
+    const insert = db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        business_key, parent_id, call_node_id, due_at, root_id) VALUES (?, 1, 'dd', 'running', 'p', 'd', NULL, NULL, NULL, NULL, ?)`,
+    );
+    for (const id of ['held', 'lapsed', 'free']) insert.run(id, id);
+    db.prepare("INSERT INTO leases (instance_id, owner, token, expires_at) VALUES ('held', 'node-a', 7, 5000)").run();
+    db.prepare("INSERT INTO leases (instance_id, owner, token, expires_at) VALUES ('lapsed', 'node-b', 8, 100)").run();
+    db.prepare("UPDATE sequences SET value = 8 WHERE name = 'lease_token'").run();
+    db.close();
+
+    const repository = open(path);
+
+    expect(await repository.lease('held')).toEqual({ instanceId: 'held', owner: 'node-a', token: 7, expiresAt: 5000 });
+    expect(await repository.lease('free')).toBeUndefined();
+    const taken = await repository.claim({ owner: 'node-c', ttlMs: 1000, now: 200, limit: 10 });
+    expect(taken.map(({ instanceId, token }) => [instanceId, token])).toEqual([
+      ['free', 9],
+      ['lapsed', 10],
+    ]);
+    const after = new Database(path);
+    try {
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE name = 'leases'").all()).toEqual([]);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('should index every column a put changes, whichever of them it changes', async () => {
+    const repository = open();
+    await repository.put(checkpoint('root-a', 1));
+    await repository.put(checkpoint('root-b', 1));
+    await repository.put(checkpoint('order-1', 1, 'root-a'));
+    const changes: Partial<PutCheckpoint['meta']>[] = [
+      { businessKey: 'A-1' },
+      { dueAt: 50 },
+      { status: 'completed' },
+      { processId: 'other_process', definitionId: 'other-definition' },
+      { parentId: 'root-b', callNodeId: 'call-b' },
+      { dueAt: null, businessKey: null },
+    ];
+    let meta = checkpoint('order-1', 1, 'root-a').meta;
+    for (const [index, change] of changes.entries()) {
+      meta = { ...meta, ...change };
+      const next = checkpoint('order-1', index + 2, 'root-a');
+      await repository.put({ ...next, meta, definitionDigest: `definition-${index}` });
+      const [summary] = await repository.instances({ after: 'order-0', before: 'order-2' });
+      expect(summary).toMatchObject({ ...meta, latestSeq: index + 2, definitionDigest: `definition-${index}` });
+    }
+    expect((await repository.instances({ rootId: 'root-b' })).map(({ instanceId }) => instanceId)).toEqual([
+      'order-1',
+      'root-b',
+    ]);
+    expect((await repository.instances({ parentId: 'root-a' })).map(({ instanceId }) => instanceId)).toEqual([]);
+    expect((await repository.instances({ status: 'completed' })).map(({ instanceId }) => instanceId)).toEqual([
+      'order-1',
+    ]);
+  });
+});
+
 /** The built package: child processes run plain Node, which cannot load the TypeScript sources. */
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
