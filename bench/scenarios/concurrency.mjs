@@ -4,6 +4,7 @@
 // repository and on SQLite (strict), and for bpmn-engine (N engines, executed together, then signalled).
 import { parkedModel, peerParkedModel, peerServices, thresherHandlers } from '../lib/models.mjs';
 import { ratio } from '../lib/stats.mjs';
+import { WARMUP_MS, warmUp } from '../lib/warmup.mjs';
 
 export const id = '3';
 export const title = 'Concurrency';
@@ -50,13 +51,17 @@ async function peerRound(sourceContext, count, offset) {
 }
 
 export const tasks = {
-  async thresher({ store, n, warmup }, { section }) {
+  async thresher({ store, n, warmup, warmupMs }, { section }) {
     const { Engine, openStore } = await import('../lib/thresher.mjs');
     const opened = await openStore(store);
     try {
       const engine = new Engine({ repository: opened.repository, handlers: thresherHandlers });
       await engine.deploy(parkedModel);
-      await thresherRound(engine, warmup, 1_000_000);
+      await warmUp((count, offset) => thresherRound(engine, count, offset), {
+        min: warmup,
+        ms: warmupMs,
+        size: warmup,
+      });
       const round = await section(() => thresherRound(engine, n, 0));
       await engine.close();
       await opened.repository.close();
@@ -72,10 +77,14 @@ export const tasks = {
     }
   },
 
-  async peer({ n, warmup }, { section }) {
+  async peer({ n, warmup, warmupMs }, { section }) {
     const { compilePeer } = await import('../lib/peer.mjs');
     const sourceContext = await compilePeer(peerParkedModel);
-    await peerRound(sourceContext, warmup, 1_000_000);
+    await warmUp((count, offset) => peerRound(sourceContext, count, offset), {
+      min: warmup,
+      ms: warmupMs,
+      size: warmup,
+    });
     const round = await section(() => peerRound(sourceContext, n, 0));
     return {
       n,
@@ -88,19 +97,19 @@ export const tasks = {
 };
 
 export function plan(quick) {
-  return quick ? { n: 100, warmup: 10 } : { n: 1000, warmup: 50 };
+  return quick ? { n: 100, warmup: 10, warmupMs: 0 } : { n: 1000, warmup: 50, warmupMs: WARMUP_MS };
 }
 
 export async function run(ctx) {
-  const { n, warmup } = plan(ctx.quick);
+  const { n, warmup, warmupMs } = plan(ctx.quick);
   const withPg = Boolean(process.env.THRESHER_PG_URL);
   const { memory, sqlite, postgres, peer } = await ctx.measure({
-    memory: { scenario: 'concurrency', task: 'thresher', options: { store: 'memory', n, warmup } },
-    sqlite: { scenario: 'concurrency', task: 'thresher', options: { store: 'sqlite', n, warmup } },
+    memory: { scenario: 'concurrency', task: 'thresher', options: { store: 'memory', n, warmup, warmupMs } },
+    sqlite: { scenario: 'concurrency', task: 'thresher', options: { store: 'sqlite', n, warmup, warmupMs } },
     ...(withPg
-      ? { postgres: { scenario: 'concurrency', task: 'thresher', options: { store: 'postgres', n, warmup } } }
+      ? { postgres: { scenario: 'concurrency', task: 'thresher', options: { store: 'postgres', n, warmup, warmupMs } } }
       : {}),
-    peer: { scenario: 'concurrency', task: 'peer', options: { n, warmup }, side: 'peer' },
+    peer: { scenario: 'concurrency', task: 'peer', options: { n, warmup, warmupMs }, side: 'peer' },
   });
   const total = (result) => result.parkMs + result.completeMs;
   /** The whole round on a durable store ÷ on memory: what durability costs under load. */

@@ -5,19 +5,20 @@
 // transaction each: the storage limit Thresher's persist points/s are compared with.
 import { thresherHandlers, throughputModel } from '../lib/models.mjs';
 import { ratio } from '../lib/stats.mjs';
+import { WARMUP_MS, warmUp } from '../lib/warmup.mjs';
 
 export const id = '2';
 export const title = 'Throughput, durable';
 
 export const tasks = {
-  async thresher({ store, n, warmup, rawRows }, { section }) {
+  async thresher({ store, n, warmup, warmupMs, rawRows }, { section }) {
     const { Engine, countingRepository, openStore, runSequential } = await import('../lib/thresher.mjs');
     const opened = await openStore(store);
     try {
       const counting = countingRepository(opened.repository);
       const engine = new Engine({ repository: counting.repository, handlers: thresherHandlers });
       await engine.deploy(throughputModel);
-      await runSequential(engine, 'bench', warmup, 1_000_000);
+      await warmUp((count, offset) => runSequential(engine, 'bench', count, offset), { min: warmup, ms: warmupMs });
       const warmBytes =
         (counting.counts.putBytes + counting.counts.writeBytes) / (counting.counts.puts + counting.counts.putWrites);
       const { combine, postgresCommitRate, sqliteCommitRate } = await import('../lib/raw-commit.mjs');
@@ -60,8 +61,14 @@ export const tasks = {
 
 export function plan(quick) {
   return quick
-    ? { sqlite: { n: 60, warmup: 10, rawRows: 300 }, postgres: { n: 30, warmup: 5, rawRows: 150 } }
-    : { sqlite: { n: 1000, warmup: 100, rawRows: 3000 }, postgres: { n: 500, warmup: 50, rawRows: 1500 } };
+    ? {
+        sqlite: { n: 60, warmup: 10, warmupMs: 0, rawRows: 300 },
+        postgres: { n: 30, warmup: 5, warmupMs: 0, rawRows: 150 },
+      }
+    : {
+        sqlite: { n: 1000, warmup: 100, warmupMs: WARMUP_MS, rawRows: 3000 },
+        postgres: { n: 500, warmup: 50, warmupMs: WARMUP_MS, rawRows: 1500 },
+      };
 }
 
 export async function run(ctx) {

@@ -3,49 +3,56 @@
 // once. Each run is a fresh child process: warm-up instances, then N measured ones; peak RSS is the child's.
 import { peerServices, peerThroughputModel, thresherHandlers, throughputModel } from '../lib/models.mjs';
 import { ratio } from '../lib/stats.mjs';
+import { WARMUP_MS, warmUp } from '../lib/warmup.mjs';
 
 export const id = '1';
 export const title = 'Throughput, in memory';
 
 export const tasks = {
-  async thresher({ n, warmup }, { section }) {
+  async thresher({ n, warmup, warmupMs }, { section }) {
     const { Engine, openStore, runSequential } = await import('../lib/thresher.mjs');
     const { repository } = await openStore('memory');
     const engine = new Engine({ repository, handlers: thresherHandlers });
     await engine.deploy(throughputModel); // compiled once; every instance reuses it
-    await runSequential(engine, 'bench', warmup, 1_000_000);
+    const warmed = await warmUp((count, offset) => runSequential(engine, 'bench', count, offset), {
+      min: warmup,
+      ms: warmupMs,
+    });
     const seconds = await section(async () => {
       const started = performance.now();
       await runSequential(engine, 'bench', n);
       return (performance.now() - started) / 1000;
     });
     await engine.close();
-    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000 };
+    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000, warmed };
   },
 
-  async peer({ n, warmup }, { section }) {
+  async peer({ n, warmup, warmupMs }, { section }) {
     const { compilePeer, peerVersion, runPeerSequential } = await import('../lib/peer.mjs');
     const sourceContext = await compilePeer(peerThroughputModel); // parsed once; every engine reuses it
-    await runPeerSequential(sourceContext, peerServices, warmup, 1_000_000);
+    const warmed = await warmUp((count, offset) => runPeerSequential(sourceContext, peerServices, count, offset), {
+      min: warmup,
+      ms: warmupMs,
+    });
     const seconds = await section(async () => {
       const started = performance.now();
       await runPeerSequential(sourceContext, peerServices, n);
       return (performance.now() - started) / 1000;
     });
-    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000, peerVersion };
+    return { n, instancesPerSecond: n / seconds, measuredMs: seconds * 1000, peerVersion, warmed };
   },
 };
 
 /** Sizes: the full run compares at 2,000 sequential instances (the RSS target names that figure). */
 export function plan(quick) {
-  return quick ? { n: 150, warmup: 20 } : { n: 2000, warmup: 200 };
+  return quick ? { n: 150, warmup: 20, warmupMs: 0 } : { n: 2000, warmup: 200, warmupMs: WARMUP_MS };
 }
 
 export async function run(ctx) {
-  const { n, warmup } = plan(ctx.quick);
+  const { n, warmup, warmupMs } = plan(ctx.quick);
   const { thresher, peer } = await ctx.measure({
-    thresher: { scenario: 'throughput-memory', task: 'thresher', options: { n, warmup } },
-    peer: { scenario: 'throughput-memory', task: 'peer', options: { n, warmup }, side: 'peer' },
+    thresher: { scenario: 'throughput-memory', task: 'thresher', options: { n, warmup, warmupMs } },
+    peer: { scenario: 'throughput-memory', task: 'peer', options: { n, warmup, warmupMs }, side: 'peer' },
   });
   ctx.shared.peerVersion = peer.peerVersion;
   ctx.shared.peerInMemory = { n, instancesPerSecond: peer.instancesPerSecond, peakRssBytes: peer.peakRssBytes };
