@@ -1,5 +1,5 @@
 import stringify from 'fast-json-stable-stringify';
-import { decodeValue } from './decode-value.js';
+import { decodeParsed, decodeValue } from './decode-value.js';
 import { encodeSorted, encodeValue } from './encode-value.js';
 
 /**
@@ -64,7 +64,7 @@ import { encodeSorted, encodeValue } from './encode-value.js';
  */
 
 export { MAX_NESTING_DEPTH } from './value-tags.js';
-export { decodeValue, encodeValue };
+export { decodeParsed, decodeValue, encodeValue };
 
 /**
  * Canonical text of a value: equal values give equal text whatever their key order. The encoding inserts
@@ -83,5 +83,5 @@ export function canonicalBytes(value: unknown, path?: string): Uint8Array {
 
 /** Decode canonical bytes back into a value. Throws `SyntaxError` on bytes that are not JSON. */
 export function fromCanonicalBytes(bytes: Uint8Array): unknown {
-  return decodeValue(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
+  return decodeParsed(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
 }

@@ -41,6 +41,29 @@ export function decodeValue(encoded: unknown): unknown {
   return root;
 }
 
+/**
+ * Decode what `JSON.parse` just returned, taking it over: when it holds no tag and nests no deeper than the
+ * limit, decoding would copy it unchanged, so it is returned as it is (most documents hold no tagged value);
+ * otherwise {@link decodeValue} decides.
+ */
+export function decodeParsed(parsed: unknown): unknown {
+  return isPlain(parsed, 0) ? parsed : decodeValue(parsed);
+}
+
+/** Whether `value` holds no tag key at any depth and nests under the limit (conservatively: false decides nothing). */
+function isPlain(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_NESTING_DEPTH - 1) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isPlain(value[index], depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (key === TAG || !isPlain((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** Decode a scalar or a tag, or open an array/object (pushing its frame) and return its still-empty output. */
 function decodeOne(encoded: unknown, frames: DecodeFrame[]): unknown {
   if (encoded === null || typeof encoded !== 'object') return encoded;

@@ -1,4 +1,4 @@
-import { canonicalBytes, canonicalJson, decodeValue } from './codec.js';
+import { canonicalBytes, canonicalJson, decodeParsed } from './codec.js';
 import { sha256, sha256Of } from './digest.js';
 import { CorruptCheckpointError, FutureSchemaError } from './errors.js';
 import { migrateToCurrent } from './migrations.js';
@@ -62,7 +62,7 @@ export function openCheckpoint(bytes: Uint8Array, expected: StoredAt): Checkpoin
   let raw: unknown;
   const stored = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    raw = decodeValue(JSON.parse(stored.toString('utf8')));
+    raw = decodeParsed(JSON.parse(stored.toString('utf8')));
   } catch (cause) {
     throw new CorruptCheckpointError(expected.instanceId, expected.seq, 'the bytes are not a JSON document', { cause });
   }

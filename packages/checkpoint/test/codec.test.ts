@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalBytes,
   canonicalJson,
+  decodeParsed,
   decodeValue,
   encodeValue,
   fromCanonicalBytes,
@@ -332,6 +333,19 @@ describe('value codec', () => {
     const deepJson = `${'['.repeat(MAX_NESTING_DEPTH + 1)}${']'.repeat(MAX_NESTING_DEPTH + 1)}`;
     expect(() => decodeValue(JSON.parse(deepJson))).toThrow(TypeError);
     expect(() => decodeValue(JSON.parse(deepJson))).toThrow(/nested deeper/);
+    expect(() => decodeParsed(JSON.parse(deepJson))).toThrow(/nested deeper/);
+  });
+
+  it('should hand back parsed JSON holding no tag as it is, and decode parsed JSON holding one, anywhere in it', () => {
+    const plain = JSON.parse('{"a":[1,{"b":null,"__proto__":{"c":"d"}}],"e":"$t"}');
+    expect(decodeParsed(plain)).toBe(plain);
+    expect(Object.getPrototypeOf((decodeParsed(plain) as { a: [number, object] }).a[1])).toBe(Object.prototype);
+    for (const text of ['{"a":[1,{"b":{"$t":"undef"}}]}', '[[{"$t":"nan"}]]', '{"$t":"-0"}']) {
+      const parsed = JSON.parse(text);
+      expect(decodeParsed(parsed)).not.toBe(parsed);
+      expect(decodeParsed(JSON.parse(text))).toEqual(decodeValue(JSON.parse(text)));
+    }
+    expect(() => decodeParsed(JSON.parse('{"a":{"$t":"no-such-tag"}}'))).toThrow(TypeError);
   });
 
   // Rule 8: one pass over the value.
