@@ -5,6 +5,7 @@
  * in one REPEATABLE READ snapshot. Every rule is the shared one of `@thresher/checkpoint`.
  */
 import {
+  assertStoreNotUpgraded,
   type CheckpointRow,
   checkParentStored,
   checkWritesTarget,
@@ -13,6 +14,8 @@ import {
   decideRewrite,
   type Fence,
   type HistoryRange,
+  isStorableText,
+  type Lease,
   type PendingWrite,
   type PutCheckpoint,
   parentToCheck,
@@ -25,13 +28,17 @@ import {
 } from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
+import { SCHEMA_VERSION } from './migrations.js';
 import {
   checkpointParams,
   type Int8,
   instanceParams,
   type LatestSeqRow,
+  type PutFunctionRow,
+  putFunctionParams,
   rewriteParams,
   subscriptionParams,
+  toLease,
   writesParams,
 } from './rows.js';
 import type { Statements } from './statements.js';
@@ -40,6 +47,48 @@ import type { Statements } from './statements.js';
 const WRITES_PER_STATEMENT = 1000;
 /** Most value bytes bound in one INSERT, so that a batch of large entries stays far below a message's 1 GB. */
 const WRITE_BYTES_PER_STATEMENT = 64 * 1024 * 1024;
+
+/** What {@link putInOneStatement} did: stored (with the lease a claim took), or left it to {@link putCheckpoint}. */
+export type OneStatementPut = { stored: true; lease: Lease | undefined } | { stored: false };
+
+/**
+ * The common `put` in one statement (`put_checkpoint`, put-function.ts): an instance's first checkpoint or the
+ * next one under the held lease, with its claim or release, behind the schema fence. Anything else (a
+ * replay, a refusal, a parent link to check again, a concurrent creator) is not stored: the full path
+ * decides it. Alone, the statement runs in autocommit: one round trip, commit included.
+ *
+ * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema
+ */
+export async function putInOneStatement(
+  db: PgQueryable,
+  sql: Statements,
+  checkpoint: PutCheckpoint,
+  fence: { lockKey: string; where: string },
+): Promise<OneStatementPut> {
+  const owner = checkpoint.fence?.owner;
+  const token = checkpoint.fence?.token;
+  // A fence the server could not compare as checkFence does (text it would alter, a token no BIGINT holds)
+  // matches no lease: the full path refuses it.
+  if (checkpoint.fence !== undefined && !(isStorableText(owner) && Number.isSafeInteger(token))) {
+    return { stored: false };
+  }
+  const { rows } = await db.query<PutFunctionRow>(
+    sql.putCheckpoint,
+    putFunctionParams(checkpoint, fence.lockKey, SCHEMA_VERSION),
+  );
+  const row = rows[0];
+  if (row?.outcome === 'upgraded') assertStoreNotUpgraded(fence.where, Number(row.schema_version), SCHEMA_VERSION);
+  if (row?.outcome !== 'stored') return { stored: false };
+  const { claim, instanceId } = checkpoint;
+  const lease =
+    claim === undefined || row.claimed_token === null || row.claimed_expires_at === null
+      ? undefined
+      : toLease(
+          { instance_id: instanceId, lease_token: row.claimed_token, lease_expires_at: row.claimed_expires_at },
+          claim.owner,
+        );
+  return { stored: true, lease };
+}
 
 /**
  * `put` under the instance's row lock: the fence, then {@link decidePut} on what the lock holder sees, then

@@ -1,31 +1,41 @@
 import type { PgClientLike } from './driver.js';
 
-type Work = (client: PgClientLike) => Promise<unknown>;
+/** A checkpoint write as the group commit runs it: on its own, or inside a batch's transaction. */
+export interface GroupedWrite<T> {
+  /**
+   * Run and commit on its own: a put as its one autocommit statement (one round trip), any other write in
+   * a fenced transaction of its own.
+   */
+  alone(): Promise<T>;
+  /** Run inside the batch's open (fenced) transaction, which commits it with the others. */
+  inBatch(client: PgClientLike): Promise<T>;
+}
 
 interface Pending {
-  work: Work;
+  write: GroupedWrite<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Group commit: checkpoint writes that arrive while another batch commits wait for the next one, and a
- * batch commits in one transaction — one WAL flush for all of them. Each caller's promise settles only once
- * its transaction committed. A refusal is rare (a stale writer, a lost lease), so a batch runs without a
- * savepoint per write (two round trips each): when any write of it fails — refused, or the transaction as a
- * whole (a deadlock, a lost connection) — nothing of it is stored, and each write runs again in a
- * transaction of its own, so one write's trouble never fails the others.
+ * batch of several commits in one transaction — one WAL flush for all of them. A write with no company runs
+ * alone (`GroupedWrite.alone`): a BEGIN and COMMIT around a single statement would cost two round trips
+ * more. Each caller's promise settles only once its write committed. A refusal is rare (a stale writer, a
+ * lost lease), so a batch runs without a savepoint per write (two round trips each): when any write of it
+ * fails — refused, or the transaction as a whole (a deadlock, a lost connection) — nothing of it is stored,
+ * and each write runs again alone, so one write's trouble never fails the others.
  */
 export class PgGroupCommit {
   #queue: Pending[] = [];
   #draining: Promise<void> | undefined;
 
-  /** `transaction` runs work in one (fenced) transaction of its own, as every write did before batching. */
+  /** `transaction` runs work in one (fenced) transaction of its own: a batch's. */
   constructor(private readonly transaction: <T>(work: (client: PgClientLike) => Promise<T>) => Promise<T>) {}
 
-  submit<T>(work: (client: PgClientLike) => Promise<T>): Promise<T> {
+  submit<T>(write: GroupedWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
       this.#kick();
     });
   }
@@ -52,11 +62,11 @@ export class PgGroupCommit {
     }
   }
 
-  async #alone(write: Pending): Promise<void> {
+  async #alone(pending: Pending): Promise<void> {
     try {
-      write.resolve(await this.transaction(write.work));
+      pending.resolve(await pending.write.alone());
     } catch (error) {
-      write.reject(error);
+      pending.reject(error);
     }
   }
 
@@ -65,12 +75,12 @@ export class PgGroupCommit {
     try {
       values = await this.transaction(async (client) => {
         const results: unknown[] = [];
-        for (const write of batch) results.push(await write.work(client));
+        for (const { write } of batch) results.push(await write.inBatch(client));
         return results;
       });
     } catch {
-      // Nothing of the batch is stored: each write again, in a transaction of its own.
-      for (const write of batch) await this.#alone(write);
+      // Nothing of the batch is stored: each write again, on its own.
+      for (const pending of batch) await this.#alone(pending);
       return;
     }
     for (const [index, value] of values.entries()) batch[index]!.resolve(value);

@@ -5,6 +5,7 @@ import {
   type SchemaMigration,
 } from '@thresher/checkpoint';
 import type { PgClientLike, PgPoolLike } from './driver.js';
+import { PUT_CHECKPOINT_FUNCTION } from './put-function.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
@@ -139,6 +140,10 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE {schema}.instances ALTER COLUMN root_id SET NOT NULL;
       CREATE INDEX instances_by_root ON {schema}.instances (root_id, instance_id);
     `,
+  },
+  {
+    description: 'put_checkpoint: the common put in one statement',
+    sql: PUT_CHECKPOINT_FUNCTION,
   },
 ];
 

@@ -40,6 +40,7 @@ import {
   deleteInstance,
   pruneCheckpoints,
   putCheckpoint,
+  putInOneStatement,
   putWrites,
   readCheckpoint,
   readHistory,
@@ -55,11 +56,11 @@ import {
   type PgPoolLike,
   type PostgresRepositoryOptions,
 } from './driver.js';
-import { PgGroupCommit } from './group-commit.js';
+import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstances, readSubscribers } from './instances.js';
 import { claimLeases, leaseWithPut, readLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
-import { DEFAULT_SCHEMA, migrate, quoteSchema } from './migrations.js';
+import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
@@ -111,7 +112,9 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * is serialised by the primary key: the losing insert waits for the winner and decides again under its lock.
  * Reads of a checkpoint and its writes run in one REPEATABLE READ snapshot. Every write transaction opens by
  * checking the schema version against this build's (`schema-fence.ts`): once a newer build migrated the
- * schema, writes are refused with `StoreUpgradedError`.
+ * schema, writes are refused with `StoreUpgradedError`. The common `put` (a first checkpoint, or the next one
+ * under the held lease) is one statement doing all of that in the server (`put_checkpoint`, put-function.ts),
+ * so a put with no other write waiting costs one round trip.
  */
 export class PostgresRepository implements Repository {
   /** The schema holding the tables. */
@@ -122,7 +125,9 @@ export class PostgresRepository implements Repository {
   readonly #sql: Statements;
   /** What every write transaction opens with: BEGIN and the schema fence (`schema-fence.ts`). */
   readonly #begin: string;
-  /** Checkpoint writes waiting together, committed in one transaction. */
+  /** The schema fence as `put_checkpoint` takes it: the migration lock key, and the schema named in refusals. */
+  readonly #putFence: { lockKey: string; where: string };
+  /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own). */
   readonly #group = new PgGroupCommit((work) => this.#fenced(work));
   #closed = false;
 
@@ -134,13 +139,26 @@ export class PostgresRepository implements Repository {
     this.#owned = options.owned;
     this.#sql = statements(quoteSchema(options.schema));
     this.#begin = fencedBegin(options.schema, quoteSchema(options.schema));
+    this.#putFence = { lockKey: migrationLockKey(options.schema), where: this.#fenceWhere() };
   }
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
-    return this.#grouped('put', async (client) => {
+    // The common put is one statement; what it leaves undecided runs the full rules, which give the exact
+    // outcome: in a fenced transaction of its own when alone, in the batch's transaction when batched.
+    const fully = async (client: PgClientLike) => {
       await putCheckpoint(client, this.#sql, checkpoint);
       return leaseWithPut(client, this.#sql, checkpoint);
+    };
+    return this.#grouped('put', {
+      alone: async () => {
+        const put = await putInOneStatement(this.#pool, this.#sql, checkpoint, this.#putFence);
+        return put.stored ? put.lease : this.#fenced(fully);
+      },
+      inBatch: async (client) => {
+        const put = await putInOneStatement(client, this.#sql, checkpoint, this.#putFence);
+        return put.stored ? put.lease : fully(client);
+      },
     });
   }
 
@@ -158,7 +176,8 @@ export class PostgresRepository implements Repository {
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
-    await this.#grouped('putWrites', (client) => putWrites(client, this.#sql, instanceId, seq, writes, fence));
+    const work = (client: PgClientLike) => putWrites(client, this.#sql, instanceId, seq, writes, fence);
+    await this.#grouped('putWrites', { alone: () => this.#fenced(work), inBatch: work });
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -313,15 +332,20 @@ export class PostgresRepository implements Repository {
     return this.#call(operation, () => this.#fenced(work));
   }
 
-  /** A checkpoint write, committed with the others waiting at the same time (`PgGroupCommit`). */
-  #grouped<T>(operation: string, work: (client: PgClientLike) => Promise<T>): Promise<T> {
-    return this.#call(operation, () => this.#group.submit(work));
+  /** A checkpoint write, committed with the others waiting at the same time, or alone (`PgGroupCommit`). */
+  #grouped<T>(operation: string, write: GroupedWrite<T>): Promise<T> {
+    return this.#call(operation, () => this.#group.submit(write));
   }
 
   /** One transaction, begun under the schema fence (refused once a newer build migrated the schema). */
   #fenced<T>(work: (client: PgClientLike) => Promise<T>): Promise<T> {
-    const where = `the PostgreSQL schema "${this.schema}" in ${this.#where}`;
+    const where = this.#fenceWhere();
     return inTransaction(this.#pool, this.#begin, work, (opened) => checkFencedBegin(opened, where));
+  }
+
+  /** The schema as the fence's refusal names it. */
+  #fenceWhere(): string {
+    return `the PostgreSQL schema "${this.schema}" in ${this.#where}`;
   }
 
   /** Run reads in one REPEATABLE READ, READ ONLY transaction, so a checkpoint and its writes agree. */

@@ -119,6 +119,35 @@ export function checkpointParams(checkpoint: PutCheckpoint): unknown[] {
   ];
 }
 
+/** What `put_checkpoint` answers (put-function.ts). */
+export interface PutFunctionRow {
+  outcome: 'stored' | 'upgraded' | 'fallback';
+  schema_version: number | null;
+  claimed_token: Int8 | null;
+  claimed_expires_at: number | null;
+}
+
+/**
+ * `putCheckpoint`'s parameters (the function's): the checkpoint row, the indexed meta and the subscriptions
+ * bound as the statements of the full path bind them, then the fence, release, the claim (its expiry as
+ * `claim` computes it), the migration lock key and this build's schema version.
+ */
+export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, buildVersion: number): unknown[] {
+  const { fence, claim } = checkpoint;
+  return [
+    ...checkpointParams(checkpoint),
+    ...instanceParams(checkpoint).slice(3),
+    ...subscriptionParams(checkpoint).slice(1),
+    fence?.owner ?? null,
+    fence?.token ?? null,
+    checkpoint.release === true,
+    claim?.owner ?? null,
+    claim === undefined ? null : claim.now + claim.ttlMs,
+    lockKey,
+    buildVersion,
+  ];
+}
+
 /** `rewriteCheckpoint`'s parameters: only what a schema migration changes. */
 export function rewriteParams(checkpoint: RewriteCheckpoint): unknown[] {
   return [checkpoint.instanceId, checkpoint.seq, checkpoint.schema, checkpoint.digest, checkpoint.bytes];

@@ -64,6 +64,12 @@ export function statements(s: string) {
     // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
     instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    // The common put in one statement (put-function.ts); the casts name the one signature.
+    putCheckpoint: `SELECT outcome, schema_version, claimed_token, claimed_expires_at FROM ${s}.put_checkpoint(
+      $1::text, $2::bigint, $3::bigint, $4::integer, $5::text, $6::text, $7::bytea,
+      $8::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::double precision,
+      $15::text[], $16::text[], $17::text, $18::bigint, $19::boolean, $20::text, $21::double precision,
+      $22::text, $23::integer)`,
 
     selectDigestAndDocument: `SELECT digest, document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.

@@ -53,6 +53,57 @@ export async function openRepository(schema: string): Promise<PostgresRepository
     : createPostgresRepository({ connectionString: PG_URL, schema });
 }
 
+/** A repository whose pool records the text of every statement it sends, one entry per round trip. */
+export interface CountedRepository {
+  repository: PostgresRepository;
+  /** What was sent since the repository opened (or the caller last emptied it), in order, whitespace folded. */
+  statements: string[];
+  /** Close the repository, and the pool it ran on when the test opened one. */
+  close(): Promise<void>;
+}
+
+/** A repository in `schema` on this file's backend, on a pool that records every statement it sends. */
+export async function openCountedRepository(schema: string): Promise<CountedRepository> {
+  let inner: PgPoolLike;
+  if (PG_URL === undefined) {
+    inner = pglitePool(await sharedPGlite());
+  } else {
+    const own = new pg.Pool({ connectionString: PG_URL, max: 4 });
+    own.on('error', () => {});
+    inner = own;
+  }
+  const statements: string[] = [];
+  const record = (text: string) => statements.push(text.replace(/\s+/g, ' ').trim());
+  const pool: PgPoolLike = {
+    query: (text, values) => {
+      record(text);
+      return inner.query(text, values);
+    },
+    async connect() {
+      const client = await inner.connect();
+      return {
+        query: (text, values) => {
+          record(text);
+          return client.query(text, values);
+        },
+        release: (error) => client.release(error),
+      };
+    },
+    end: () => inner.end(),
+  };
+  const repository = await createPostgresRepository({ pool, schema });
+  statements.length = 0;
+  return {
+    repository,
+    statements,
+    async close() {
+      await repository.close();
+      // A pool the test gave is the test's to end; the PGlite adapter's end is a no-op.
+      await inner.end();
+    },
+  };
+}
+
 export async function dropSchema(schema: string): Promise<void> {
   await (await adminPool()).query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }

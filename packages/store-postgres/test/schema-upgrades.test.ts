@@ -13,6 +13,7 @@ import {
   dropSchema,
   freshSchema,
   NEEDS_SERVER,
+  openCountedRepository,
   openRepository,
   PG_URL,
 } from './backend.js';
@@ -159,6 +160,74 @@ describe(`schema version 4 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       'great-grandchild',
       'root',
     ]);
+  });
+});
+
+describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: put in one statement`, () => {
+  it('should add put_checkpoint when it upgrades a version-4 schema, and store the next put of a stored instance with it', async () => {
+    const name = schema();
+    await sql(`CREATE SCHEMA "${name}"`);
+    await sql(`CREATE TABLE "${name}".schema_migrations (
+      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    for (const [i, migration] of MIGRATIONS.slice(0, 4).entries()) {
+      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
+      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
+        i + 1,
+        migration.description,
+      ]);
+    }
+    await sql(
+      `INSERT INTO "${name}".instances (instance_id, latest_seq, definition_digest, status, process_id,
+        definition_id, root_id, lease_owner, lease_token, lease_expires_at)
+       VALUES ('order-1', 1, 'dd', 'running', 'p', 'd', 'order-1', 'node-a', nextval('"${name}".lease_tokens'), 10)`,
+    );
+    await sql(`INSERT INTO "${name}".checkpoints VALUES ('order-1', 1, NULL, 1, 'dd', 'digest-1', '\\x00ff'::bytea)`);
+
+    const counted = await openCountedRepository(name);
+    try {
+      const { repository, statements } = counted;
+      const [held] = await sql<{ token: string | number }>(`SELECT lease_token AS token FROM "${name}".instances`);
+      statements.length = 0;
+      await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
+
+      expect(SCHEMA_VERSION).toBe(5);
+      expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
+        { version: 5, description: MIGRATIONS[4]!.description },
+      ]);
+      expect(statements).toEqual([expect.stringContaining(`"${name}".put_checkpoint(`)]);
+      expect((await repository.list('order-1')).map(({ seq, bytes }) => [seq, [...bytes]])).toEqual([
+        [1, [0x00, 0xff]],
+        [2, [...utf8('order-1:2')]],
+      ]);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('should refuse a put in its one statement once a newer build recorded its version, writing nothing', async () => {
+    const name = schema();
+    const counted = await openCountedRepository(name);
+    try {
+      const { repository, statements } = counted;
+      await repository.put(checkpoint('order-1', 1));
+      await migrateAsANewerBuild(name);
+      statements.length = 0;
+
+      const created = await refusal(repository.put(checkpoint('order-2', 1)));
+      const advanced = await refusal(repository.put(checkpoint('order-1', 2)));
+
+      expectUpgraded(created, name, 'the first put of an instance');
+      expectUpgraded(advanced, name, 'the next put of an instance');
+      expect(statements).toEqual([
+        expect.stringContaining(`"${name}".put_checkpoint(`),
+        expect.stringContaining(`"${name}".put_checkpoint(`),
+      ]);
+      expect(await sql(`SELECT instance_id, seq FROM "${name}".checkpoints`)).toEqual([
+        { instance_id: 'order-1', seq: onServer ? '1' : 1 },
+      ]);
+    } finally {
+      await counted.close();
+    }
   });
 });
 
