@@ -35,12 +35,24 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
     const select = lapsed ? sql.selectLapsedAmong : sql.selectClaimableAmong;
     rows = select.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
   }
-  return rows.map(({ instance_id }) => takeLease(sql, instance_id, owner, now + ttlMs));
+  if (rows.length === 0) return [];
+  // The batch's tokens in one step of the sequence, handed out in id order.
+  const { value: last } = sql.takeLeaseTokens.get(rows.length) as { value: number };
+  return rows.map(({ instance_id }, index) => {
+    const lease: Lease = {
+      instanceId: instance_id,
+      owner,
+      token: last - rows.length + 1 + index,
+      expiresAt: now + ttlMs,
+    };
+    sql.setLease.run(leaseParams(lease));
+    return lease;
+  });
 }
 
 /** A new lease on an instance, with the store's next token; stored with the instance row by the caller. */
 export function nextLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
-  const { value: token } = sql.nextLeaseToken.get() as { value: number };
+  const { value: token } = sql.takeLeaseTokens.get(1) as { value: number };
   return { instanceId, owner, token, expiresAt };
 }
 

@@ -65,7 +65,8 @@ export const SQL = {
 
   selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM instances
     WHERE instance_id = ? AND lease_owner IS NOT NULL`,
-  nextLeaseToken: "UPDATE sequences SET value = value + 1 WHERE name = 'lease_token' RETURNING value",
+  // Takes the next ? tokens; returns the last of them.
+  takeLeaseTokens: "UPDATE sequences SET value = value + ? WHERE name = 'lease_token' RETURNING value",
   setLease: `UPDATE instances SET lease_owner = @owner, lease_token = @token, lease_expires_at = @expires_at
     WHERE instance_id = @instance_id`,
   renewLease: 'UPDATE instances SET lease_expires_at = ? WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?',
