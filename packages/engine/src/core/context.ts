@@ -49,8 +49,12 @@ export function createStepContext(
   effects: Effect[],
   observe: StepContext['observe'] = () => {},
 ): StepContext {
+  // Named one by one, not spread: every step context then has one shape (spreading copies whatever `core` holds).
   return {
-    ...core,
+    process: core.process,
+    now: core.now,
+    defaultRetries: core.defaultRetries,
+    backoff: core.backoff,
     state,
     id: state.instance.id,
     effects,
