@@ -95,6 +95,18 @@ export function countingRepository(inner) {
   };
 }
 
+/**
+ * Delete every instance the repository holds (the warm-up's), so a memory repository does not carry their
+ * checkpoints into the measured section, where every garbage collection would walk them.
+ */
+export async function forgetInstances(repository) {
+  for (;;) {
+    const page = await repository.instances({ limit: 1000 });
+    if (page.length === 0) return;
+    for (const { instanceId } of page) await repository.delete(instanceId);
+  }
+}
+
 /** Run `count` instances one after the other (start, then wait until settled); `offset` numbers them. */
 export async function runSequential(engine, processId, count, offset = 0) {
   for (let i = 0; i < count; i++) {

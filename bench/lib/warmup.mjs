@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 // Warm-up to the JIT's steady state. V8 optimises a function only after many calls, and an engine calls some of
 // its functions once per instance: a cold process runs its first few thousand instances about 2× slower than
 // later ones. A warm-up of a fixed count would measure that ramp for the faster engine and not for the slower,
@@ -19,4 +22,16 @@ export async function warmUp(batch, { min, ms, size = 50 }) {
     done += count;
   }
   return done;
+}
+
+/**
+ * A full garbage collection, twice (the second one frees what the first one's finalizers let go). Works
+ * without `--expose-gc` on the command line. Not before a throughput section: code runs at about half speed
+ * for a while after it (measured), so the warm-up would be partly undone.
+ */
+export function collectGarbage() {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  gc();
+  gc();
 }

@@ -52,7 +52,7 @@ async function peerRound(sourceContext, count, offset) {
 
 export const tasks = {
   async thresher({ store, n, warmup, warmupMs }, { section }) {
-    const { Engine, openStore } = await import('../lib/thresher.mjs');
+    const { Engine, forgetInstances, openStore } = await import('../lib/thresher.mjs');
     const opened = await openStore(store);
     try {
       const engine = new Engine({ repository: opened.repository, handlers: thresherHandlers });
@@ -62,6 +62,8 @@ export const tasks = {
         ms: warmupMs,
         size: warmup,
       });
+      // A memory repository keeps every checkpoint: the warm-up's would weigh on every collection after.
+      await forgetInstances(opened.repository);
       const round = await section(() => thresherRound(engine, n, 0));
       await engine.close();
       await opened.repository.close();

@@ -3,21 +3,13 @@
 // N = 1,000 in separate processes. Parked instances leave memory, so the two should be close: target the
 // 100,000 figure within 1.5× of the 1,000 one. SQLite is opened with synchronous=NORMAL here: what is
 // measured is memory, and FULL would only make seeding 100,000 instances slower.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parkedModel, thresherHandlers } from '../lib/models.mjs';
+import { collectGarbage as fullGc } from '../lib/warmup.mjs';
 
 export const id = '6';
 export const title = 'Dehydration';
 
 const BATCH = 500;
-
-function fullGc() {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
-  gc();
-  gc();
-}
 
 export const tasks = {
   async park({ store, n }, { section }) {
