@@ -57,13 +57,15 @@ export const tasks = {
     try {
       const engine = new Engine({ repository: opened.repository, handlers: thresherHandlers });
       await engine.deploy(parkedModel);
-      await warmUp((count, offset) => thresherRound(engine, count, offset), {
-        min: warmup,
-        ms: warmupMs,
-        size: warmup,
-      });
-      // A memory repository keeps every checkpoint: the warm-up's would weigh on every collection after.
-      await forgetInstances(opened.repository);
+      // A memory repository keeps every checkpoint: each warm-up round's are deleted after it, so neither the
+      // measured round's collections nor the peak RSS carry them.
+      await warmUp(
+        async (count, offset) => {
+          await thresherRound(engine, count, offset);
+          await forgetInstances(opened.repository);
+        },
+        { min: warmup, ms: warmupMs, size: warmup },
+      );
       const round = await section(() => thresherRound(engine, n, 0));
       await engine.close();
       await opened.repository.close();

@@ -14,12 +14,15 @@ export const tasks = {
     const { repository } = await openStore('memory');
     const engine = new Engine({ repository, handlers: thresherHandlers });
     await engine.deploy(throughputModel); // compiled once; every instance reuses it
-    const warmed = await warmUp((count, offset) => runSequential(engine, 'bench', count, offset), {
-      min: warmup,
-      ms: warmupMs,
-    });
-    // The memory repository keeps every checkpoint: the warm-up's would weigh on every collection after.
-    await forgetInstances(repository);
+    // The memory repository keeps every checkpoint: each warm-up batch's are deleted after it, so neither the
+    // measured section's collections nor the peak RSS carry them.
+    const warmed = await warmUp(
+      async (count, offset) => {
+        await runSequential(engine, 'bench', count, offset);
+        await forgetInstances(repository);
+      },
+      { min: warmup, ms: warmupMs },
+    );
     const seconds = await section(async () => {
       const started = performance.now();
       await runSequential(engine, 'bench', n);
