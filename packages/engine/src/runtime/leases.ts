@@ -5,8 +5,11 @@ import { isGone } from './owners.js';
 /** How long a lease lasts unless `EngineOptions.leaseTtlMs` says. */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
-/** Claims are made this many instances at a time (one store transaction each). */
-const CLAIM_BATCH = 500;
+/**
+ * Claims are made this many instances at a time (one store transaction each): large, as a commit's cost is
+ * mostly per commit (recover() of 10,000 spent 15% of its time in twenty claim commits at 500 each).
+ */
+const CLAIM_BATCH = 5000;
 
 /**
  * The leases one engine holds: an instance is restored or advanced only under its lease, and every write
