@@ -2,6 +2,7 @@ import { type Lease, LeaseLostError, type Repository } from '@thresher/checkpoin
 import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { eventId } from '../core/event-ids.js';
+import type { InstanceState } from '../core/state.js';
 import type { CallLinks } from './call-links.js';
 import { openStored, restore } from './capture.js';
 import type { Definitions } from './definitions.js';
@@ -146,20 +147,31 @@ export class Instances {
   }
 
   /**
-   * With dehydration, an instance out of memory whose stored state owes nothing (no job, nothing in its
-   * outbox, no timer due) and that no other engine holds has settled as stored: answered from the store
-   * without claiming or restoring it. Undefined when it must be restored to tell.
+   * An instance out of memory whose stored state owes nothing (no job, nothing in its outbox, no timer due)
+   * and that no other engine holds has settled as stored: answered from the store without claiming or
+   * restoring it. Without dehydration only an ended one is (a running one runs in memory here, so it is
+   * restored); a `settled` right after an instance ended then costs one read, not a claim and a restore.
+   * Undefined when it must be restored to tell.
    */
   async settledInStore(
     instanceId: string,
     options: SettledOptions | undefined,
   ): Promise<{ state: SettledState; seq: number } | undefined> {
-    if (!this.deps.dehydrating() || this.has(instanceId)) return undefined;
+    if (this.has(instanceId)) return undefined;
     const { repository, clock } = this.deps;
-    if (await repository.lease(instanceId)) return undefined; // at work somewhere, or a crashed holder's
+    const dehydrating = this.deps.dehydrating();
+    // At work somewhere, or a crashed holder's; an ended instance keeps a lease only while it owes deliveries,
+    // which its outbox says.
+    if (dehydrating && (await repository.lease(instanceId))) return undefined;
     const stored = await repository.get(instanceId);
     if (!stored || stored.writes.length > 0) return undefined;
-    const state = openStored(stored);
+    let state: InstanceState;
+    try {
+      state = openStored(stored);
+    } catch {
+      return undefined; // the restore reports what is wrong with it
+    }
+    if (!dehydrating && state.instance.status === 'running') return undefined;
     if (state.jobs.size > 0 || state.outbox.length > 0) return undefined;
     const idle = { stepping: false, working: false, delivering: false, backingOff: [], now: clock.now() };
     const settled = settledState(state, idle, options);

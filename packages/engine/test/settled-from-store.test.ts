@@ -1,0 +1,78 @@
+import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../src/engine.js';
+import { bpmn, chain } from './fixtures/bpmn/xml.js';
+
+/** start → review (user task) → end. */
+const reviewed = bpmn(
+  `<bpmn:startEvent id="start" /><bpmn:userTask id="review" /><bpmn:endEvent id="end" />${chain('start', 'review', 'end')}`,
+);
+
+/** The repository, and how often the engine claimed, read a lease, or read a checkpoint through it. */
+function counting(inner: Repository): { repository: Repository; calls: Record<'claim' | 'lease' | 'get', number> } {
+  const calls = { claim: 0, lease: 0, get: 0 };
+  const repository = new Proxy(inner, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (property === 'claim' || property === 'lease' || property === 'get') calls[property]++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { repository, calls };
+}
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close();
+});
+
+function engineOn(repository: Repository): Engine {
+  const engine = new Engine({ repository });
+  engines.push(engine);
+  return engine;
+}
+
+describe('settled of an instance out of memory', () => {
+  it('should answer an instance that ended from one read of the store, without claiming or restoring it', async () => {
+    const { repository, calls } = counting(createMemoryRepository());
+    const engine = engineOn(repository);
+    await engine.deploy(reviewed);
+    const id = await engine.start('p');
+    const [task] = (await engine.settled(id)).userTasks;
+    const ended = new Promise<void>((resolve) => engine.on('instance.completed', () => resolve()));
+    await engine.completeUserTask(task!.id);
+    await ended;
+    const restored: string[] = [];
+    engine.on('instance.restored', (event) => restored.push(event.instanceId));
+    Object.assign(calls, { claim: 0, lease: 0, get: 0 });
+
+    const state = await engine.settled(id);
+
+    expect(state).toMatchObject({ instanceId: id, status: 'completed' });
+    expect(calls).toEqual({ claim: 0, lease: 0, get: 1 });
+    expect(restored).toEqual([]);
+  });
+
+  it('should restore a running instance another engine left, claiming it, to tell where it waits', async () => {
+    const inner = createMemoryRepository();
+    const first = engineOn(inner);
+    await first.deploy(reviewed);
+    const id = await first.start('p');
+    await first.settled(id);
+    await first.close();
+    const { repository, calls } = counting(inner);
+    const second = engineOn(repository);
+    const restored: string[] = [];
+    second.on('instance.restored', (event) => restored.push(event.instanceId));
+
+    const state = await second.settled(id);
+
+    expect(state).toMatchObject({ instanceId: id, status: 'waiting' });
+    expect(state.userTasks.map((task) => task.elementId)).toEqual(['review']);
+    expect(restored).toEqual([id]);
+    expect(calls.claim).toBeGreaterThan(0);
+  });
+});
