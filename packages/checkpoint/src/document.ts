@@ -38,11 +38,15 @@ export function sealCheckpoint(unsealed: UnsealedCheckpoint): { document: Checkp
  */
 function sealedAs(stored: Buffer, digest: string): boolean {
   // Byte offsets, searched in the bytes: the two fields are ASCII, whatever the text before them holds.
-  const field = Buffer.from(`,"digest":${JSON.stringify(digest)}`, 'utf8');
-  const at = stored.lastIndexOf(',"instanceId":');
-  if (at < field.length || !stored.subarray(at - field.length, at).equals(field)) return false;
-  return sha256Of(stored.subarray(0, at - field.length), stored.subarray(at)) === digest;
+  const at = stored.lastIndexOf(INSTANCE_ID_FIELD);
+  const field = `,"digest":${JSON.stringify(digest)}`;
+  const from = at - field.length;
+  if (from < 0 || stored.toString('latin1', from, at) !== field) return false;
+  return sha256Of(stored.subarray(0, from), stored.subarray(at)) === digest;
 }
+
+/** The field sealing puts right after the digest, as bytes (searched in every stored document). */
+const INSTANCE_ID_FIELD = Buffer.from(',"instanceId":', 'latin1');
 
 /** Where a stored document was read from: named by errors, and checked against what the document says. */
 export interface StoredAt {
