@@ -65,19 +65,35 @@ export async function putInOneStatement(
   checkpoint: PutCheckpoint,
   fence: { lockKey: string; where: string },
 ): Promise<OneStatementPut> {
-  const owner = checkpoint.fence?.owner;
-  const token = checkpoint.fence?.token;
-  // A fence the server could not compare as checkFence does (text it would alter, a token no BIGINT holds)
-  // matches no lease: the full path refuses it.
-  if (checkpoint.fence !== undefined && !(isStorableText(owner) && Number.isSafeInteger(token))) {
-    return { stored: false };
-  }
+  if (!fenceComparable(checkpoint)) return { stored: false };
   const { rows } = await db.query<PutFunctionRow>(
     sql.putCheckpoint,
     putFunctionParams(checkpoint, fence.lockKey, SCHEMA_VERSION),
   );
-  const row = rows[0];
-  if (row?.outcome === 'upgraded') assertStoreNotUpgraded(fence.where, Number(row.schema_version), SCHEMA_VERSION);
+  return oneStatementOutcome(rows[0], checkpoint, fence.where);
+}
+
+/**
+ * Whether the server can compare the put's fence as checkFence does: text it would alter, or a token no
+ * BIGINT holds, matches no lease, and the full path refuses it.
+ */
+export function fenceComparable(checkpoint: PutCheckpoint): boolean {
+  const { fence } = checkpoint;
+  return fence === undefined || (isStorableText(fence.owner) && Number.isSafeInteger(fence.token));
+}
+
+/**
+ * What `put_checkpoint`'s answer to a put means: stored (with the lease a claim took), or left to the full
+ * rules.
+ *
+ * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema
+ */
+export function oneStatementOutcome(
+  row: PutFunctionRow | undefined,
+  checkpoint: PutCheckpoint,
+  where: string,
+): OneStatementPut {
+  if (row?.outcome === 'upgraded') assertStoreNotUpgraded(where, Number(row.schema_version), SCHEMA_VERSION);
   if (row?.outcome !== 'stored') return { stored: false };
   const { claim, instanceId } = checkpoint;
   const lease =

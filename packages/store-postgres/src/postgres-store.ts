@@ -39,7 +39,6 @@ import {
   copyInstance,
   deleteInstance,
   pruneCheckpoints,
-  putCheckpoint,
   putInOneStatement,
   putWrites,
   readCheckpoint,
@@ -58,9 +57,10 @@ import {
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, leaseWithPut, readLease, renewLease } from './leases.js';
+import { claimLeases, readLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
+import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
@@ -127,8 +127,17 @@ export class PostgresRepository implements Repository {
   readonly #begin: string;
   /** The schema fence as `put_checkpoint` takes it: the migration lock key, and the schema named in refusals. */
   readonly #putFence: { lockKey: string; where: string };
-  /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own). */
-  readonly #group = new PgGroupCommit((work) => this.#fenced(work));
+  /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined. */
+  readonly #group = new PgGroupCommit<JoinedPut>(
+    (work) => this.#fenced(work),
+    (client, puts) =>
+      putsTogether(
+        client,
+        this.#sql,
+        puts.map(({ checkpoint }) => checkpoint),
+        this.#putFence,
+      ),
+  );
   #closed = false;
 
   /** @internal Use {@link createPostgresRepository}. */
@@ -144,12 +153,9 @@ export class PostgresRepository implements Repository {
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
-    // The common put is one statement; what it leaves undecided runs the full rules, which give the exact
-    // outcome: in a fenced transaction of its own when alone, in the batch's transaction when batched.
-    const fully = async (client: PgClientLike) => {
-      await putCheckpoint(client, this.#sql, checkpoint);
-      return leaseWithPut(client, this.#sql, checkpoint);
-    };
+    // The common put is one statement (a batch's puts share one); what it leaves undecided runs the full
+    // rules, which give the exact outcome: in a fenced transaction of its own when alone, in the batch's when batched.
+    const fully = (client: PgClientLike) => putFully(client, this.#sql, checkpoint);
     return this.#grouped('put', {
       alone: async () => {
         const put = await putInOneStatement(this.#pool, this.#sql, checkpoint, this.#putFence);
@@ -159,6 +165,7 @@ export class PostgresRepository implements Repository {
         const put = await putInOneStatement(client, this.#sql, checkpoint, this.#putFence);
         return put.stored ? put.lease : fully(client);
       },
+      joinable: joinedPut(checkpoint),
     });
   }
 
@@ -333,7 +340,7 @@ export class PostgresRepository implements Repository {
   }
 
   /** A checkpoint write, committed with the others waiting at the same time, or alone (`PgGroupCommit`). */
-  #grouped<T>(operation: string, write: GroupedWrite<T>): Promise<T> {
+  #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut>): Promise<T> {
     return this.#call(operation, () => this.#group.submit(write));
   }
 

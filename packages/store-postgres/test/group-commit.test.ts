@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PgClientLike } from '../src/driver.js';
-import { type GroupedWrite, PgGroupCommit } from '../src/group-commit.js';
+import {
+  type GroupedWrite,
+  JOINT_BYTES_PER_STATEMENT,
+  type Joinable,
+  PgGroupCommit,
+  statementRuns,
+} from '../src/group-commit.js';
 
 /**
  * A transaction runner that records each transaction's writes, committing them only when none throws, and
@@ -23,7 +29,7 @@ function recorder() {
       throw error;
     }
   };
-  const write = (name: string, fails = false): GroupedWrite<string> => ({
+  const write = (name: string, fails = false): GroupedWrite<string, Named> => ({
     async alone() {
       await Promise.resolve();
       if (fails) throw new Error(`${name} refused`);
@@ -37,7 +43,24 @@ function recorder() {
       return name;
     },
   });
-  return { committed, transaction, write, transactions: () => transactions };
+  /** A put: joinable on its instance `key`; alone or in a batch on its own it records its name. */
+  const put = (name: string, key: string, bytes = 1): GroupedWrite<string, Named> => ({
+    ...write(name),
+    joinable: { key, bytes, name },
+  });
+  /** The joint: records the names it was given as one statement, `joint:a+b`, or refuses one `refused`. */
+  const joint = (refused?: string) => async (_client: PgClientLike, writes: Named[]) => {
+    await Promise.resolve();
+    const names = writes.map(({ name }) => name);
+    if (refused !== undefined && names.includes(refused)) throw new Error(`${refused} refused`);
+    pending.push(`joint:${names.join('+')}`);
+    return names;
+  };
+  return { committed, transaction, write, put, joint, transactions: () => transactions };
+}
+
+interface Named extends Joinable {
+  name: string;
 }
 
 describe('PostgreSQL group commit', () => {
@@ -93,5 +116,67 @@ describe('PostgreSQL group commit', () => {
     await expect(late).resolves.toBe('b');
     expect(committed).toEqual([['a'], ['b']]);
     expect(transactions()).toBe(0);
+  });
+
+  it("should send a batch's consecutive puts to the joint as one statement, in the batch's order, each caller given its own value", async () => {
+    // given a lone put, then a batch of four puts of different instances
+    const { committed, transaction, put, joint } = recorder();
+    const group = new PgGroupCommit<Named>(transaction, joint());
+    const writes = [put('a1', 'a'), put('b1', 'b'), put('c1', 'c'), put('d1', 'd'), put('e1', 'e')];
+
+    // when they settle
+    const values = await Promise.all(writes.map((write) => group.submit(write)));
+
+    // then the batch was one statement
+    expect(values).toEqual(['a1', 'b1', 'c1', 'd1', 'e1']);
+    expect(committed).toEqual([['a1'], ['joint:b1+c1+d1+e1']]);
+  });
+
+  it('should cut the statement at a second put of one instance and around any other write, keeping the batch order', async () => {
+    // given a lone write, then a batch: two puts, a second put of b, a journal write, two more puts
+    const { committed, transaction, write, put, joint } = recorder();
+    const group = new PgGroupCommit<Named>(transaction, joint());
+    const writes = [
+      write('first'),
+      put('a1', 'a'),
+      put('b1', 'b'),
+      put('b2', 'b'),
+      put('c1', 'c'),
+      write('writes-of-c'),
+      put('c2', 'c'),
+      put('d1', 'd'),
+      put('a2', 'a'),
+    ];
+
+    // when they settle
+    const values = await Promise.all(writes.map((write) => group.submit(write)));
+
+    // then b2 began a new statement, the journal write ran on its own in its place, and a run of one put
+    // ran on its own (its one statement) — all in one transaction
+    expect(values).toEqual(['first', 'a1', 'b1', 'b2', 'c1', 'writes-of-c', 'c2', 'd1', 'a2']);
+    expect(committed).toEqual([['first'], ['joint:a1+b1', 'joint:b2+c1', 'writes-of-c', 'joint:c2+d1+a2']]);
+  });
+
+  it('should run a batch whose joint statement failed again one write at a time, alone: only the refused one fails', async () => {
+    // given a batch whose statement refuses one of its puts
+    const { committed, transaction, put, joint } = recorder();
+    const group = new PgGroupCommit<Named>(transaction, joint('b1'));
+    const writes = [put('a1', 'a'), put('b1', 'b', 1), put('c1', 'c')];
+    const refusedAlone = { ...writes[1]!, alone: () => Promise.reject(new Error('b1 refused')) };
+
+    // when they settle
+    const outcomes = await Promise.allSettled([writes[0]!, refusedAlone, writes[2]!].map((w) => group.submit(w)));
+
+    // then nothing of the statement was kept; a1 and c1 committed alone, b1 was refused
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(committed).toEqual([['a1'], ['c1']]);
+  });
+
+  it('should cut the statement before the documents pass the bytes bound', () => {
+    const half = JOINT_BYTES_PER_STATEMENT / 2;
+    const joinable = (key: string, bytes: number) => ({ joinable: { key, bytes } });
+    const writes = [joinable('a', half), joinable('b', half), joinable('c', 1), joinable('d', 2 * half)];
+
+    expect(statementRuns(writes)).toEqual([[writes[0], writes[1]], [writes[2]], [writes[3]]]);
   });
 });

@@ -76,6 +76,13 @@ async function refused(counted: CountedRepository, run: () => Promise<unknown>) 
 }
 
 const ONE_STATEMENT = /^SELECT outcome, .* FROM "\w+"\.put_checkpoint\(/;
+const BATCH_STATEMENT = /^SELECT r\.ord, f\.outcome, .* FROM unnest\(.* LATERAL "\w+"\.put_checkpoint\(/;
+const FENCED_BEGIN = /^BEGIN; SELECT pg_advisory_xact_lock_shared/;
+
+/** Writes issued at once: the first runs alone, the others wait for it and form one batch. */
+function atOnce<T>(...writes: (() => Promise<T>)[]): Promise<T[]> {
+  return Promise.all(writes.map((write) => write()));
+}
 
 describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL server' : 'PGlite'}`, () => {
   it("should store an instance's ordinary life in one statement per put: created with its claim, advanced under the fence, ended with a release", async () => {
@@ -240,27 +247,171 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect((await repository.get('order-1'))?.seq).toBe(1);
   });
 
-  it('should commit puts that arrive together in one transaction, each put one statement in it', async () => {
+  it('should send a batch of puts of different instances as one statement inside BEGIN and COMMIT', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const ids = ['order-0', 'order-1', 'order-2', 'order-3', 'order-4', 'order-5'];
+
+    const { value, statements } = await sent(counted, () =>
+      atOnce(
+        ...ids.map(
+          (id, i) => () =>
+            repository.put({
+              ...checkpoint(id, 1, { subscriptions: i % 2 ? [] : [{ name: `m${i}`, key: i > 2 ? null : `k${i}` }] }),
+              ...(i === 4 ? { bytes: new Uint8Array(0) } : {}),
+              claim: { owner: 'node-a', ttlMs: 1000, now: i },
+            }),
+        ),
+      ),
+    );
+
+    // The first ran alone; the five that waited for it went in one statement.
+    expect(statements).toEqual([
+      expect.stringMatching(ONE_STATEMENT),
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+      'COMMIT',
+    ]);
+    expect(value.map((lease) => lease?.expiresAt)).toEqual([1000, 1001, 1002, 1003, 1004, 1005]);
+    expect(new Set(value.map((lease) => lease?.token)).size).toBe(6);
+    for (const [i, id] of ids.entries()) expect(await repository.lease(id)).toEqual(value[i]);
+    expect((await repository.instances()).map(({ subscriptions }) => subscriptions)).toEqual([
+      [{ name: 'm0', key: 'k0' }],
+      [],
+      [{ name: 'm2', key: 'k2' }],
+      [],
+      [{ name: 'm4', key: null }],
+      [],
+    ]);
+    // Each document is its own slice of the documents sent together, an empty one too.
+    expect(
+      await Promise.all(ids.map(async (id) => new TextDecoder().decode((await repository.get(id))!.bytes))),
+    ).toEqual(['order-0:1', 'order-1:1', 'order-2:1', 'order-3:1', '', 'order-5:1']);
+  });
+
+  it("should call the function once per put in the batch's order, each call seeing the earlier ones: a call tree created in one statement", async () => {
     const counted = await open();
     const { repository } = counted;
 
-    const { value, statements } = await sent(counted, () =>
-      Promise.all(['order-1', 'order-2', 'order-3'].map((id) => repository.put(checkpoint(id, 1)))),
+    const { statements } = await sent(counted, () =>
+      atOnce(
+        () => repository.put(checkpoint('other', 1)),
+        () => repository.put(checkpoint('root', 1)),
+        () => repository.put(checkpoint('child', 1, { parentId: 'root', callNodeId: 'call' })),
+        () => repository.put(checkpoint('grandchild', 1, { parentId: 'child', callNodeId: 'call' })),
+      ),
     );
 
-    expect(value).toEqual([undefined, undefined, undefined]);
-    expect(statements).toHaveLength(5);
-    expect(statements[0]).toMatch(ONE_STATEMENT);
-    expect(statements[1]).toMatch(/^BEGIN; SELECT pg_advisory_xact_lock_shared/);
-    expect(statements.slice(2, 4)).toEqual([
-      expect.stringMatching(ONE_STATEMENT),
-      expect.stringMatching(ONE_STATEMENT),
+    // The child found its parent stored, and the grandchild took its root from the child's row: no fallback.
+    expect(statements.slice(1)).toEqual([
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+      'COMMIT',
     ]);
-    expect(statements[4]).toBe('COMMIT');
-    expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual([
-      'order-1',
-      'order-2',
-      'order-3',
+    const tree = await repository.instances({ rootId: 'root' });
+    expect(tree.map(({ instanceId, parentId }) => [instanceId, parentId])).toEqual([
+      ['child', 'root'],
+      ['grandchild', 'child'],
+      ['root', null],
     ]);
+  });
+
+  it('should apply two puts of one instance in one batch in order, the second beginning a new statement', async () => {
+    const counted = await open();
+    const { repository } = counted;
+
+    const { statements } = await sent(counted, () =>
+      atOnce(
+        () => repository.put(checkpoint('other', 1)),
+        () => repository.put(checkpoint('order-1', 1)),
+        () => repository.put(checkpoint('order-2', 1)),
+        () => repository.put(checkpoint('order-1', 2, { status: 'completed' })),
+        () => repository.put(checkpoint('order-2', 2)),
+        () => repository.put(checkpoint('order-1', 3, { status: 'completed' })),
+      ),
+    );
+
+    expect(statements.slice(1)).toEqual([
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+      expect.stringMatching(BATCH_STATEMENT),
+      expect.stringMatching(ONE_STATEMENT),
+      'COMMIT',
+    ]);
+    expect((await repository.list('order-1')).map(({ seq, digest }) => [seq, digest])).toEqual([
+      [1, 'digest-order-1-1'],
+      [2, 'digest-order-1-2'],
+      [3, 'digest-order-1-3'],
+    ]);
+    expect((await repository.list('order-2')).map(({ seq }) => seq)).toEqual([1, 2]);
+  });
+
+  it('should give each put of a batch mixing ones left to the full rules (a replay, a child before its parent, a stale parent) with good ones its own outcome', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    await repository.put(checkpoint('order-1', 1));
+    await repository.put(checkpoint('order-1', 2));
+
+    // A replay (left to the full rules, which store nothing) and a child put before its parent in the batch
+    // (left undecided by the statement, then stored by the full rules after it, as the parent is by then).
+    const kept = await sent(counted, () =>
+      atOnce(
+        () => repository.put(checkpoint('other', 1)),
+        () => repository.put(checkpoint('child', 1, { parentId: 'parent', callNodeId: 'call' })),
+        () => repository.put(checkpoint('order-1', 2)),
+        () => repository.put(checkpoint('parent', 1)),
+      ),
+    );
+    // A stale parent: refused, so the batch is rolled back and each put runs again alone.
+    const refusedInBatch = await sent(counted, () =>
+      Promise.allSettled([
+        repository.put(checkpoint('other', 2)),
+        repository.put(checkpoint('good-1', 1)),
+        repository.put({ ...checkpoint('order-1', 3), parentSeq: 1, digest: 'other' }),
+        repository.put(checkpoint('good-2', 1)),
+      ]),
+    );
+
+    expect(kept.value).toEqual([undefined, undefined, undefined, undefined]);
+    // One statement, then the full rules of the two it left undecided, committed with it.
+    expect(kept.statements.filter((text) => BATCH_STATEMENT.test(text))).toHaveLength(1);
+    expect(kept.statements.slice(1, 3)).toEqual([
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+    ]);
+    expect(kept.statements.at(-1)).toBe('COMMIT');
+    expect((await repository.get('child'))?.seq).toBe(1);
+    const outcomes = refusedInBatch.value;
+    expect(outcomes.map(({ status }) => status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
+    expect(refusedInBatch.statements).toContain('ROLLBACK');
+    expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+    expect((await repository.get('good-1'))?.seq).toBe(1);
+    expect((await repository.get('good-2'))?.seq).toBe(1);
+  });
+
+  it('should keep a putWrites between two puts of a batch in its place: after the first, before the second', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    await repository.put(checkpoint('order-1', 1));
+    const entry = { taskId: 'task', index: 0, value: utf8('done') };
+
+    const { statements } = await sent(counted, () =>
+      atOnce<unknown>(
+        () => repository.put(checkpoint('other', 1)),
+        () => repository.put(checkpoint('order-1', 2)),
+        () => repository.put(checkpoint('order-2', 1)),
+        () => repository.putWrites('order-1', 2, [entry]),
+        () => repository.put(checkpoint('order-1', 3)),
+        () => repository.put(checkpoint('order-3', 1)),
+      ),
+    );
+
+    // The journal entries were filed at seq 2, which was the latest then: seq 3 came after.
+    const kinds = statements.map((text) => (BATCH_STATEMENT.test(text) ? 'puts' : /^INSERT INTO .*writes/.test(text)));
+    expect(kinds.filter((kind) => kind !== false)).toEqual(['puts', true, 'puts']);
+    expect(statements).not.toContain('ROLLBACK');
+    expect((await repository.get('order-1', 2))?.writes).toEqual([entry]);
+    expect((await repository.get('order-1'))?.seq).toBe(3);
   });
 });

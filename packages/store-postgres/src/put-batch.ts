@@ -1,0 +1,77 @@
+/**
+ * The puts of a group-commit batch in one statement (`putCheckpoints`: `put_checkpoint` once per put, in
+ * their order), inside the batch's fenced transaction; what the function leaves undecided then runs the full
+ * rules there, in the same order. The group commit (`statementRuns`) hands over at most one put per instance.
+ */
+import type { Lease, PutCheckpoint } from '@thresher/checkpoint';
+import { fenceComparable, type OneStatementPut, oneStatementOutcome, putCheckpoint } from './checkpoints.js';
+import type { PgQueryable } from './driver.js';
+import type { Joinable } from './group-commit.js';
+import { leaseWithPut } from './leases.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { type Int8, type PutFunctionRow, putBatchParams } from './rows.js';
+import type { Statements } from './statements.js';
+
+/** A put as the group commit joins it with its neighbours: its instance and document size, and the put. */
+export interface JoinedPut extends Joinable {
+  readonly checkpoint: PutCheckpoint;
+}
+
+export function joinedPut(checkpoint: PutCheckpoint): JoinedPut {
+  return { key: checkpoint.instanceId, bytes: checkpoint.bytes.byteLength, checkpoint };
+}
+
+/** `put` by the full rules (`putCheckpoint`, then its claim or release), in the caller's fenced transaction. */
+export async function putFully(
+  client: PgQueryable,
+  sql: Statements,
+  checkpoint: PutCheckpoint,
+): Promise<Lease | undefined> {
+  await putCheckpoint(client, sql, checkpoint);
+  return leaseWithPut(client, sql, checkpoint);
+}
+
+/**
+ * Puts of different instances, in one round trip for the common ones, then the full rules for each put the
+ * statement left undecided, in order. The full rules decide against what is stored by then, the statement's
+ * other puts included: the order a client would see, as each of them wrote another instance.
+ *
+ * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema, and
+ *   whatever the full rules refuse a put with: the batch's transaction then rolls back
+ */
+export async function putsTogether(
+  client: PgQueryable,
+  sql: Statements,
+  checkpoints: readonly PutCheckpoint[],
+  fence: { lockKey: string; where: string },
+): Promise<(Lease | undefined)[]> {
+  const outcomes = await putsInOneStatement(client, sql, checkpoints, fence);
+  const leases: (Lease | undefined)[] = [];
+  for (const [index, outcome] of outcomes.entries()) {
+    leases.push(outcome.stored ? outcome.lease : await putFully(client, sql, checkpoints[index]!));
+  }
+  return leases;
+}
+
+/** What the one statement did with each put, in order; a fence the server cannot compare is not sent. */
+async function putsInOneStatement(
+  db: PgQueryable,
+  sql: Statements,
+  checkpoints: readonly PutCheckpoint[],
+  fence: { lockKey: string; where: string },
+): Promise<OneStatementPut[]> {
+  const sent = checkpoints.filter(fenceComparable);
+  if (sent.length === 0) return checkpoints.map(() => ({ stored: false }));
+  const { rows } = await db.query<PutFunctionRow & { ord: Int8 }>(
+    sql.putCheckpoints,
+    putBatchParams(sent, fence.lockKey, SCHEMA_VERSION),
+  );
+  // One row per put sent, by its 1-based position; a row missing is a put left undecided.
+  const answers = new Map(rows.map((row) => [Number(row.ord), row]));
+  let position = 0;
+  return checkpoints.map((checkpoint) =>
+    fenceComparable(checkpoint)
+      ? oneStatementOutcome(answers.get(++position), checkpoint, fence.where)
+      : { stored: false },
+  );
+}
