@@ -16,6 +16,9 @@ export interface LoadedDefinition {
  */
 export class Definitions {
   private readonly loaded = new Map<string, Promise<LoadedDefinition>>();
+  /** The deployments read under way, and the one queued after it for the callers that came since. */
+  private reading: Promise<Deployment[]> | undefined;
+  private queued: Promise<Deployment[]> | undefined;
 
   constructor(private readonly repository: Repository) {}
 
@@ -43,7 +46,7 @@ export class Definitions {
   async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
     const candidates = digest
       ? [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined)
-      : (await this.repository.deployments()).reverse();
+      : [...(await this.latestDeployments())].reverse();
     for (const deployment of candidates) {
       const { model } = await this.from(deployment);
       const process = model.processes.get(processId);
@@ -58,11 +61,37 @@ export class Definitions {
 
   /** The latest deployed version of a process tagged `versionTag` (`zeebe:versionTag`). */
   async findTagged(processId: string, versionTag: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
-    for (const deployment of (await this.repository.deployments()).reverse()) {
+    for (const deployment of [...(await this.latestDeployments())].reverse()) {
       const process = (await this.from(deployment)).model.processes.get(processId);
       if (process?.versionTag === versionTag) return { deployment, process };
     }
     throw new NotFoundError('process', `${processId} with version tag "${versionTag}"`);
+  }
+
+  /**
+   * Every deployment, oldest first, as read by a read that began after this call: callers that come while a
+   * read is under way share the next one, so a thousand starts at once read the store twice, not a thousand
+   * times, and none misses a deployment stored before it asked.
+   */
+  private latestDeployments(): Promise<Deployment[]> {
+    if (this.queued) return this.queued;
+    const after = this.reading?.then(
+      () => {},
+      () => {},
+    );
+    const read = (after ?? Promise.resolve()).then(() => {
+      // From here on, a new caller must wait for a read that begins after it.
+      if (this.queued === read) this.queued = undefined;
+      const reading = this.repository.deployments();
+      this.reading = reading;
+      const done = () => {
+        if (this.reading === reading) this.reading = undefined;
+      };
+      reading.then(done, done);
+      return reading;
+    });
+    this.queued = read;
+    return read;
   }
 
   /**

@@ -78,3 +78,34 @@ describe('settled of an instance out of memory', () => {
     expect(calls.claim).toBeGreaterThan(0);
   });
 });
+
+describe('the deployments a start looks in', () => {
+  it('should read them once for starts that come while a read is under way, and again for a start after', async () => {
+    const inner = createMemoryRepository();
+    let reads = 0;
+    const repository = new Proxy(inner, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (property !== 'deployments' || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads++;
+          return value.apply(target, args);
+        };
+      },
+    });
+    const engine = engineOn(repository);
+    await engine.deploy(reviewed);
+
+    await Promise.all(Array.from({ length: 50 }, () => engine.start('p')));
+    const together = reads;
+    // A newer version deployed by another engine on the store is what the next start runs.
+    const other = engineOn(inner);
+    await other.deploy(reviewed.replaceAll('review', 'check'));
+    const id = await engine.start('p');
+    const state = await engine.settled(id);
+
+    expect(together).toBeLessThanOrEqual(2);
+    expect(reads).toBe(together + 1);
+    expect(state.status === 'waiting' && state.userTasks.map((task) => task.elementId)).toEqual(['check']);
+  });
+});
