@@ -1,8 +1,8 @@
 /**
  * Checkpoints and their journal on PostgreSQL: the bodies of `put`, `rewrite`, `putWrites`, `delete`, `copy`
  * and `prune`, each run inside the READ COMMITTED transaction the repository opens and first locking the
- * instance's row (the lock every writer of the instance queues on), and the reads of `get` and `list`, run
- * in one REPEATABLE READ snapshot. Every rule is the shared one of `@thresher/checkpoint`.
+ * instance's row (the lock every writer of the instance queues on), and the reads: `get` one statement,
+ * `list` in one REPEATABLE READ snapshot. Every rule is the shared one of `@thresher/checkpoint`.
  */
 import {
   assertStoreNotUpgraded,
@@ -30,6 +30,7 @@ import type { PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import {
+  type CheckpointWithWriteRow,
   checkpointParams,
   type Int8,
   instanceParams,
@@ -226,12 +227,11 @@ export async function readCheckpoint(
 ): Promise<StoredCheckpoint | undefined> {
   const { rows } =
     seq === undefined
-      ? await client.query<CheckpointRow<Int8>>(sql.selectLatest, [instanceId])
-      : await client.query<CheckpointRow<Int8>>(sql.selectAtSeq, [instanceId, seq]);
+      ? await client.query<CheckpointWithWriteRow>(sql.selectLatest, [instanceId])
+      : await client.query<CheckpointWithWriteRow>(sql.selectAtSeq, [instanceId, seq]);
   const row = rows[0];
   if (row === undefined) return undefined;
-  const writes = await client.query<WriteRow<Int8>>(sql.selectWritesOf, [instanceId, row.seq]);
-  return toStoredCheckpoint(row, writes.rows);
+  return toStoredCheckpoint(row, row.task_id === null ? [] : (rows as WriteRow<Int8>[]));
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

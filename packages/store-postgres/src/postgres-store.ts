@@ -110,7 +110,8 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * UPDATE`), so writers of one instance — in any process — queue there, and `put` decides with
  * `decidePut` on what the lock holder sees. The creation of an instance, which has no row to lock yet,
  * is serialised by the primary key: the losing insert waits for the winner and decides again under its lock.
- * Reads of a checkpoint and its writes run in one REPEATABLE READ snapshot. Every write transaction opens by
+ * `get` reads a checkpoint with its writes in one statement (one snapshot); `list` reads a page and its writes
+ * in one REPEATABLE READ snapshot. Every write transaction opens by
  * checking the schema version against this build's (`schema-fence.ts`): once a newer build migrated the
  * schema, writes are refused with `StoreUpgradedError`. The common `put` (a first checkpoint, or the next one
  * under the held lease) is one statement doing all of that in the server (`put_checkpoint`, put-function.ts),
@@ -190,7 +191,8 @@ export class PostgresRepository implements Repository {
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
     this.#assertOpen('get');
     if (!isStorableText(instanceId)) return undefined;
-    return this.#snapshot('get', (client) => readCheckpoint(client, this.#sql, instanceId, seq));
+    // One statement: its own snapshot, so no transaction around it (one round trip, not four).
+    return this.#call('get', () => readCheckpoint(this.#pool, this.#sql, instanceId, seq));
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {

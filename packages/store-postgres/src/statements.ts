@@ -39,6 +39,13 @@ const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
+/** The checkpoint `picked` selects, joined with its journal entries in filing order (`s`: the schema). */
+function checkpointWithWrites(picked: string, s: string): string {
+  const columns = CHECKPOINT_COLUMNS.split(', ').map((column) => `c.${column}`);
+  return `SELECT ${columns.join(', ')}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+    LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
+}
+
 /** Every statement of one schema, by name; `s` is the quoted schema name. */
 export function statements(s: string) {
   return {
@@ -102,9 +109,13 @@ export function statements(s: string) {
       WHERE w.instance_id = $1 AND w.seq = $2`,
     selectMaxWriteOrd: `SELECT MAX(ord) AS ord FROM ${s}.writes WHERE instance_id = $1 AND seq = $2`,
 
-    selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1`,
-    selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
-    selectWritesOf: `SELECT seq, task_id, idx, value FROM ${s}.writes WHERE instance_id = $1 AND seq = $2 ORDER BY ord`,
+    // A checkpoint and its journal in one statement, so one snapshot (and one round trip) serves both: a row
+    // per entry in filing order, or one row with NULL entry columns when it has none.
+    selectLatest: checkpointWithWrites(
+      `SELECT * FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1`,
+      s,
+    ),
+    selectAtSeq: checkpointWithWrites(`SELECT * FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`, s),
     // A page of history between exclusive bounds ($2 after, $3 before; NULL for none). LIMIT NULL is no limit.
     selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
       WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
