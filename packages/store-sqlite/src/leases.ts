@@ -1,7 +1,8 @@
 /**
- * Leases on SQLite: the held lease lives on the instance row (`lease_owner`, `lease_token`,
- * `lease_expires_at`, NULL while none is held), tokens come from the store-wide `sequences` row `lease_token`. `claim` and `renew` run inside the BEGIN IMMEDIATE transaction the repository opens, so
- * no other connection or process claims, renews or writes between their read and their write.
+ * Leases on SQLite: the held lease lives on the instance row (`lease_owner`, `lease_token`, `lease_expires_at`,
+ * NULL while none is held); tokens come from the store-wide `sequences` row `lease_token`. `claim` and `renew`
+ * run inside the BEGIN IMMEDIATE transaction the repository opens, so no other connection or process claims,
+ * renews or writes between their read and their write.
  */
 import {
   type ClaimOptions,
