@@ -298,7 +298,8 @@ export class Engine {
 
   /**
    * Stop an instance where it stands: every track is cancelled (its called children with it) and it ends
-   * `terminated`. A called child is cancelled through its root, as in Zeebe.
+   * `terminated`. A called child is cancelled through its root, as in Zeebe. An instance that has already
+   * ended is left as it is (cancelling is idempotent).
    */
   async cancel(instanceId: string): Promise<void> {
     const runtime = await this.loops.runtime(instanceId);

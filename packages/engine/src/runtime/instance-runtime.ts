@@ -121,6 +121,9 @@ export class InstanceRuntime {
   submit(event: InstanceEvent): Promise<void> {
     if (this.retired) return this.host.revive(this.id).then((live) => live.submit(event));
     return this.enqueue(async () => {
+      // Decided in turn, not when submitted: two cancels can be under way at once (a parent's, and a restored
+      // orphan's own), and the second finds the instance ended. Ended is as cancelled as it gets: nothing to write.
+      if (event.type === 'instance.cancel' && this.state.instance.status !== 'running') return;
       this.perform(await this.step([event]));
     });
   }

@@ -1,3 +1,4 @@
+// What the engine reads from and writes to its store for settled, start and cancel: no more than it needs.
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
@@ -107,5 +108,22 @@ describe('the deployments a start looks in', () => {
     expect(together).toBeLessThanOrEqual(2);
     expect(reads).toBe(together + 1);
     expect(state.status === 'waiting' && state.userTasks.map((task) => task.elementId)).toEqual(['check']);
+  });
+});
+
+describe('cancelling an instance', () => {
+  it('should leave an instance that already ended as it is: a second cancel writes nothing and throws nothing', async () => {
+    const repository = createMemoryRepository();
+    const engine = engineOn(repository);
+    await engine.deploy(reviewed);
+    const id = await engine.start('p');
+    await engine.settled(id);
+    await engine.cancel(id);
+    const saved = (await repository.list(id)).length;
+
+    await engine.cancel(id);
+
+    expect(await engine.settled(id)).toMatchObject({ instanceId: id, status: 'terminated' });
+    expect((await repository.list(id)).length).toBe(saved);
   });
 });
