@@ -9,15 +9,20 @@ const reviewed = bpmn(
   `<bpmn:startEvent id="start" /><bpmn:userTask id="review" /><bpmn:endEvent id="end" />${chain('start', 'review', 'end')}`,
 );
 
-/** The repository, and how often the engine claimed, read a lease, or read a checkpoint through it. */
-function counting(inner: Repository): { repository: Repository; calls: Record<'claim' | 'lease' | 'get', number> } {
-  const calls = { claim: 0, lease: 0, get: 0 };
+type Method = keyof Repository;
+
+/** The repository, and how often the engine called each of `methods` through it. */
+function counting<M extends Method>(
+  inner: Repository,
+  methods: readonly M[] = ['claim', 'lease', 'get'] as M[],
+): { repository: Repository; calls: Record<M, number> } {
+  const calls = Object.fromEntries(methods.map((method) => [method, 0])) as Record<M, number>;
   const repository = new Proxy(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (property === 'claim' || property === 'lease' || property === 'get') calls[property]++;
+        if (property in calls) calls[property as M]++;
         return value.apply(target, args);
       };
     },
@@ -83,22 +88,12 @@ describe('settled of an instance out of memory', () => {
 describe('the deployments a start looks in', () => {
   it('should read them once for starts that come while a read is under way, and again for a start after', async () => {
     const inner = createMemoryRepository();
-    let reads = 0;
-    const repository = new Proxy(inner, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target);
-        if (property !== 'deployments' || typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          reads++;
-          return value.apply(target, args);
-        };
-      },
-    });
+    const { repository, calls } = counting(inner, ['deployments']);
     const engine = engineOn(repository);
     await engine.deploy(reviewed);
 
     await Promise.all(Array.from({ length: 50 }, () => engine.start('p')));
-    const together = reads;
+    const together = calls.deployments;
     // A newer version deployed by another engine on the store is what the next start runs.
     const other = engineOn(inner);
     await other.deploy(reviewed.replaceAll('review', 'check'));
@@ -106,7 +101,7 @@ describe('the deployments a start looks in', () => {
     const state = await engine.settled(id);
 
     expect(together).toBeLessThanOrEqual(2);
-    expect(reads).toBe(together + 1);
+    expect(calls.deployments).toBe(together + 1);
     expect(state.status === 'waiting' && state.userTasks.map((task) => task.elementId)).toEqual(['check']);
   });
 });
