@@ -130,9 +130,9 @@ export class Engine {
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
-      ended: (instanceId, released) => {
+      ended: (instanceId, released, status, seq) => {
         instances.tally.completed++;
-        instances.drop(instanceId);
+        instances.ended(instanceId, status, seq);
         if (released) return this.leases.forget(instanceId);
         // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
         this.leases.release(instanceId).catch(() => {});

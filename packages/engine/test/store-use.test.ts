@@ -42,24 +42,41 @@ function engineOn(repository: Repository): Engine {
 }
 
 describe('settled of an instance out of memory', () => {
-  it('should answer an instance that ended from one read of the store, without claiming or restoring it', async () => {
-    const { repository, calls } = counting(createMemoryRepository());
-    const engine = engineOn(repository);
+  /** Run an instance of `reviewed` on `engine` to its end. */
+  async function runToEnd(engine: Engine): Promise<string> {
     await engine.deploy(reviewed);
     const id = await engine.start('p');
     const parked = await engine.settled(id);
     if (parked.status !== 'waiting') throw new Error(`expected a waiting instance, got ${parked.status}`);
-    const [task] = parked.userTasks;
     const ended = new Promise<void>((resolve) => engine.on('instance.completed', () => resolve()));
-    await engine.completeUserTask(task!.id);
+    await engine.completeUserTask(parked.userTasks[0]!.id);
     await ended;
-    const restored: string[] = [];
-    engine.on('instance.restored', (event) => restored.push(event.instanceId));
+    return id;
+  }
+
+  it('should answer an instance this engine ended without reading the store', async () => {
+    const { repository, calls } = counting(createMemoryRepository());
+    const engine = engineOn(repository);
+    const id = await runToEnd(engine);
     Object.assign(calls, { claim: 0, lease: 0, get: 0 });
 
     const state = await engine.settled(id);
 
-    expect(state).toMatchObject({ instanceId: id, status: 'completed' });
+    expect(state).toEqual({ instanceId: id, status: 'completed' });
+    expect(calls).toEqual({ claim: 0, lease: 0, get: 0 });
+  });
+
+  it('should answer an instance another engine ended from one read of the store, without claiming or restoring it', async () => {
+    const inner = createMemoryRepository();
+    const id = await runToEnd(engineOn(inner));
+    const { repository, calls } = counting(inner);
+    const engine = engineOn(repository);
+    const restored: string[] = [];
+    engine.on('instance.restored', (event) => restored.push(event.instanceId));
+
+    const state = await engine.settled(id);
+
+    expect(state).toEqual({ instanceId: id, status: 'completed' });
     expect(calls).toEqual({ claim: 0, lease: 0, get: 1 });
     expect(restored).toEqual([]);
   });

@@ -4,6 +4,7 @@ import {
   encodeJournalEntry,
   type Fence,
   fromCanonicalBytes,
+  type InstanceStatus,
   type JournalEntry,
   type Lease,
   type OutboxEntry,
@@ -50,8 +51,8 @@ export interface RuntimeHost {
    * its effects leave. Throws `InstanceHeldError` when another engine holds it (it then runs the instance).
    */
   claimed(instanceId: string, lease: Lease | undefined): Promise<void>;
-  /** The instance ended and its end is durable (`released`: its lease went with that write). */
-  ended(instanceId: string, released: boolean): void;
+  /** The instance ended, as `status`, and its end is durable at `seq` (`released`: its lease went with that write). */
+  ended(instanceId: string, released: boolean, status: Exclude<InstanceStatus, 'running'>, seq: number): void;
   /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
   broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
   /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
@@ -286,7 +287,8 @@ export class InstanceRuntime {
     });
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
-    if (ending) this.host.ended(this.id, released);
+    const { status } = this.state.instance;
+    if (ending && status !== 'running') this.host.ended(this.id, released, status, seq);
     this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
   }
 

@@ -1,4 +1,4 @@
-import { type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
+import { type InstanceStatus, type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
 import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { eventId } from '../core/event-ids.js';
@@ -9,6 +9,11 @@ import type { Definitions } from './definitions.js';
 import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import type { Leases } from './leases.js';
 import { settledState } from './settle.js';
+
+/** How many ended instances an engine remembers for `settled` (~100 bytes each). */
+const ENDED_REMEMBERED = 10_000;
+
+type EndedStatus = Exclude<InstanceStatus, 'running'>;
 
 /** What the instances of an engine need from it; `host` and `calls` are read late (they are built after). */
 export interface InstancesDeps {
@@ -36,6 +41,11 @@ export class Instances {
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
   /** Loops made only to read an instance that had ended when it was read. */
   private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
+  /**
+   * Instances this engine ended, oldest first, with how and at which seq: an ended instance never runs again
+   * (`rollback` is refused past a checkpoint that opens, and its end does), so `settled` needs no read.
+   */
+  private readonly endedHere = new Map<string, { status: EndedStatus; seq: number }>();
   /** What happened to instances here, for workers' counts. */
   readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = { completed: 0, released: 0, lost: 0 };
 
@@ -73,9 +83,17 @@ export class Instances {
     this.live.set(runtime.id, runtime);
   }
 
-  /** The loop is gone from memory: the instance ended, retired, or failed to start. */
+  /** The loop is gone from memory: the instance retired, or failed to start. */
   drop(instanceId: string): void {
     this.live.delete(instanceId);
+  }
+
+  /** The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones). */
+  ended(instanceId: string, status: EndedStatus, seq: number): void {
+    this.live.delete(instanceId);
+    this.endedHere.delete(instanceId);
+    this.endedHere.set(instanceId, { status, seq });
+    if (this.endedHere.size > ENDED_REMEMBERED) this.endedHere.delete(this.endedHere.keys().next().value!);
   }
 
   /** Whether `runtime` was made only to read an instance that had already ended. */
@@ -158,6 +176,8 @@ export class Instances {
     options: SettledOptions | undefined,
   ): Promise<{ state: SettledState; seq: number } | undefined> {
     if (this.has(instanceId)) return undefined;
+    const ended = this.endedHere.get(instanceId);
+    if (ended) return { state: { instanceId, status: ended.status }, seq: ended.seq };
     const { repository, clock } = this.deps;
     const dehydrating = this.deps.dehydrating();
     // At work somewhere, or a crashed holder's; an ended instance keeps a lease only while it owes deliveries,
