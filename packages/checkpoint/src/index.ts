@@ -111,6 +111,7 @@ export type { HistoryRange, InstancePage } from './read-rules.js';
 export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf } from './read-rules.js';
 export type {
   CheckpointRow,
+  CheckpointWithWriteRow,
   DeploymentRow,
   DueTimerRow,
   InstanceRow,
@@ -129,5 +130,6 @@ export {
   toDueTimer,
   toInstanceSummary,
   toStoredCheckpoint,
+  toStoredCheckpointFromJoined,
   toStoredCheckpoints,
 } from './sql-store-kit.js';

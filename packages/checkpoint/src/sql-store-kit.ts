@@ -49,6 +49,16 @@ export interface WriteRow<TInt8 extends Int8Column = number> {
   value: Uint8Array;
 }
 
+/**
+ * A checkpoint row joined with one of its journal entries (NULL entry columns when it has none): how `get`
+ * reads a checkpoint and its journal in one statement, a row per entry in filing order.
+ */
+export type CheckpointWithWriteRow<TInt8 extends Int8Column = number> = CheckpointRow<TInt8> & {
+  task_id: string | null;
+  idx: TInt8 | null;
+  value: Uint8Array | null;
+};
+
 /** An `instances` row: what `put` indexed for discovery. */
 export interface InstanceRow<TInt8 extends Int8Column = number> {
   instance_id: string;
@@ -117,6 +127,15 @@ export function toStoredCheckpoint<TInt8 extends Int8Column>(
     bytes: toBytes(row.document),
     writes: writes.map((write) => ({ taskId: write.task_id, index: Number(write.idx), value: toBytes(write.value) })),
   };
+}
+
+/** The stored checkpoint that joined rows hold ({@link CheckpointWithWriteRow}); undefined when there are none. */
+export function toStoredCheckpointFromJoined<TInt8 extends Int8Column>(
+  rows: readonly CheckpointWithWriteRow<TInt8>[],
+): StoredCheckpoint | undefined {
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return toStoredCheckpoint(row, row.task_id === null ? [] : (rows as readonly WriteRow<TInt8>[]));
 }
 
 /**

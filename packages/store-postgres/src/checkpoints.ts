@@ -7,6 +7,7 @@
 import {
   assertStoreNotUpgraded,
   type CheckpointRow,
+  type CheckpointWithWriteRow,
   checkParentStored,
   checkWritesTarget,
   decideCopy,
@@ -22,7 +23,7 @@ import {
   planWrites,
   type RewriteCheckpoint,
   type StoredCheckpoint,
-  toStoredCheckpoint,
+  toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   type WriteRow,
 } from '@thresher/checkpoint';
@@ -30,7 +31,6 @@ import type { PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import {
-  type CheckpointWithWriteRow,
   checkpointParams,
   type Int8,
   instanceParams,
@@ -227,11 +227,9 @@ export async function readCheckpoint(
 ): Promise<StoredCheckpoint | undefined> {
   const { rows } =
     seq === undefined
-      ? await client.query<CheckpointWithWriteRow>(sql.selectLatest, [instanceId])
-      : await client.query<CheckpointWithWriteRow>(sql.selectAtSeq, [instanceId, seq]);
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  return toStoredCheckpoint(row, row.task_id === null ? [] : (rows as WriteRow<Int8>[]));
+      ? await client.query<CheckpointWithWriteRow<Int8>>(sql.selectLatest, [instanceId])
+      : await client.query<CheckpointWithWriteRow<Int8>>(sql.selectAtSeq, [instanceId, seq]);
+  return toStoredCheckpointFromJoined(rows);
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

@@ -8,7 +8,6 @@
  */
 import {
   type BufferedMessage,
-  type CheckpointRow,
   type DeploymentInput,
   type HeldLease,
   type InstanceQuery,
@@ -50,13 +49,6 @@ export interface ClaimedRow {
 }
 
 /** An instance's latest seq, as `selectLatestSeq` reads it. */
-/** A checkpoint row joined with one of its journal entries (NULLs when it has none), as `get` reads them. */
-export type CheckpointWithWriteRow = CheckpointRow<Int8> & {
-  task_id: string | null;
-  idx: Int8 | null;
-  value: Uint8Array | null;
-};
-
 export interface LatestSeqRow {
   latest_seq: Int8;
 }

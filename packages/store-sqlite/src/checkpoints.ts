@@ -6,6 +6,7 @@
  */
 import {
   type CheckpointRow,
+  type CheckpointWithWriteRow,
   checkFence,
   checkParentStored,
   checkWritesTarget,
@@ -21,7 +22,7 @@ import {
   planWrites,
   type RewriteCheckpoint,
   type StoredCheckpoint,
-  toStoredCheckpoint,
+  toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   type WriteRow,
 } from '@thresher/checkpoint';
@@ -117,11 +118,8 @@ export function putWrites(
 
 /** The latest checkpoint of an instance, or the one at `seq`, with its entries. */
 export function readCheckpoint(sql: Statements, instanceId: string, seq?: number): StoredCheckpoint | undefined {
-  const row = (seq === undefined ? sql.selectLatest.get(instanceId) : sql.selectAtSeq.get(instanceId, seq)) as
-    | CheckpointRow
-    | undefined;
-  if (row === undefined) return undefined;
-  return toStoredCheckpoint(row, sql.selectWritesOf.all(instanceId, row.seq) as WriteRow[]);
+  const rows = seq === undefined ? sql.selectLatest.all(instanceId) : sql.selectAtSeq.all(instanceId, seq);
+  return toStoredCheckpointFromJoined(rows as CheckpointWithWriteRow[]);
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

@@ -37,18 +37,13 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
     rows = select.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
   }
   if (rows.length === 0) return [];
-  // The batch's tokens in one step of the sequence, handed out in id order.
+  // The batch's tokens in one step of the sequence, handed out in id order; the rows in one statement.
   const { value: last } = sql.takeLeaseTokens.get(rows.length) as { value: number };
-  return rows.map(({ instance_id }, index) => {
-    const lease: Lease = {
-      instanceId: instance_id,
-      owner,
-      token: last - rows.length + 1 + index,
-      expiresAt: now + ttlMs,
-    };
-    sql.setLease.run(leaseParams(lease));
-    return lease;
-  });
+  const first = last - rows.length + 1;
+  const expiresAt = now + ttlMs;
+  const ids = rows.map(({ instance_id }) => instance_id);
+  sql.setLeases.run({ owner, first, expires_at: expiresAt, ids: JSON.stringify(ids) });
+  return ids.map((instanceId, index) => ({ instanceId, owner, token: first + index, expiresAt }));
 }
 
 /** A new lease on an instance, with the store's next token; stored with the instance row by the caller. */

@@ -187,9 +187,8 @@ export class SqliteRepository implements Repository {
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
     if (!isStorableText(instanceId)) return this.#call('get', () => undefined);
-    return this.#call('get', () => this.#read(() => readCheckpoint(this.#sql, instanceId, seq))) as
-      | StoredCheckpoint
-      | undefined;
+    // One statement: a snapshot of its own, no transaction needed around it.
+    return this.#call('get', () => readCheckpoint(this.#sql, instanceId, seq)) as StoredCheckpoint | undefined;
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {

@@ -7,6 +7,13 @@
 import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
+
+/** The checkpoint `picked` selects, joined with its journal entries in filing order. */
+function checkpointWithWrites(picked: string): string {
+  const columns = CHECKPOINT_COLUMNS.split(', ').map((column) => `c.${column}`);
+  return `SELECT ${columns.join(', ')}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+    LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
+}
 const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
   'call_node_id, due_at, root_id';
@@ -51,9 +58,12 @@ export const SQL = {
   insertWrite: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`,
 
-  selectLatest: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
-  selectAtSeq: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`,
-  selectWritesOf: 'SELECT seq, task_id, idx, value FROM writes WHERE instance_id = ? AND seq = ? ORDER BY ord',
+  // A checkpoint and its journal in one statement, so one snapshot serves both without a transaction around
+  // two: a row per entry in filing order, or one row with NULL entry columns when it has none.
+  selectLatest: checkpointWithWrites(
+    `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
+  ),
+  selectAtSeq: checkpointWithWrites(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`),
   // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
   // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
   selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints
@@ -69,6 +79,9 @@ export const SQL = {
   takeLeaseTokens: "UPDATE sequences SET value = value + ? WHERE name = 'lease_token' RETURNING value",
   setLease: `UPDATE instances SET lease_owner = @owner, lease_token = @token, lease_expires_at = @expires_at
     WHERE instance_id = @instance_id`,
+  // A claim's leases in one statement: the ids of @ids (a JSON array) get tokens @first, @first + 1, … in order.
+  setLeases: `UPDATE instances SET lease_owner = @owner, lease_token = @first + j.key, lease_expires_at = @expires_at
+    FROM json_each(@ids) AS j WHERE instances.instance_id = j.value`,
   renewLease: 'UPDATE instances SET lease_expires_at = ? WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?',
   releaseLease: `UPDATE instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
     WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?`,
