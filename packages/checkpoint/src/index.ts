@@ -82,6 +82,7 @@ export {
   checkRewriteArguments,
   checkText,
   checkWritesArguments,
+  distinctStorableIds,
   isStorableText,
   LONE_SURROGATE,
   MAX_DOCUMENT_BYTES,
@@ -132,4 +133,5 @@ export {
   toStoredCheckpoint,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
+  toStoredCheckpointsFromJoined,
 } from './sql-store-kit.js';

@@ -63,6 +63,13 @@ export function isStorableText(value: unknown): boolean {
   return typeof value === 'string' && textFault(value) === undefined && fitsText(value, MAX_TEXT_BYTES);
 }
 
+/** The ids of a lookup a store can hold (strings {@link isStorableText} allows), each once, in their order. */
+export function distinctStorableIds(ids: readonly unknown[]): string[] {
+  const seen = new Set<string>();
+  for (const id of ids) if (typeof id === 'string' && isStorableText(id)) seen.add(id);
+  return [...seen];
+}
+
 /** How refusals name a value that is not of the type the contract says. */
 function kindOf(value: unknown): string {
   if (value === null || value === undefined) return String(value);

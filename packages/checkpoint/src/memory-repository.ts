@@ -7,6 +7,7 @@ import {
   putWrites,
   readCheckpoint,
   readHistory,
+  readLatest,
   rewriteCheckpoint,
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
@@ -63,6 +64,10 @@ export function createMemoryRepository(): Repository {
     async get(instanceId, seq) {
       await assertOpen();
       return readCheckpoint(state, instanceId, seq);
+    },
+    async getMany(instanceIds) {
+      await assertOpen();
+      return readLatest(state, instanceIds);
     },
     async list(instanceId, options) {
       await assertOpen();

@@ -337,6 +337,12 @@ export interface Repository {
   /** The latest checkpoint (or the one at `seq`) with its writes; undefined when missing. */
   get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined>;
   /**
+   * The latest checkpoint of each of `instanceIds` with its writes, as `get` reads one, all from one snapshot
+   * (what a recovery restores in bulk): in the order asked, an id asked twice answered once (at its first
+   * place), an instance with no checkpoint (or an id no store can hold) left out.
+   */
+  getMany(instanceIds: readonly string[]): Promise<StoredCheckpoint[]>;
+  /**
    * An instance's checkpoints, each with its writes: its history, oldest first unless `order` is `'desc'`.
    * `after` and `before` bound the seqs (exclusive), then `limit` keeps the first that many of the order
    * ({@link ListOptions}). A missing instance has an empty history.

@@ -139,6 +139,23 @@ export function toStoredCheckpointFromJoined<TInt8 extends Int8Column>(
 }
 
 /**
+ * The stored checkpoints that joined rows of several instances hold ({@link CheckpointWithWriteRow}, each
+ * instance's rows together, in filing order): one per instance, in the order of the rows.
+ */
+export function toStoredCheckpointsFromJoined<TInt8 extends Int8Column>(
+  rows: readonly CheckpointWithWriteRow<TInt8>[],
+): StoredCheckpoint[] {
+  const stored: StoredCheckpoint[] = [];
+  let from = 0;
+  for (let to = 1; to <= rows.length; to++) {
+    if (to < rows.length && rows[to]!.instance_id === rows[from]!.instance_id) continue;
+    stored.push(toStoredCheckpointFromJoined(rows.slice(from, to))!);
+    from = to;
+  }
+  return stored;
+}
+
+/**
  * Stored checkpoints from a page of rows and the journal entries of that page's seqs (in any seq order,
  * filing order within a seq): each checkpoint gets the entries of its seq.
  */

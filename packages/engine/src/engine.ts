@@ -54,6 +54,9 @@ import type { TimerSchedule } from './timers/schedule.js';
 import { processPlan } from './touchpoints/plan.js';
 import type { LiveTouchpoint, OperatorQuestion } from './touchpoints/types.js';
 
+/** `recover` reads the heads of this many instances at a time (one store read each batch). */
+const RESTORE_BATCH = 500;
+
 type Listener<T extends EngineEventType | '*'> = (
   event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
 ) => void;
@@ -439,14 +442,20 @@ export class Engine {
     const ids = options.instanceIds ?? (await this.runningInstanceIds());
     const report: RecoverReport = { restored: [], failed: [] };
     // One claim per batch, not per instance; those held elsewhere are reported one by one below.
-    await this.leases.claim(ids.filter((id) => !this.loops.loaded(id)));
-    for (const instanceId of ids) {
-      try {
-        // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
-        const runtime = await this.loops.runtime(instanceId);
-        if (!this.loops.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
-      } catch (error) {
-        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+    const held = await this.leases.claim(ids.filter((id) => !this.loops.loaded(id)));
+    for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
+      const batch = ids.slice(at, at + RESTORE_BATCH);
+      // The heads of those this engine holds in one read, after the claim; the others are read one by one.
+      const wanted = batch.filter((id) => held.has(id) && !this.loops.has(id));
+      const heads = new Map((await this.repository.getMany(wanted)).map((head) => [head.instanceId, head]));
+      for (const instanceId of batch) {
+        try {
+          // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
+          const runtime = await this.loops.runtime(instanceId, heads.get(instanceId));
+          if (!this.loops.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
+        } catch (error) {
+          report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+        }
       }
     }
     if (options.instanceIds === undefined) await this.repository.expireMessages(this.clock.now());

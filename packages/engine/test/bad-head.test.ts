@@ -18,23 +18,19 @@ import { describe, expect, it } from 'vitest';
 import { EngineErrorCode, RollbackRefusedError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
+import { wrap } from './fixtures/repository.js';
 
 const PAY = `<bpmn:serviceTask id="pay">${ext('<zeebe:taskDefinition type="pay" />')}</bpmn:serviceTask>`;
 const MODEL = bpmn(`<bpmn:startEvent id="start" />${PAY}<bpmn:endEvent id="end" />${chain('start', 'pay', 'end')}`);
 
 /** A repository whose reads pass through `tamper` (a store row edited behind the engine's back). */
 function tampered(inner: Repository, tamper: (stored: StoredCheckpoint) => StoredCheckpoint): Repository {
-  return new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property === 'get') {
-        return async (instanceId: string, seq?: number) => {
-          const stored = await target.get(instanceId, seq);
-          return stored && tamper(stored);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+  return wrap(inner, {
+    get: async (instanceId, seq) => {
+      const stored = await inner.get(instanceId, seq);
+      return stored && tamper(stored);
     },
+    getMany: async (instanceIds) => (await inner.getMany(instanceIds)).map(tamper),
   });
 }
 

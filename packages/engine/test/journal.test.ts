@@ -19,7 +19,7 @@ import { checkJournal } from '../src/runtime/capture.js';
 import { executeFixture, type Fixture } from '../src/testing/index.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
-import { tamperedGet, wrap } from './fixtures/repository.js';
+import { tamperedReads, wrap } from './fixtures/repository.js';
 
 const task = (id: string) =>
   `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
@@ -145,7 +145,7 @@ describe('a journal that does not fit is refused', () => {
   it('should refuse a tampered journal row with StaleReceiptError naming the step, and run nothing', async () => {
     const { repository, instanceId } = await killedAfterJournalOf('b');
     const forged = wrap(repository, {
-      get: tamperedGet(repository, instanceId, (stored) => ({
+      ...tamperedReads(repository, instanceId, (stored) => ({
         ...stored,
         writes: stored.writes.map((write) => {
           const entry = decodeJournalEntry(write.value);
@@ -172,7 +172,7 @@ describe('a journal that does not fit is refused', () => {
   it('should refuse a receipt issued for another invocation', async () => {
     const { repository, instanceId } = await killedAfterJournalOf('b');
     const reused = wrap(repository, {
-      get: tamperedGet(repository, instanceId, (stored) => ({
+      ...tamperedReads(repository, instanceId, (stored) => ({
         ...stored,
         writes: stored.writes.map((write) => {
           const entry = decodeJournalEntry(write.value);
@@ -192,7 +192,7 @@ describe('a journal that does not fit is refused', () => {
     const { repository, instanceId } = await killedAfterJournalOf('b');
     // the job's track claims another activation of `b`: the stored identity no longer derives from it
     const moved = wrap(repository, {
-      get: tamperedGet(repository, instanceId, (stored) => ({
+      ...tamperedReads(repository, instanceId, (stored) => ({
         ...stored,
         bytes: resealed(stored.bytes, instanceId, (document) => {
           for (const track of document.body.tracks) track.attempt += 1;
@@ -207,7 +207,7 @@ describe('a journal that does not fit is refused', () => {
   it('should apply a legacy journal entry that has no receipt', async () => {
     const { repository, instanceId } = await killedAfterJournalOf('b');
     const legacy = wrap(repository, {
-      get: tamperedGet(repository, instanceId, (stored) => ({
+      ...tamperedReads(repository, instanceId, (stored) => ({
         ...stored,
         writes: stored.writes.map((write) => {
           const { receipt: _, ...entry } = decodeJournalEntry(write.value);

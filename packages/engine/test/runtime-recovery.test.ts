@@ -15,7 +15,7 @@ import { EngineErrorCode, NotFoundError, RestoreError } from '../src/common/erro
 import { Engine } from '../src/engine.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
-import { tamperedGet, wrap } from './fixtures/repository.js';
+import { tamperedReads, wrap } from './fixtures/repository.js';
 
 /** start → service task `work` → user task `review` → end. */
 const workThenReview = bpmn(`<bpmn:startEvent id="start" />
@@ -148,7 +148,7 @@ describe('Engine#recover', () => {
       ids: [broken, healthy],
     } = await parked(repository, ['tampered', 'healthy']);
     const altered = wrap(repository, {
-      get: tamperedGet(repository, broken!, (stored) => {
+      ...tamperedReads(repository, broken!, (stored) => {
         const text = new TextDecoder().decode(stored.bytes);
         expect(text).toContain('"tampered"');
         return { ...stored, bytes: new TextEncoder().encode(text.replace('"tampered"', '"tempered"')) };
@@ -175,7 +175,7 @@ describe('Engine#recover', () => {
       ids: [newer, healthy],
     } = await parked(repository, ['newer', 'healthy']);
     const future = wrap(repository, {
-      get: tamperedGet(repository, newer!, (stored) => {
+      ...tamperedReads(repository, newer!, (stored) => {
         const document = JSON.parse(new TextDecoder().decode(stored.bytes)) as Record<string, unknown>;
         const bytes = new TextEncoder().encode(JSON.stringify({ ...document, schema: CURRENT_SCHEMA + 1 }));
         return { ...stored, schema: CURRENT_SCHEMA + 1, bytes };
@@ -223,7 +223,7 @@ describe('Engine#recover', () => {
     // given a job result journaled before a crash, read back with a forged value
     const { repository, instanceId } = await killedAfterJournal();
     const forged = wrap(repository, {
-      get: tamperedGet(repository, instanceId, (stored) => ({
+      ...tamperedReads(repository, instanceId, (stored) => ({
         ...stored,
         writes: stored.writes.map((write) => {
           const entry = decodeJournalEntry(write.value);

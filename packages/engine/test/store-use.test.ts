@@ -102,6 +102,26 @@ describe('settled of an instance out of memory', () => {
   });
 });
 
+describe('recovering instances', () => {
+  it('should read the heads of the instances it claimed in one read per 500, not one read each', async () => {
+    const inner = createMemoryRepository();
+    const first = engineOn(inner);
+    await first.deploy(reviewed);
+    const ids = await Promise.all(Array.from({ length: 600 }, () => first.start('p')));
+    await Promise.all(ids.map((id) => first.settled(id)));
+    await first.close();
+    const { repository, calls } = counting(inner, ['get', 'getMany']);
+    const second = engineOn(repository);
+
+    const report = await second.recover();
+
+    expect(report.failed).toEqual([]);
+    expect(report.restored).toHaveLength(600);
+    expect(calls).toEqual({ get: 0, getMany: 2 });
+    expect(await second.userTasks({ elementId: 'review' })).toHaveLength(600);
+  });
+});
+
 describe('the deployments a start looks in', () => {
   it('should read them once for starts that come while a read is under way, and again for a start after', async () => {
     const inner = createMemoryRepository();

@@ -25,6 +25,7 @@ import {
   type StoredCheckpoint,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
+  toStoredCheckpointsFromJoined,
   type WriteRow,
 } from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
@@ -230,6 +231,16 @@ export async function readCheckpoint(
       ? await client.query<CheckpointWithWriteRow<Int8>>(sql.selectLatest, [instanceId])
       : await client.query<CheckpointWithWriteRow<Int8>>(sql.selectAtSeq, [instanceId, seq]);
   return toStoredCheckpointFromJoined(rows);
+}
+
+/** `getMany`: the latest checkpoint of each distinct id of `instanceIds`, in their order, missing ones left out. */
+export async function readLatest(
+  client: PgQueryable,
+  sql: Statements,
+  instanceIds: readonly string[],
+): Promise<StoredCheckpoint[]> {
+  const { rows } = await client.query<CheckpointWithWriteRow<Int8>>(sql.selectLatestOfMany, [instanceIds]);
+  return toStoredCheckpointsFromJoined(rows);
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

@@ -20,6 +20,7 @@ import {
   type DeploymentInput,
   type DueTimer,
   decideCopy,
+  distinctStorableIds,
   type Fence,
   historyRange,
   type InstanceQuery,
@@ -43,6 +44,7 @@ import {
   putWrites,
   readCheckpoint,
   readHistory,
+  readLatest,
   rewriteCheckpoint,
 } from './checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './deployments.js';
@@ -193,6 +195,14 @@ export class PostgresRepository implements Repository {
     if (!isStorableText(instanceId)) return undefined;
     // One statement: its own snapshot, so no transaction around it (one round trip, not four).
     return this.#call('get', () => readCheckpoint(this.#pool, this.#sql, instanceId, seq));
+  }
+
+  async getMany(instanceIds: readonly string[]): Promise<StoredCheckpoint[]> {
+    this.#assertOpen('getMany');
+    const ids = distinctStorableIds(instanceIds);
+    if (ids.length === 0) return [];
+    // One statement, however many ids: one snapshot, one round trip.
+    return this.#call('getMany', () => readLatest(this.#pool, this.#sql, ids));
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {

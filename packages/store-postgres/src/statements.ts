@@ -7,6 +7,10 @@
  */
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
+/** The same columns of a checkpoint aliased `c`. */
+const CHECKPOINT_COLUMNS_OF_C = CHECKPOINT_COLUMNS.split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ');
 const INDEXED_COLUMNS =
   'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
@@ -41,8 +45,7 @@ const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(
 
 /** The checkpoint `picked` selects, joined with its journal entries in filing order (`s`: the schema). */
 function checkpointWithWrites(picked: string, s: string): string {
-  const columns = CHECKPOINT_COLUMNS.split(', ').map((column) => `c.${column}`);
-  return `SELECT ${columns.join(', ')}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
     LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
 }
 
@@ -116,6 +119,13 @@ export function statements(s: string) {
       s,
     ),
     selectAtSeq: checkpointWithWrites(`SELECT * FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`, s),
+    // The latest checkpoint of each id of $1 (distinct ids) with its journal, in the ids' order: one statement.
+    selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value
+      FROM unnest($1::text[]) WITH ORDINALITY AS a(instance_id, ord)
+      CROSS JOIN LATERAL (SELECT * FROM ${s}.checkpoints k WHERE k.instance_id = a.instance_id
+        ORDER BY k.seq DESC LIMIT 1) AS c
+      LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq
+      ORDER BY a.ord, w.ord`,
     // A page of history between exclusive bounds ($2 after, $3 before; NULL for none). LIMIT NULL is no limit.
     selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
       WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)

@@ -24,6 +24,7 @@ import {
   type StoredCheckpoint,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
+  toStoredCheckpointsFromJoined,
   type WriteRow,
 } from '@thresher/checkpoint';
 import type { InstanceUpdates } from './instance-update.js';
@@ -120,6 +121,12 @@ export function putWrites(
 export function readCheckpoint(sql: Statements, instanceId: string, seq?: number): StoredCheckpoint | undefined {
   const rows = seq === undefined ? sql.selectLatest.all(instanceId) : sql.selectAtSeq.all(instanceId, seq);
   return toStoredCheckpointFromJoined(rows as CheckpointWithWriteRow[]);
+}
+
+/** `getMany`: the latest checkpoint of each distinct id of `instanceIds`, in their order, missing ones left out. */
+export function readLatest(sql: Statements, instanceIds: readonly string[]): StoredCheckpoint[] {
+  const rows = sql.selectLatestOfMany.all({ ids: JSON.stringify(instanceIds) }) as CheckpointWithWriteRow[];
+  return toStoredCheckpointsFromJoined(rows);
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

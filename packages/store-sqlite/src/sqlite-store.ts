@@ -19,6 +19,7 @@ import {
   type DeploymentInput,
   type DueTimer,
   decideCopy,
+  distinctStorableIds,
   type Fence,
   historyRange,
   type InstanceQuery,
@@ -43,6 +44,7 @@ import {
   putWrites,
   readCheckpoint,
   readHistory,
+  readLatest,
   rewriteCheckpoint,
 } from './checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './deployments.js';
@@ -189,6 +191,12 @@ export class SqliteRepository implements Repository {
     if (!isStorableText(instanceId)) return this.#call('get', () => undefined);
     // One statement: a snapshot of its own, no transaction needed around it.
     return this.#call('get', () => readCheckpoint(this.#sql, instanceId, seq)) as StoredCheckpoint | undefined;
+  }
+
+  async getMany(instanceIds: readonly string[]): Promise<StoredCheckpoint[]> {
+    const ids = distinctStorableIds(instanceIds);
+    // One statement, however many ids: one snapshot.
+    return this.#call('getMany', () => (ids.length === 0 ? [] : readLatest(this.#sql, ids))) as StoredCheckpoint[];
   }
 
   async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {

@@ -7,11 +7,14 @@
 import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
+/** The same columns of a checkpoint aliased `c`. */
+const CHECKPOINT_COLUMNS_OF_C = CHECKPOINT_COLUMNS.split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ');
 
 /** The checkpoint `picked` selects, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string): string {
-  const columns = CHECKPOINT_COLUMNS.split(', ').map((column) => `c.${column}`);
-  return `SELECT ${columns.join(', ')}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
     LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
 }
 const INSTANCE_COLUMNS =
@@ -64,6 +67,13 @@ export const SQL = {
     `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
   ),
   selectAtSeq: checkpointWithWrites(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`),
+  // The latest checkpoint of each id of @ids (a JSON array of distinct ids) with its journal, in the ids' order.
+  selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value
+    FROM json_each(@ids) AS j
+    JOIN checkpoints c ON c.instance_id = j.value
+      AND c.seq = (SELECT MAX(seq) FROM checkpoints m WHERE m.instance_id = j.value)
+    LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq
+    ORDER BY j.key, w.ord`,
   // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
   // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
   selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints

@@ -7,6 +7,7 @@ import {
   contractTest,
   expectBytes,
   expectStored,
+  putAll,
   putChain,
   putChainWithWrites,
   sealedCheckpoint,
@@ -14,7 +15,7 @@ import {
 } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
-/** `Repository#get`: the latest checkpoint or one seq, with its writes. */
+/** `Repository#get` and `getMany`: the latest checkpoint or one seq, with its writes. */
 export function describeGet<TRepository extends Repository>(initializer: RepositoryContractInitializer<TRepository>) {
   const test = contractTest(initializer, 'get.ts');
 
@@ -85,6 +86,48 @@ export function describeGet<TRepository extends Repository>(initializer: Reposit
       expectBytes(stored?.bytes, alterAmount(sealed.bytes));
       expectBytes((await repository.list('order-1'))[0]?.bytes, alterAmount(sealed.bytes));
       expectCorrupt(() => openCheckpoint(stored!.bytes, { instanceId: 'order-1', seq: 1 }), 'order-1', 1);
+    });
+
+    test('TH-GET-09', async (repository) => {
+      const [, a2] = await putChainWithWrites(repository, 'order-a', 2, { 2: [write('charge', 0, 'paid')] });
+      const [b1] = await putChain(repository, 'order-b', 1);
+      const [, , c3] = await putChainWithWrites(repository, 'order-c', 3, {
+        3: [write('ship', 0, 'sent'), write('charge', 1, 'refunded')],
+      });
+
+      const stored = await repository.getMany(['order-c', 'order-a', 'order-b']);
+
+      expect(stored.map(({ instanceId }) => instanceId)).toEqual(['order-c', 'order-a', 'order-b']);
+      expectStored(stored[0], c3!, [write('ship', 0, 'sent'), write('charge', 1, 'refunded')]);
+      expectStored(stored[1], a2!, [write('charge', 0, 'paid')]);
+      expectStored(stored[2], b1!);
+    });
+
+    test('TH-GET-10', async (repository) => {
+      await putChain(repository, 'order-a', 1);
+      await putChain(repository, 'order-b', 2);
+
+      const stored = await repository.getMany(['order-b', 'missing', 'order-a', 'order-b', '\ud800', '']);
+
+      expect(stored.map(({ instanceId, seq }) => [instanceId, seq])).toEqual([
+        ['order-b', 2],
+        ['order-a', 1],
+      ]);
+      expect(await repository.getMany([])).toEqual([]);
+    });
+
+    test('TH-GET-11', async (repository) => {
+      const ids = Array.from({ length: 600 }, (_, i) => `order-${String(i).padStart(4, '0')}`);
+      await putAll(
+        repository,
+        ids.map((id) => checkpoint(id, 1)),
+      );
+      const asked = [...ids].reverse();
+
+      const stored = await repository.getMany(asked);
+
+      expect(stored.map(({ instanceId }) => instanceId)).toEqual(asked);
+      for (const [index, id] of asked.entries()) expectStored(stored[index], checkpoint(id, 1));
     });
   });
 }

@@ -109,6 +109,15 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       "should return a row altered behind the store's back as stored, so that loading it fails with a CorruptCheckpointError",
       ['alterStoredBytes'],
     ],
+    [
+      'TH-GET-09',
+      'should read the latest checkpoint of each instance asked (getMany), with its writes, in the order asked',
+    ],
+    [
+      'TH-GET-10',
+      'should leave out of getMany instances with no checkpoint and ids no store holds, and answer a repeated id once',
+    ],
+    ['TH-GET-11', 'should read 600 instances in one getMany, in the order asked'],
   ]),
   ...rows('list.ts', [
     ['TH-LIST-01', 'should return an empty list for an instance with no checkpoints'],

@@ -116,6 +116,16 @@ export function readCheckpoint(state: MemoryState, instanceId: string, seq?: num
   return entry === undefined ? undefined : toStored(instanceId, entry);
 }
 
+/** `getMany`: the latest checkpoint of each instance asked, in order, each once, missing ones left out. */
+export function readLatest(state: MemoryState, instanceIds: readonly string[]): StoredCheckpoint[] {
+  const found: StoredCheckpoint[] = [];
+  for (const instanceId of new Set(instanceIds)) {
+    const stored = readCheckpoint(state, instanceId);
+    if (stored !== undefined) found.push(stored);
+  }
+  return found;
+}
+
 export function readHistory(state: MemoryState, instanceId: string, options: ListOptions = {}): StoredCheckpoint[] {
   const { order, after, before, limit } = historyRange(options);
   const instance = state.instances.get(instanceId);

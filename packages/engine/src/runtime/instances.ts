@@ -1,4 +1,10 @@
-import { type InstanceStatus, type Lease, LeaseLostError, type Repository } from '@thresher/checkpoint';
+import {
+  type InstanceStatus,
+  type Lease,
+  LeaseLostError,
+  type Repository,
+  type StoredCheckpoint,
+} from '@thresher/checkpoint';
 import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { eventId } from '../core/event-ids.js';
@@ -101,14 +107,18 @@ export class Instances {
     return this.endedWhenRead.has(runtime);
   }
 
-  /** The live loop of an instance, restoring it from the repository when it is not in memory. */
-  runtime(instanceId: string): Promise<InstanceRuntime> {
+  /**
+   * The live loop of an instance, restoring it from the repository when it is not in memory. `head` is its
+   * latest checkpoint as read after this engine claimed it (a bulk read): restored from instead of reading
+   * again, if the engine still holds the instance.
+   */
+  runtime(instanceId: string, head?: StoredCheckpoint): Promise<InstanceRuntime> {
     const live = this.live.get(instanceId);
     if (live) return Promise.resolve(live);
     this.deps.assertOpen();
     let loading = this.loading.get(instanceId);
     if (!loading) {
-      loading = this.restore(instanceId).finally(() => this.loading.delete(instanceId));
+      loading = this.restore(instanceId, head).finally(() => this.loading.delete(instanceId));
       this.loading.set(instanceId, loading);
     }
     return loading;
@@ -198,11 +208,12 @@ export class Instances {
     return settled && { state: settled, seq: stored.seq };
   }
 
-  private async restore(instanceId: string): Promise<InstanceRuntime> {
-    // Claimed before it is read: what another engine wrote up to its claim is what is restored.
+  private async restore(instanceId: string, head: StoredCheckpoint | undefined): Promise<InstanceRuntime> {
+    // Claimed before it is read: what another engine wrote up to its claim is what is restored. A head read
+    // earlier is that only while the claim it was read under still holds (no one else can have written since).
     const held = await this.deps.leases.claimOne(instanceId);
     try {
-      return await this.restoreHeld(instanceId, held);
+      return await this.restoreHeld(instanceId, held, held === true ? head : undefined);
     } catch (error) {
       // Not restored here (unless a later step failed on a running loop): another engine may try it.
       if (!this.live.has(instanceId)) await this.deps.leases.release(instanceId).catch(() => {});
@@ -210,9 +221,13 @@ export class Instances {
     }
   }
 
-  private async restoreHeld(instanceId: string, held: true | Lease | false): Promise<InstanceRuntime> {
+  private async restoreHeld(
+    instanceId: string,
+    held: true | Lease | false,
+    head: StoredCheckpoint | undefined,
+  ): Promise<InstanceRuntime> {
     const { repository, definitions, leases, clock } = this.deps;
-    const stored = await repository.get(instanceId);
+    const stored = head ?? (await repository.get(instanceId));
     if (!stored) throw new NotFoundError('instance', instanceId);
     const { state, process, journal } = await restore(stored, (restored) => definitions.pinnedProcess(restored));
     if (state.instance.status === 'running' && held !== true) {

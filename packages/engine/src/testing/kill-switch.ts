@@ -71,6 +71,10 @@ export class KillSwitch implements Repository {
     return this.read(() => this.inner.get(instanceId, seq));
   }
 
+  getMany(instanceIds: readonly string[]) {
+    return this.read(() => this.inner.getMany(instanceIds));
+  }
+
   list(instanceId: string, options?: ListOptions) {
     return this.read(() => this.inner.list(instanceId, options));
   }
