@@ -6,6 +6,8 @@ import { Workspace } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const approved = `${root}fixtures/order-fulfilment/approved-express.fixture.yaml`;
+/** Its stock reservation takes five minutes of virtual time: a child killed meanwhile runs it again. */
+const gift = `${root}fixtures/order-fulfilment/no-approval-gift.fixture.yaml`;
 
 let workspace: Workspace | undefined;
 afterEach(() => workspace?.remove());
@@ -33,5 +35,16 @@ describe('thresher test --kill saves', () => {
     // One user task to complete and one wait: each recorded under way, then done.
     expect(report!.tried[0]).toBe(1);
     expect(report!.tried.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('should go one save further after a child that only pushed the clock, so a cut-short timed call ends', async () => {
+    workspace = new Workspace();
+
+    const run = await workspace.thresher(['test', gift, '--kill', 'saves', '--json']);
+
+    const [report] = run.json<TestDocument>().fixtures;
+    expect(run.code, JSON.stringify(report?.failures)).toBe(0);
+    expect(report).toMatchObject({ name: 'small gift order, no approval', ok: true, failures: [] });
+    expect(report!.tried.length).toBeGreaterThanOrEqual(3);
   });
 });
