@@ -59,6 +59,15 @@ export function schema6to7(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 7 → 8: a track waiting on its user task in a body written as its path, and a user task without
+ * candidate lists, may be written as tuples. A schema-7 document holds records only, which schema 8 still
+ * reads, so nothing changes.
+ */
+export function schema7to8(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -69,6 +78,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema4to5,
   schema5to6,
   schema6to7,
+  schema7to8,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

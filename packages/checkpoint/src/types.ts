@@ -311,6 +311,23 @@ export type CallOutcome =
   /** A BPMN error or escalation the child did not catch: the call activity throws it in the parent. */
   | { status: 'error' | 'escalation'; code: string; variables: Variables };
 
+/**
+ * A track its body derives but for its id, written `<id>@<scopePath>` (a track id has no `@`): it waits on
+ * its user task (the one naming it), at the body's element, entered once, with nothing local and no result.
+ * A parallel group of a thousand bodies waiting on their user tasks costs a thousand short strings.
+ * @since schema 8
+ */
+export type PackedTrack = string;
+
+/** A user task without candidate lists, its element the one its track is at. @since schema 8 */
+export type PackedUserTask = [
+  id: string,
+  trackId: string,
+  createdAt: number,
+  name: string | null,
+  assignee: string | null,
+];
+
 export interface CheckpointBody {
   instance: InstanceRecord;
   /**
@@ -319,9 +336,14 @@ export interface CheckpointBody {
    * costs a thousand short strings, not a thousand records. @since schema 5
    */
   scopes: (ScopeRecord | string)[];
-  tracks: TrackRecord[];
+  /**
+   * Tracks in the order they were made. One waiting on its user task inside a body written as its path is
+   * written as a {@link PackedTrack}. @since schema 8 (records only before)
+   */
+  tracks: (TrackRecord | PackedTrack)[];
   jobs: JobRecord[];
-  userTasks: UserTaskRecord[];
+  /** User tasks in the order they were created; one without candidate lists as a {@link PackedUserTask}. @since schema 8 */
+  userTasks: (UserTaskRecord | PackedUserTask)[];
   incidents: IncidentRecord[];
   history: HistoryEntry[];
   /** @since schema 3 */

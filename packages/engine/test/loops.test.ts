@@ -7,6 +7,7 @@
  */
 import {
   CorruptCheckpointError,
+  canonicalJson,
   createMemoryRepository,
   emptyCheckpointBody,
   openCheckpoint,
@@ -15,6 +16,7 @@ import {
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../src/api-types.js';
+import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
 import { openState } from '../src/runtime/capture.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
@@ -253,6 +255,16 @@ describe('bodies in the checkpoint document', () => {
     return { repository, engine, id };
   }
 
+  async function parkedWith(xml: string, variables: Record<string, unknown>) {
+    const repository = createMemoryRepository();
+    const engine = new Engine({ repository, handlers: {} });
+    await engine.deploy(xml);
+    const id = await engine.start('p', { variables });
+    expect((await engine.settled(id)).status).toBe('waiting');
+    const { body } = openCheckpoint((await repository.get(id))!.bytes, { instanceId: id });
+    return { body, engine };
+  }
+
   async function documentScopes(repository: Repository, id: string) {
     const stored = await repository.get(id);
     return openCheckpoint(stored!.bytes, { instanceId: id }).body.scopes;
@@ -308,6 +320,112 @@ describe('bodies in the checkpoint document', () => {
     await engine.close();
     const restored = new Engine({ repository, handlers: {} });
     expect((await restored.instance(id))?.scopes).toMatchObject({ '/each[0]': { n: 1 }, '/each[1]': { n: 20 } });
+  });
+
+  it('a body track waiting on its user task is written as id@path, its task as a tuple; both open as the same records', async () => {
+    const { repository, engine, id } = await parked();
+    const stored = (await repository.get(id))!;
+    const { body } = openCheckpoint(stored.bytes, { instanceId: id });
+    expect(body.tracks.filter((track) => typeof track === 'string')).toEqual([
+      expect.stringMatching(/^t\d+@\/each\[0\]$/),
+      expect.stringMatching(/^t\d+@\/each\[1\]$/),
+      expect.stringMatching(/^t\d+@\/each\[2\]$/),
+    ]);
+    expect(body.userTasks).toEqual([
+      [expect.any(String), expect.any(String), expect.any(Number), null, null],
+      [expect.any(String), expect.any(String), expect.any(Number), null, null],
+      [expect.any(String), expect.any(String), expect.any(Number), null, null],
+    ]);
+    const state = new InstanceState(body);
+    const [track] = [...state.tracks.values()].filter((t) => t.scopePath === '/each[1]');
+    const task = state.userTasks.get((track!.wait as { taskId: string }).taskId);
+    expect(track).toEqual({
+      id: track!.id,
+      scopePath: '/each[1]',
+      nodeId: 'each',
+      viaFlow: null,
+      state: 'waiting',
+      attempt: 0,
+      wait: { kind: 'userTask', taskId: task!.id },
+      locals: null,
+      result: null,
+    });
+    expect(task).toEqual({
+      id: task!.id,
+      trackId: track!.id,
+      nodeId: 'each',
+      name: null,
+      assignee: null,
+      createdAt: expect.any(Number),
+    });
+    // Written again, the opened state is the very document it was opened from.
+    expect(canonicalJson(state.toBody())).toBe(canonicalJson(body));
+    await engine.close();
+  });
+
+  it('a user task keeps its name and assignee in its tuple; a track with locals stays a record', async () => {
+    const xml = model(
+      `<bpmn:userTask id="each" name="Review">${ext(
+        '<zeebe:assignmentDefinition assignee="=item.owner" /><zeebe:ioMapping><zeebe:input source="=item.owner" target="who" /></zeebe:ioMapping>',
+      )}${loop('', 'inputCollection="=items" inputElement="item"')}</bpmn:userTask>`,
+    );
+    const { body, engine } = await parkedWith(xml, { items: [{ owner: 'ann' }, { owner: 'bob' }] });
+    expect(body.tracks.every((track) => typeof track !== 'string')).toBe(true);
+    expect(body.userTasks).toEqual([
+      [expect.any(String), expect.any(String), expect.any(Number), 'Review', 'ann'],
+      [expect.any(String), expect.any(String), expect.any(Number), 'Review', 'bob'],
+    ]);
+    const state = new InstanceState(body);
+    expect([...state.userTasks.values()].map((task) => [task.nodeId, task.name, task.assignee])).toEqual([
+      ['each', 'Review', 'ann'],
+      ['each', 'Review', 'bob'],
+    ]);
+    expect(canonicalJson(state.toBody())).toBe(canonicalJson(body));
+    await engine.close();
+  });
+
+  it('a user task with candidates stays a record, and so does the track waiting on it', async () => {
+    const xml = model(
+      `<bpmn:userTask id="each">${ext('<zeebe:assignmentDefinition candidateGroups="leads" />')}${loop('', 'inputCollection="=items" inputElement="item"')}</bpmn:userTask>`,
+    );
+    const { body, engine } = await parkedWith(xml, { items: [1, 2] });
+    expect(body.userTasks).toEqual([
+      expect.objectContaining({ nodeId: 'each', candidateGroups: ['leads'] }),
+      expect.objectContaining({ nodeId: 'each', candidateGroups: ['leads'] }),
+    ]);
+    // Their tracks are packed all the same: the task records name them.
+    expect(body.tracks.filter((track) => typeof track === 'string')).toHaveLength(2);
+    expect(canonicalJson(new InstanceState(body).toBody())).toBe(canonicalJson(body));
+    await engine.close();
+  });
+
+  it('a packed track whose body or user task is missing is a corrupt document, named', async () => {
+    const { repository, engine, id } = await parked();
+    const { body } = openCheckpoint((await repository.get(id))!.bytes, { instanceId: id });
+    await engine.close();
+    const reopen = (changed: typeof body) => () =>
+      openState(
+        sealCheckpoint({
+          instanceId: 'x',
+          seq: 0,
+          parentSeq: null,
+          definitionDigest: 'd',
+          capturedAt: 0,
+          body: changed,
+        }).bytes,
+        { instanceId: 'x', seq: 0 },
+      );
+    const packed = body.tracks.find((track) => typeof track === 'string') as string;
+    const elsewhere = { ...body, tracks: body.tracks.map((t) => (t === packed ? `${packed}9` : t)) };
+    expect(reopen(elsewhere)).toThrow(CorruptCheckpointError);
+    expect(reopen(elsewhere)).toThrow(`track "${packed}9" names no body with a user task of its own`);
+    const taskless = {
+      ...body,
+      userTasks: body.userTasks.filter(
+        (task) => !Array.isArray(task) || `${task[1]}@` !== packed.slice(0, packed.indexOf('@') + 1),
+      ),
+    };
+    expect(reopen(taskless)).toThrow(`track "${packed}" names no body with a user task of its own`);
   });
 
   it('a path that names no looping activity is a corrupt document, named', () => {

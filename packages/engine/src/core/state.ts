@@ -14,6 +14,7 @@ import type {
   WaitOwner,
 } from '@thresher/checkpoint';
 import { packScopes, unpackScopes } from './body-scopes.js';
+import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
 
 /** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
 export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
@@ -41,9 +42,8 @@ export class InstanceState {
   constructor(body: CheckpointBody) {
     this.instance = body.instance;
     for (const scope of unpackScopes(body.scopes, body.tracks)) this.scopes.set(scope.path, scope);
-    for (const track of body.tracks) this.tracks.set(track.id, track);
+    unpackWaits(body.tracks, body.userTasks, this.scopes, this.tracks, this.userTasks);
     for (const job of body.jobs) this.jobs.set(job.id, job);
-    for (const task of body.userTasks) this.userTasks.set(task.id, task);
     for (const incident of body.incidents) this.incidents.set(incident.id, incident);
     for (const timer of body.timers) this.timers.set(timer.id, timer);
     for (const subscription of body.subscriptions) this.subscriptions.set(subscription.id, subscription);
@@ -54,12 +54,15 @@ export class InstanceState {
 
   /** The body as plain data; records are shared, so capture it only between events. */
   toBody(): CheckpointBody {
+    const scopes = packScopes(this.scopes.values(), this.tracks);
+    const bodies = new Set<string>();
+    for (const entry of scopes) if (typeof entry === 'string') bodies.add(entry);
     return {
       instance: this.instance,
-      scopes: packScopes(this.scopes.values(), this.tracks),
-      tracks: [...this.tracks.values()],
+      scopes,
+      tracks: packTracks(this.tracks.values(), bodies, this.scopes, this.userTasks),
       jobs: [...this.jobs.values()],
-      userTasks: [...this.userTasks.values()],
+      userTasks: packUserTasks(this.userTasks.values(), this.tracks),
       incidents: [...this.incidents.values()],
       history: this.history,
       timers: [...this.timers.values()],
