@@ -41,7 +41,7 @@ import { Definitions } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { DuePoll } from './runtime/due-poll.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
-import { Instances } from './runtime/instances.js';
+import { type HeadUnderLease, Instances } from './runtime/instances.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
 import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
@@ -446,17 +446,25 @@ export class Engine {
     for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
       const batch = ids.slice(at, at + RESTORE_BATCH);
       // The heads of those this engine holds in one read, after the claim; the others are read one by one.
+      // Each is used only under the lease it was read under (its token taken before the read).
       const wanted = batch.filter((id) => held.has(id) && !this.loops.has(id));
-      const heads = new Map((await this.repository.getMany(wanted)).map((head) => [head.instanceId, head]));
+      const tokens = new Map(wanted.map((id) => [id, this.leases.tokenOf(id)]));
+      const heads: HeadUnderLease[] = [];
+      for (const stored of await this.repository.getMany(wanted)) {
+        const token = tokens.get(stored.instanceId);
+        if (token !== undefined) heads.push({ stored, token });
+      }
+      this.loops.prefetch(heads);
       for (const instanceId of batch) {
         try {
           // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
-          const runtime = await this.loops.runtime(instanceId, heads.get(instanceId));
+          const runtime = await this.loops.runtime(instanceId);
           if (!this.loops.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
         } catch (error) {
           report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
         }
       }
+      this.loops.dropPrefetched();
     }
     if (options.instanceIds === undefined) await this.repository.expireMessages(this.clock.now());
     return report;

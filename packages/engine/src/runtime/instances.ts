@@ -16,6 +16,12 @@ import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import type { Leases } from './leases.js';
 import { settledState } from './settle.js';
 
+/** An instance's latest checkpoint as read while this engine held its lease with `token`. */
+export interface HeadUnderLease {
+  stored: StoredCheckpoint;
+  token: number;
+}
+
 /** How many ended instances an engine remembers for `settled` (~100 bytes each). */
 const ENDED_REMEMBERED = 10_000;
 
@@ -52,6 +58,11 @@ export class Instances {
    * (`rollback` is refused past a checkpoint that opens, and its end does), so `settled` needs no read.
    */
   private readonly endedHere = new Map<string, { status: EndedStatus; seq: number }>();
+  /**
+   * Heads read in bulk under this engine's leases (`recover`), each for the next restore of its instance:
+   * until the instance is first in memory again only its own loop could have written it, and it had none.
+   */
+  private readonly prefetched = new Map<string, HeadUnderLease>();
   /** What happened to instances here, for workers' counts. */
   readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = { completed: 0, released: 0, lost: 0 };
 
@@ -107,18 +118,23 @@ export class Instances {
     return this.endedWhenRead.has(runtime);
   }
 
-  /**
-   * The live loop of an instance, restoring it from the repository when it is not in memory. `head` is its
-   * latest checkpoint as read after this engine claimed it (a bulk read): restored from instead of reading
-   * again, if the engine still holds the instance.
-   */
-  runtime(instanceId: string, head?: StoredCheckpoint): Promise<InstanceRuntime> {
+  /** Keep heads read in bulk for the next restore of each (see `prefetched`); `dropPrefetched` when done. */
+  prefetch(heads: Iterable<HeadUnderLease>): void {
+    for (const head of heads) this.prefetched.set(head.stored.instanceId, head);
+  }
+
+  dropPrefetched(): void {
+    this.prefetched.clear();
+  }
+
+  /** The live loop of an instance, restoring it from the repository when it is not in memory. */
+  runtime(instanceId: string): Promise<InstanceRuntime> {
     const live = this.live.get(instanceId);
     if (live) return Promise.resolve(live);
     this.deps.assertOpen();
     let loading = this.loading.get(instanceId);
     if (!loading) {
-      loading = this.restore(instanceId, head).finally(() => this.loading.delete(instanceId));
+      loading = this.restore(instanceId).finally(() => this.loading.delete(instanceId));
       this.loading.set(instanceId, loading);
     }
     return loading;
@@ -208,12 +224,16 @@ export class Instances {
     return settled && { state: settled, seq: stored.seq };
   }
 
-  private async restore(instanceId: string, head: StoredCheckpoint | undefined): Promise<InstanceRuntime> {
+  private async restore(instanceId: string): Promise<InstanceRuntime> {
     // Claimed before it is read: what another engine wrote up to its claim is what is restored. A head read
-    // earlier is that only while the claim it was read under still holds (no one else can have written since).
-    const held = await this.deps.leases.claimOne(instanceId);
+    // in bulk is that only under the very lease it was read under (one lost and claimed again has a new token).
+    const head = this.prefetched.get(instanceId);
+    this.prefetched.delete(instanceId);
+    const { leases } = this.deps;
+    const held = await leases.claimOne(instanceId);
+    const current = held === true && head !== undefined && leases.tokenOf(instanceId) === head.token;
     try {
-      return await this.restoreHeld(instanceId, held, held === true ? head : undefined);
+      return await this.restoreHeld(instanceId, held, current ? head.stored : undefined);
     } catch (error) {
       // Not restored here (unless a later step failed on a running loop): another engine may try it.
       if (!this.live.has(instanceId)) await this.deps.leases.release(instanceId).catch(() => {});

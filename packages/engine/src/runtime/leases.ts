@@ -32,6 +32,11 @@ export class Leases {
     return this.held.has(instanceId);
   }
 
+  /** The fencing token of the lease held on an instance; a new claim after a release has another. */
+  tokenOf(instanceId: string): number | undefined {
+    return this.held.get(instanceId)?.token;
+  }
+
   get size(): number {
     return this.held.size;
   }
