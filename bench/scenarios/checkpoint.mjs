@@ -62,14 +62,23 @@ function caseOf(name, quick) {
   }
 }
 
-/** `count` timed calls of `fn` (with untimed `setup`/`teardown` around each); median ms of one. */
-async function timed(count, fn, { setup, teardown } = {}) {
+/**
+ * Restores not timed before the timed ones, on both sides: the JIT and the heap settle over the first few
+ * (a fresh child's first restores of a 1,000-body instance ran up to 3× slower than its later ones).
+ */
+const RESTORE_WARMUP = 10;
+
+/**
+ * `count` timed calls of `fn` (with untimed `setup`/`teardown` around each), after `warmup` untimed ones;
+ * median ms of one.
+ */
+async function timed(count, fn, { setup, teardown, warmup = 0 } = {}) {
   const times = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = -warmup; i < count; i++) {
     const input = setup ? await setup() : undefined;
     const started = performance.now();
     const output = await fn(input);
-    times.push(performance.now() - started);
+    if (i >= 0) times.push(performance.now() - started);
     if (teardown) await teardown(output, input);
   }
   return median(times);
@@ -123,7 +132,11 @@ export const tasks = {
     return section(async () => {
       const captureMs = await timed(captures, () => sealCheckpoint(unsealed));
       const openMs = await timed(captures, () => openCheckpoint(stored.bytes, { instanceId, seq: stored.seq }));
-      const coldMs = await timed(restores, recoverInto, { setup: () => restore({ warm: false }), teardown: ready });
+      const coldMs = await timed(restores, recoverInto, {
+        setup: () => restore({ warm: false }),
+        teardown: ready,
+        warmup: RESTORE_WARMUP,
+      });
       const warmMs = await timed(restores, recoverInto, { setup: () => restore({ warm: true }), teardown: ready });
       return {
         documentBytes: stored.bytes.byteLength + writesBytes,
@@ -154,6 +167,7 @@ export const tasks = {
     return section(async () => {
       const captureMs = await timed(captures, async () => JSON.stringify(await engine.getState()));
       const restoreMs = await timed(restores, async () => recoverPeer(JSON.parse(json), peerServices, spec.waiting), {
+        warmup: RESTORE_WARMUP,
         teardown: ({ engine: recovered }) => recovered.stop(),
       });
       return {
