@@ -98,10 +98,12 @@ export function unpackWaits(
       userTasks.set(entry.id, entry as UserTaskRecord);
       continue;
     }
-    const [id, trackId, createdAt, name, assignee] = entry;
+    // Indexed, not destructured: this runs once per open user task on every restore.
+    const id = entry[0];
+    const trackId = entry[1];
     const track = tracks.get(trackId);
     if (!track) throw new InvalidStateError(`user task "${id}" names no track "${trackId}"`);
-    userTasks.set(id, { id, trackId, nodeId: track.nodeId, name, assignee, createdAt });
+    userTasks.set(id, { id, trackId, nodeId: track.nodeId, name: entry[3], assignee: entry[4], createdAt: entry[2] });
   }
 }
 
