@@ -50,6 +50,14 @@ export interface SqliteRepositoryOptions {
 const BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * WAL pages after which a commit copies the log into the database file (SQLite's default is 1,000). A
+ * group-committed batch writes hundreds of pages at once, so at 1,000 nearly every batch's callers also waited
+ * for that copy and its fsync; at 10,000 (a WAL of up to ~40 MB) it comes ten times less often. Measured: 1,000
+ * instances completed at once, 115–148 ms → 87–100 ms.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
  * Open (creating if needed) the database file of `options` and configure the connection: a 5 s busy
  * timeout, WAL mode (refused where the file system cannot do it), `synchronous` and `foreign_keys` on. A
  * database written by a newer build is refused before anything writes to the file. On failure the
@@ -91,6 +99,7 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
       );
     }
     db.pragma(`synchronous = ${synchronous}`);
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     return { db, path: name };
   });

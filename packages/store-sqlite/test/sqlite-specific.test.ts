@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,6 +66,17 @@ describe('createSqliteRepository', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('should let the WAL grow to 10,000 pages before a commit copies it into the database file', async () => {
+    const repository = open();
+    // Each put dirties several pages (the instance row, its indexes, the checkpoint): ~2,000 frames in all.
+    const document = new Uint8Array(3000).fill(120);
+    for (let i = 0; i < 400; i++) await repository.put(checkpoint(`order-${String(i).padStart(3, '0')}`, 1, document));
+
+    // At SQLite's default of 1,000 pages the log would have been copied and begun again at ~1,000 frames.
+    const frames = (statSync(`${repository.path}-wal`).size - 32) / (4096 + 24);
+    expect(frames).toBeGreaterThan(1500);
   });
 
   it('should apply every migration to a fresh file and record the schema version', async () => {
