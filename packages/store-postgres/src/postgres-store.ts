@@ -160,6 +160,7 @@ export class PostgresRepository implements Repository {
     // rules, which give the exact outcome: in a fenced transaction of its own when alone, in the batch's when batched.
     const fully = (client: PgClientLike) => putFully(client, this.#sql, checkpoint);
     return this.#grouped('put', {
+      key: checkpoint.instanceId,
       alone: async () => {
         const put = await putInOneStatement(this.#pool, this.#sql, checkpoint, this.#putFence);
         return put.stored ? put.lease : this.#fenced(fully);
@@ -187,7 +188,7 @@ export class PostgresRepository implements Repository {
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
     const work = (client: PgClientLike) => putWrites(client, this.#sql, instanceId, seq, writes, fence);
-    await this.#grouped('putWrites', { alone: () => this.#fenced(work), inBatch: work });
+    await this.#grouped('putWrites', { key: instanceId, alone: () => this.#fenced(work), inBatch: work });
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {

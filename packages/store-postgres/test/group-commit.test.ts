@@ -4,6 +4,7 @@ import {
   type GroupedWrite,
   JOINT_BYTES_PER_STATEMENT,
   type Joinable,
+  lanesOf,
   PgGroupCommit,
   statementRuns,
 } from '../src/group-commit.js';
@@ -14,46 +15,42 @@ import {
  */
 function recorder() {
   const committed: string[][] = [];
-  const pending: string[] = [];
   let transactions = 0;
-  const client = {} as PgClientLike;
+  /** Each transaction's client holds what it wrote until it commits: transactions may run side by side. */
+  const pendingOf = (client: PgClientLike) => (client as unknown as { pending: string[] }).pending;
   const transaction = async <T>(work: (client: PgClientLike) => Promise<T>): Promise<T> => {
     transactions++;
-    const before = pending.length;
-    try {
-      const value = await work(client);
-      committed.push(pending.splice(before));
-      return value;
-    } catch (error) {
-      pending.splice(before);
-      throw error;
-    }
+    const client = { pending: [] as string[] } as unknown as PgClientLike;
+    const value = await work(client);
+    committed.push(pendingOf(client));
+    return value;
   };
-  const write = (name: string, fails = false): GroupedWrite<string, Named> => ({
+  const write = (name: string, fails = false, key = name): GroupedWrite<string, Named> => ({
+    key,
     async alone() {
       await Promise.resolve();
       if (fails) throw new Error(`${name} refused`);
       committed.push([name]);
       return name;
     },
-    async inBatch() {
+    async inBatch(client) {
       await Promise.resolve();
       if (fails) throw new Error(`${name} refused`);
-      pending.push(name);
+      pendingOf(client).push(name);
       return name;
     },
   });
   /** A put: joinable on its instance `key`; alone or in a batch on its own it records its name. */
   const put = (name: string, key: string, bytes = 1): GroupedWrite<string, Named> => ({
-    ...write(name),
+    ...write(name, false, key),
     joinable: { key, bytes, name },
   });
   /** The joint: records the names it was given as one statement, `joint:a+b`, or refuses one `refused`. */
-  const joint = (refused?: string) => async (_client: PgClientLike, writes: Named[]) => {
+  const joint = (refused?: string) => async (client: PgClientLike, writes: Named[]) => {
     await Promise.resolve();
     const names = writes.map(({ name }) => name);
     if (refused !== undefined && names.includes(refused)) throw new Error(`${refused} refused`);
-    pending.push(`joint:${names.join('+')}`);
+    pendingOf(client).push(`joint:${names.join('+')}`);
     return names;
   };
   return { committed, transaction, write, put, joint, transactions: () => transactions };
@@ -170,6 +167,37 @@ describe('PostgreSQL group commit', () => {
     // then nothing of the statement was kept; a1 and c1 committed alone, b1 was refused
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(committed).toEqual([['a1'], ['c1']]);
+  });
+
+  it('should commit a batch of 64 writes or more as two transactions side by side, each instance in one', async () => {
+    // given a lone write, then a batch of 70: two writes of each of 35 instances (a put, then its journal)
+    const { committed, transaction, write, transactions } = recorder();
+    const group = new PgGroupCommit(transaction);
+    const first = group.submit(write('first'));
+    const keys = Array.from({ length: 35 }, (_, i) => `i${String(i).padStart(2, '0')}`);
+    const writes = keys.flatMap((key) => [write(`${key}:put`, false, key), write(`${key}:writes`, false, key)]);
+    const order = [...writes.filter((_, i) => i % 2 === 0), ...writes.filter((_, i) => i % 2 === 1)];
+
+    // when they settle
+    const values = await Promise.all([first, ...order.map((w) => group.submit(w))]);
+
+    // then two transactions committed the batch, each holding all of its instances' writes, in their order
+    expect(values).toHaveLength(71);
+    expect(transactions()).toBe(2);
+    const [lone, ...lanes] = committed;
+    expect(lone).toEqual(['first']);
+    expect(lanes.map((lane) => lane.length).sort()).toEqual([34, 36]);
+    for (const key of keys) {
+      const lane = lanes.find((names) => names.includes(`${key}:put`))!;
+      expect(lane.filter((name) => name.startsWith(`${key}:`))).toEqual([`${key}:put`, `${key}:writes`]);
+    }
+  });
+
+  it('should keep a batch of fewer than 64 writes in one transaction', () => {
+    const writes = Array.from({ length: 63 }, (_, i) => ({ key: `i${i}` }));
+
+    expect(lanesOf(writes, (write) => write.key)).toEqual([writes]);
+    expect(lanesOf([...writes, { key: 'one more' }], (write) => write.key)).toHaveLength(2);
   });
 
   it('should cut the statement before the documents pass the bytes bound', () => {
