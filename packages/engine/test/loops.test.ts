@@ -6,6 +6,7 @@
  * the first with `testBefore`), at most `loopMaximum`.
  */
 import {
+  type CheckpointBody,
   CorruptCheckpointError,
   canonicalJson,
   createMemoryRepository,
@@ -242,6 +243,12 @@ describe('standard loops', () => {
   });
 });
 
+/** Open `body` as the engine opens a stored document: sealed as instance x at seq 0. */
+function openSealed(body: CheckpointBody) {
+  const unsealed = { instanceId: 'x', seq: 0, parentSeq: null, definitionDigest: 'd', capturedAt: 0, body };
+  return openState(sealCheckpoint(unsealed).bytes, { instanceId: 'x', seq: 0 });
+}
+
 describe('bodies in the checkpoint document', () => {
   const PARKED = model(
     `<bpmn:userTask id="each">${loop('', 'inputCollection="=items" inputElement="item" outputCollection="out" outputElement="=item"')}</bpmn:userTask>`,
@@ -403,18 +410,7 @@ describe('bodies in the checkpoint document', () => {
     const { repository, engine, id } = await parked();
     const { body } = openCheckpoint((await repository.get(id))!.bytes, { instanceId: id });
     await engine.close();
-    const reopen = (changed: typeof body) => () =>
-      openState(
-        sealCheckpoint({
-          instanceId: 'x',
-          seq: 0,
-          parentSeq: null,
-          definitionDigest: 'd',
-          capturedAt: 0,
-          body: changed,
-        }).bytes,
-        { instanceId: 'x', seq: 0 },
-      );
+    const reopen = (changed: typeof body) => () => openSealed(changed);
     const packed = body.tracks.find((track) => typeof track === 'string') as string;
     const elsewhere = { ...body, tracks: body.tracks.map((t) => (t === packed ? `${packed}9` : t)) };
     expect(reopen(elsewhere)).toThrow(CorruptCheckpointError);
@@ -430,35 +426,25 @@ describe('bodies in the checkpoint document', () => {
 
   it('a path that names no looping activity is a corrupt document, named', () => {
     const state = () =>
-      openState(
-        sealCheckpoint({
-          instanceId: 'x',
-          seq: 0,
-          parentSeq: null,
-          definitionDigest: 'd',
-          capturedAt: 0,
-          body: {
-            ...emptyCheckpointBody(
-              {
-                id: 'x',
-                processId: 'p',
-                definition: { id: 'd', version: 1, digest: 'd' },
-                status: 'running',
-                businessKey: null,
-                parentId: null,
-                callNodeId: null,
-                startedAt: 0,
-                endedAt: null,
-                nextId: 0,
-                receivedIds: [],
-              },
-              'active',
-            ),
-            scopes: ['/ghost[0]'],
+      openSealed({
+        ...emptyCheckpointBody(
+          {
+            id: 'x',
+            processId: 'p',
+            definition: { id: 'd', version: 1, digest: 'd' },
+            status: 'running',
+            businessKey: null,
+            parentId: null,
+            callNodeId: null,
+            startedAt: 0,
+            endedAt: null,
+            nextId: 0,
+            receivedIds: [],
           },
-        }).bytes,
-        { instanceId: 'x', seq: 0 },
-      );
+          'active',
+        ),
+        scopes: ['/ghost[0]'],
+      });
     expect(state).toThrow(CorruptCheckpointError);
     expect(state).toThrow(/scope "\/ghost\[0\]" names no body of a looping activity/);
   });

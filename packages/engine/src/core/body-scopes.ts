@@ -39,42 +39,24 @@ export function unpackScopes(
   tracks: readonly (TrackRecord | PackedTrack)[],
 ): ScopeRecord[] {
   let hosts: Map<string, TrackRecord> | undefined;
-  // A group's bodies come one after another: their paths share all but the ordinal, so one host lookup does.
-  let group: { prefix: string; host: TrackRecord } | undefined;
   return entries.map((entry) => {
     if (typeof entry !== 'string') return entry;
-    const open = entry.lastIndexOf('[');
-    let host =
-      group && open > 0 && entry.startsWith(group.prefix) && open === group.prefix.length ? group.host : undefined;
-    let ordinal = host && isOrdinal(entry, open) ? Number(entry.slice(open + 1, -1)) : undefined;
-    if (ordinal === undefined) {
-      // Hosts are records: a track with a loop is never written packed.
-      hosts ??= new Map(
-        tracks
-          .filter((t): t is TrackRecord => typeof t !== 'string' && t.loop !== undefined)
-          .map((t) => [hostKey(t.scopePath, t.nodeId, t.attempt), t]),
-      );
-      const match = BODY_PATH.exec(entry);
-      host = match ? hosts.get(hostKey(match[1] || '/', match[2]!, match[3] ? Number(match[3]) - 1 : 0)) : undefined;
-      if (!match || !host) throw new InvalidStateError(`scope "${entry}" names no body of a looping activity`);
-      ordinal = Number(match[4]);
-      group = { prefix: entry.slice(0, open), host };
-    }
-    const scope = newScope(entry, host!.nodeId, host!.scopePath, host!.id, initialBodyData(host!.loop!, ordinal));
-    scope.visits[host!.nodeId] = 1;
+    // Hosts are records: a track with a loop is never written packed.
+    hosts ??= new Map(
+      tracks
+        .filter((t): t is TrackRecord => typeof t !== 'string' && t.loop !== undefined)
+        .map((t) => [hostKey(t.scopePath, t.nodeId, t.attempt), t]),
+    );
+    const match = BODY_PATH.exec(entry);
+    const host = match
+      ? hosts.get(hostKey(match[1] || '/', match[2]!, match[3] ? Number(match[3]) - 1 : 0))
+      : undefined;
+    if (!match || !host) throw new InvalidStateError(`scope "${entry}" names no body of a looping activity`);
+    const ordinal = Number(match[4]);
+    const scope = newScope(entry, host.nodeId, host.scopePath, host.id, initialBodyData(host.loop!, ordinal));
+    scope.visits[host.nodeId] = 1;
     return scope;
   });
-}
-
-/** Whether `path` ends, from `open` on, in `[digits]`: a body's ordinal. */
-function isOrdinal(path: string, open: number): boolean {
-  const end = path.length - 1;
-  if (end <= open + 1 || path.charCodeAt(end) !== 93) return false; // ']'
-  for (let at = open + 1; at < end; at++) {
-    const code = path.charCodeAt(at);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 function hostKey(scopePath: string, nodeId: string, pass: number): string {

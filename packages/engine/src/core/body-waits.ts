@@ -41,11 +41,8 @@ export function packUserTasks(
 ): (UserTaskRecord | PackedUserTask)[] {
   const packed: (UserTaskRecord | PackedUserTask)[] = [];
   for (const task of userTasks) {
-    const plain =
-      task.candidateGroups === undefined &&
-      task.candidateUsers === undefined &&
-      Object.keys(task).length === USER_TASK_FIELDS &&
-      tracks.get(task.trackId)?.nodeId === task.nodeId;
+    // Six fields are the record without candidate lists (either would be a seventh).
+    const plain = Object.keys(task).length === USER_TASK_FIELDS && tracks.get(task.trackId)?.nodeId === task.nodeId;
     packed.push(plain ? [task.id, task.trackId, task.createdAt, task.name, task.assignee] : task);
   }
   return packed;
