@@ -263,9 +263,10 @@ export class PostgresRepository implements Repository {
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;
-    await this.#transaction('release', (client) =>
-      client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]),
-    );
+    const work = (client: PgClientLike) =>
+      client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
+    // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
+    await this.#grouped('release', { key: lease.instanceId, alone: () => this.#fenced(work), inBatch: work });
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {

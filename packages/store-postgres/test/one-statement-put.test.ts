@@ -414,4 +414,27 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect((await repository.get('order-1', 2))?.writes).toEqual([entry]);
     expect((await repository.get('order-1'))?.seq).toBe(3);
   });
+
+  it('should commit releases issued together in one transaction, each releasing only its own lease', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const ids = Array.from({ length: 20 }, (_, i) => `order-${i}`);
+    for (const id of ids) await repository.put(checkpoint(id, 1));
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    // a release with a stale token lets go of nothing
+    const stale = { ...leases[0]!, token: leases[0]!.token - 1 };
+
+    const { statements } = await sent(counted, () =>
+      atOnce<unknown>(
+        () => repository.release(leases[1]!),
+        ...leases.slice(2).map((lease) => () => repository.release(lease)),
+        () => repository.release(stale),
+      ),
+    );
+
+    // the first runs alone, the 19 that came meanwhile commit together
+    expect(statements.filter((text) => text === 'COMMIT')).toHaveLength(2);
+    expect(await repository.lease('order-0')).toEqual(leases[0]);
+    for (const lease of leases.slice(1)) expect(await repository.lease(lease.instanceId)).toBeUndefined();
+  });
 });

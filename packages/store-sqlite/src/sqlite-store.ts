@@ -250,7 +250,8 @@ export class SqliteRepository implements Repository {
   async release(lease: Lease): Promise<void> {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
       return this.#call('release', () => undefined);
-    this.#call('release', () => this.#release.immediate(lease));
+    // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
+    await this.#grouped('release', () => this.#release.immediate(lease));
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PutCheckpoint } from '@thresher/checkpoint';
@@ -69,4 +69,28 @@ describe('group commit on SQLite', () => {
     expect((await reopened.instances()).map((summary) => summary.instanceId)).toEqual(['order-1', 'order-2']);
     await reopened.close();
   });
+
+  it('should commit releases issued together in one transaction, each releasing only its own lease', async () => {
+    // given a hundred claimed instances
+    const path = join(directory, 'thresher.db');
+    const repository = createSqliteRepository({ path });
+    await Promise.all(Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1))));
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    const framesBefore = walFrames(path);
+
+    // when all but one are released at once, with one stale release among them
+    const stale = { ...leases[0]!, token: leases[0]!.token - 1 };
+    await Promise.all([...leases.slice(1), stale].map((lease) => repository.release(lease)));
+
+    // then one commit wrote them (a commit per release writes at least a frame each), and the stale one let go of nothing
+    expect(walFrames(path) - framesBefore).toBeLessThan(20);
+    expect(await repository.lease('order-0')).toEqual(leases[0]);
+    for (const lease of leases.slice(1)) expect(await repository.lease(lease.instanceId)).toBeUndefined();
+    await repository.close();
+  });
 });
+
+/** Frames in the database's write-ahead log (header 32 bytes; each frame a 24-byte header and a 4 KiB page). */
+function walFrames(path: string): number {
+  return (statSync(`${path}-wal`).size - 32) / (24 + 4096);
+}
