@@ -42,9 +42,15 @@ import type { Statements } from './statements.js';
 /**
  * `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq, then
  * the parent link ({@link parentToCheck}); then the instance row, written once with what the put's `claim`
- * or `release` does to the lease. Returns the lease a `claim` took.
+ * or `release` does to the lease. Returns the lease a `claim` took; a first put's takes `createToken` (a
+ * token of the connection's reserved block, `CreateTokens`), any other the sequence's next.
  */
-export function putCheckpoint(sql: Statements, updates: InstanceUpdates, checkpoint: PutCheckpoint): Lease | undefined {
+export function putCheckpoint(
+  sql: Statements,
+  updates: InstanceUpdates,
+  checkpoint: PutCheckpoint,
+  createToken: number | undefined,
+): Lease | undefined {
   const { instanceId, seq, meta, claim } = checkpoint;
   const row = sql.selectPutState.get(instanceId) as PutStateRow | undefined;
   checkFence(instanceId, checkpoint.fence, heldLease(row));
@@ -59,8 +65,12 @@ export function putCheckpoint(sql: Statements, updates: InstanceUpdates, checkpo
   if (parent !== null) checkParentStored(checkpoint, sql.instanceExists.get(parent) !== undefined);
   if (row === undefined) {
     // The instance row first: checkpoints reference it. A new running instance is stored holding its claim.
-    const lease =
-      claim && meta.status === 'running' ? nextLease(sql, instanceId, claim.owner, claim.now + claim.ttlMs) : undefined;
+    const lease: Lease | undefined =
+      claim && meta.status === 'running'
+        ? createToken === undefined
+          ? nextLease(sql, instanceId, claim.owner, claim.now + claim.ttlMs)
+          : { instanceId, owner: claim.owner, token: createToken, expiresAt: claim.now + claim.ttlMs }
+        : undefined;
     sql.insertInstance.run(instanceParams(checkpoint, lease));
     insertSubscriptions(sql, checkpoint);
     sql.insertCheckpoint.run(checkpointParams(checkpoint));

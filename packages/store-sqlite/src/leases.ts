@@ -52,6 +52,33 @@ export function nextLease(sql: Statements, instanceId: string, owner: string, ex
   return { instanceId, owner, token, expiresAt };
 }
 
+/** Tokens a repository reserves from the store-wide sequence at once, for the first puts of instances. */
+export const CREATE_TOKEN_BLOCK = 1024;
+
+/**
+ * Fencing tokens for leases taken by an instance's first put (`put` with `claim`), drawn from a block this
+ * connection reserved from the store-wide sequence in a transaction of its own, so the put's transaction
+ * writes no sequence page. Every other lease (claim, a claim with a later put) takes the sequence's next
+ * value, which is past every reserved block: an instance's tokens still strictly increase, and no token is
+ * handed out twice. A token not used (the put was not a first one, or failed) is skipped, as on a rollback.
+ */
+export class CreateTokens {
+  #next = 1;
+  #last = 0;
+
+  /** `reserve(count)` commits `count` more values of the sequence and returns the last of them. */
+  constructor(private readonly reserve: (count: number) => number) {}
+
+  /** The next token of the block, reserving a new block when this one is used up. */
+  take(): number {
+    if (this.#next > this.#last) {
+      this.#last = this.reserve(CREATE_TOKEN_BLOCK);
+      this.#next = this.#last - CREATE_TOKEN_BLOCK + 1;
+    }
+    return this.#next++;
+  }
+}
+
 /** A new lease on a stored instance, with the store's next token. */
 function takeLease(sql: Statements, instanceId: string, owner: string, expiresAt: number): Lease {
   const lease = nextLease(sql, instanceId, owner, expiresAt);

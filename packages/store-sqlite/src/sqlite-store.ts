@@ -59,7 +59,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { InstanceUpdates } from './instance-update.js';
 import { InstanceStatements, readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, readHeldLease, renewLease } from './leases.js';
+import { CreateTokens, claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
 import { fencedWrites } from './schema-fence.js';
@@ -110,7 +110,8 @@ export class SqliteRepository implements Repository {
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #instanceStatements: InstanceStatements;
-  readonly #put: SqliteTransaction<[PutCheckpoint], Lease | undefined>;
+  readonly #put: SqliteTransaction<[PutCheckpoint, number | undefined], Lease | undefined>;
+  readonly #createTokens: CreateTokens;
   readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
   readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[], Fence | undefined], void>;
   readonly #delete: SqliteTransaction<[string], void>;
@@ -141,7 +142,11 @@ export class SqliteRepository implements Repository {
     const write = fencedWrites(db, path);
     this.#group = new GroupCommit(db);
     const updates = new InstanceUpdates(db);
-    this.#put = write((checkpoint: PutCheckpoint) => putCheckpoint(sql, updates, checkpoint));
+    this.#put = write((checkpoint: PutCheckpoint, createToken: number | undefined) =>
+      putCheckpoint(sql, updates, checkpoint, createToken),
+    );
+    const reserveTokens = write((count: number) => (sql.takeLeaseTokens.get(count) as { value: number }).value);
+    this.#createTokens = new CreateTokens((count) => reserveTokens.immediate(count));
     this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
     this.#putWrites = write((instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
       putWrites(sql, instanceId, seq, writes, fence),
@@ -166,7 +171,8 @@ export class SqliteRepository implements Repository {
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
-    return this.#grouped('put', () => this.#put.immediate(checkpoint));
+    const createToken = checkpoint.claim ? this.#createToken() : undefined;
+    return this.#grouped('put', () => this.#put.immediate(checkpoint, createToken));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
@@ -337,6 +343,19 @@ export class SqliteRepository implements Repository {
       return work();
     } catch (error) {
       throw this.#classified(operation, error);
+    }
+  }
+
+  /**
+   * A token for the lease a first put's claim takes, taken when the put is issued: reserving a block commits
+   * on its own, outside any batch, and does not flush the writes queued before (they stay one batch).
+   */
+  #createToken(): number {
+    this.#assertOpen('put');
+    try {
+      return this.#createTokens.take();
+    } catch (error) {
+      throw this.#classified('put', error);
     }
   }
 

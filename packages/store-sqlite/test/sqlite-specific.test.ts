@@ -7,6 +7,7 @@ import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueErr
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { CREATE_TOKEN_BLOCK } from '../src/leases.js';
 import { SQL } from '../src/statements.js';
 
 let directory: string;
@@ -157,7 +158,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -333,6 +334,36 @@ describe('SqliteRepository', () => {
     await expect(mine.put(checkpoint('order-1', 3, utf8('three'), 1))).rejects.toBeInstanceOf(ConflictError);
 
     expect((await mine.get('order-1'))?.bytes).toEqual(utf8('two by them'));
+  });
+
+  it("should give first puts' leases tokens from a block each connection reserved, below every later claim's", async () => {
+    // given two connections to one file, each creating instances with a claim
+    const path = join(directory, 'shared.db');
+    const mine = open(path);
+    const theirs = open(path);
+    const claim = (owner: string) => ({ owner, ttlMs: 1_000, now: 0 });
+    const first = await mine.put({ ...checkpoint('order-1', 1, utf8('one')), claim: claim('node-a') });
+    const second = await theirs.put({ ...checkpoint('order-2', 1, utf8('two')), claim: claim('node-b') });
+    const third = await mine.put({ ...checkpoint('order-3', 1, utf8('three')), claim: claim('node-a') });
+    const sequence = () => {
+      const db = raw(path);
+      try {
+        return db.prepare("SELECT value FROM sequences WHERE name = 'lease_token'").get();
+      } finally {
+        db.close();
+      }
+    };
+
+    // when every lease lapses and node-b claims them all
+    const taken = await theirs.claim({ owner: 'node-b', ttlMs: 1_000, now: 1_000, limit: 10 });
+
+    // then a first put took the next token of its connection's block (the sequence moved once per block, not
+    // once per put), the blocks do not overlap, and a claim's token is past every block reserved before it
+    expect(third!.token).toBe(first!.token + 1);
+    expect(Math.abs(second!.token - first!.token)).toBeGreaterThanOrEqual(CREATE_TOKEN_BLOCK);
+    expect(taken.map((lease) => lease.instanceId)).toEqual(['order-1', 'order-2', 'order-3']);
+    for (const lease of taken) expect(lease.token).toBeGreaterThan(Math.max(first!.token, second!.token, third!.token));
+    expect(sequence()).toEqual({ value: 2 * CREATE_TOKEN_BLOCK + 3 });
   });
 
   it('should leave no rows of a deleted instance behind', async () => {
