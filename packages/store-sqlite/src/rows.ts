@@ -147,6 +147,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     children: query.children === true,
     parentId: query.parentId !== undefined,
     status: query.status !== undefined,
+    liveStatus: query.status !== undefined && query.status !== 'completed',
     definition: query.definition !== undefined,
     after: query.after !== undefined,
     limit: query.limit !== undefined,

@@ -26,6 +26,8 @@ const INSTANCE_COLUMNS =
  */
 const DERIVED_ROOT_ID =
   'COALESCE((SELECT p.root_id FROM instances p WHERE p.instance_id = @parent_id), @parent_id, @instance_id)';
+/** The condition of `instances_by_status` (schema 6), named by every query it serves so that SQLite uses it. */
+const LIVE = "status <> 'completed'";
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
 const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
 
@@ -97,7 +99,7 @@ export const SQL = {
     WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?`,
   // Running instances with no lease, a lapsed one, or one an owner named in takeOver holds, in id order.
   selectClaimable: `SELECT instance_id FROM instances
-    WHERE status = 'running'
+    WHERE status = 'running' AND ${LIVE}
       AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY instance_id LIMIT @limit`,
   // Work a holder left behind: held leases only (through instances_leased, not every running instance),
@@ -112,7 +114,7 @@ export const SQL = {
     ORDER BY instance_id LIMIT @limit`,
   selectClaimableAmong: `SELECT instance_id FROM instances
     WHERE instance_id IN (SELECT value FROM json_each(@ids))
-      AND status = 'running'
+      AND status = 'running' AND ${LIVE}
       AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY instance_id LIMIT @limit`,
 
@@ -209,6 +211,8 @@ export interface InstanceFilterShape {
   children: boolean;
   parentId: boolean;
   status: boolean;
+  /** The status asked is not `completed`: the statement names the status index's condition, so it is used. */
+  liveStatus: boolean;
   definition: boolean;
   after: boolean;
   limit: boolean;
@@ -230,6 +234,7 @@ export function selectInstancesSql(shape: InstanceFilterShape): string {
   if (shape.parentId) where.push('parent_id = @parentId');
   if (shape.rootId) where.push('root_id = @rootId');
   if (shape.status) where.push('status = @status');
+  if (shape.liveStatus) where.push(LIVE);
   if (shape.definition) where.push('definition_id = @definition');
   // BINARY collation compares UTF-8 bytes, i.e. code points: the order the contract's keyset paging uses.
   if (shape.after) where.push('instance_id > @after');

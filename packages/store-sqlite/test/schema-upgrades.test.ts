@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { PutCheckpoint } from '@thresher/checkpoint';
+import type { InstanceStatus, PutCheckpoint } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { instanceFilter } from '../src/rows.js';
 import { selectInstancesSql } from '../src/statements.js';
 
 let directory: string;
@@ -123,6 +124,7 @@ describe('schema version 4: the root of every call tree', () => {
           children: false,
           parentId: false,
           status: false,
+          liveStatus: false,
           definition: false,
           after: false,
           limit: true,
@@ -275,4 +277,68 @@ describe('a process of this build across an upgrade by another process', () => {
       }
     },
   );
+});
+
+describe('schema version 6: completed instances out of the status index', () => {
+  it('should upgrade a version-5 file and list every status as before, through the index but for completed ones', async () => {
+    // given a version-5 file with instances of three statuses
+    const path = join(directory, 'v5.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 5)) db.exec(migration.sql);
+    db.pragma('user_version = 5');
+    const insert = db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        business_key, parent_id, call_node_id, due_at, root_id) VALUES (?, 1, 'dd', ?, 'p', 'd', NULL, NULL, NULL, NULL, ?)`,
+    );
+    for (const [id, status] of [
+      ['a', 'completed'],
+      ['b', 'running'],
+      ['c', 'terminated'],
+      ['d', 'completed'],
+      ['e', 'running'],
+    ]) {
+      insert.run(id, status, id);
+    }
+    db.close();
+
+    // when a build of schema 6 opens it
+    const repository = open(path);
+    const listed = async (status: InstanceStatus) =>
+      (await repository.instances({ status })).map(({ instanceId }) => instanceId);
+
+    // then each status lists what it did, and only the statuses other than completed are in the index
+    expect(await listed('completed')).toEqual(['a', 'd']);
+    expect(await listed('running')).toEqual(['b', 'e']);
+    expect(await listed('terminated')).toEqual(['c']);
+    const after = new Database(path);
+    try {
+      const indexed = after
+        .prepare("SELECT instance_id FROM instances INDEXED BY instances_by_status WHERE status <> 'completed'")
+        .all();
+      expect(indexed).toHaveLength(3);
+      const plan = (status: InstanceStatus) => {
+        const { shape, params } = instanceFilter({ status, limit: 10 });
+        return (after.prepare(`EXPLAIN QUERY PLAN ${selectInstancesSql(shape)}`).all(params) as { detail: string }[])
+          .map(({ detail }) => detail)
+          .join('; ');
+      };
+      expect(plan('running')).toMatch(/^SEARCH instances USING INDEX instances_by_status \(status=\?\)$/);
+      expect(plan('completed')).not.toContain('instances_by_status');
+    } finally {
+      after.close();
+    }
+  });
+
+  it('should move an instance that completes out of the running list and into the completed one', async () => {
+    const repository = open();
+    await repository.put(checkpoint('order-1', 1));
+    const next = checkpoint('order-1', 2);
+
+    await repository.put({ ...next, meta: { ...next.meta, status: 'completed' } });
+
+    expect(await repository.instances({ status: 'running' })).toEqual([]);
+    expect((await repository.instances({ status: 'completed' })).map(({ instanceId }) => instanceId)).toEqual([
+      'order-1',
+    ]);
+  });
 });
