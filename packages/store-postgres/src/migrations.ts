@@ -145,6 +145,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'put_checkpoint: the common put in one statement',
     sql: PUT_CHECKPOINT_FUNCTION,
   },
+  {
+    description: 'completed instances out of the status index, roots out of the parent index',
+    sql: `
+      -- An instance's row changes its status when it ends, so that update writes a new entry into every
+      -- index of the table: completed instances (most of a store, never written again) and roots (most
+      -- instances) get none in these two. Queries for another status, or for a parent, imply the conditions.
+      DROP INDEX {schema}.instances_by_status;
+      CREATE INDEX instances_by_status ON {schema}.instances (status, instance_id) WHERE status <> 'completed';
+      DROP INDEX {schema}.instances_by_parent;
+      CREATE INDEX instances_by_parent ON {schema}.instances (parent_id, instance_id) WHERE parent_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

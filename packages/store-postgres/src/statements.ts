@@ -270,6 +270,8 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
   if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);
   if (filter.rootId !== undefined) where.push(`i.root_id = ${bind(filter.rootId)}`);
   if (filter.status !== undefined) where.push(`i.status = ${bind(filter.status)}`);
+  // Named so that the status index (which leaves completed instances out) serves a generic plan too.
+  if (filter.status !== undefined && filter.status !== 'completed') where.push(`i.status <> 'completed'`);
   if (filter.definition !== undefined) where.push(`i.definition_id = ${bind(filter.definition)}`);
   if (filter.after !== undefined) where.push(`i.instance_id > ${bind(filter.after)}`);
   if (filter.before !== undefined) where.push(`i.instance_id < ${bind(filter.before)}`);

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CheckpointError, type PutCheckpoint, StoreUpgradedError } from '@thresher/checkpoint';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type PostgresRepository, SCHEMA_VERSION } from '../src/index.js';
+import { selectInstancesSql } from '../src/statements.js';
 import {
   adminPool,
   BACKEND,
@@ -190,7 +191,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(5);
+      expect(SCHEMA_VERSION).toBe(6);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -334,4 +335,86 @@ describe('a process of this build across an upgrade by another process', () => {
       }
     },
   );
+});
+
+describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: smaller status and parent indexes`, () => {
+  it('should upgrade a version-5 schema and list every status and parent as before, completed instances and roots left out of their indexes', async () => {
+    // given a version-5 schema holding a root of each status and a child
+    const name = schema();
+    await sql(`CREATE SCHEMA "${name}"`);
+    await sql(`CREATE TABLE "${name}".schema_migrations (
+      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    for (const [i, migration] of MIGRATIONS.slice(0, 5).entries()) {
+      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
+      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
+        i + 1,
+        migration.description,
+      ]);
+    }
+    for (const [id, status, parent] of [
+      ['a', 'completed', null],
+      ['b', 'running', null],
+      ['c', 'terminated', null],
+      ['d', 'completed', 'b'],
+      ['e', 'running', 'b'],
+    ]) {
+      await sql(
+        `INSERT INTO "${name}".instances (instance_id, latest_seq, definition_digest, status, process_id,
+          definition_id, parent_id, root_id) VALUES ($1, 1, 'dd', $2, 'p', 'd', $3, COALESCE($3, $1))`,
+        [id, status, parent],
+      );
+    }
+
+    // when a build of schema 6 opens it
+    const repository = await open(name);
+    const ids = (summaries: { instanceId: string }[]) => summaries.map(({ instanceId }) => instanceId);
+
+    // then each status and parent lists what it did, through indexes that leave the rest out
+    expect(ids(await repository.instances({ status: 'completed' }))).toEqual(['a', 'd']);
+    expect(ids(await repository.instances({ status: 'running' }))).toEqual(['b', 'e']);
+    expect(ids(await repository.instances({ status: 'terminated' }))).toEqual(['c']);
+    expect(ids(await repository.instances({ parentId: 'b' }))).toEqual(['d', 'e']);
+    const indexes = await sql<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname IN ('instances_by_status', 'instances_by_parent') ORDER BY indexname`,
+      [name],
+    );
+    expect(indexes.map(({ indexname, indexdef }) => [indexname, indexdef.replace(/^.* WHERE /, '')])).toEqual([
+      ['instances_by_parent', '(parent_id IS NOT NULL)'],
+      ['instances_by_status', "(status <> 'completed'::text)"],
+    ]);
+  });
+
+  it('should plan a listing of running instances on the status index', async () => {
+    const name = schema();
+    await open(name);
+    const { text, values } = selectInstancesSql(`"${name}"`, {
+      roots: false,
+      children: false,
+      parentId: undefined,
+      status: 'running',
+      definition: undefined,
+      after: undefined,
+      limit: 10,
+      rootId: undefined,
+      before: undefined,
+      desc: false,
+    });
+    // a generic plan (as a prepared statement may get): the status index still serves it
+    const admin = await adminPool();
+    const client = await admin.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      await client.query("SET plan_cache_mode = 'force_generic_plan'");
+      await client.query(`PREPARE running_listing AS ${text}`);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE running_listing(${values.map((value) => (typeof value === 'string' ? `'${value}'` : value)).join(', ')})`,
+      );
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('instances_by_status');
+      await client.query('DEALLOCATE running_listing');
+      await client.query('RESET enable_seqscan');
+      await client.query('RESET plan_cache_mode');
+    } finally {
+      client.release();
+    }
+  });
 });
