@@ -251,7 +251,9 @@ export class PostgresRepository implements Repository {
     checkLeaseArguments({ ttlMs, now });
     this.#assertOpen('renew');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
-    return this.#transaction('renew', (client) => renewLease(client, this.#sql, lease, ttlMs, now));
+    const work = (client: PgClientLike) => renewLease(client, this.#sql, lease, ttlMs, now);
+    // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
+    return this.#grouped('renew', { key: lease.instanceId, alone: () => this.#fenced(work), inBatch: work });
   }
 
   async lease(instanceId: string): Promise<Lease | undefined> {

@@ -437,4 +437,39 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect(await repository.lease('order-0')).toEqual(leases[0]);
     for (const lease of leases.slice(1)) expect(await repository.lease(lease.instanceId)).toBeUndefined();
   });
+
+  it('should commit renewals issued together in one transaction, and refuse only a lease no longer held', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    for (const id of Array.from({ length: 20 }, (_, i) => `order-${i}`)) await repository.put(checkpoint(id, 1));
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    await repository.release(leases[5]!);
+
+    const { value: outcomes, statements } = await sent(counted, () =>
+      Promise.allSettled(leases.map((lease) => repository.renew(lease, 60_000, 1_000))),
+    );
+
+    // the first alone, the 19 that came meanwhile in one transaction; it failed on the released lease, so
+    // each of those ran again alone: only that one is refused
+    expect(outcomes[5]).toMatchObject({ status: 'rejected', reason: { name: 'LeaseLostError' } });
+    for (const [index, lease] of leases.entries()) {
+      if (index === 5) continue;
+      expect(outcomes[index]).toEqual({ status: 'fulfilled', value: { ...lease, expiresAt: 61_000 } });
+      expect(await repository.lease(lease.instanceId)).toEqual({ ...lease, expiresAt: 61_000 });
+    }
+    expect(statements.filter((text) => text === 'ROLLBACK').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should commit renewals of leases all still held in one transaction after the first', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    for (const id of Array.from({ length: 20 }, (_, i) => `order-${i}`)) await repository.put(checkpoint(id, 1));
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+
+    const { statements } = await sent(counted, () =>
+      Promise.all(leases.map((lease) => repository.renew(lease, 60_000, 1_000))),
+    );
+
+    expect(statements.filter((text) => text === 'COMMIT')).toHaveLength(2);
+  });
 });

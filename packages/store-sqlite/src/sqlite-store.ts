@@ -242,7 +242,8 @@ export class SqliteRepository implements Repository {
         throw new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'no lease is held');
       });
     }
-    return this.#call('renew', () => this.#renew.immediate(lease, ttlMs, now));
+    // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
+    return this.#grouped('renew', () => this.#renew.immediate(lease, ttlMs, now));
   }
 
   async lease(instanceId: string): Promise<Lease | undefined> {

@@ -88,6 +88,29 @@ describe('group commit on SQLite', () => {
     for (const lease of leases.slice(1)) expect(await repository.lease(lease.instanceId)).toBeUndefined();
     await repository.close();
   });
+
+  it('should commit renewals issued together in one transaction, refusing only a lease no longer held', async () => {
+    // given a hundred claimed instances, one of them released since
+    const path = join(directory, 'thresher.db');
+    const repository = createSqliteRepository({ path });
+    await Promise.all(Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1))));
+    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    await repository.release(leases[0]!);
+    const framesBefore = walFrames(path);
+
+    // when all are renewed at once
+    const outcomes = await Promise.allSettled(leases.map((lease) => repository.renew(lease, 60_000, 1_000)));
+
+    // then one commit wrote the 99 renewals, and only the released lease was refused
+    expect(walFrames(path) - framesBefore).toBeLessThan(20);
+    expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: { name: 'LeaseLostError' } });
+    for (const [index, lease] of leases.entries()) {
+      if (index === 0) continue;
+      expect(outcomes[index]).toEqual({ status: 'fulfilled', value: { ...lease, expiresAt: 61_000 } });
+      expect(await repository.lease(lease.instanceId)).toEqual({ ...lease, expiresAt: 61_000 });
+    }
+    await repository.close();
+  });
 });
 
 /** Frames in the database's write-ahead log (header 32 bytes; each frame a 24-byte header and a 4 KiB page). */
