@@ -161,6 +161,53 @@ describe('two engines on one store', () => {
     expect((await a.settled(id)).status).toBe('completed');
   });
 
+  it('should report a lease lost once, though both its renewal and the late write it guarded were refused', async () => {
+    // given engine a whose work handler is running when its lease lapses and b takes the instance over,
+    // a's renewals held up on their way to the store
+    const repository = createMemoryRepository();
+    const renewals = gate();
+    let renewing = 0;
+    const slowRenewals: Repository = new Proxy(repository, {
+      get(target, property, receiver) {
+        if (property !== 'renew') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<Repository['renew']>) => {
+          renewing++;
+          await renewals.promise;
+          return target.renew(...args);
+        };
+      },
+    });
+    const held = gate();
+    const clock = new VirtualClock();
+    const a = engine({
+      repository: slowRenewals,
+      handlers: recorded('a', [], held.promise),
+      clock: clock.view(),
+      leaseTtlMs: 300,
+    });
+    const faults: Error[] = [];
+    a.onFault(({ error }) => faults.push(error));
+    await a.deploy(workThenShip);
+    const id = await a.start('p');
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(301);
+    const b = engine({ repository, handlers: recorded('b', []), clock: clock.view() });
+    expect(await b.recover()).toEqual({ restored: [id], failed: [] });
+    expect((await b.settled(id)).status).toBe('completed');
+
+    // when a's handler answers, its write renewing the lease first as the interval's renewal does, and both
+    // renewals reach the store together
+    await expect.poll(() => renewing).toBeGreaterThan(0);
+    held.open();
+    await expect.poll(() => renewing).toBeGreaterThan(1);
+    renewals.open();
+    await expect.poll(() => faults.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+
+    // then the loss was reported once
+    expect(faults).toEqual([expect.any(LeaseLostError)]);
+  });
+
   it('should take over at once, not after the lease, the instances of an engine of this process that is gone', async () => {
     // given an engine holding an instance with a job in flight
     const repository = sqlite();

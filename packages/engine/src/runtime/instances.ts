@@ -24,6 +24,8 @@ export interface HeadUnderLease {
 
 /** How many ended instances an engine remembers for `settled` (~100 bytes each). */
 const ENDED_REMEMBERED = 10_000;
+/** How many lost leases an engine remembers, to report each loss once (a few dozen bytes each). */
+const LOST_LEASES_KEPT = 10_000;
 
 type EndedStatus = Exclude<InstanceStatus, 'running'>;
 
@@ -63,6 +65,8 @@ export class Instances {
    * until the instance is first in memory again only its own loop could have written it, and it had none.
    */
   private readonly prefetched = new Map<string, HeadUnderLease>();
+  /** The token of the lease each instance lost last (the latest `LOST_LEASES_KEPT`), so a loss counts once. */
+  private readonly lostLeases = new Map<string, number>();
   /** What happened to instances here, for workers' counts. */
   readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = { completed: 0, released: 0, lost: 0 };
 
@@ -150,13 +154,27 @@ export class Instances {
     return busy;
   }
 
-  /** An instance's loop stopped on a fault: out of memory, its lease forgotten when it is no longer ours. */
+  /**
+   * An instance's loop stopped on a fault: out of memory, its lease forgotten when it is no longer ours. A
+   * lease is lost once: its renewal and the write it guarded may both be refused, and both come here.
+   */
   fault(instanceId: string, error: Error): void {
+    if (error instanceof LeaseLostError && error.token !== null) {
+      if (this.reportedLost(instanceId, error)) return;
+      this.lostLeases.delete(instanceId);
+      this.lostLeases.set(instanceId, error.token);
+      if (this.lostLeases.size > LOST_LEASES_KEPT) this.lostLeases.delete(this.lostLeases.keys().next().value!);
+    }
     this.live.delete(instanceId);
     if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.deps.leases.forget(instanceId);
     if (error instanceof LeaseLostError) this.tally.lost++;
     // Any other fault keeps the lease: the instance is this engine's to restore again.
     this.deps.reportFault(instanceId, error);
+  }
+
+  /** Whether this very loss (the instance and the token it lost) was reported already. */
+  private reportedLost(instanceId: string, error: LeaseLostError): boolean {
+    return this.lostLeases.get(instanceId) === error.token;
   }
 
   /**
@@ -185,6 +203,8 @@ export class Instances {
     if (this.deps.closed()) return;
     if (this.deps.dehydrating()) await this.takeHandedMessages();
     for (const { instanceId, error } of await this.deps.leases.renewAll()) {
+      // Its loop met the loss first (a write refused): the loop in memory now, if any, is a later one.
+      if (this.reportedLost(instanceId, error)) continue;
       this.live.get(instanceId)?.abandon(error);
       this.fault(instanceId, error);
     }
