@@ -1,44 +1,63 @@
 import type { SqliteDatabase, SqliteTransaction } from './driver.js';
 
+/** A write of the repository as the batch runs it: statements only, inside a transaction opened for it. */
+type Work = () => unknown;
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 interface Pending {
-  run: () => unknown;
+  work: Work;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Group commit: checkpoint writes made in the same turn of the event loop (many instances reaching a persist
- * point together) commit in one transaction — one fsync for all of them — each in a savepoint of its own, so
- * one refused write rolls back alone and the others commit. Each caller's promise settles only once the
- * transaction holding its write committed: still durable before anything it records leaves.
+ * point together) commit in one transaction — one fsync for all of them. Each caller's promise settles only
+ * once the transaction holding its write committed: still durable before anything it records leaves.
+ *
+ * A batch runs its writes one after the other in one transaction, behind one schema fence. A refusal is rare
+ * (a stale writer, a lost lease): when any write of a batch throws, the transaction rolls back and the batch
+ * runs again with each write in a savepoint of its own, so only the refused one fails and the others commit.
  *
  * Order is kept: any other operation of the repository first flushes what is queued (`flush`), so a read or a
  * lease change always sees every write issued before it.
  */
 export class GroupCommit {
-  readonly #batch: SqliteTransaction<[Array<() => unknown>], Outcome[]>;
+  readonly #alone: SqliteTransaction<[Work], unknown>;
+  readonly #together: SqliteTransaction<[Work[]], unknown[]>;
+  readonly #apart: SqliteTransaction<[Work[]], Outcome[]>;
   #queue: Pending[] = [];
   #scheduled = false;
 
-  constructor(db: SqliteDatabase) {
-    // A nested transaction function runs as a savepoint: a write that throws rolls back to it, alone.
-    this.#batch = db.transaction((runs: Array<() => unknown>) =>
-      runs.map((run): Outcome => {
+  /** `fence` checks the schema (schema-fence.ts); it runs first in every transaction. */
+  constructor(db: SqliteDatabase, fence: () => void) {
+    this.#alone = db.transaction((work: Work) => {
+      fence();
+      return work();
+    });
+    this.#together = db.transaction((works: Work[]) => {
+      fence();
+      return works.map((work) => work());
+    });
+    // A transaction function called inside another runs as a savepoint: a write that throws rolls back alone.
+    const savepoint = db.transaction((work: Work) => work());
+    this.#apart = db.transaction((works: Work[]) => {
+      fence();
+      return works.map((work): Outcome => {
         try {
-          return { ok: true, value: run() };
+          return { ok: true, value: savepoint(work) };
         } catch (error) {
           return { ok: false, error };
         }
-      }),
-    );
+      });
+    });
   }
 
-  /** Queue a write (a transaction function of the repository); resolves once its transaction committed. */
-  submit<T>(run: () => T): Promise<T> {
+  /** Queue a write (statements of the repository); resolves once its transaction committed. */
+  submit<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.#scheduled) return;
       this.#scheduled = true;
       setImmediate(() => this.flush());
@@ -51,21 +70,31 @@ export class GroupCommit {
     const pending = this.#queue;
     if (pending.length === 0) return;
     this.#queue = [];
-    // One write alone needs no savepoint around it: its own transaction is the batch.
     if (pending.length === 1) {
       const [only] = pending as [Pending];
       try {
-        only.resolve(only.run());
+        only.resolve(this.#alone.immediate(only.work));
       } catch (error) {
         only.reject(error);
       }
       return;
     }
+    const works = pending.map((write) => write.work);
+    let values: unknown[] | undefined;
+    try {
+      values = this.#together.immediate(works);
+    } catch {
+      // Rolled back whole: run it again write by write, each in its savepoint.
+    }
+    if (values !== undefined) {
+      for (const [index, write] of pending.entries()) write.resolve(values[index]);
+      return;
+    }
     let outcomes: Outcome[];
     try {
-      outcomes = this.#batch.immediate(pending.map((write) => write.run));
+      outcomes = this.#apart.immediate(works);
     } catch (error) {
-      // The commit itself failed (the disk, the lock): none of them is durable.
+      // The commit itself failed (the disk, the lock, the schema fence): none of them is durable.
       for (const write of pending) write.reject(error);
       return;
     }

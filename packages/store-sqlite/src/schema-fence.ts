@@ -19,12 +19,22 @@ export function fencedWrites(
   db: SqliteDatabase,
   path: string,
 ): <TArgs extends unknown[], TResult>(work: (...args: TArgs) => TResult) => SqliteTransaction<TArgs, TResult> {
+  const fence = schemaFence(db, path);
+  return (work) =>
+    db.transaction((...args) => {
+      fence();
+      return work(...args);
+    });
+}
+
+/**
+ * The check itself, for a transaction that runs several writes (a group-committed batch): call it first in
+ * the transaction. Throws `StoreUpgradedError` when the recorded version is above this build's.
+ */
+export function schemaFence(db: SqliteDatabase, path: string): () => void {
   // Prepared once: each write then pays one read of the file header, a page the transaction has just read.
   const version = db.prepare('PRAGMA user_version');
   const where = `the SQLite database ${path}`;
-  return (work) =>
-    db.transaction((...args) => {
-      assertStoreNotUpgraded(where, Number((version.get() as { user_version: number }).user_version), SCHEMA_VERSION);
-      return work(...args);
-    });
+  return () =>
+    assertStoreNotUpgraded(where, Number((version.get() as { user_version: number }).user_version), SCHEMA_VERSION);
 }

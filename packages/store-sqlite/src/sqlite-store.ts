@@ -62,7 +62,7 @@ import { InstanceStatements, readDueTimers, readInstances, readSubscribers } fro
 import { CreateTokens, claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
-import { fencedWrites } from './schema-fence.js';
+import { fencedWrites, schemaFence } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
 /**
@@ -110,21 +110,22 @@ export class SqliteRepository implements Repository {
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #instanceStatements: InstanceStatements;
-  readonly #put: SqliteTransaction<[PutCheckpoint, number | undefined], Lease | undefined>;
+  // The group-committed writes: statements only, run inside the transaction `GroupCommit` opens for them.
+  readonly #put: (checkpoint: PutCheckpoint, createToken: number | undefined) => Lease | undefined;
   readonly #createTokens: CreateTokens;
   readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
-  readonly #putWrites: SqliteTransaction<[string, number, PendingWrite[], Fence | undefined], void>;
+  readonly #putWrites: (instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) => void;
   readonly #delete: SqliteTransaction<[string], void>;
   readonly #copy: SqliteTransaction<[string, string], void>;
   readonly #prune: SqliteTransaction<[string, number], void>;
   readonly #claim: SqliteTransaction<[ClaimOptions], Lease[]>;
-  readonly #renew: SqliteTransaction<[Lease, number, number], Lease>;
+  readonly #renew: (lease: Lease, ttlMs: number, now: number) => Lease;
   readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
   readonly #takeMessage: SqliteTransaction<[string, string | null, number, string], BufferedMessage | undefined>;
   readonly #putMessage: SqliteTransaction<[BufferedMessage], boolean>;
   readonly #deleteMessage: SqliteTransaction<[string], boolean>;
   readonly #expireMessages: SqliteTransaction<[number], number>;
-  readonly #release: SqliteTransaction<[Lease], void>;
+  readonly #release: (lease: Lease) => void;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
   /** Checkpoint writes of one event-loop turn, committed together. */
@@ -140,22 +141,18 @@ export class SqliteRepository implements Repository {
     this.#instanceStatements = new InstanceStatements(db);
     // Every write is a fenced transaction: refused once a newer build migrated the file (schema-fence.ts).
     const write = fencedWrites(db, path);
-    this.#group = new GroupCommit(db);
+    this.#group = new GroupCommit(db, schemaFence(db, path));
     const updates = new InstanceUpdates(db);
-    this.#put = write((checkpoint: PutCheckpoint, createToken: number | undefined) =>
-      putCheckpoint(sql, updates, checkpoint, createToken),
-    );
+    this.#put = (checkpoint, createToken) => putCheckpoint(sql, updates, checkpoint, createToken);
     const reserveTokens = write((count: number) => (sql.takeLeaseTokens.get(count) as { value: number }).value);
     this.#createTokens = new CreateTokens((count) => reserveTokens.immediate(count));
     this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
-    this.#putWrites = write((instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) =>
-      putWrites(sql, instanceId, seq, writes, fence),
-    );
+    this.#putWrites = (instanceId, seq, writes, fence) => putWrites(sql, instanceId, seq, writes, fence);
     this.#delete = write((instanceId: string) => deleteInstance(sql, instanceId));
     this.#copy = write((sourceId: string, targetId: string) => copyInstance(sql, sourceId, targetId));
     this.#prune = write((instanceId: string, keepLast: number) => pruneCheckpoints(sql, instanceId, keepLast));
     this.#claim = write((options: ClaimOptions) => claimLeases(sql, options));
-    this.#renew = write((lease: Lease, ttlMs: number, now: number) => renewLease(sql, lease, ttlMs, now));
+    this.#renew = (lease, ttlMs, now) => renewLease(sql, lease, ttlMs, now);
     this.#putDeployment = write((input: DeploymentInput) => putDeployment(sql, input));
     this.#read = db.transaction((work: () => unknown) => work());
     this.#takeMessage = write((name: string, key: string | null, now: number, taker: string) =>
@@ -164,15 +161,15 @@ export class SqliteRepository implements Repository {
     this.#putMessage = write((message: BufferedMessage) => putMessage(sql, message));
     this.#deleteMessage = write((id: string) => sql.deleteMessage.run(id).changes > 0);
     this.#expireMessages = write((now: number) => sql.expireMessages.run(now).changes);
-    this.#release = write((lease: Lease) => {
+    this.#release = (lease) => {
       sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
-    });
+    };
   }
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
     const createToken = checkpoint.claim ? this.#createToken() : undefined;
-    return this.#grouped('put', () => this.#put.immediate(checkpoint, createToken));
+    return this.#grouped('put', () => this.#put(checkpoint, createToken));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
@@ -190,7 +187,7 @@ export class SqliteRepository implements Repository {
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
-    await this.#grouped('putWrites', () => this.#putWrites.immediate(instanceId, seq, writes, fence));
+    await this.#grouped('putWrites', () => this.#putWrites(instanceId, seq, writes, fence));
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -243,7 +240,7 @@ export class SqliteRepository implements Repository {
       });
     }
     // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
-    return this.#grouped('renew', () => this.#renew.immediate(lease, ttlMs, now));
+    return this.#grouped('renew', () => this.#renew(lease, ttlMs, now));
   }
 
   async lease(instanceId: string): Promise<Lease | undefined> {
@@ -258,7 +255,7 @@ export class SqliteRepository implements Repository {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
       return this.#call('release', () => undefined);
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
-    await this.#grouped('release', () => this.#release.immediate(lease));
+    await this.#grouped('release', () => this.#release(lease));
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PutCheckpoint } from '@thresher/checkpoint';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteRepository } from '../src/index.js';
+import { createSqliteRepository, SCHEMA_VERSION } from '../src/index.js';
 
 let directory: string;
 
@@ -109,6 +110,58 @@ describe('group commit on SQLite', () => {
       expect(outcomes[index]).toEqual({ status: 'fulfilled', value: { ...lease, expiresAt: 61_000 } });
       expect(await repository.lease(lease.instanceId)).toEqual({ ...lease, expiresAt: 61_000 });
     }
+    await repository.close();
+  });
+
+  it('should commit the other writes of a batch when one is refused, and refuse only that one', async () => {
+    // given an instance stored at seq 1
+    const repository = createSqliteRepository({ path: join(directory, 'thresher.db') });
+    await repository.put(checkpoint('order-1', 1));
+
+    // when a batch puts a conflicting seq 1 between two good puts
+    const outcomes = await Promise.allSettled([
+      repository.put(checkpoint('order-2', 1)),
+      repository.put({ ...checkpoint('order-1', 1), digest: 'another digest', bytes: new TextEncoder().encode('x') }),
+      repository.put(checkpoint('order-1', 2)),
+      repository.put(checkpoint('order-3', 1)),
+    ]);
+
+    // then only the conflicting put is refused, and everything else is stored
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(outcomes[1]).toMatchObject({ reason: { name: 'ConflictError' } });
+    expect((await repository.get('order-1'))?.seq).toBe(2);
+    expect((await repository.instances()).map((summary) => summary.instanceId)).toEqual([
+      'order-1',
+      'order-2',
+      'order-3',
+    ]);
+    await repository.close();
+  });
+
+  it('should refuse every write of a batch once a newer build migrated the file, storing none', async () => {
+    // given a repository open on a file a newer build then migrated
+    const path = join(directory, 'thresher.db');
+    const repository = createSqliteRepository({ path });
+    await repository.put(checkpoint('order-1', 1));
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+
+    // when a batch of writes comes
+    const outcomes = await Promise.allSettled([
+      repository.put(checkpoint('order-2', 1)),
+      repository.put(checkpoint('order-1', 2)),
+    ]);
+
+    // then each is refused as upgraded, and nothing was written
+    for (const outcome of outcomes) {
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'THRESHER_STORE_UPGRADED' } });
+    }
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare('SELECT instance_id, seq FROM checkpoints').all()).toEqual([
+      { instance_id: 'order-1', seq: 1 },
+    ]);
+    after.close();
     await repository.close();
   });
 });
