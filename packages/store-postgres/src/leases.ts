@@ -10,6 +10,7 @@ import {
   type Fence,
   isStorableText,
   type Lease,
+  LeaseLostError,
   type PutCheckpoint,
 } from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
@@ -73,17 +74,29 @@ export async function readLease(db: PgQueryable, sql: Statements, instanceId: st
   return held === undefined ? undefined : { instanceId, ...held };
 }
 
-/** `renew` under the instance's row lock: {@link checkRenew} against the held lease, then its new expiry. */
+/**
+ * `renew`: the new expiry written in one statement where the held lease is this one. Refused, nothing is
+ * written and the refusal is returned, not thrown ({@link checkRenew} on the lease then held names why), so a
+ * group-committed batch holding it commits the others rather than rolling back.
+ */
 export async function renewLease(
   client: PgQueryable,
   sql: Statements,
   lease: Lease,
   ttlMs: number,
   now: number,
-): Promise<Lease> {
-  const { rows } = await client.query<LockedInstanceRow>(sql.lockLease, [lease.instanceId]);
-  checkRenew(lease, heldLease(rows[0]));
+): Promise<Lease | LeaseLostError> {
   const expiresAt = now + ttlMs;
-  await client.query(sql.renewLease, [lease.instanceId, expiresAt]);
-  return { instanceId: lease.instanceId, owner: lease.owner, token: lease.token, expiresAt };
+  const { rowCount } = await client.query(sql.renewLease, [lease.instanceId, lease.owner, lease.token, expiresAt]);
+  if (rowCount === 1) return { instanceId: lease.instanceId, owner: lease.owner, token: lease.token, expiresAt };
+  const { rows } = await client.query<LockedInstanceRow>(sql.selectLease, [lease.instanceId]);
+  const held = heldLease(rows[0]);
+  try {
+    checkRenew(lease, held);
+  } catch (error) {
+    if (error instanceof LeaseLostError) return error;
+    throw error;
+  }
+  // Held by this very lease, yet not renewed: a token is never handed out twice, so it cannot come back.
+  return new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'the lease changed while it was renewed');
 }

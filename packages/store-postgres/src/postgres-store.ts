@@ -28,6 +28,7 @@ import {
   instancePage,
   isStorableText,
   type Lease,
+  LeaseLostError,
   type ListOptions,
   type PendingWrite,
   type PruneOptions,
@@ -253,7 +254,13 @@ export class PostgresRepository implements Repository {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
     const work = (client: PgClientLike) => renewLease(client, this.#sql, lease, ttlMs, now);
     // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
-    return this.#grouped('renew', { key: lease.instanceId, alone: () => this.#fenced(work), inBatch: work });
+    const renewed = await this.#grouped('renew', {
+      key: lease.instanceId,
+      alone: () => this.#fenced(work),
+      inBatch: work,
+    });
+    if (renewed instanceof LeaseLostError) throw renewed;
+    return renewed;
   }
 
   async lease(instanceId: string): Promise<Lease | undefined> {

@@ -180,9 +180,10 @@ export function statements(s: string) {
         FROM picked WHERE i.instance_id = picked.instance_id
         RETURNING i.instance_id, i.lease_token, i.lease_expires_at)
       SELECT instance_id, lease_token, lease_expires_at FROM claimed ORDER BY instance_id`,
-    lockLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1 FOR UPDATE`,
     selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1`,
-    renewLease: `UPDATE ${s}.instances SET lease_expires_at = $2 WHERE instance_id = $1`,
+    // Only while the lease held is this one (owner and token): the row lock and the check in one statement.
+    renewLease: `UPDATE ${s}.instances SET lease_expires_at = $4
+      WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,
     releaseLease: `UPDATE ${s}.instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
       WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,
 
