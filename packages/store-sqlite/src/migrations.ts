@@ -149,13 +149,17 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    description: 'completed instances out of the status index',
+    description: 'completed instances out of the status index, roots out of the root index',
     sql: `
       -- Completed instances are most of a store and are never written again: an ending put deletes the
       -- instance's entry and inserts none (a random page less per put). Queries for any other status name
       -- the index's condition; listing completed instances reads the table in id order.
       DROP INDEX instances_by_status;
       CREATE INDEX instances_by_status ON instances (status, instance_id) WHERE status <> 'completed';
+      -- Most instances are roots, whose first put then writes no entry here: a tree is its root, found by
+      -- its id, and the descendants this index holds.
+      DROP INDEX instances_by_root;
+      CREATE INDEX instances_by_root ON instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
     `,
   },
 ];

@@ -26,6 +26,8 @@ const INSTANCE_COLUMNS =
  */
 const DERIVED_ROOT_ID =
   'COALESCE((SELECT p.root_id FROM instances p WHERE p.instance_id = @parent_id), @parent_id, @instance_id)';
+/** The instances under a root, through `instances_by_root` (schema 6: children only, so named here). */
+const DESCENDANTS = 'SELECT instance_id FROM instances WHERE root_id = @rootId AND parent_id IS NOT NULL';
 /** The condition of `instances_by_status` (schema 6), named by every query it serves so that SQLite uses it. */
 const LIVE = "status <> 'completed'";
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
@@ -232,7 +234,8 @@ export function selectInstancesSql(shape: InstanceFilterShape): string {
   if (shape.roots) where.push('parent_id IS NULL');
   if (shape.children) where.push('parent_id IS NOT NULL');
   if (shape.parentId) where.push('parent_id = @parentId');
-  if (shape.rootId) where.push('root_id = @rootId');
+  // The tree's root by its id and its descendants through instances_by_root (which holds no root), in id order.
+  if (shape.rootId) where.push(`instance_id IN (${DESCENDANTS} UNION ALL SELECT @rootId) AND root_id = @rootId`);
   if (shape.status) where.push('status = @status');
   if (shape.liveStatus) where.push(LIVE);
   if (shape.definition) where.push('definition_id = @definition');

@@ -110,6 +110,12 @@ describe('schema version 4: the root of every call tree', () => {
     expect((await repository.instances({ rootId: 'root' })).map(({ instanceId }) => instanceId)).toContain(
       'great-grandchild',
     );
+    // A tree whose root is not stored is its descendants; an instance that is not a root has no tree.
+    expect((await repository.instances({ rootId: 'deleted-root' })).map(({ instanceId }) => instanceId)).toEqual([
+      'orphan',
+      'orphan-child',
+    ]);
+    expect(await repository.instances({ rootId: 'child' })).toEqual([]);
   });
 
   it('should find a call tree through the instances_by_root index, in either order', async () => {
@@ -137,8 +143,10 @@ describe('schema version 4: the root of every call tree', () => {
         )
           .map(({ detail }) => detail)
           .join('; ');
-        // In index order: no temporary B-tree sorts the tree.
-        expect(plan).toMatch(/^SEARCH instances USING INDEX instances_by_root \(root_id=\?\)$/);
+        // The root by its id, its descendants through the index, in id order: no temporary B-tree sorts them.
+        expect(plan).toContain('SEARCH instances USING INDEX sqlite_autoindex_instances_1 (instance_id=?)');
+        expect(plan).toContain('SEARCH instances USING INDEX instances_by_root (root_id=?)');
+        expect(plan).not.toContain('TEMP B-TREE');
       }
     } finally {
       db.close();
