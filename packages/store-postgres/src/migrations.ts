@@ -146,15 +146,18 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: PUT_CHECKPOINT_FUNCTION,
   },
   {
-    description: 'completed instances out of the status index, roots out of the parent index',
+    description: 'completed instances out of the status index, roots out of the parent and root indexes',
     sql: `
       -- An instance's row changes its status when it ends, so that update writes a new entry into every
       -- index of the table: completed instances (most of a store, never written again) and roots (most
-      -- instances) get none in these two. Queries for another status, or for a parent, imply the conditions.
+      -- instances) get none in these three. Queries for another status, or for a parent, imply the
+      -- conditions; a tree is its root, found by its id, and the descendants the root index holds.
       DROP INDEX {schema}.instances_by_status;
       CREATE INDEX instances_by_status ON {schema}.instances (status, instance_id) WHERE status <> 'completed';
       DROP INDEX {schema}.instances_by_parent;
       CREATE INDEX instances_by_parent ON {schema}.instances (parent_id, instance_id) WHERE parent_id IS NOT NULL;
+      DROP INDEX {schema}.instances_by_root;
+      CREATE INDEX instances_by_root ON {schema}.instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
     `,
   },
 ];

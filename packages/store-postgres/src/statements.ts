@@ -269,7 +269,14 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
   if (filter.roots) where.push('i.parent_id IS NULL');
   if (filter.children) where.push('i.parent_id IS NOT NULL');
   if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);
-  if (filter.rootId !== undefined) where.push(`i.root_id = ${bind(filter.rootId)}`);
+  if (filter.rootId !== undefined) {
+    // The tree's root by its id and its descendants through instances_by_root (which holds no root).
+    const root = bind(filter.rootId);
+    where.push(
+      `i.instance_id IN (SELECT d.instance_id FROM ${s}.instances d WHERE d.root_id = ${root} AND d.parent_id IS NOT NULL UNION ALL SELECT ${root})`,
+      `i.root_id = ${root}`,
+    );
+  }
   if (filter.status !== undefined) where.push(`i.status = ${bind(filter.status)}`);
   // Named so that the status index (which leaves completed instances out) serves a generic plan too.
   if (filter.status !== undefined && filter.status !== 'completed') where.push(`i.status <> 'completed'`);

@@ -374,43 +374,52 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     expect(ids(await repository.instances({ status: 'running' }))).toEqual(['b', 'e']);
     expect(ids(await repository.instances({ status: 'terminated' }))).toEqual(['c']);
     expect(ids(await repository.instances({ parentId: 'b' }))).toEqual(['d', 'e']);
+    expect(ids(await repository.instances({ rootId: 'b' }))).toEqual(['b', 'd', 'e']);
+    expect(ids(await repository.instances({ rootId: 'a' }))).toEqual(['a']);
+    expect(ids(await repository.instances({ rootId: 'd' }))).toEqual([]);
     const indexes = await sql<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname IN ('instances_by_status', 'instances_by_parent') ORDER BY indexname`,
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1
+        AND indexname IN ('instances_by_status', 'instances_by_parent', 'instances_by_root') ORDER BY indexname`,
       [name],
     );
     expect(indexes.map(({ indexname, indexdef }) => [indexname, indexdef.replace(/^.* WHERE /, '')])).toEqual([
       ['instances_by_parent', '(parent_id IS NOT NULL)'],
+      ['instances_by_root', '(parent_id IS NOT NULL)'],
       ['instances_by_status', "(status <> 'completed'::text)"],
     ]);
   });
 
-  it('should plan a listing of running instances on the status index', async () => {
+  it.each([
+    ['running instances', { status: 'running' }, 'instances_by_status'],
+    ['a call tree', { rootId: 'root' }, 'instances_by_root'],
+  ] as const)('should plan a listing of %s on its partial index', async (_, filter, index) => {
     const name = schema();
     await open(name);
     const { text, values } = selectInstancesSql(`"${name}"`, {
       roots: false,
       children: false,
       parentId: undefined,
-      status: 'running',
+      status: undefined,
       definition: undefined,
       after: undefined,
       limit: 10,
       rootId: undefined,
       before: undefined,
       desc: false,
+      ...filter,
     });
-    // a generic plan (as a prepared statement may get): the status index still serves it
+    // a generic plan (as a prepared statement may get): the partial index still serves it
     const admin = await adminPool();
     const client = await admin.connect();
     try {
       await client.query('SET enable_seqscan = off');
       await client.query("SET plan_cache_mode = 'force_generic_plan'");
-      await client.query(`PREPARE running_listing AS ${text}`);
+      await client.query(`PREPARE listing AS ${text}`);
       const plan = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN EXECUTE running_listing(${values.map((value) => (typeof value === 'string' ? `'${value}'` : value)).join(', ')})`,
+        `EXPLAIN EXECUTE listing(${values.map((value) => (typeof value === 'string' ? `'${value}'` : value)).join(', ')})`,
       );
-      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('instances_by_status');
-      await client.query('DEALLOCATE running_listing');
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain(index);
+      await client.query('DEALLOCATE listing');
       await client.query('RESET enable_seqscan');
       await client.query('RESET plan_cache_mode');
     } finally {
