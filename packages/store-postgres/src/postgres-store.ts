@@ -189,7 +189,7 @@ export class PostgresRepository implements Repository {
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
     const work = (client: PgClientLike) => putWrites(client, this.#sql, instanceId, seq, writes, fence);
-    await this.#grouped('putWrites', { key: instanceId, alone: () => this.#fenced(work), inBatch: work });
+    await this.#groupedWork('putWrites', instanceId, work);
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -254,11 +254,7 @@ export class PostgresRepository implements Repository {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
     const work = (client: PgClientLike) => renewLease(client, this.#sql, lease, ttlMs, now);
     // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
-    const renewed = await this.#grouped('renew', {
-      key: lease.instanceId,
-      alone: () => this.#fenced(work),
-      inBatch: work,
-    });
+    const renewed = await this.#groupedWork('renew', lease.instanceId, work);
     if (renewed instanceof LeaseLostError) throw renewed;
     return renewed;
   }
@@ -275,7 +271,7 @@ export class PostgresRepository implements Repository {
     const work = (client: PgClientLike) =>
       client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
-    await this.#grouped('release', { key: lease.instanceId, alone: () => this.#fenced(work), inBatch: work });
+    await this.#groupedWork('release', lease.instanceId, work);
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -365,6 +361,11 @@ export class PostgresRepository implements Repository {
   /** A checkpoint write, committed with the others waiting at the same time, or alone (`PgGroupCommit`). */
   #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut>): Promise<T> {
     return this.#call(operation, () => this.#group.submit(write));
+  }
+
+  /** A write of instance `key` grouped like a put: in the batch's transaction, or alone in a fenced one. */
+  #groupedWork<T>(operation: string, key: string, work: (client: PgClientLike) => Promise<T>): Promise<T> {
+    return this.#grouped(operation, { key, alone: () => this.#fenced(work), inBatch: work });
   }
 
   /** One transaction, begun under the schema fence (refused once a newer build migrated the schema). */

@@ -55,6 +55,22 @@ async function sql<TRow>(text: string, values?: unknown[]): Promise<TRow[]> {
   return (await (await adminPool()).query<TRow>(text, values)).rows;
 }
 
+/** A fresh schema migrated to `version` as a build of that version left it, its steps recorded. */
+async function schemaAt(version: number): Promise<string> {
+  const name = schema();
+  await sql(`CREATE SCHEMA "${name}"`);
+  await sql(`CREATE TABLE "${name}".schema_migrations (
+    version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  for (const [i, migration] of MIGRATIONS.slice(0, version).entries()) {
+    await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
+    await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
+      i + 1,
+      migration.description,
+    ]);
+  }
+  return name;
+}
+
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 function checkpoint(instanceId: string, seq: number, parentId: string | null = null): PutCheckpoint {
@@ -108,17 +124,7 @@ const refusal = (promise: Promise<unknown>) =>
 
 describe(`schema version 4 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: the root of every call tree`, () => {
   it('should back-fill rootId when it upgrades a version-3 schema, walking trees down from their roots', async () => {
-    const name = schema();
-    await sql(`CREATE SCHEMA "${name}"`);
-    await sql(`CREATE TABLE "${name}".schema_migrations (
-      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    for (const [i, migration] of MIGRATIONS.slice(0, 3).entries()) {
-      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
-      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
-        i + 1,
-        migration.description,
-      ]);
-    }
+    const name = await schemaAt(3);
     // Children before their parents, and a subtree whose root was deleted before the upgrade.
     for (const [id, parent] of [
       ['grandchild', 'child'],
@@ -166,17 +172,7 @@ describe(`schema version 4 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
 
 describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: put in one statement`, () => {
   it('should add put_checkpoint when it upgrades a version-4 schema, and store the next put of a stored instance with it', async () => {
-    const name = schema();
-    await sql(`CREATE SCHEMA "${name}"`);
-    await sql(`CREATE TABLE "${name}".schema_migrations (
-      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    for (const [i, migration] of MIGRATIONS.slice(0, 4).entries()) {
-      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
-      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
-        i + 1,
-        migration.description,
-      ]);
-    }
+    const name = await schemaAt(4);
     await sql(
       `INSERT INTO "${name}".instances (instance_id, latest_seq, definition_digest, status, process_id,
         definition_id, root_id, lease_owner, lease_token, lease_expires_at)
@@ -340,17 +336,7 @@ describe('a process of this build across an upgrade by another process', () => {
 describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: smaller status and parent indexes`, () => {
   it('should upgrade a version-5 schema and list every status and parent as before, completed instances and roots left out of their indexes', async () => {
     // given a version-5 schema holding a root of each status and a child
-    const name = schema();
-    await sql(`CREATE SCHEMA "${name}"`);
-    await sql(`CREATE TABLE "${name}".schema_migrations (
-      version INTEGER NOT NULL PRIMARY KEY, description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    for (const [i, migration] of MIGRATIONS.slice(0, 5).entries()) {
-      await sql(migration.sql.replaceAll('{schema}', `"${name}"`));
-      await sql(`INSERT INTO "${name}".schema_migrations (version, description) VALUES ($1, $2)`, [
-        i + 1,
-        migration.description,
-      ]);
-    }
+    const name = await schemaAt(5);
     for (const [id, status, parent] of [
       ['a', 'completed', null],
       ['b', 'running', null],

@@ -73,10 +73,7 @@ describe('group commit on SQLite', () => {
 
   it('should commit releases issued together in one transaction, each releasing only its own lease', async () => {
     // given a hundred claimed instances
-    const path = join(directory, 'thresher.db');
-    const repository = createSqliteRepository({ path });
-    await Promise.all(Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1))));
-    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    const { path, repository, leases } = await hundredClaimed();
     const framesBefore = walFrames(path);
 
     // when all but one are released at once, with one stale release among them
@@ -92,10 +89,7 @@ describe('group commit on SQLite', () => {
 
   it('should commit renewals issued together in one transaction, refusing only a lease no longer held', async () => {
     // given a hundred claimed instances, one of them released since
-    const path = join(directory, 'thresher.db');
-    const repository = createSqliteRepository({ path });
-    await Promise.all(Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1))));
-    const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+    const { path, repository, leases } = await hundredClaimed();
     await repository.release(leases[0]!);
     const framesBefore = walFrames(path);
 
@@ -165,6 +159,15 @@ describe('group commit on SQLite', () => {
     await repository.close();
   });
 });
+
+/** A repository holding a hundred stored instances, each claimed by node-a. */
+async function hundredClaimed() {
+  const path = join(directory, 'thresher.db');
+  const repository = createSqliteRepository({ path });
+  await Promise.all(Array.from({ length: 100 }, (_, i) => repository.put(checkpoint(`order-${i}`, 1))));
+  const leases = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 100 });
+  return { path, repository, leases };
+}
 
 /** Frames in the database's write-ahead log (header 32 bytes; each frame a 24-byte header and a 4 KiB page). */
 function walFrames(path: string): number {
