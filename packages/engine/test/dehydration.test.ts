@@ -1,5 +1,5 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent, Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
@@ -175,5 +175,51 @@ describe('an engine that dehydrates', () => {
     expect((await engine.settled(parent)).status).toBe('completed');
     expect((await engine.instance(call!.instanceId))?.status).toBe('completed');
     expect(runs).toEqual({ work: 1, ship: 2 });
+  });
+
+  it('should let go of an instance recover() restored, once the restore has had its turn', async () => {
+    // given an instance parked at a user task by an engine that did not dehydrate, since closed
+    const repository = createMemoryRepository();
+    const { handlers } = counted();
+    const first = new Engine({ repository, handlers });
+    await first.deploy(reviewed);
+    const id = await first.start('p');
+    await first.settled(id);
+    await first.close();
+
+    // when a dehydrating engine recovers it
+    const engine = dehydrating(repository, handlers);
+    const report = await engine.recover({ instanceIds: [id] });
+
+    // then it was restored, and left memory and its lease after the restore
+    expect(report.restored).toEqual([id]);
+    await expect.poll(() => repository.lease(id)).toBeUndefined();
+  });
+});
+
+describe('an engine that does not dehydrate', () => {
+  it('should leave nothing behind a restore that holds the instance past close (no retirement is scheduled)', async () => {
+    // given an instance parked at a user task, its engine gone
+    const repository = createMemoryRepository();
+    const { handlers } = counted();
+    const first = new Engine({ repository, handlers });
+    await first.deploy(reviewed);
+    const id = await first.start('p');
+    await first.settled(id);
+    await first.close();
+
+    // when an engine that keeps its instances in memory restores it and closes, without the event loop turning
+    const scheduled = vi.spyOn(globalThis, 'setImmediate');
+    try {
+      const engine = new Engine({ repository, handlers });
+      expect((await engine.recover({ instanceIds: [id] })).restored).toEqual([id]);
+      expect(await engine.userTasks({ instanceId: id })).toHaveLength(1);
+      await engine.close();
+
+      // then no callback was left queued: a loop of restores in one turn would otherwise keep every one alive
+      expect(scheduled).not.toHaveBeenCalled();
+    } finally {
+      scheduled.mockRestore();
+    }
   });
 });

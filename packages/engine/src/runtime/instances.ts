@@ -297,8 +297,10 @@ export class Instances {
     if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
     await calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
     // Not while it is being restored (a call forwarded then would wait on this very restore), and not
-    // before the caller that restored it had its turn (its event would restore it again).
-    setImmediate(() => runtime.retireIfParked());
+    // before the caller that restored it had its turn (its event would restore it again). Only when this
+    // engine dehydrates: the callback holds the instance until the event loop's next turn (`startWorker`
+    // retires the parked ones when it turns dehydration on).
+    if (this.deps.dehydrating()) setImmediate(() => runtime.retireIfParked());
     return runtime;
   }
 }
