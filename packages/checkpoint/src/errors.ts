@@ -14,6 +14,7 @@ export const CheckpointErrorCode = {
   LimitExceeded: 'THRESHER_LIMIT_EXCEEDED',
   ParentLink: 'THRESHER_PARENT_LINK',
   StoreUpgraded: 'THRESHER_STORE_UPGRADED',
+  StaleDeployments: 'THRESHER_STALE_DEPLOYMENTS',
 } as const;
 export type CheckpointErrorCode = (typeof CheckpointErrorCode)[keyof typeof CheckpointErrorCode];
 
@@ -195,6 +196,27 @@ export class StoreUpgradedError extends CheckpointError {
       CheckpointErrorCode.StoreUpgraded,
       `${where} was migrated to schema ${schema} by a newer Thresher; this process knows schema ${supported} ` +
         'and must stop (run the newer build)',
+    );
+  }
+}
+
+/**
+ * An instance's first put refused because the store holds more deployments than the writer had read when it
+ * chose the instance's deployment (`PutCheckpoint.deploymentsSeen`): one deployed since may be a later version
+ * of the process. Nothing is stored. Read the deployments again and choose again; the engine does so itself.
+ */
+export class StaleDeploymentsError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    /** How many deployments the writer had read. */
+    readonly seen: number,
+    /** How many the store holds. */
+    readonly stored: number,
+  ) {
+    super(
+      CheckpointErrorCode.StaleDeployments,
+      `first put of instance ${instanceId} refused: its deployment was chosen among ${seen} deployments, ` +
+        `and the store now holds ${stored}; read them again and choose the latest`,
     );
   }
 }

@@ -22,6 +22,7 @@ export {
   LimitExceededError,
   NotFoundError,
   ParentLinkError,
+  StaleDeploymentsError,
   StaleReceiptError,
   StoreUpgradedError,
   UnencodableValueError,
@@ -91,6 +92,7 @@ export {
 } from './input-rules.js';
 export type { HeldLease } from './put-rules.js';
 export {
+  checkDeploymentsSeen,
   checkFence,
   checkKeepLast,
   checkLeaseArguments,

@@ -194,6 +194,14 @@ export function checkPutArguments(checkpoint: PutCheckpoint): void {
   }
   if (parentId === instanceId) throw new ParentLinkError(instanceId, 'meta.parentId', 'names the instance itself');
   checkPutLease(checkpoint);
+  if (checkpoint.deploymentsSeen !== undefined) {
+    checkInteger('deploymentsSeen', checkpoint.deploymentsSeen, 0);
+    if (checkpoint.parentSeq !== null) {
+      throw new RangeError(
+        `deploymentsSeen is only for an instance's first put (parentSeq null), not parentSeq ${checkpoint.parentSeq}`,
+      );
+    }
+  }
 }
 
 /** `claim` only on a first, unfenced put; `release` only on a fenced one; never both. */

@@ -48,6 +48,7 @@ export function createMemoryRepository(): Repository {
   };
 
   return {
+    checksDeploymentsSeen: true,
     async put(checkpoint) {
       await assertOpen();
       putCheckpoint(state, checkpoint);

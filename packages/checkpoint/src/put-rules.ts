@@ -1,4 +1,4 @@
-import { ConflictError, LeaseLostError, NotFoundError, ParentLinkError } from './errors.js';
+import { ConflictError, LeaseLostError, NotFoundError, ParentLinkError, StaleDeploymentsError } from './errors.js';
 import type { BufferedMessage, Fence, Lease, PendingWrite, PutCheckpoint, RewriteCheckpoint } from './repository.js';
 
 /** Byte-for-byte equality of two documents. */
@@ -69,6 +69,18 @@ export function checkParentStored(checkpoint: PutCheckpoint, stored: boolean): v
     'meta.parentId',
     `names instance ${JSON.stringify(checkpoint.meta.parentId)}, which is not stored: put the parent first`,
   );
+}
+
+/**
+ * The deployments rule of `put`, for a put that stores a new instance (checked after the parent rule; a replay
+ * of a stored first put is not checked): none deployed since the writer chose the instance's deployment.
+ *
+ * @param stored how many deployments the store holds
+ * @throws StaleDeploymentsError naming the instance and both counts
+ */
+export function checkDeploymentsSeen(checkpoint: PutCheckpoint, stored: number): void {
+  const seen = checkpoint.deploymentsSeen;
+  if (seen !== undefined && stored > seen) throw new StaleDeploymentsError(checkpoint.instanceId, seen, stored);
 }
 
 /**

@@ -126,6 +126,13 @@ export interface PutCheckpoint {
    * that ended lets go in the write that ends it. Only with a `fence`.
    */
   release?: boolean;
+  /**
+   * How many deployments the writer had read when it chose this instance's deployment as the latest of its
+   * process (`start(processId)`). Only on an instance's first put (`parentSeq` null). A store that applies it
+   * (`Repository.checksDeploymentsSeen`) refuses the put with `StaleDeploymentsError`, storing nothing, when
+   * it holds more deployments than that, unless the instance is already stored (a replay).
+   */
+  deploymentsSeen?: number;
 }
 
 /** A claim made with a put (`PutCheckpoint.claim`): as `ClaimOptions`, for the put's instance only. */
@@ -302,6 +309,12 @@ export interface ListOptions {
  */
 export interface Repository {
   /**
+   * True when `put` applies `PutCheckpoint.deploymentsSeen` (conformance cases TH-DEPLOY-11 to 14). The engine
+   * then keeps the deployments it read and lets a new instance's first put check that none came since,
+   * instead of reading every deployment at every `start`; without it, it reads them at every `start`.
+   */
+  readonly checksDeploymentsSeen?: boolean;
+  /**
    * Store a checkpoint and index its `meta` (status, discovery fields, due timer, subscriptions).
    *
    * Refuses arguments the write rules refuse (see the interface). Then refuses with `LeaseLostError` when its
@@ -311,7 +324,9 @@ export interface Repository {
    * index is left as it is); with different bytes it is a `ConflictError`. A stored row is never overwritten.
    * Then, when the put makes a parent link (the instance's first put, or one naming another `parentId` than
    * the indexed one), refuses with `ParentLinkError` unless `parentId` names a stored instance. A link once
-   * made stays valid when its parent is deleted.
+   * made stays valid when its parent is deleted. Then, when the put stores a new instance and carries
+   * `deploymentsSeen`, a store that `checksDeploymentsSeen` refuses with `StaleDeploymentsError` when it
+   * holds more deployments than that.
    *
    * With `claim` or `release`, the lease changes in the same transaction, after the put (a replayed put
    * included); a refused put changes no lease. Resolves the lease `claim` took, else undefined.

@@ -37,7 +37,7 @@ import type { ProcessDef } from './model/types.js';
 import { CallLinks, type ParentLink } from './runtime/call-links.js';
 import { openStored } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
-import { Definitions } from './runtime/definitions.js';
+import { Definitions, isStaleDeployments } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { DuePoll } from './runtime/due-poll.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
@@ -56,6 +56,8 @@ import type { LiveTouchpoint, OperatorQuestion } from './touchpoints/types.js';
 
 /** `recover` reads the heads of this many instances at a time (one store read each batch). */
 const RESTORE_BATCH = 500;
+/** How often `start` chooses a deployment again when others were deployed meanwhile, before it gives up. */
+const MAX_CHOICES = 10;
 
 type Listener<T extends EngineEventType | '*'> = (
   event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
@@ -242,13 +244,33 @@ export class Engine {
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
-    const { deployment, process } = await this.definitions.findProcess(processId, options.digest);
-    const startNode = process.startNodes[0];
-    if (!startNode) {
-      const starts = (process.eventStartNodes ?? []).join(', ');
-      throw new InvalidStateError(`process ${processId} has no none start event: it starts by its events (${starts})`);
+    for (let chosen = 1; ; chosen++) {
+      const { deployment, process, deploymentsSeen } = await this.definitions.findProcess(processId, options.digest);
+      const startNode = process.startNodes[0];
+      if (!startNode) {
+        const starts = (process.eventStartNodes ?? []).join(', ');
+        throw new InvalidStateError(
+          `process ${processId} has no none start event: it starts by its events (${starts})`,
+        );
+      }
+      try {
+        const { variables = {}, businessKey } = options;
+        return await this.startAt(
+          deployment,
+          process,
+          startNode,
+          variables,
+          businessKey,
+          undefined,
+          undefined,
+          deploymentsSeen,
+        );
+      } catch (error) {
+        // Chosen among the deployments read before another was deployed: nothing was stored, choose again.
+        if (!isStaleDeployments(error) || chosen >= MAX_CHOICES) throw error;
+        this.definitions.forget();
+      }
     }
-    return this.startAt(deployment, process, startNode, options.variables ?? {}, options.businessKey);
   }
 
   /** Create an instance and run it from `startNode` (a none start, or the event start an event triggered). */
@@ -260,6 +282,8 @@ export class Engine {
     businessKey?: string,
     scheduled?: { id: string; timer?: TimerSchedule },
     link?: ParentLink,
+    /** How many deployments `deployment` was chosen among, for the store to check at the first put. */
+    deploymentsSeen?: number,
   ): Promise<string> {
     const processId = process.id;
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
@@ -281,7 +305,7 @@ export class Engine {
         receivedIds: [],
       }),
     );
-    const runtime = new InstanceRuntime(this.host, process, state, null, null);
+    const runtime = new InstanceRuntime(this.host, process, state, null, null, deploymentsSeen);
     this.loops.add(runtime);
     try {
       await runtime.submit({

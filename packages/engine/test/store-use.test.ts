@@ -2,7 +2,7 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { bpmn, chain } from './fixtures/bpmn/xml.js';
+import { bpmn, chain, definitions, process } from './fixtures/bpmn/xml.js';
 
 /** start → review (user task) → end. */
 const reviewed = bpmn(
@@ -140,6 +140,72 @@ describe('the deployments a start looks in', () => {
     expect(together).toBeLessThanOrEqual(2);
     expect(calls.deployments).toBe(together + 1);
     expect(state.status === 'waiting' && state.userTasks.map((task) => task.elementId)).toEqual(['check']);
+  });
+
+  it('should keep what it read for the starts after, while no other deployment is made', async () => {
+    const { repository, calls } = counting(createMemoryRepository(), ['deployments', 'put']);
+    const engine = engineOn(repository);
+    await engine.deploy(reviewed);
+    calls.deployments = 0;
+
+    for (let i = 0; i < 5; i++) await engine.start('p');
+
+    expect(calls.deployments).toBe(1);
+    expect(calls.put).toBe(5);
+  });
+
+  it('should start on the version another engine deployed since its read, storing nothing of the refused choice and reporting no fault', async () => {
+    // given an engine that started an instance on version 1, and another engine that deployed version 2
+    const inner = createMemoryRepository();
+    const engine = engineOn(inner);
+    const faults: unknown[] = [];
+    engine.onFault((event) => faults.push(event));
+    await engine.deploy(reviewed);
+    const before = await engine.start('p');
+    await engineOn(inner).deploy(reviewed.replaceAll('review', 'check'));
+
+    // when it starts the process again
+    const id = await engine.start('p');
+
+    // then the instance runs on version 2, and the store holds only the two instances started
+    expect((await engine.instance(id))?.version).toBe(2);
+    expect((await inner.instances()).map(({ instanceId }) => instanceId).sort()).toEqual([before, id].sort());
+    expect(faults).toEqual([]);
+  });
+
+  it('should read again for a process its last read did not have', async () => {
+    const inner = createMemoryRepository();
+    const engine = engineOn(inner);
+    await engine.deploy(reviewed);
+    await engine.start('p');
+    await engineOn(inner).deploy(
+      definitions(
+        process('<bpmn:startEvent id="start" /><bpmn:endEvent id="end" />' + chain('start', 'end'), 'other'),
+        'defs-other',
+      ),
+    );
+
+    const id = await engine.start('other');
+
+    expect((await engine.instance(id))?.processId).toBe('other');
+  });
+
+  it('should read them at every start on a store that does not check a first put against them', async () => {
+    const inner = createMemoryRepository();
+    const unchecked = new Proxy(inner, {
+      get: (target, property) => (property === 'checksDeploymentsSeen' ? undefined : Reflect.get(target, property)),
+    });
+    const { repository, calls } = counting(unchecked, ['deployments']);
+    const engine = engineOn(repository);
+    await engine.deploy(reviewed);
+    calls.deployments = 0;
+
+    for (let i = 0; i < 3; i++) await engine.start('p');
+    await engineOn(inner).deploy(reviewed.replaceAll('review', 'check'));
+    const id = await engine.start('p');
+
+    expect(calls.deployments).toBe(4);
+    expect((await engine.instance(id))?.version).toBe(2);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   assertStoreNotUpgraded,
   type CheckpointRow,
   type CheckpointWithWriteRow,
+  checkDeploymentsSeen,
   checkParentStored,
   checkWritesTarget,
   decideCopy,
@@ -32,6 +33,7 @@ import type { PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import {
+  carriesDeploymentsSeen,
   checkpointParams,
   type Int8,
   instanceParams,
@@ -69,7 +71,7 @@ export async function putInOneStatement(
 ): Promise<OneStatementPut> {
   if (!fenceComparable(checkpoint)) return { stored: false };
   const { rows } = await db.query<PutFunctionRow>(
-    sql.putCheckpoint,
+    carriesDeploymentsSeen(checkpoint) ? sql.putCheckpointSeen : sql.putCheckpoint,
     putFunctionParams(checkpoint, fence.lockKey, SCHEMA_VERSION),
   );
   return oneStatementOutcome(rows[0], checkpoint, fence.where);
@@ -110,7 +112,8 @@ export function oneStatementOutcome(
 
 /**
  * `put` under the instance's row lock: the fence, then {@link decidePut} on what the lock holder sees, then
- * the parent link ({@link parentToCheck}; a parent deleted meanwhile is as if deleted just after). The
+ * the parent link ({@link parentToCheck}; a parent deleted meanwhile is as if deleted just after), and for a
+ * new instance the deployments it was chosen among ({@link checkDeploymentsSeen}). The
  * creation of an instance, which has no row to lock yet, is serialised by the primary key: the losing
  * insert waits for the winner and decides again under its lock.
  */
@@ -131,6 +134,10 @@ export async function putCheckpoint(client: PgQueryable, sql: Statements, checkp
     const parent = parentToCheck(checkpoint, indexed);
     if (parent !== null) {
       checkParentStored(checkpoint, (await client.query(sql.instanceExists, [parent])).rows.length > 0);
+    }
+    if (latest === null && checkpoint.deploymentsSeen !== undefined) {
+      const { rows } = await client.query<{ stored: Int8 }>(sql.countDeployments, []);
+      checkDeploymentsSeen(checkpoint, Number(rows[0]!.stored));
     }
     if (latest === null) {
       const created = await client.query(sql.createInstance, instanceValues);

@@ -5,7 +5,7 @@ import {
   type SchemaMigration,
 } from '@thresher/checkpoint';
 import type { PgClientLike, PgPoolLike } from './driver.js';
-import { PUT_CHECKPOINT_FUNCTION } from './put-function.js';
+import { PUT_CHECKPOINT_FUNCTION, PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
@@ -159,6 +159,10 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX {schema}.instances_by_root;
       CREATE INDEX instances_by_root ON {schema}.instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
     `,
+  },
+  {
+    description: 'put_checkpoint with the deployments a new instance was chosen among',
+    sql: PUT_CHECKPOINT_SEEN_FUNCTION,
   },
 ];
 

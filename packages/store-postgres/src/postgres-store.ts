@@ -123,6 +123,7 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
 export class PostgresRepository implements Repository {
   /** The schema holding the tables. */
   readonly schema: string;
+  readonly checksDeploymentsSeen = true;
   readonly #pool: PgPoolLike;
   readonly #owned: boolean;
   readonly #where: string;

@@ -9,7 +9,7 @@ import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
 import { leaseWithPut } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { type Int8, type PutFunctionRow, putBatchParams } from './rows.js';
+import { carriesDeploymentsSeen, type Int8, type PutFunctionRow, putBatchParams } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** A put as the group commit joins it with its neighbours: its instance and document size, and the put. */
@@ -63,7 +63,7 @@ async function putsInOneStatement(
   const sent = checkpoints.filter(fenceComparable);
   if (sent.length === 0) return checkpoints.map(() => ({ stored: false }));
   const { rows } = await db.query<PutFunctionRow & { ord: Int8 }>(
-    sql.putCheckpoints,
+    sent.some(carriesDeploymentsSeen) ? sql.putCheckpointsSeen : sql.putCheckpoints,
     putBatchParams(sent, fence.lockKey, SCHEMA_VERSION),
   );
   // One row per put sent, by its 1-based position; a row missing is a put left undecided.

@@ -130,10 +130,11 @@ export interface PutFunctionRow {
 /**
  * `putCheckpoint`'s parameters (the function's): the checkpoint row, the indexed meta and the subscriptions
  * bound as the statements of the full path bind them, then the fence, release, the claim (its expiry as
- * `claim` computes it), the migration lock key and this build's schema version.
+ * `claim` computes it), the migration lock key and this build's schema version; and, for version 7's
+ * signature (a put carrying them), the deployments its instance was chosen among.
  */
 export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, buildVersion: number): unknown[] {
-  const { fence, claim } = checkpoint;
+  const { fence, claim, deploymentsSeen } = checkpoint;
   return [
     ...checkpointParams(checkpoint),
     ...instanceParams(checkpoint).slice(3),
@@ -145,6 +146,7 @@ export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, bu
     claim === undefined ? null : claim.now + claim.ttlMs,
     lockKey,
     buildVersion,
+    ...(deploymentsSeen === undefined ? [] : [deploymentsSeen]),
   ];
 }
 
@@ -159,7 +161,9 @@ const PER_PUT = 21;
  * parameter, one element per put), but the documents and the subscriptions are bound once for all puts, after
  * them: a put's document column holds where its document starts (1-based) in the documents laid end to end,
  * and a column added last its length — one binary parameter, where a bytea[] would travel as hex text; its
- * names and keys columns hold the slice [first, last] of all names and keys (empty when last < first).
+ * names and keys columns hold the slice [first, last] of all names and keys (empty when last < first). When a
+ * put carries the deployments its instance was chosen among, their column comes last (NULL for the others),
+ * for version 7's signature.
  */
 export function putBatchParams(
   checkpoints: readonly PutCheckpoint[],
@@ -191,7 +195,14 @@ export function putBatchParams(
     laidOut.set(document, at);
     at += document.byteLength;
   }
-  return [...columns, laidOut, names, keys, lockKey, buildVersion];
+  const params = [...columns, laidOut, names, keys, lockKey, buildVersion];
+  if (!checkpoints.some(carriesDeploymentsSeen)) return params;
+  return [...params, checkpoints.map((checkpoint) => checkpoint.deploymentsSeen ?? null)];
+}
+
+/** Whether a put needs version 7's `put_checkpoint`: it carries the deployments its instance was chosen among. */
+export function carriesDeploymentsSeen(checkpoint: PutCheckpoint): boolean {
+  return checkpoint.deploymentsSeen !== undefined;
 }
 
 /** `rewriteCheckpoint`'s parameters: only what a schema migration changes. */

@@ -4,6 +4,7 @@ import {
   LeaseLostError,
   ParentLinkError,
   type PutCheckpoint,
+  StaleDeploymentsError,
 } from '@thresher/checkpoint';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
@@ -388,6 +389,52 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
     expect((await repository.get('good-1'))?.seq).toBe(1);
     expect((await repository.get('good-2'))?.seq).toBe(1);
+  });
+
+  it('should check the deployments a first put was chosen among in its one statement, alone and in a batch, leaving a stale one to the full rules', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const deploy = (digest: string) =>
+      repository.putDeployment({ definitionId: 'order-fulfilment', digest, xml: '<definitions/>', deployedAt: 1 });
+    await deploy('digest-1');
+
+    // Chosen among the one deployment stored: one statement, stored with its claim.
+    const current = await sent(counted, () =>
+      repository.put({
+        ...checkpoint('order-1', 1),
+        deploymentsSeen: 1,
+        claim: { owner: 'node-a', ttlMs: 1000, now: 0 },
+      }),
+    );
+    await deploy('digest-2');
+    // Chosen before the second deployment: the statement leaves it, the full rules refuse it.
+    const stale = await refused(counted, () => repository.put({ ...checkpoint('order-2', 1), deploymentsSeen: 1 }));
+    // In a batch: the current ones stored, the stale one refused alone.
+    const batch = await sent(counted, () =>
+      Promise.allSettled([
+        repository.put({ ...checkpoint('order-3', 1), deploymentsSeen: 2 }),
+        repository.put({ ...checkpoint('order-4', 1), deploymentsSeen: 2 }),
+        repository.put({ ...checkpoint('order-5', 1), deploymentsSeen: 1 }),
+        repository.put({ ...checkpoint('order-6', 1), deploymentsSeen: 2 }),
+      ]),
+    );
+
+    expect(current.statements).toEqual([expect.stringMatching(ONE_STATEMENT)]);
+    expect(current.value).toMatchObject({ instanceId: 'order-1', owner: 'node-a' });
+    expect(stale.error).toBeInstanceOf(StaleDeploymentsError);
+    expect(stale.error).toMatchObject({ seen: 1, stored: 2 });
+    expect(stale.statements[0]).toMatch(ONE_STATEMENT);
+    expect(stale.statements[1]).toMatch(FENCED_BEGIN);
+    expect(stale.statements.at(-1)).toBe('ROLLBACK');
+    expect(batch.statements).toContainEqual(expect.stringMatching(BATCH_STATEMENT));
+    expect(batch.value.map(({ status }) => status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((batch.value[2] as PromiseRejectedResult).reason).toBeInstanceOf(StaleDeploymentsError);
+    expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual([
+      'order-1',
+      'order-3',
+      'order-4',
+      'order-6',
+    ]);
   });
 
   it('should keep a putWrites between two puts of a batch in its place: after the first, before the second', async () => {

@@ -3,7 +3,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type CheckpointError, type PutCheckpoint, StoreUpgradedError } from '@thresher/checkpoint';
+import {
+  type CheckpointError,
+  type PutCheckpoint,
+  StaleDeploymentsError,
+  StoreUpgradedError,
+} from '@thresher/checkpoint';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type PostgresRepository, SCHEMA_VERSION } from '../src/index.js';
 import { selectInstancesSql } from '../src/statements.js';
@@ -187,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(6);
+      expect(SCHEMA_VERSION).toBe(7);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -411,5 +416,37 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     } finally {
       client.release();
     }
+  });
+});
+
+describe(`schema version 7 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: the deployments a start chose among`, () => {
+  it("should upgrade a version-6 schema holding deployments and check a first put against them, keeping version 5's signature", async () => {
+    // given a version-6 schema with two deployments
+    const name = await schemaAt(6);
+    for (const [ord, digest] of [
+      [1, 'digest-1'],
+      [2, 'digest-2'],
+    ] as const) {
+      await sql(
+        `INSERT INTO "${name}".deployments (definition_id, digest, version, xml, deployed_at) VALUES ('d', $1, $2, '<x/>', 1)`,
+        [digest, ord],
+      );
+    }
+
+    // when a build of schema 7 opens it and puts first checkpoints chosen among one and among two
+    const repository = await open(name);
+    const stale = await refusal(repository.put({ ...checkpoint('order-1', 1), deploymentsSeen: 1 }));
+    await repository.put({ ...checkpoint('order-2', 1), deploymentsSeen: 2 });
+    await repository.put(checkpoint('order-3', 1));
+
+    // then the first is refused and the others stored; both signatures of the function are there
+    expect(stale).toBeInstanceOf(StaleDeploymentsError);
+    expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual(['order-2', 'order-3']);
+    const signatures = await sql<{ args: number }>(
+      `SELECT pronargs AS args FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = $1 AND p.proname = 'put_checkpoint' ORDER BY pronargs`,
+      [name],
+    );
+    expect(signatures.map(({ args }) => args)).toEqual([23, 24]);
   });
 });

@@ -7,6 +7,7 @@
 import {
   type CheckpointRow,
   type CheckpointWithWriteRow,
+  checkDeploymentsSeen,
   checkFence,
   checkParentStored,
   checkWritesTarget,
@@ -41,7 +42,8 @@ import type { Statements } from './statements.js';
 
 /**
  * `put` under the write lock: the fence, then {@link decidePut} on the stored bytes and the latest seq, then
- * the parent link ({@link parentToCheck}); then the instance row, written once with what the put's `claim`
+ * the parent link ({@link parentToCheck}), and for a new instance the deployments it was chosen among
+ * ({@link checkDeploymentsSeen}); then the instance row, written once with what the put's `claim`
  * or `release` does to the lease. Returns the lease a `claim` took; a first put's takes `createToken` (a
  * token of the connection's reserved block, `CreateTokens`), any other the sequence's next.
  */
@@ -64,6 +66,9 @@ export function putCheckpoint(
   const parent = parentToCheck(checkpoint, row === undefined ? undefined : row.parent_id);
   if (parent !== null) checkParentStored(checkpoint, sql.instanceExists.get(parent) !== undefined);
   if (row === undefined) {
+    if (checkpoint.deploymentsSeen !== undefined) {
+      checkDeploymentsSeen(checkpoint, (sql.countDeployments.get() as { stored: number }).stored);
+    }
     // The instance row first: checkpoints reference it. A new running instance is stored holding its claim.
     const lease: Lease | undefined =
       claim && meta.status === 'running'

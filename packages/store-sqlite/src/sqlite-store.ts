@@ -107,6 +107,7 @@ export function createSqliteRepository(options: SqliteRepositoryOptions): Sqlite
 export class SqliteRepository implements Repository {
   /** The absolute path of the database file, or `':memory:'`. */
   readonly path: string;
+  readonly checksDeploymentsSeen = true;
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #instanceStatements: InstanceStatements;

@@ -170,6 +170,8 @@ export const SQL = {
   // ord is the rowid: insertion order, which is what "oldest first" means here (deployedAt is the caller's clock).
   selectDeployments: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments ORDER BY ord`,
   selectDeploymentsOf: `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE definition_id = ? ORDER BY ord`,
+  // What a first put's deploymentsSeen is compared with.
+  countDeployments: 'SELECT COUNT(*) AS stored FROM deployments',
 } as const;
 
 /** Every fixed statement, prepared on one connection. */

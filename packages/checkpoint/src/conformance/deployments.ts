@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
+import { CheckpointErrorCode, StaleDeploymentsError } from '../errors.js';
 import type { DeploymentInput, Repository } from '../repository.js';
-import { contractTest } from './fixtures.js';
+import { checkpoint, contractTest, rejectionOf } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 /** `Repository#putDeployment`, `#getDeployment` and `#deployments`: versions per definition id, by digest. */
@@ -101,6 +102,72 @@ export function describeDeployments<TRepository extends Repository>(
 
       expect(await repository.deployments('order-fulfilment')).toEqual([a1, a2]);
       expect(await repository.deployments('unknown')).toEqual([]);
+    });
+  });
+  describe('Repository#put with deploymentsSeen', () => {
+    const claim = { owner: 'node-a', ttlMs: 30_000, now: 1_700_000_000_000 };
+
+    test('TH-DEPLOY-11', async (repository) => {
+      expect(repository.checksDeploymentsSeen).toBe(true);
+      await repository.putDeployment(deployment('order-fulfilment', 'digest-1'));
+      await repository.putDeployment(deployment('order-fulfilment', 'digest-2'));
+
+      const error = await rejectionOf(repository.put({ ...checkpoint('order-1', 1), deploymentsSeen: 1, claim }));
+
+      expect(error).toBeInstanceOf(StaleDeploymentsError);
+      expect(error).toMatchObject({
+        code: CheckpointErrorCode.StaleDeployments,
+        instanceId: 'order-1',
+        seen: 1,
+        stored: 2,
+      });
+      expect(await repository.get('order-1')).toBeUndefined();
+      expect(await repository.lease('order-1')).toBeUndefined();
+      expect(await repository.instances()).toEqual([]);
+    });
+
+    test('TH-DEPLOY-12', async (repository) => {
+      expect(await repository.put({ ...checkpoint('order-0', 1), deploymentsSeen: 0 })).toBeUndefined();
+      await repository.putDeployment(deployment('order-fulfilment', 'digest-1'));
+      await repository.putDeployment(deployment('billing', 'digest-b1'));
+
+      const lease = await repository.put({ ...checkpoint('order-1', 1), deploymentsSeen: 2, claim });
+      await repository.put({ ...checkpoint('order-2', 1), deploymentsSeen: 5 });
+
+      expect(lease).toMatchObject({ instanceId: 'order-1', owner: 'node-a' });
+      expect((await repository.instances()).map((summary) => summary.instanceId)).toEqual([
+        'order-0',
+        'order-1',
+        'order-2',
+      ]);
+    });
+
+    test('TH-DEPLOY-13', async (repository) => {
+      await repository.putDeployment(deployment('order-fulfilment', 'digest-1'));
+      const first = { ...checkpoint('order-1', 1), deploymentsSeen: 1 };
+      await repository.put(first);
+      await repository.putDeployment(deployment('order-fulfilment', 'digest-2'));
+
+      await repository.put(first);
+
+      expect((await repository.get('order-1'))?.digest).toBe(first.digest);
+    });
+
+    test('TH-DEPLOY-14', async (repository) => {
+      await repository.put(checkpoint('order-1', 1));
+
+      for (const put of [
+        { ...checkpoint('order-1', 2), deploymentsSeen: 0 },
+        { ...checkpoint('order-2', 1), deploymentsSeen: -1 },
+        { ...checkpoint('order-2', 1), deploymentsSeen: 1.5 },
+        { ...checkpoint('order-2', 1), deploymentsSeen: '1' as unknown as number },
+      ]) {
+        const error = await rejectionOf(repository.put(put));
+        expect(error, JSON.stringify(put.deploymentsSeen)).toBeInstanceOf(RangeError);
+        expect(String(error)).toContain('deploymentsSeen');
+      }
+      expect((await repository.get('order-1'))?.seq).toBe(1);
+      expect(await repository.get('order-2')).toBeUndefined();
     });
   });
 }

@@ -72,7 +72,7 @@ export type { Capability, RepositoryCapabilities, RepositoryContractInitializer 
  *
  * runRepositoryContract({
  *   name: 'memory',
- *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
+ *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false, deploymentsSeen: true },
  *   createRepository: createMemoryRepository,
  * });
  * ```

@@ -24,11 +24,23 @@ export type BackendSupport = boolean | string;
 export const CONFORMANCE_BACKENDS = {
   memory: {
     package: '@thresher/checkpoint',
-    capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
+    capabilities: {
+      concurrentConnections: false,
+      persistence: false,
+      alterStoredBytes: false,
+      upgradeSchema: false,
+      deploymentsSeen: true,
+    },
   },
   sqlite: {
     package: '@thresher/store-sqlite',
-    capabilities: { concurrentConnections: true, persistence: true, alterStoredBytes: true, upgradeSchema: true },
+    capabilities: {
+      concurrentConnections: true,
+      persistence: true,
+      alterStoredBytes: true,
+      upgradeSchema: true,
+      deploymentsSeen: true,
+    },
   },
   postgres: {
     package: '@thresher/store-postgres',
@@ -37,6 +49,7 @@ export const CONFORMANCE_BACKENDS = {
       persistence: true,
       alterStoredBytes: true,
       upgradeSchema: true,
+      deploymentsSeen: true,
     },
   },
 } as const satisfies Record<string, { package: string; capabilities: Record<Capability, BackendSupport> }>;
@@ -66,6 +79,7 @@ export function declaredCapabilities(
     persistence: resolve('persistence'),
     alterStoredBytes: resolve('alterStoredBytes'),
     upgradeSchema: resolve('upgradeSchema'),
+    deploymentsSeen: resolve('deploymentsSeen'),
   };
 }
 

@@ -304,6 +304,22 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-DEPLOY-08', 'should return an empty list when nothing was deployed'],
     ['TH-DEPLOY-09', 'should list every deployment oldest first'],
     ['TH-DEPLOY-10', "should list one definition id's deployments oldest first"],
+    [
+      'TH-DEPLOY-11',
+      "should refuse a new instance's first put whose deploymentsSeen is below the deployments stored with a StaleDeploymentsError, storing nothing and taking no lease",
+      ['deploymentsSeen'],
+    ],
+    [
+      'TH-DEPLOY-12',
+      'should store a first put whose deploymentsSeen is the number of deployments stored, or more',
+      ['deploymentsSeen'],
+    ],
+    ['TH-DEPLOY-13', 'should store a replay of a stored first put whatever its deploymentsSeen', ['deploymentsSeen']],
+    [
+      'TH-DEPLOY-14',
+      'should refuse deploymentsSeen on a put that is not a first put, or that is not a non-negative integer, with a RangeError',
+      ['deploymentsSeen'],
+    ],
   ]),
   ...rows('close.ts', [
     ['TH-CLOSE-01', 'should refuse every further call with a store error once closed'],

@@ -19,6 +19,11 @@ export interface RepositoryCapabilities {
    * a newer build's migration would while this process runs.
    */
   upgradeSchema: boolean;
+  /**
+   * `put` applies `PutCheckpoint.deploymentsSeen` and the repository says so (`checksDeploymentsSeen`), so an
+   * engine may keep the deployments it read instead of reading them at every `start`.
+   */
+  deploymentsSeen: boolean;
 }
 
 /** The name of one capability. */
@@ -33,7 +38,7 @@ export type Capability = keyof RepositoryCapabilities;
  * ```ts
  * runRepositoryContract({
  *   name: 'memory',
- *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false },
+ *   capabilities: { concurrentConnections: false, persistence: false, alterStoredBytes: false, upgradeSchema: false, deploymentsSeen: true },
  *   createRepository: createMemoryRepository,
  * });
  * ```

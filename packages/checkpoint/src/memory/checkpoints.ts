@@ -6,6 +6,7 @@
  */
 import { checkPutArguments, checkRewriteArguments, checkText, checkWritesArguments } from '../input-rules.js';
 import {
+  checkDeploymentsSeen,
   checkFence,
   checkKeepLast,
   checkParentStored,
@@ -45,6 +46,7 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
   if (decidePut(checkpoint, stored, instance?.latestSeq ?? null) === 'replay') return;
   const parent = parentToCheck(checkpoint, instance?.meta.parentId);
   if (parent !== null) checkParentStored(checkpoint, state.instances.has(parent));
+  if (instance === undefined) checkDeploymentsSeen(checkpoint, state.deploymentsInOrder.length);
   const entry: CheckpointEntry = {
     seq,
     parentSeq,

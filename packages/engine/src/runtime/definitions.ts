@@ -1,8 +1,13 @@
-import type { Deployment, Repository } from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode, type Deployment, type Repository } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError, RestoreError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import { compileShared } from '../model/shared-models.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
+
+/** Whether a new instance's first put was refused because it chose among deployments read before another one. */
+export function isStaleDeployments(error: unknown): boolean {
+  return CheckpointError.is(error) && error.code === CheckpointErrorCode.StaleDeployments;
+}
 
 /** A deployment and its compiled model. */
 export interface LoadedDefinition {
@@ -19,12 +24,23 @@ export class Definitions {
   /** The deployments read under way, and the one queued after it for the callers that came since. */
   private reading: Promise<Deployment[]> | undefined;
   private queued: Promise<Deployment[]> | undefined;
+  /**
+   * The deployments `start` chose among last, kept while the store checks a new instance's first put against
+   * their number (`checksDeploymentsSeen`): one deployed since makes that put refused, and `forget` them.
+   */
+  private known: Promise<Deployment[]> | undefined;
 
   constructor(private readonly repository: Repository) {}
 
   /** Remember a model this engine has just compiled and stored. */
   add(deployment: Deployment, model: ProcessModel): void {
     this.loaded.set(model.digest, Promise.resolve({ deployment, model }));
+    this.known = undefined;
+  }
+
+  /** Read the deployments again at the next `start`: the store holds more than those kept. */
+  forget(): void {
+    this.known = undefined;
   }
 
   /** The compiled model of a deployment, compiled on first use. */
@@ -42,11 +58,54 @@ export class Definitions {
     return (await this.loaded.get(state.instance.definition.digest))?.deployment;
   }
 
-  /** A process to start: of the deployment `digest`, else of the latest deployment that has it. */
-  async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
-    const candidates = digest
-      ? [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined)
-      : [...(await this.latestDeployments())].reverse();
+  /**
+   * A process to start: of the deployment `digest`, else of the latest deployment that has it, with the number
+   * of deployments it was chosen among when the store will check that none came since (`deploymentsSeen`,
+   * for the instance's first put): then the deployments read last are chosen among, and read again only when
+   * they do not have the process.
+   */
+  async findProcess(
+    processId: string,
+    digest?: string,
+  ): Promise<{ deployment: Deployment; process: ProcessDef; deploymentsSeen?: number }> {
+    if (digest !== undefined || this.repository.checksDeploymentsSeen !== true) {
+      return this.findIn(processId, digest, await this.candidates(digest));
+    }
+    const kept = this.known !== undefined;
+    const deployments = await this.keptDeployments();
+    try {
+      return {
+        ...(await this.findIn(processId, undefined, [...deployments].reverse())),
+        deploymentsSeen: deployments.length,
+      };
+    } catch (error) {
+      if (!kept) throw error;
+      // Kept from an earlier start: one deployed since may have the process, or an executable version of it.
+      this.forget();
+      return this.findProcess(processId);
+    }
+  }
+
+  private async candidates(digest: string | undefined): Promise<Deployment[]> {
+    if (digest === undefined) return [...(await this.latestDeployments())].reverse();
+    return [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
+  }
+
+  private keptDeployments(): Promise<Deployment[]> {
+    if (this.known) return this.known;
+    const read = this.latestDeployments();
+    this.known = read;
+    read.catch(() => {
+      if (this.known === read) this.known = undefined;
+    });
+    return read;
+  }
+
+  private async findIn(
+    processId: string,
+    digest: string | undefined,
+    candidates: readonly Deployment[],
+  ): Promise<{ deployment: Deployment; process: ProcessDef }> {
     for (const deployment of candidates) {
       const { model } = await this.from(deployment);
       const process = model.processes.get(processId);

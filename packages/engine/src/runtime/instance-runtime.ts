@@ -24,6 +24,7 @@ import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { capture, openState } from './capture.js';
+import { isStaleDeployments } from './definitions.js';
 import { signalInbox } from './handover.js';
 import { callHandler, jobView, type Outcome } from './job-calls.js';
 import { settledState } from './settle.js';
@@ -98,6 +99,8 @@ export class InstanceRuntime {
     /** The seq of the latest durable checkpoint; null before the first. */
     private seq: number | null,
     private lastBytes: Uint8Array | null,
+    /** How many deployments a new instance's deployment was chosen among: its first put lets the store check. */
+    private readonly deploymentsSeen?: number,
   ) {
     this.wake = new TimerWake(
       host.clock,
@@ -235,7 +238,8 @@ export class InstanceRuntime {
       return await write();
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
-      this.host.fault(this.id, this.broken);
+      // Not a fault: nothing was stored, and `start` chooses the deployment again.
+      if (!isStaleDeployments(error)) this.host.fault(this.id, this.broken);
       throw error;
     }
   }
@@ -268,7 +272,11 @@ export class InstanceRuntime {
 
   private async persist(): Promise<void> {
     const seq = this.seq === null ? 0 : this.seq + 1;
-    const checkpoint = capture(this.state, seq, this.seq, this.host.clock.now());
+    const captured = capture(this.state, seq, this.seq, this.host.clock.now());
+    const checkpoint =
+      this.seq === null && this.deploymentsSeen !== undefined
+        ? { ...captured, deploymentsSeen: this.deploymentsSeen }
+        : captured;
     // A new instance is claimed by its first put; one that ends with nothing left to deliver (a called
     // child's end still on its way to the parent) lets go by the put that ends it.
     const claiming = this.seq === null && this.state.instance.status === 'running';
