@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   canonicalBytes,
@@ -40,6 +39,7 @@ import { defaultBackoff, systemClock } from './runtime/clock.js';
 import { Definitions, isStaleDeployments } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { DuePoll } from './runtime/due-poll.js';
+import { newInstanceId } from './runtime/instance-ids.js';
 import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
 import { type HeadUnderLease, Instances } from './runtime/instances.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
@@ -287,7 +287,7 @@ export class Engine {
   ): Promise<string> {
     const processId = process.id;
     canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
-    const id = scheduled?.id ?? randomUUID();
+    const id = scheduled?.id ?? newInstanceId();
     const now = this.clock.now();
     const state = new InstanceState(
       newInstanceBody({
