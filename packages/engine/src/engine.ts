@@ -244,8 +244,12 @@ export class Engine {
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
-    for (let chosen = 1; ; chosen++) {
-      const { deployment, process, deploymentsSeen } = await this.definitions.findProcess(processId, options.digest);
+    for (let choice = 1; ; choice++) {
+      const chosen: { deployment: Deployment; process: ProcessDef; deploymentsSeen?: number } =
+        options.digest === undefined
+          ? await this.definitions.chooseToStart(processId)
+          : await this.definitions.findProcess(processId, options.digest);
+      const { deployment, process, deploymentsSeen } = chosen;
       const startNode = process.startNodes[0];
       if (!startNode) {
         const starts = (process.eventStartNodes ?? []).join(', ');
@@ -267,7 +271,7 @@ export class Engine {
         );
       } catch (error) {
         // Chosen among the deployments read before another was deployed: nothing was stored, choose again.
-        if (!isStaleDeployments(error) || chosen >= MAX_CHOICES) throw error;
+        if (!isStaleDeployments(error) || choice >= MAX_CHOICES) throw error;
         this.definitions.forget();
       }
     }

@@ -2,7 +2,7 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { bpmn, chain, definitions, process } from './fixtures/bpmn/xml.js';
+import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
 
 /** start → review (user task) → end. */
 const reviewed = bpmn(
@@ -171,6 +171,40 @@ describe('the deployments a start looks in', () => {
     expect((await engine.instance(id))?.version).toBe(2);
     expect((await inner.instances()).map(({ instanceId }) => instanceId).sort()).toEqual([before, id].sort());
     expect(faults).toEqual([]);
+  });
+
+  it('should start a called child on the version deployed since the parent started, not on one the engine kept', async () => {
+    // given a parent waiting at a user task before it calls process `child`, version 1 of which is deployed
+    const inner = createMemoryRepository();
+    const engine = engineOn(inner);
+    const childOf = (task: string) =>
+      definitions(
+        process(
+          `<bpmn:startEvent id="s" /><bpmn:userTask id="${task}" /><bpmn:endEvent id="e" />${chain('s', task, 'e')}`,
+          'child',
+        ),
+        'child-defs',
+      );
+    await engine.deploy(childOf('first'));
+    await engine.deploy(
+      bpmn(`<bpmn:startEvent id="start" /><bpmn:userTask id="wait" />
+        <bpmn:callActivity id="call">${ext('<zeebe:calledElement processId="child" />')}</bpmn:callActivity>
+        <bpmn:endEvent id="end" />${chain('start', 'wait', 'call', 'end')}`),
+    );
+    const parent = await engine.start('p');
+    // and version 2 of the child deployed by another engine since
+    await engineOn(inner).deploy(childOf('second'));
+
+    // when the parent moves on to its call
+    const [task] = await engine.userTasks({ instanceId: parent });
+    await engine.completeUserTask(task!.id);
+
+    // then the child runs version 2
+    const state = await engine.settled(parent);
+    if (state.status !== 'waiting') throw new Error(`expected waiting, got ${state.status}`);
+    const child = await engine.instance(state.calls[0]!.instanceId);
+    expect(child?.version).toBe(2);
+    expect((await engine.userTasks({ instanceId: child!.id })).map(({ elementId }) => elementId)).toEqual(['second']);
   });
 
   it('should read again for a process its last read did not have', async () => {

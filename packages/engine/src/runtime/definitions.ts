@@ -58,19 +58,25 @@ export class Definitions {
     return (await this.loaded.get(state.instance.definition.digest))?.deployment;
   }
 
+  /** A process, as the store holds it now: of the deployment `digest`, else of the latest deployment that has it. */
+  async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    const candidates =
+      digest === undefined
+        ? [...(await this.latestDeployments())].reverse()
+        : [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
+    return this.findIn(processId, digest, candidates);
+  }
+
   /**
-   * A process to start: of the deployment `digest`, else of the latest deployment that has it, with the number
-   * of deployments it was chosen among when the store will check that none came since (`deploymentsSeen`,
-   * for the instance's first put): then the deployments read last are chosen among, and read again only when
-   * they do not have the process.
+   * The process a new instance of `start` runs: of the latest deployment that has it. On a store that checks
+   * a first put against the deployments it was chosen among (`checksDeploymentsSeen`), chosen among those read
+   * last, and read again only when they do not have it; `deploymentsSeen` is then their number, for the
+   * instance's first put. Anything else that needs the latest (a call activity, a plan) asks `findProcess`.
    */
-  async findProcess(
+  async chooseToStart(
     processId: string,
-    digest?: string,
   ): Promise<{ deployment: Deployment; process: ProcessDef; deploymentsSeen?: number }> {
-    if (digest !== undefined || this.repository.checksDeploymentsSeen !== true) {
-      return this.findIn(processId, digest, await this.candidates(digest));
-    }
+    if (this.repository.checksDeploymentsSeen !== true) return this.findProcess(processId);
     const kept = this.known !== undefined;
     const deployments = await this.keptDeployments();
     try {
@@ -82,13 +88,8 @@ export class Definitions {
       if (!kept) throw error;
       // Kept from an earlier start: one deployed since may have the process, or an executable version of it.
       this.forget();
-      return this.findProcess(processId);
+      return this.chooseToStart(processId);
     }
-  }
-
-  private async candidates(digest: string | undefined): Promise<Deployment[]> {
-    if (digest === undefined) return [...(await this.latestDeployments())].reverse();
-    return [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
   }
 
   private keptDeployments(): Promise<Deployment[]> {
