@@ -214,7 +214,7 @@ describe('the deployments a start looks in', () => {
     await engine.start('p');
     await engineOn(inner).deploy(
       definitions(
-        process('<bpmn:startEvent id="start" /><bpmn:endEvent id="end" />' + chain('start', 'end'), 'other'),
+        process(`<bpmn:startEvent id="start" /><bpmn:endEvent id="end" />${chain('start', 'end')}`, 'other'),
         'defs-other',
       ),
     );
