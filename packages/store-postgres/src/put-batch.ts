@@ -53,25 +53,32 @@ export async function putsTogether(
   return leases;
 }
 
-/** What the one statement did with each put, in order; a fence the server cannot compare is not sent. */
+/**
+ * What the one statement did with each put, in order. Not sent: a fence the server cannot compare, and a first
+ * put chosen among fewer deployments than the batch's transaction counts (the full rules refuse it). The
+ * others are sent without their count, checked here once for the batch instead of once a put in the server.
+ */
 async function putsInOneStatement(
   db: PgQueryable,
   sql: Statements,
   checkpoints: readonly PutCheckpoint[],
   fence: { lockKey: string; where: string },
 ): Promise<OneStatementPut[]> {
-  const sent = checkpoints.filter(fenceComparable);
+  const stored = checkpoints.some(carriesDeploymentsSeen)
+    ? Number((await db.query<{ stored: Int8 }>(sql.countDeployments, [])).rows[0]!.stored)
+    : 0;
+  const sendable = (checkpoint: PutCheckpoint) =>
+    fenceComparable(checkpoint) && (checkpoint.deploymentsSeen === undefined || checkpoint.deploymentsSeen >= stored);
+  const sent = checkpoints.filter(sendable).map(({ deploymentsSeen: _, ...checkpoint }) => checkpoint);
   if (sent.length === 0) return checkpoints.map(() => ({ stored: false }));
   const { rows } = await db.query<PutFunctionRow & { ord: Int8 }>(
-    sent.some(carriesDeploymentsSeen) ? sql.putCheckpointsSeen : sql.putCheckpoints,
+    sql.putCheckpoints,
     putBatchParams(sent, fence.lockKey, SCHEMA_VERSION),
   );
   // One row per put sent, by its 1-based position; a row missing is a put left undecided.
   const answers = new Map(rows.map((row) => [Number(row.ord), row]));
   let position = 0;
   return checkpoints.map((checkpoint) =>
-    fenceComparable(checkpoint)
-      ? oneStatementOutcome(answers.get(++position), checkpoint, fence.where)
-      : { stored: false },
+    sendable(checkpoint) ? oneStatementOutcome(answers.get(++position), checkpoint, fence.where) : { stored: false },
   );
 }

@@ -161,9 +161,9 @@ const PER_PUT = 21;
  * parameter, one element per put), but the documents and the subscriptions are bound once for all puts, after
  * them: a put's document column holds where its document starts (1-based) in the documents laid end to end,
  * and a column added last its length — one binary parameter, where a bytea[] would travel as hex text; its
- * names and keys columns hold the slice [first, last] of all names and keys (empty when last < first). When a
- * put carries the deployments its instance was chosen among, their column comes last (NULL for the others),
- * for version 7's signature.
+ * names and keys columns hold the slice [first, last] of all names and keys (empty when last < first). The
+ * puts come without the deployments they were chosen among (`putsTogether` checked them): version 5's
+ * signature.
  */
 export function putBatchParams(
   checkpoints: readonly PutCheckpoint[],
@@ -195,9 +195,7 @@ export function putBatchParams(
     laidOut.set(document, at);
     at += document.byteLength;
   }
-  const params = [...columns, laidOut, names, keys, lockKey, buildVersion];
-  if (!checkpoints.some(carriesDeploymentsSeen)) return params;
-  return [...params, checkpoints.map((checkpoint) => checkpoint.deploymentsSeen ?? null)];
+  return [...columns, laidOut, names, keys, lockKey, buildVersion];
 }
 
 /** Whether a put needs version 7's `put_checkpoint`: it carries the deployments its instance was chosen among. */

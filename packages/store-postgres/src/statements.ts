@@ -43,7 +43,7 @@ const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
-/** The checkpoint `picked` selects, joined with its journal entries in filing order (`s`: the schema). */
+/** The common put's call of `put_checkpoint` (`seen`: version 7's 24th argument, or nothing for version 5's). */
 const putCheckpointSql = (s: string, seen: string) =>
   `SELECT outcome, schema_version, claimed_token, claimed_expires_at FROM ${s}.put_checkpoint(
       $1::text, $2::bigint, $3::bigint, $4::integer, $5::text, $6::text, $7::bytea,
@@ -51,25 +51,7 @@ const putCheckpointSql = (s: string, seen: string) =>
       $15::text[], $16::text[], $17::text, $18::bigint, $19::boolean, $20::text, $21::double precision,
       $22::text, $23::integer${seen})`;
 
-const putCheckpointsSql = (s: string, seen: boolean) =>
-  `SELECT r.ord, f.outcome, f.schema_version, f.claimed_token, f.claimed_expires_at
-      FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::text[], $7::integer[],
-        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::double precision[],
-        $15::integer[], $16::integer[], $17::text[], $18::bigint[], $19::boolean[], $20::text[],
-        $21::double precision[], $22::integer[]${seen ? ', $28::bigint[]' : ''})
-        WITH ORDINALITY AS r(instance_id, seq, parent_seq, schema_no, definition_digest, digest, document_from,
-          status, process_id, definition_id, business_key, parent_id, call_node_id, due_at,
-          first_subscription, last_subscription, fence_owner, fence_token, releasing, claim_owner,
-          claim_expires_at, document_length, ${seen ? 'deployments_seen, ' : ''}ord)
-      CROSS JOIN LATERAL ${s}.put_checkpoint(r.instance_id, r.seq, r.parent_seq, r.schema_no,
-        r.definition_digest, r.digest, substring($23::bytea FROM r.document_from FOR r.document_length),
-        r.status, r.process_id, r.definition_id, r.business_key, r.parent_id, r.call_node_id, r.due_at,
-        ($24::text[])[r.first_subscription:r.last_subscription],
-        ($25::text[])[r.first_subscription:r.last_subscription],
-        r.fence_owner, r.fence_token, r.releasing, r.claim_owner, r.claim_expires_at,
-        $26::text, $27::integer${seen ? ', r.deployments_seen' : ''}) AS f
-      ORDER BY r.ord`;
-
+/** The checkpoint `picked` selects, joined with its journal entries in filing order (`s`: the schema). */
 function checkpointWithWrites(picked: string, s: string): string {
   return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
     LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
@@ -106,10 +88,24 @@ export function statements(s: string) {
     putCheckpointSeen: putCheckpointSql(s, ', $24::bigint'),
     // Puts of a batch in one statement (putBatchParams): each parameter an array, one element per put, and
     // put_checkpoint called once per put in their order (the outer rows feed a nested loop; each call sees
-    // the earlier ones). Documents are slices of $23, subscriptions of $24 and $25; with version 7's
-    // signature, the deployments seen are $28.
-    putCheckpoints: putCheckpointsSql(s, false),
-    putCheckpointsSeen: putCheckpointsSql(s, true),
+    // the earlier ones). Documents are slices of $23, subscriptions of $24 and $25.
+    putCheckpoints: `SELECT r.ord, f.outcome, f.schema_version, f.claimed_token, f.claimed_expires_at
+      FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::text[], $7::integer[],
+        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::double precision[],
+        $15::integer[], $16::integer[], $17::text[], $18::bigint[], $19::boolean[], $20::text[],
+        $21::double precision[], $22::integer[])
+        WITH ORDINALITY AS r(instance_id, seq, parent_seq, schema_no, definition_digest, digest, document_from,
+          status, process_id, definition_id, business_key, parent_id, call_node_id, due_at,
+          first_subscription, last_subscription, fence_owner, fence_token, releasing, claim_owner,
+          claim_expires_at, document_length, ord)
+      CROSS JOIN LATERAL ${s}.put_checkpoint(r.instance_id, r.seq, r.parent_seq, r.schema_no,
+        r.definition_digest, r.digest, substring($23::bytea FROM r.document_from FOR r.document_length),
+        r.status, r.process_id, r.definition_id, r.business_key, r.parent_id, r.call_node_id, r.due_at,
+        ($24::text[])[r.first_subscription:r.last_subscription],
+        ($25::text[])[r.first_subscription:r.last_subscription],
+        r.fence_owner, r.fence_token, r.releasing, r.claim_owner, r.claim_expires_at,
+        $26::text, $27::integer) AS f
+      ORDER BY r.ord`,
 
     selectDigestAndDocument: `SELECT digest, document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.

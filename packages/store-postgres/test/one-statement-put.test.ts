@@ -426,7 +426,10 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect(stale.statements[0]).toMatch(ONE_STATEMENT);
     expect(stale.statements[1]).toMatch(FENCED_BEGIN);
     expect(stale.statements.at(-1)).toBe('ROLLBACK');
-    expect(batch.statements).toContainEqual(expect.stringMatching(BATCH_STATEMENT));
+    // The batch counts the deployments once, then sends the current puts to the statement without their count.
+    const countAt = batch.statements.findIndex((text) => /^SELECT count\(\*\) AS stored FROM/.test(text));
+    expect(countAt).toBeGreaterThan(0);
+    expect(batch.statements[countAt + 1]).toMatch(BATCH_STATEMENT);
     expect(batch.value.map(({ status }) => status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((batch.value[2] as PromiseRejectedResult).reason).toBeInstanceOf(StaleDeploymentsError);
     expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual([
