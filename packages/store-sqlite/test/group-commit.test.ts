@@ -132,6 +132,27 @@ describe('group commit on SQLite', () => {
     await repository.close();
   });
 
+  it('should refuse a first put of a batch chosen among fewer deployments than are stored, and commit the others', async () => {
+    // given two deployments
+    const repository = createSqliteRepository({ path: join(directory, 'thresher.db') });
+    for (const digest of ['digest-1', 'digest-2']) {
+      await repository.putDeployment({ definitionId: 'order', digest, xml: '<definitions/>', deployedAt: 1 });
+    }
+
+    // when a batch holds first puts chosen among both, and one chosen among the first alone
+    const outcomes = await Promise.allSettled([
+      repository.put({ ...checkpoint('order-1', 1), deploymentsSeen: 2 }),
+      repository.put({ ...checkpoint('order-2', 1), deploymentsSeen: 1 }),
+      repository.put({ ...checkpoint('order-3', 1), deploymentsSeen: 2 }),
+    ]);
+
+    // then only the stale one is refused, and nothing of it is stored
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(outcomes[1]).toMatchObject({ reason: { name: 'StaleDeploymentsError', seen: 1, stored: 2 } });
+    expect((await repository.instances()).map((summary) => summary.instanceId)).toEqual(['order-1', 'order-3']);
+    await repository.close();
+  });
+
   it('should refuse every write of a batch once a newer build migrated the file, storing none', async () => {
     // given a repository open on a file a newer build then migrated
     const path = join(directory, 'thresher.db');
