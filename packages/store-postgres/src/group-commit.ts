@@ -19,6 +19,8 @@ export interface GroupedWrite<T, J extends Joinable = Joinable> {
 export interface Joinable {
   readonly key: string;
   readonly bytes: number;
+  /** What it does (a put, a release): a run joins writes of one kind, which share a statement. */
+  readonly kind?: string;
 }
 
 /**
@@ -159,9 +161,9 @@ export function lanesOf<W>(batch: readonly W[], keyOf: (write: W) => string): W[
 }
 
 /**
- * A batch's writes cut into runs, in order: consecutive joinable writes share a run (one statement) until one
- * writes an instance the run already writes — the joint settles a put left to the full rules after its
- * statement, so a later put of that instance must not be in it — or the documents would pass
+ * A batch's writes cut into runs, in order: consecutive joinable writes of one kind share a run (one
+ * statement) until one writes an instance the run already writes — the joint settles a put left to the full
+ * rules after its statement, so a later put of that instance must not be in it — or the documents would pass
  * {@link JOINT_BYTES_PER_STATEMENT}; any other write is a run of its own, so it keeps its place.
  */
 export function statementRuns<W extends { joinable?: Joinable }>(writes: readonly W[]): W[][] {
@@ -182,7 +184,10 @@ export function statementRuns<W extends { joinable?: Joinable }>(writes: readonl
       runs.push([write]);
       continue;
     }
-    if (keys.has(joinable.key) || (run.length > 0 && bytes + joinable.bytes > JOINT_BYTES_PER_STATEMENT)) cut();
+    const other = run.length > 0 && run[0]!.joinable!.kind !== joinable.kind;
+    if (other || keys.has(joinable.key) || (run.length > 0 && bytes + joinable.bytes > JOINT_BYTES_PER_STATEMENT)) {
+      cut();
+    }
     run.push(write);
     keys.add(joinable.key);
     bytes += joinable.bytes;

@@ -14,6 +14,7 @@ import {
   type PutCheckpoint,
 } from '@thresher/checkpoint';
 import type { PgQueryable } from './driver.js';
+import type { Joinable } from './group-commit.js';
 import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';
 import type { Statements } from './statements.js';
 
@@ -99,4 +100,31 @@ export async function renewLease(
   }
   // Held by this very lease, yet not renewed: a token is never handed out twice, so it cannot come back.
   return new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'the lease changed while it was renewed');
+}
+
+/** A release as the group commit joins it with its neighbours (`releasesTogether`). */
+export interface JoinedRelease extends Joinable {
+  readonly kind: 'release';
+  readonly lease: Lease;
+}
+
+export function joinedRelease(lease: Lease): JoinedRelease {
+  return { kind: 'release', key: lease.instanceId, bytes: 0, lease };
+}
+
+/**
+ * Releases of different instances in one statement, inside a batch's transaction: each clears its instance's
+ * lease only while that lease is the one it names (owner and token), as `release` alone does.
+ */
+export async function releasesTogether(
+  client: PgQueryable,
+  sql: Statements,
+  leases: readonly Lease[],
+): Promise<undefined[]> {
+  await client.query(sql.releaseLeases, [
+    leases.map((lease) => lease.instanceId),
+    leases.map((lease) => lease.owner),
+    leases.map((lease) => lease.token),
+  ]);
+  return leases.map(() => undefined);
 }

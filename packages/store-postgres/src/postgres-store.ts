@@ -60,7 +60,7 @@ import {
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, readLease, renewLease } from './leases.js';
+import { claimLeases, type JoinedRelease, joinedRelease, readLease, releasesTogether, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
@@ -132,16 +132,25 @@ export class PostgresRepository implements Repository {
   readonly #begin: string;
   /** The schema fence as `put_checkpoint` takes it: the migration lock key, and the schema named in refusals. */
   readonly #putFence: { lockKey: string; where: string };
-  /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined. */
-  readonly #group = new PgGroupCommit<JoinedPut>(
+  /**
+   * Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined and
+   * releases joined.
+   */
+  readonly #group = new PgGroupCommit<JoinedPut | JoinedRelease>(
     (work) => this.#fenced(work),
-    (client, puts) =>
-      putsTogether(
-        client,
-        this.#sql,
-        puts.map(({ checkpoint }) => checkpoint),
-        this.#putFence,
-      ),
+    (client, run) =>
+      run[0]!.kind === 'put'
+        ? putsTogether(
+            client,
+            this.#sql,
+            (run as JoinedPut[]).map(({ checkpoint }) => checkpoint),
+            this.#putFence,
+          )
+        : releasesTogether(
+            client,
+            this.#sql,
+            (run as JoinedRelease[]).map(({ lease }) => lease),
+          ),
   );
   #closed = false;
 
@@ -269,10 +278,17 @@ export class PostgresRepository implements Repository {
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;
-    const work = (client: PgClientLike) =>
-      client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
-    // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
-    await this.#groupedWork('release', lease.instanceId, work);
+    const work = async (client: PgClientLike) => {
+      await client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
+    };
+    // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together,
+    // in one statement.
+    await this.#grouped('release', {
+      key: lease.instanceId,
+      alone: () => this.#fenced(work),
+      inBatch: work,
+      joinable: joinedRelease(lease),
+    });
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -360,7 +376,7 @@ export class PostgresRepository implements Repository {
   }
 
   /** A checkpoint write, committed with the others waiting at the same time, or alone (`PgGroupCommit`). */
-  #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut>): Promise<T> {
+  #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut | JoinedRelease>): Promise<T> {
     return this.#call(operation, () => this.#group.submit(write));
   }
 

@@ -465,7 +465,7 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect((await repository.get('order-1'))?.seq).toBe(3);
   });
 
-  it('should commit releases issued together in one transaction, each releasing only its own lease', async () => {
+  it('should commit releases issued together in one transaction and one statement, each releasing only its own lease', async () => {
     const counted = await open();
     const { repository } = counted;
     const ids = Array.from({ length: 20 }, (_, i) => `order-${i}`);
@@ -482,8 +482,12 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
       ),
     );
 
-    // the first runs alone, the 19 that came meanwhile commit together
+    // the first runs alone, the 19 that came meanwhile commit together, in one statement
     expect(statements.filter((text) => text === 'COMMIT')).toHaveLength(2);
+    expect(statements.filter((text) => /^UPDATE "\w+"\.instances AS i SET lease_owner = NULL/.test(text))).toHaveLength(
+      1,
+    );
+    expect(statements.filter((text) => /^UPDATE "\w+"\.instances SET lease_owner = NULL/.test(text))).toHaveLength(1);
     expect(await repository.lease('order-0')).toEqual(leases[0]);
     for (const lease of leases.slice(1)) expect(await repository.lease(lease.instanceId)).toBeUndefined();
   });
