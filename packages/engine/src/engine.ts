@@ -36,7 +36,7 @@ import type { ProcessDef } from './model/types.js';
 import { CallLinks, type ParentLink } from './runtime/call-links.js';
 import { openStored } from './runtime/capture.js';
 import { defaultBackoff, systemClock } from './runtime/clock.js';
-import { Definitions, isStaleDeployments } from './runtime/definitions.js';
+import { Definitions, isStaleDeployments, type StartChoice } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { DuePoll } from './runtime/due-poll.js';
 import { newInstanceId } from './runtime/instance-ids.js';
@@ -245,7 +245,7 @@ export class Engine {
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
     for (let choice = 1; ; choice++) {
-      const chosen: { deployment: Deployment; process: ProcessDef; deploymentsSeen?: number } =
+      const chosen: StartChoice =
         options.digest === undefined
           ? await this.definitions.chooseToStart(processId)
           : await this.definitions.findProcess(processId, options.digest);

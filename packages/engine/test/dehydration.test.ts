@@ -57,6 +57,18 @@ function dehydrating(repository: Repository, handlers: Handlers, clock?: Virtual
   return engine;
 }
 
+/** An instance of `reviewed` parked at its user task by an engine that did not dehydrate, since closed. */
+async function parkedByAClosedEngine(): Promise<{ repository: Repository; handlers: Handlers; id: string }> {
+  const repository = createMemoryRepository();
+  const { handlers } = counted();
+  const first = new Engine({ repository, handlers });
+  await first.deploy(reviewed);
+  const id = await first.start('p');
+  await first.settled(id);
+  await first.close();
+  return { repository, handlers, id };
+}
+
 function restores(engine: Engine): string[] {
   const seen: string[] = [];
   engine.on('instance.restored', (event: Extract<EngineEvent, { type: 'instance.restored' }>) =>
@@ -179,13 +191,7 @@ describe('an engine that dehydrates', () => {
 
   it('should let go of an instance recover() restored, once the restore has had its turn', async () => {
     // given an instance parked at a user task by an engine that did not dehydrate, since closed
-    const repository = createMemoryRepository();
-    const { handlers } = counted();
-    const first = new Engine({ repository, handlers });
-    await first.deploy(reviewed);
-    const id = await first.start('p');
-    await first.settled(id);
-    await first.close();
+    const { repository, handlers, id } = await parkedByAClosedEngine();
 
     // when a dehydrating engine recovers it
     const engine = dehydrating(repository, handlers);
@@ -200,13 +206,7 @@ describe('an engine that dehydrates', () => {
 describe('an engine that does not dehydrate', () => {
   it('should leave nothing behind a restore that holds the instance past close (no retirement is scheduled)', async () => {
     // given an instance parked at a user task, its engine gone
-    const repository = createMemoryRepository();
-    const { handlers } = counted();
-    const first = new Engine({ repository, handlers });
-    await first.deploy(reviewed);
-    const id = await first.start('p');
-    await first.settled(id);
-    await first.close();
+    const { repository, handlers, id } = await parkedByAClosedEngine();
 
     // when an engine that keeps its instances in memory restores it and closes, without the event loop turning
     const scheduled = vi.spyOn(globalThis, 'setImmediate');

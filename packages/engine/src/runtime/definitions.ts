@@ -9,6 +9,13 @@ export function isStaleDeployments(error: unknown): boolean {
   return CheckpointError.is(error) && error.code === CheckpointErrorCode.StaleDeployments;
 }
 
+/** The process a new instance runs, its deployment, and how many deployments it was chosen among (if checked). */
+export interface StartChoice {
+  deployment: Deployment;
+  process: ProcessDef;
+  deploymentsSeen?: number;
+}
+
 /** A deployment and its compiled model. */
 export interface LoadedDefinition {
   deployment: Deployment;
@@ -73,9 +80,7 @@ export class Definitions {
    * last, and read again only when they do not have it; `deploymentsSeen` is then their number, for the
    * instance's first put. Anything else that needs the latest (a call activity, a plan) asks `findProcess`.
    */
-  async chooseToStart(
-    processId: string,
-  ): Promise<{ deployment: Deployment; process: ProcessDef; deploymentsSeen?: number }> {
+  async chooseToStart(processId: string): Promise<StartChoice> {
     if (this.repository.checksDeploymentsSeen !== true) return this.findProcess(processId);
     const kept = this.known !== undefined;
     const deployments = await this.keptDeployments();
