@@ -99,6 +99,14 @@ export function oneStatementOutcome(
 ): OneStatementPut {
   if (row?.outcome === 'upgraded') assertStoreNotUpgraded(where, Number(row.schema_version), SCHEMA_VERSION);
   if (row?.outcome !== 'stored') return { stored: false };
+  return storedPut(row, checkpoint);
+}
+
+/** A put the server stored, with the lease its claim took (none when the claim took none). */
+export function storedPut(
+  row: Pick<PutFunctionRow, 'claimed_token' | 'claimed_expires_at'>,
+  checkpoint: PutCheckpoint,
+): OneStatementPut {
   const { claim, instanceId } = checkpoint;
   const lease =
     claim === undefined || row.claimed_token === null || row.claimed_expires_at === null

@@ -144,7 +144,6 @@ export class PostgresRepository implements Repository {
             client,
             this.#sql,
             (run as JoinedPut[]).map(({ checkpoint }) => checkpoint),
-            this.#putFence,
           )
         : releasesTogether(
             client,

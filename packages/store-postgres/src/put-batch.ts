@@ -1,15 +1,15 @@
 /**
- * The puts of a group-commit batch in one statement (`putCheckpoints`: `put_checkpoint` once per put, in
- * their order), inside the batch's fenced transaction; what the function leaves undecided then runs the full
- * rules there, in the same order. The group commit (`statementRuns`) hands over at most one put per instance.
+ * The puts of a group-commit batch in one statement (`putCheckpoints`, put-batch-statement.ts), inside the
+ * batch's fenced transaction; what the statement leaves undecided then runs the full rules there, in the
+ * batch's order. The group commit (`statementRuns`) hands over at most one put per instance.
  */
 import type { Lease, PutCheckpoint } from '@thresher/checkpoint';
-import { fenceComparable, type OneStatementPut, oneStatementOutcome, putCheckpoint } from './checkpoints.js';
+import { fenceComparable, type OneStatementPut, putCheckpoint, storedPut } from './checkpoints.js';
 import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
 import { leaseWithPut } from './leases.js';
-import { SCHEMA_VERSION } from './migrations.js';
-import { carriesDeploymentsSeen, type Int8, type PutFunctionRow, putBatchParams } from './rows.js';
+import { putBatchParams } from './put-batch-statement.js';
+import type { Int8, PutFunctionRow } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** A put as the group commit joins it with its neighbours: its instance and document size, and the put. */
@@ -37,16 +37,14 @@ export async function putFully(
  * statement left undecided, in order. The full rules decide against what is stored by then, the statement's
  * other puts included: the order a client would see, as each of them wrote another instance.
  *
- * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema, and
- *   whatever the full rules refuse a put with: the batch's transaction then rolls back
+ * @throws whatever the full rules refuse a put with: the batch's transaction then rolls back
  */
 export async function putsTogether(
   client: PgQueryable,
   sql: Statements,
   checkpoints: readonly PutCheckpoint[],
-  fence: { lockKey: string; where: string },
 ): Promise<(Lease | undefined)[]> {
-  const outcomes = await putsInOneStatement(client, sql, checkpoints, fence);
+  const outcomes = await putsInOneStatement(client, sql, checkpoints);
   const leases: (Lease | undefined)[] = [];
   for (const [index, outcome] of outcomes.entries()) {
     leases.push(outcome.stored ? outcome.lease : await putFully(client, sql, checkpoints[index]!));
@@ -63,23 +61,22 @@ async function putsInOneStatement(
   db: PgQueryable,
   sql: Statements,
   checkpoints: readonly PutCheckpoint[],
-  fence: { lockKey: string; where: string },
 ): Promise<OneStatementPut[]> {
-  const stored = checkpoints.some(carriesDeploymentsSeen)
+  const stored = checkpoints.some(({ deploymentsSeen }) => deploymentsSeen !== undefined)
     ? Number((await db.query<{ stored: Int8 }>(sql.countDeployments, [])).rows[0]!.stored)
     : 0;
   const sendable = (checkpoint: PutCheckpoint) =>
     fenceComparable(checkpoint) && (checkpoint.deploymentsSeen === undefined || checkpoint.deploymentsSeen >= stored);
-  const sent = checkpoints.filter(sendable).map(({ deploymentsSeen: _, ...checkpoint }) => checkpoint);
+  const sent = checkpoints.filter(sendable);
   if (sent.length === 0) return checkpoints.map(() => ({ stored: false }));
-  const { rows } = await db.query<PutFunctionRow & { ord: Int8 }>(
-    sql.putCheckpoints,
-    putBatchParams(sent, fence.lockKey, SCHEMA_VERSION),
-  );
-  // One row per put sent, by its 1-based position; a row missing is a put left undecided.
-  const answers = new Map(rows.map((row) => [Number(row.ord), row]));
-  let position = 0;
-  return checkpoints.map((checkpoint) =>
-    sendable(checkpoint) ? oneStatementOutcome(answers.get(++position), checkpoint, fence.where) : { stored: false },
-  );
+  const { rows } = await db.query<StoredRow>(sql.putCheckpoints, putBatchParams(sent));
+  // One row per put stored, by its instance (one put per instance); a put with no row is left undecided.
+  const answers = new Map(rows.map((row) => [row.instance_id, row]));
+  return checkpoints.map((checkpoint) => {
+    const row = sendable(checkpoint) ? answers.get(checkpoint.instanceId) : undefined;
+    return row === undefined ? { stored: false } : storedPut(row, checkpoint);
+  });
 }
+
+/** What the batch statement answers for a put it stored: the lease its claim took, if any. */
+type StoredRow = Pick<PutFunctionRow, 'claimed_token' | 'claimed_expires_at'> & { instance_id: string };

@@ -150,54 +150,6 @@ export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, bu
   ];
 }
 
-/** Where {@link putFunctionParams} puts the document and the subscriptions, and how many are a put's own. */
-const DOCUMENT_AT = 6;
-const NAMES_AT = 14;
-const KEYS_AT = 15;
-const PER_PUT = 21;
-
-/**
- * `putCheckpoints`' parameters: {@link putFunctionParams} of each put, column by column (one array per
- * parameter, one element per put), but the documents and the subscriptions are bound once for all puts, after
- * them: a put's document column holds where its document starts (1-based) in the documents laid end to end,
- * and a column added last its length — one binary parameter, where a bytea[] would travel as hex text; its
- * names and keys columns hold the slice [first, last] of all names and keys (empty when last < first). The
- * puts come without the deployments they were chosen among (`putsTogether` checked them): version 5's
- * signature.
- */
-export function putBatchParams(
-  checkpoints: readonly PutCheckpoint[],
-  lockKey: string,
-  buildVersion: number,
-): unknown[] {
-  const columns: unknown[][] = Array.from({ length: PER_PUT + 1 }, () => []);
-  const documents: Uint8Array[] = [];
-  let bytes = 0;
-  const names: unknown[] = [];
-  const keys: unknown[] = [];
-  for (const checkpoint of checkpoints) {
-    const values = putFunctionParams(checkpoint, lockKey, buildVersion).slice(0, PER_PUT);
-    const document = values[DOCUMENT_AT] as Uint8Array;
-    const first = names.length + 1;
-    names.push(...(values[NAMES_AT] as unknown[]));
-    keys.push(...(values[KEYS_AT] as unknown[]));
-    values[DOCUMENT_AT] = bytes + 1;
-    values[NAMES_AT] = first;
-    values[KEYS_AT] = names.length;
-    values.push(document.byteLength);
-    for (const [i, value] of values.entries()) columns[i]!.push(value);
-    documents.push(document);
-    bytes += document.byteLength;
-  }
-  const laidOut = new Uint8Array(bytes);
-  let at = 0;
-  for (const document of documents) {
-    laidOut.set(document, at);
-    at += document.byteLength;
-  }
-  return [...columns, laidOut, names, keys, lockKey, buildVersion];
-}
-
 /** Whether a put needs version 7's `put_checkpoint`: it carries the deployments its instance was chosen among. */
 export function carriesDeploymentsSeen(checkpoint: PutCheckpoint): boolean {
   return checkpoint.deploymentsSeen !== undefined;

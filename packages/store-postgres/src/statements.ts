@@ -6,6 +6,8 @@
  * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
 
+import { putBatchStatement } from './put-batch-statement.js';
+
 const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
 /** The same columns of a checkpoint aliased `c`. */
 const CHECKPOINT_COLUMNS_OF_C = CHECKPOINT_COLUMNS.split(', ')
@@ -86,26 +88,8 @@ export function statements(s: string) {
     // version 7's for a put carrying the deployments its instance was chosen among ($24).
     putCheckpoint: putCheckpointSql(s, ''),
     putCheckpointSeen: putCheckpointSql(s, ', $24::bigint'),
-    // Puts of a batch in one statement (putBatchParams): each parameter an array, one element per put, and
-    // put_checkpoint called once per put in their order (the outer rows feed a nested loop; each call sees
-    // the earlier ones). Documents are slices of $23, subscriptions of $24 and $25.
-    putCheckpoints: `SELECT r.ord, f.outcome, f.schema_version, f.claimed_token, f.claimed_expires_at
-      FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::text[], $7::integer[],
-        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::double precision[],
-        $15::integer[], $16::integer[], $17::text[], $18::bigint[], $19::boolean[], $20::text[],
-        $21::double precision[], $22::integer[])
-        WITH ORDINALITY AS r(instance_id, seq, parent_seq, schema_no, definition_digest, digest, document_from,
-          status, process_id, definition_id, business_key, parent_id, call_node_id, due_at,
-          first_subscription, last_subscription, fence_owner, fence_token, releasing, claim_owner,
-          claim_expires_at, document_length, ord)
-      CROSS JOIN LATERAL ${s}.put_checkpoint(r.instance_id, r.seq, r.parent_seq, r.schema_no,
-        r.definition_digest, r.digest, substring($23::bytea FROM r.document_from FOR r.document_length),
-        r.status, r.process_id, r.definition_id, r.business_key, r.parent_id, r.call_node_id, r.due_at,
-        ($24::text[])[r.first_subscription:r.last_subscription],
-        ($25::text[])[r.first_subscription:r.last_subscription],
-        r.fence_owner, r.fence_token, r.releasing, r.claim_owner, r.claim_expires_at,
-        $26::text, $27::integer) AS f
-      ORDER BY r.ord`,
+    // Puts of a batch in one set-based statement (put-batch-statement.ts).
+    putCheckpoints: putBatchStatement(s),
 
     selectDigestAndDocument: `SELECT digest, document FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`,
     // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.

@@ -6,14 +6,18 @@ import {
   type PutCheckpoint,
   StaleDeploymentsError,
 } from '@thresher/checkpoint';
+import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
+  adminPool,
   BACKEND,
   type CountedRepository,
   closeBackend,
   dropSchema,
   freshSchema,
+  NEEDS_SERVER,
   openCountedRepository,
+  PG_URL,
 } from './backend.js';
 
 const opened: CountedRepository[] = [];
@@ -77,7 +81,7 @@ async function refused(counted: CountedRepository, run: () => Promise<unknown>) 
 }
 
 const ONE_STATEMENT = /^SELECT outcome, .* FROM "\w+"\.put_checkpoint\(/;
-const BATCH_STATEMENT = /^SELECT r\.ord, f\.outcome, .* FROM unnest\(.* LATERAL "\w+"\.put_checkpoint\(/;
+const BATCH_STATEMENT = /^WITH r AS MATERIALIZED \(\s*SELECT r\.\*, substring\(.* FROM unnest\(/;
 const FENCED_BEGIN = /^BEGIN; SELECT pg_advisory_xact_lock_shared/;
 
 /** Writes issued at once: the first runs alone, the others wait for it and form one batch. */
@@ -290,9 +294,10 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     ).toEqual(['order-0:1', 'order-1:1', 'order-2:1', 'order-3:1', '', 'order-5:1']);
   });
 
-  it("should call the function once per put in the batch's order, each call seeing the earlier ones: a call tree created in one statement", async () => {
+  it('should store a call tree written in one batch: the root by the statement, each child of an instance the batch creates by the full rules after it, in order', async () => {
     const counted = await open();
     const { repository } = counted;
+    await repository.put(checkpoint('stored-parent', 1));
 
     const { statements } = await sent(counted, () =>
       atOnce(
@@ -300,21 +305,133 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
         () => repository.put(checkpoint('root', 1)),
         () => repository.put(checkpoint('child', 1, { parentId: 'root', callNodeId: 'call' })),
         () => repository.put(checkpoint('grandchild', 1, { parentId: 'child', callNodeId: 'call' })),
+        () => repository.put(checkpoint('sibling', 1, { parentId: 'stored-parent', callNodeId: 'call' })),
       ),
     );
 
-    // The child found its parent stored, and the grandchild took its root from the child's row: no fallback.
+    // The child and the grandchild name a parent the statement writes: the full rules, one transaction.
+    expect(statements.slice(1, 3)).toEqual([
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+    ]);
+    expect(statements.filter((text) => BATCH_STATEMENT.test(text))).toHaveLength(1);
+    expect(statements.at(-1)).toBe('COMMIT');
+    const tree = await repository.instances({ rootId: 'root' });
+    expect(tree.map(({ instanceId, parentId, rootId }) => [instanceId, parentId, rootId])).toEqual([
+      ['child', 'root', 'root'],
+      ['grandchild', 'child', 'root'],
+      ['root', null, 'root'],
+    ]);
+    expect((await repository.instances({ rootId: 'stored-parent' })).map(({ instanceId }) => instanceId)).toEqual([
+      'sibling',
+      'stored-parent',
+    ]);
+  });
+
+  it("should replace each instance's subscriptions in a batch, fewer, more or none, and keep every other instance's", async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const subscribed = (...names: string[]) => ({
+      subscriptions: names.map((name, i) => ({ name, key: i % 2 ? null : `k-${name}` })),
+    });
+    const leases = new Map<string, number>();
+    for (const [id, names] of [
+      ['fewer', ['a', 'b', 'c']],
+      ['more', ['a']],
+      ['none', ['a', 'b']],
+      ['untouched', ['a', 'b']],
+    ] as const) {
+      const lease = await repository.put({
+        ...checkpoint(id, 1, subscribed(...names)),
+        claim: { owner: 'node-a', ttlMs: 1000, now: 0 },
+      });
+      leases.set(id, lease!.token);
+    }
+    const next =
+      (id: string, names: string[], release = false) =>
+      () =>
+        repository.put({
+          ...checkpoint(id, 2, subscribed(...names)),
+          fence: { owner: 'node-a', token: leases.get(id)! },
+          release,
+        });
+
+    const { statements } = await sent(counted, () =>
+      atOnce(
+        () => repository.put(checkpoint('first', 1)),
+        next('fewer', ['x']),
+        next('more', ['x', 'y', 'z'], true),
+        next('none', []),
+        () => repository.put(checkpoint('new', 1, subscribed('n', 'm'))),
+      ),
+    );
+
     expect(statements.slice(1)).toEqual([
       expect.stringMatching(FENCED_BEGIN),
       expect.stringMatching(BATCH_STATEMENT),
       'COMMIT',
     ]);
-    const tree = await repository.instances({ rootId: 'root' });
-    expect(tree.map(({ instanceId, parentId }) => [instanceId, parentId])).toEqual([
-      ['child', 'root'],
-      ['grandchild', 'child'],
-      ['root', null],
-    ]);
+    const byId = new Map((await repository.instances()).map((row) => [row.instanceId, row.subscriptions]));
+    expect(Object.fromEntries(byId)).toEqual({
+      first: [],
+      fewer: subscribed('x').subscriptions,
+      more: subscribed('x', 'y', 'z').subscriptions,
+      none: [],
+      new: subscribed('n', 'm').subscriptions,
+      untouched: subscribed('a', 'b').subscriptions,
+    });
+    expect(await repository.subscriptions('a', 'k-a')).toEqual(['untouched']);
+    // The release cleared the lease the fence matched; the others hold theirs.
+    expect(await repository.lease('more')).toBeUndefined();
+    expect((await repository.lease('fewer'))?.token).toBe(leases.get('fewer'));
+  });
+
+  const racing =
+    "should run a batch again put by put when another connection creates one of its new instances meanwhile: the racer's put a replay, the others stored";
+  it.skipIf(BACKEND !== 'server')(BACKEND === 'server' ? racing : `${racing} (skipped: ${NEEDS_SERVER})`, async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const schema = schemas.at(-1)!;
+    // The racer's transaction stores the same first checkpoint and holds it uncommitted.
+    const racer = new pg.Client({ connectionString: PG_URL });
+    await racer.connect();
+    try {
+      await racer.query('BEGIN');
+      await racer.query(
+        `SELECT outcome FROM "${schema}".put_checkpoint($1, 1, NULL, 1, 'definition-digest', $2, $3, 'running',
+          'order_process', 'order-fulfilment', 'A-1001', NULL, NULL, NULL, '{}', '{}', NULL, NULL, false, NULL, NULL,
+          $4, 7)`,
+        ['raced', 'digest-raced-1', Buffer.from('raced:1'), `thresher.migrate:${schema}`],
+      );
+      const puts = sent(counted, () =>
+        atOnce(
+          () => repository.put(checkpoint('other', 1)),
+          () => repository.put(checkpoint('raced', 1)),
+          () => repository.put(checkpoint('good', 1)),
+        ),
+      );
+      // The batch's insert of 'raced' waits on the racer's uncommitted key; then the racer commits.
+      const admin = await adminPool();
+      for (let waited = 0; ; waited += 10) {
+        const { rows } = await admin.query<{ waiting: string }>(
+          "SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH r AS%'",
+          [],
+        );
+        if (Number(rows[0]!.waiting) > 0) break;
+        if (waited > 10_000) expect.fail('the batch never waited for the racer');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await racer.query('COMMIT');
+      const { value, statements } = await puts;
+
+      expect(value).toEqual([undefined, undefined, undefined]);
+      expect(statements.filter((text) => BATCH_STATEMENT.test(text))).toHaveLength(1);
+      expect(statements).toContain('ROLLBACK');
+      expect((await repository.list('raced')).map(({ seq, digest }) => [seq, digest])).toEqual([[1, 'digest-raced-1']]);
+      expect((await repository.get('good'))?.seq).toBe(1);
+    } finally {
+      await racer.end();
+    }
   });
 
   it('should apply two puts of one instance in one batch in order, the second beginning a new statement', async () => {

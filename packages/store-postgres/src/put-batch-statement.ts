@@ -1,0 +1,146 @@
+/**
+ * The puts of a group-commit batch as one set-based statement, and its parameters. It applies
+ * `put_checkpoint`'s rules (put-function.ts) to every put at once, one write per table for all of them: the
+ * update of the stored instances carries the rules in its `WHERE`, which the server checks again on the newest
+ * version of a row once it holds its lock (READ COMMITTED's recheck), and the instances not stored are
+ * inserted. A put it does not store gets no answer row; the caller runs the full rules for it after the
+ * statement, in the same transaction. The batch's transaction holds the schema fence already, so the
+ * statement does not read the schema version.
+ *
+ * On a batch of 1,000 the server takes about half the time that calling the function once per put took.
+ */
+import type { PutCheckpoint } from '@thresher/checkpoint';
+
+/**
+ * What the statement reads of a put, one array each (one element per put, in the batch's order): the
+ * checkpoint row, the indexed meta, where its document lies in the documents laid end to end, how many
+ * subscriptions it has, the fence, release and the claim. Then the documents (one bytea), and the
+ * subscriptions of all puts with their instance and position ($23–$26).
+ *
+ * Decided as the function does (NULL-safe throughout): a put whose instance is stored continues it (no
+ * claim, its parent seq the latest, its seq beyond, its fence the held lease); a put of an instance not
+ * stored creates it (no parent seq, no fence). A parent newly linked must be stored before the statement
+ * and not be written by it, so the root it takes is the parent's settled one; a child of an instance of the
+ * same batch goes to the full rules, which run after the statement and see its parent.
+ *
+ * Rows come out of each step, not joined back: the planner cannot estimate the steps' sizes, and a nested
+ * loop between two of them would cost a batch of 1,000 a million comparisons. A concurrent creator of a new
+ * instance fails the statement on the primary key (no ON CONFLICT, whose answer would need that join): the
+ * group commit then runs each put of the batch alone, where the full rules decide.
+ *
+ * Subscriptions are replaced as two disjoint writes (the positions past the new count deleted, the others
+ * upserted): statements of one WITH see one snapshot, and a delete and an insert of the same key would race.
+ *
+ * Answers a row per put stored: its instance, and the token and expiry of the lease its claim took (NULL when
+ * none was taken).
+ */
+export function putBatchStatement(s: string): string {
+  const claiming = `r.claim_owner IS NOT NULL AND r.status = 'running'`;
+  const releasing = 'r.releasing AND r.fence_owner IS NOT NULL';
+  const checkpointColumns = 'instance_id, seq, parent_seq, schema_no, definition_digest, digest, document';
+  return `WITH r AS MATERIALIZED (
+    SELECT r.*, substring($22::bytea FROM r.document_from FOR r.document_length) AS document,
+      p.root_id AS parent_root, p.instance_id IS NOT NULL AND r.parent_id <> ALL ($1::text[]) AS parent_settled
+    FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::text[], $7::integer[],
+      $8::integer[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+      $15::double precision[], $16::integer[], $17::text[], $18::bigint[], $19::boolean[], $20::text[],
+      $21::double precision[])
+      WITH ORDINALITY AS r(instance_id, seq, parent_seq, schema_no, definition_digest, digest, document_from,
+        document_length, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at,
+        subscription_count, fence_owner, fence_token, releasing, claim_owner, claim_expires_at, ord)
+    LEFT JOIN ${s}.instances p ON p.instance_id = r.parent_id
+  ), fresh AS MATERIALIZED (
+    SELECT r.* FROM r
+    WHERE r.parent_seq IS NULL AND r.fence_owner IS NULL AND (r.parent_id IS NULL OR r.parent_settled)
+      AND NOT EXISTS (SELECT 1 FROM ${s}.instances i WHERE i.instance_id = r.instance_id)
+  ), updated AS (
+    UPDATE ${s}.instances AS i SET latest_seq = r.seq, definition_digest = r.definition_digest,
+      status = r.status, process_id = r.process_id, definition_id = r.definition_id,
+      business_key = r.business_key, parent_id = r.parent_id, call_node_id = r.call_node_id, due_at = r.due_at,
+      root_id = CASE WHEN i.parent_id IS NOT DISTINCT FROM r.parent_id THEN i.root_id
+        ELSE COALESCE(r.parent_root, r.parent_id, r.instance_id) END,
+      lease_owner = CASE WHEN ${releasing} THEN NULL ELSE i.lease_owner END,
+      lease_token = CASE WHEN ${releasing} THEN NULL ELSE i.lease_token END,
+      lease_expires_at = CASE WHEN ${releasing} THEN NULL ELSE i.lease_expires_at END
+    FROM r
+    WHERE i.instance_id = r.instance_id AND r.claim_owner IS NULL AND r.parent_seq = i.latest_seq
+      AND r.seq > i.latest_seq AND i.lease_owner IS NOT DISTINCT FROM r.fence_owner
+      AND i.lease_token IS NOT DISTINCT FROM r.fence_token
+      AND (r.parent_id IS NULL OR i.parent_id IS NOT DISTINCT FROM r.parent_id OR r.parent_settled)
+    RETURNING ${checkpointColumns.replace(/(\w+)/g, 'r.$1')}, r.subscription_count,
+      NULL::bigint AS claimed_token, NULL::double precision AS claimed_expires_at
+  ), created AS (
+    INSERT INTO ${s}.instances AS i (instance_id, latest_seq, definition_digest, status, process_id,
+      definition_id, business_key, parent_id, call_node_id, due_at, root_id, lease_owner, lease_token, lease_expires_at)
+    SELECT r.instance_id, r.seq, r.definition_digest, r.status, r.process_id, r.definition_id,
+      r.business_key, r.parent_id, r.call_node_id, r.due_at, COALESCE(r.parent_root, r.parent_id, r.instance_id),
+      CASE WHEN ${claiming} THEN r.claim_owner END,
+      CASE WHEN ${claiming} THEN nextval('${s}.lease_tokens') END,
+      CASE WHEN ${claiming} THEN r.claim_expires_at END
+    FROM fresh r ORDER BY r.ord
+    RETURNING i.instance_id, i.lease_token AS claimed_token, i.lease_expires_at AS claimed_expires_at
+  ), unsubscribed AS (
+    DELETE FROM ${s}.subscriptions AS sub USING updated
+    WHERE sub.instance_id = updated.instance_id AND sub.ord >= updated.subscription_count
+  ), subscribed AS (
+    INSERT INTO ${s}.subscriptions AS sub (instance_id, ord, name, key)
+    SELECT u.instance_id, u.ord, u.name, u.key
+    FROM unnest($23::text[], $24::integer[], $25::text[], $26::text[]) AS u(instance_id, ord, name, key)
+    WHERE u.instance_id IN (SELECT instance_id FROM updated UNION ALL SELECT instance_id FROM fresh)
+    ON CONFLICT (instance_id, ord) DO UPDATE SET name = EXCLUDED.name, key = EXCLUDED.key
+  ), written AS (
+    INSERT INTO ${s}.checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+    SELECT ${checkpointColumns} FROM updated UNION ALL SELECT ${checkpointColumns} FROM fresh
+  )
+  SELECT instance_id, claimed_token, claimed_expires_at FROM updated UNION ALL SELECT * FROM created`;
+}
+
+/**
+ * The statement's parameters for `checkpoints` (each of another instance): one array per column, one element
+ * per put; the documents laid end to end in one binary parameter (a bytea[] would travel as hex text), each
+ * put's column holding where its own starts (1-based) and its length; the subscriptions of all puts as four
+ * arrays (instance, position, name, key).
+ */
+export function putBatchParams(checkpoints: readonly PutCheckpoint[]): unknown[] {
+  const columns: unknown[][] = Array.from({ length: 21 }, () => []);
+  const subscriptions: unknown[][] = [[], [], [], []];
+  let bytes = 0;
+  for (const checkpoint of checkpoints) {
+    const { instanceId, meta, fence, claim } = checkpoint;
+    const values = [
+      instanceId,
+      checkpoint.seq,
+      checkpoint.parentSeq,
+      checkpoint.schema,
+      checkpoint.definitionDigest,
+      checkpoint.digest,
+      bytes + 1,
+      checkpoint.bytes.byteLength,
+      meta.status,
+      meta.processId,
+      meta.definitionId,
+      meta.businessKey,
+      meta.parentId,
+      meta.callNodeId,
+      meta.dueAt,
+      meta.subscriptions.length,
+      fence?.owner ?? null,
+      fence?.token ?? null,
+      checkpoint.release === true,
+      claim?.owner ?? null,
+      claim === undefined ? null : claim.now + claim.ttlMs,
+    ];
+    for (const [i, value] of values.entries()) columns[i]!.push(value);
+    for (const [ord, { name, key }] of meta.subscriptions.entries()) {
+      for (const [i, value] of [instanceId, ord, name, key].entries()) subscriptions[i]!.push(value);
+    }
+    bytes += checkpoint.bytes.byteLength;
+  }
+  const documents = new Uint8Array(bytes);
+  let at = 0;
+  for (const { bytes: document } of checkpoints) {
+    documents.set(document, at);
+    at += document.byteLength;
+  }
+  return [...columns, documents, ...subscriptions];
+}
