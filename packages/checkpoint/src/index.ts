@@ -126,6 +126,8 @@ export type {
 export {
   assertKnownStoreSchema,
   assertStoreNotUpgraded,
+  CHECKPOINT_COLUMNS,
+  checkpointColumnsOf,
   newDeployment,
   toBufferedMessage,
   toBytes,

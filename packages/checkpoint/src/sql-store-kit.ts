@@ -41,6 +41,26 @@ export interface CheckpointRow<TInt8 extends Int8Column = number> {
   document: Uint8Array;
 }
 
+/** The columns of a `checkpoints` row, in the order the stores' statements list them. */
+export const CHECKPOINT_COLUMNS = (
+  [
+    'instance_id',
+    'seq',
+    'parent_seq',
+    'schema',
+    'definition_digest',
+    'digest',
+    'document',
+  ] as const satisfies readonly (keyof CheckpointRow)[]
+).join(', ');
+
+/** {@link CHECKPOINT_COLUMNS}, each of the table aliased `alias` (`c.instance_id, c.seq, …`). */
+export function checkpointColumnsOf(alias: string): string {
+  return CHECKPOINT_COLUMNS.split(', ')
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+}
+
 /** A `writes` row (a journal entry) as read with its checkpoint. */
 export interface WriteRow<TInt8 extends Int8Column = number> {
   seq: TInt8;

@@ -9,7 +9,7 @@
  *
  * On a batch of 1,000 the server takes about half the time that calling the function once per put took.
  */
-import type { PutCheckpoint } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS, type PutCheckpoint } from '@thresher/checkpoint';
 
 /**
  * What the statement reads of a put, one array each (one element per put, in the batch's order): the
@@ -89,7 +89,7 @@ export function putBatchStatement(s: string): string {
     WHERE u.instance_id IN (SELECT instance_id FROM updated UNION ALL SELECT instance_id FROM fresh)
     ON CONFLICT (instance_id, ord) DO UPDATE SET name = EXCLUDED.name, key = EXCLUDED.key
   ), written AS (
-    INSERT INTO ${s}.checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+    INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS})
     SELECT ${checkpointColumns} FROM updated UNION ALL SELECT ${checkpointColumns} FROM fresh
   )
   SELECT instance_id, claimed_token, claimed_expires_at FROM updated UNION ALL SELECT * FROM created`;

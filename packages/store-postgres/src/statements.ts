@@ -6,13 +6,10 @@
  * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
 
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint';
 import { putBatchStatement } from './put-batch-statement.js';
 
-const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
-/** The same columns of a checkpoint aliased `c`. */
-const CHECKPOINT_COLUMNS_OF_C = CHECKPOINT_COLUMNS.split(', ')
-  .map((column) => `c.${column}`)
-  .join(', ');
+const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 const INDEXED_COLUMNS =
   'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';

@@ -4,13 +4,10 @@
  * per filter shape. Tables and columns are created by `migrations.ts`; keep the two in step. What the rows
  * they return look like is `rows.ts`.
  */
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint';
 import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
-const CHECKPOINT_COLUMNS = 'instance_id, seq, parent_seq, schema, definition_digest, digest, document';
-/** The same columns of a checkpoint aliased `c`. */
-const CHECKPOINT_COLUMNS_OF_C = CHECKPOINT_COLUMNS.split(', ')
-  .map((column) => `c.${column}`)
-  .join(', ');
+const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 
 /** The checkpoint `picked` selects, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string): string {
