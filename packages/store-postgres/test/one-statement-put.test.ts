@@ -386,53 +386,100 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     expect((await repository.lease('fewer'))?.token).toBe(leases.get('fewer'));
   });
 
-  const racing =
-    "should run a batch again put by put when another connection creates one of its new instances meanwhile: the racer's put a replay, the others stored";
-  it.skipIf(BACKEND !== 'server')(BACKEND === 'server' ? racing : `${racing} (skipped: ${NEEDS_SERVER})`, async () => {
-    const counted = await open();
-    const { repository } = counted;
-    const schema = schemas.at(-1)!;
-    // The racer's transaction stores the same first checkpoint and holds it uncommitted.
+  /** A test that races the batch statement with another connection: skipped on PGlite, saying why. */
+  const raceIt = (name: string, body: () => Promise<void>) =>
+    it.skipIf(BACKEND !== 'server')(BACKEND === 'server' ? name : `${name} (skipped: ${NEEDS_SERVER})`, body);
+
+  /**
+   * Run `batch` while another connection holds `hold` uncommitted, commit that once the batch statement waits
+   * on it, and answer what the batch's puts settled to and what they sent.
+   */
+  async function racedBy<T>(counted: CountedRepository, hold: string, values: unknown[], batch: () => Promise<T>) {
     const racer = new pg.Client({ connectionString: PG_URL });
     await racer.connect();
     try {
       await racer.query('BEGIN');
-      await racer.query(
+      await racer.query(hold, values);
+      const settled = sent(counted, batch);
+      const admin = await adminPool();
+      for (let waited = 0; ; waited += 10) {
+        // This test's batch statement only: it names the test's schema.
+        const { rows } = await admin.query<{ waiting: string }>(
+          "SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH r AS%' AND strpos(query, $1) > 0",
+          [`"${schemas.at(-1)!}".`],
+        );
+        if (Number(rows[0]!.waiting) > 0) break;
+        if (waited > 10_000) expect.fail('the batch statement never waited for the other connection');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await racer.query('COMMIT');
+      return await settled;
+    } finally {
+      await racer.end();
+    }
+  }
+
+  raceIt(
+    "should run a batch again put by put when another connection creates one of its new instances meanwhile: the racer's put a replay, the others stored",
+    async () => {
+      const counted = await open();
+      const { repository } = counted;
+      const schema = schemas.at(-1)!;
+
+      // The racer stores the same first checkpoint; the batch's insert of 'raced' waits on its key.
+      const { value, statements } = await racedBy(
+        counted,
         `SELECT outcome FROM "${schema}".put_checkpoint($1, 1, NULL, 1, 'definition-digest', $2, $3, 'running',
           'order_process', 'order-fulfilment', 'A-1001', NULL, NULL, NULL, '{}', '{}', NULL, NULL, false, NULL, NULL,
           $4, 7)`,
         ['raced', 'digest-raced-1', Buffer.from('raced:1'), `thresher.migrate:${schema}`],
+        () =>
+          atOnce(
+            () => repository.put(checkpoint('other', 1)),
+            () => repository.put(checkpoint('raced', 1)),
+            () => repository.put(checkpoint('good', 1)),
+          ),
       );
-      const puts = sent(counted, () =>
-        atOnce(
-          () => repository.put(checkpoint('other', 1)),
-          () => repository.put(checkpoint('raced', 1)),
-          () => repository.put(checkpoint('good', 1)),
-        ),
-      );
-      // The batch's insert of 'raced' waits on the racer's uncommitted key; then the racer commits.
-      const admin = await adminPool();
-      for (let waited = 0; ; waited += 10) {
-        const { rows } = await admin.query<{ waiting: string }>(
-          "SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH r AS%'",
-          [],
-        );
-        if (Number(rows[0]!.waiting) > 0) break;
-        if (waited > 10_000) expect.fail('the batch never waited for the racer');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await racer.query('COMMIT');
-      const { value, statements } = await puts;
 
       expect(value).toEqual([undefined, undefined, undefined]);
       expect(statements.filter((text) => BATCH_STATEMENT.test(text))).toHaveLength(1);
       expect(statements).toContain('ROLLBACK');
       expect((await repository.list('raced')).map(({ seq, digest }) => [seq, digest])).toEqual([[1, 'digest-raced-1']]);
       expect((await repository.get('good'))?.seq).toBe(1);
-    } finally {
-      await racer.end();
-    }
-  });
+    },
+  );
+
+  raceIt(
+    'should decide a batched put on the row as another connection left it: a lease taken over while the batch waited is refused, the others stored',
+    async () => {
+      const counted = await open();
+      const { repository } = counted;
+      const schema = schemas.at(-1)!;
+      const lease = await repository.put({
+        ...checkpoint('taken', 1),
+        claim: { owner: 'node-a', ttlMs: 1000, now: 0 },
+      });
+
+      // The batch's snapshot still shows node-a's lease; the row it updates, once the racer commits, is node-b's.
+      const { value } = await racedBy(
+        counted,
+        `UPDATE "${schema}".instances SET lease_owner = 'node-b', lease_token = lease_token + 1000 WHERE instance_id = $1`,
+        ['taken'],
+        () =>
+          Promise.allSettled([
+            repository.put(checkpoint('other', 1)),
+            repository.put({ ...checkpoint('taken', 2), fence: { owner: 'node-a', token: lease!.token } }),
+            repository.put(checkpoint('good', 1)),
+          ]),
+      );
+
+      expect(value.map(({ status }) => status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((value[1] as PromiseRejectedResult).reason).toBeInstanceOf(LeaseLostError);
+      expect((await repository.list('taken')).map(({ seq }) => seq)).toEqual([1]);
+      expect((await repository.lease('taken'))?.owner).toBe('node-b');
+      expect((await repository.get('good'))?.seq).toBe(1);
+    },
+  );
 
   it('should apply two puts of one instance in one batch in order, the second beginning a new statement', async () => {
     const counted = await open();
