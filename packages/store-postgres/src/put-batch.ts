@@ -9,7 +9,7 @@ import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
 import { leaseWithPut } from './leases.js';
 import { putBatchParams } from './put-batch-statement.js';
-import type { Int8, PutFunctionRow } from './rows.js';
+import { carriesDeploymentsSeen, type Int8, type PutFunctionRow } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** A put as the group commit joins it with its neighbours: its instance and document size, and the put. */
@@ -62,7 +62,7 @@ async function putsInOneStatement(
   sql: Statements,
   checkpoints: readonly PutCheckpoint[],
 ): Promise<OneStatementPut[]> {
-  const stored = checkpoints.some(({ deploymentsSeen }) => deploymentsSeen !== undefined)
+  const stored = checkpoints.some(carriesDeploymentsSeen)
     ? Number((await db.query<{ stored: Int8 }>(sql.countDeployments, [])).rows[0]!.stored)
     : 0;
   const sendable = (checkpoint: PutCheckpoint) =>
