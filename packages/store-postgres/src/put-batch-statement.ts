@@ -10,6 +10,10 @@
  * On a batch of 1,000 the server takes about half the time that calling the function once per put took.
  */
 import { CHECKPOINT_COLUMNS, type PutCheckpoint } from '@thresher/checkpoint';
+import { checkpointParams, instanceParams, putLeaseParams } from './rows.js';
+
+/** The per-put arrays the statement unnests ($1–$21). */
+const PUT_COLUMNS = 21;
 
 /**
  * What the statement reads of a put, one array each (one element per put, in the batch's order): the
@@ -102,33 +106,20 @@ export function putBatchStatement(s: string): string {
  * arrays (instance, position, name, key).
  */
 export function putBatchParams(checkpoints: readonly PutCheckpoint[]): unknown[] {
-  const columns: unknown[][] = Array.from({ length: 21 }, () => []);
+  const columns: unknown[][] = Array.from({ length: PUT_COLUMNS }, () => []);
   const subscriptions: unknown[][] = [[], [], [], []];
   let bytes = 0;
   for (const checkpoint of checkpoints) {
-    const { instanceId, meta, fence, claim } = checkpoint;
+    const { instanceId, meta } = checkpoint;
+    // The full path's own parameter lists, in the statement's column order: the row without its document,
+    // where the document lies, the indexed meta, the subscription count, the lease.
     const values = [
-      instanceId,
-      checkpoint.seq,
-      checkpoint.parentSeq,
-      checkpoint.schema,
-      checkpoint.definitionDigest,
-      checkpoint.digest,
+      ...checkpointParams(checkpoint).slice(0, -1),
       bytes + 1,
       checkpoint.bytes.byteLength,
-      meta.status,
-      meta.processId,
-      meta.definitionId,
-      meta.businessKey,
-      meta.parentId,
-      meta.callNodeId,
-      meta.dueAt,
+      ...instanceParams(checkpoint).slice(3),
       meta.subscriptions.length,
-      fence?.owner ?? null,
-      fence?.token ?? null,
-      checkpoint.release === true,
-      claim?.owner ?? null,
-      claim === undefined ? null : claim.now + claim.ttlMs,
+      ...putLeaseParams(checkpoint),
     ];
     for (const [i, value] of values.entries()) columns[i]!.push(value);
     for (const [ord, { name, key }] of meta.subscriptions.entries()) {

@@ -127,6 +127,17 @@ export interface PutFunctionRow {
   claimed_expires_at: number | null;
 }
 
+/** What a one-statement put binds of the lease: the fence (owner, token), release, the claim (owner, expiry). */
+export function putLeaseParams({ fence, claim, release }: PutCheckpoint): unknown[] {
+  return [
+    fence?.owner ?? null,
+    fence?.token ?? null,
+    release === true,
+    claim?.owner ?? null,
+    claim === undefined ? null : claim.now + claim.ttlMs,
+  ];
+}
+
 /**
  * `putCheckpoint`'s parameters (the function's): the checkpoint row, the indexed meta and the subscriptions
  * bound as the statements of the full path bind them, then the fence, release, the claim (its expiry as
@@ -134,16 +145,12 @@ export interface PutFunctionRow {
  * signature (a put carrying them), the deployments its instance was chosen among.
  */
 export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, buildVersion: number): unknown[] {
-  const { fence, claim, deploymentsSeen } = checkpoint;
+  const { deploymentsSeen } = checkpoint;
   return [
     ...checkpointParams(checkpoint),
     ...instanceParams(checkpoint).slice(3),
     ...subscriptionParams(checkpoint).slice(1),
-    fence?.owner ?? null,
-    fence?.token ?? null,
-    checkpoint.release === true,
-    claim?.owner ?? null,
-    claim === undefined ? null : claim.now + claim.ttlMs,
+    ...putLeaseParams(checkpoint),
     lockKey,
     buildVersion,
     ...(deploymentsSeen === undefined ? [] : [deploymentsSeen]),
