@@ -424,6 +424,53 @@ describe('bodies in the checkpoint document', () => {
     expect(reopen(taskless)).toThrow(`track "${packed}" names no body with a user task of its own`);
   });
 
+  it('bodies of two hosts, one after the other, open each with its own host (paths of one length)', async () => {
+    const xml = bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:parallelGateway id="fork" />
+      <bpmn:userTask id="one">${loop('', 'inputCollection="=[1, 2]" inputElement="a"')}</bpmn:userTask>
+      <bpmn:userTask id="two">${loop('', 'inputCollection="=[3, 4, 5]" inputElement="b"')}</bpmn:userTask>
+      ${chain('start', 'fork', 'one')}
+      <bpmn:sequenceFlow id="to-two" sourceRef="fork" targetRef="two" />`);
+    const { body, engine } = await parkedWith(xml, {});
+    expect(body.scopes.filter((scope) => typeof scope === 'string')).toEqual([
+      '/one[0]',
+      '/one[1]',
+      '/two[0]',
+      '/two[1]',
+      '/two[2]',
+    ]);
+    const state = new InstanceState(body);
+    const data = (path: string) => state.scopes.get(path)?.data;
+    expect([data('/one[1]'), data('/two[0]'), data('/two[2]')]).toEqual([
+      { loopCounter: 2, a: 2 },
+      { loopCounter: 1, b: 3 },
+      { loopCounter: 3, b: 5 },
+    ]);
+    expect(state.scopes.get('/two[1]')?.hostTrack).not.toBe(state.scopes.get('/one[1]')?.hostTrack);
+    expect(canonicalJson(state.toBody())).toBe(canonicalJson(body));
+    await engine.close();
+  });
+
+  it('a path that only begins like the body before it is read in full: one that names no body is corrupt', async () => {
+    const { repository, engine, id } = await parked();
+    const { body } = openCheckpoint((await repository.get(id))!.bytes, { instanceId: id });
+    await engine.close();
+    for (const path of ['/each[]', '/each[1x]', '/each[1]]', '/each[-1]']) {
+      const scopes = body.scopes.map((scope) => (scope === '/each[1]' ? path : scope));
+      expect(() => openSealed({ ...body, scopes })).toThrow(`scope "${path}" names no body of a looping activity`);
+    }
+    // An ordinal too long to add up exactly is read as the path's own digits say, as any other.
+    const long = '/each[1234567890123456789]';
+    const scopes = body.scopes.map((scope) => (scope === '/each[1]' ? long : scope));
+    const tracks = body.tracks.map((track) =>
+      typeof track === 'string' && track.endsWith('@/each[1]') ? track.replace('/each[1]', long) : track,
+    );
+    expect(openSealed({ ...body, scopes, tracks }).scopes.get(long)?.data).toEqual({
+      loopCounter: Number(long.slice(6, -1)) + 1,
+      item: null,
+    });
+  });
+
   it('a path that names no looping activity is a corrupt document, named', () => {
     const state = () =>
       openSealed({

@@ -39,25 +39,56 @@ export function unpackScopes(
   tracks: readonly (TrackRecord | PackedTrack)[],
 ): ScopeRecord[] {
   let hosts: Map<string, TrackRecord> | undefined;
+  // A host's bodies are written one after the other: a path that only adds an ordinal to the last one's
+  // `<parent>/<element>[#pass][` is that host's, without the regex and the lookup (1,000 bodies: 1,000 paths).
+  let lastPrefix = '';
+  let lastHost: TrackRecord | undefined;
   return entries.map((entry) => {
     if (typeof entry !== 'string') return entry;
-    // Hosts are records: a track with a loop is never written packed.
-    hosts ??= new Map(
-      tracks
-        .filter((t): t is TrackRecord => typeof t !== 'string' && t.loop !== undefined)
-        .map((t) => [hostKey(t.scopePath, t.nodeId, t.attempt), t]),
-    );
-    const match = BODY_PATH.exec(entry);
-    const host = match
-      ? hosts.get(hostKey(match[1] || '/', match[2]!, match[3] ? Number(match[3]) - 1 : 0))
-      : undefined;
-    if (!match || !host) throw new InvalidStateError(`scope "${entry}" names no body of a looping activity`);
-    const ordinal = Number(match[4]);
-    const scope = newScope(entry, host.nodeId, host.scopePath, host.id, initialBodyData(host.loop!, ordinal));
-    scope.visits[host.nodeId] = 1;
+    let host: TrackRecord | undefined;
+    let ordinal = ordinalAfter(entry, lastPrefix);
+    if (ordinal !== undefined) host = lastHost;
+    else {
+      // Hosts are records: a track with a loop is never written packed.
+      hosts ??= new Map(
+        tracks
+          .filter((t): t is TrackRecord => typeof t !== 'string' && t.loop !== undefined)
+          .map((t) => [hostKey(t.scopePath, t.nodeId, t.attempt), t]),
+      );
+      const match = BODY_PATH.exec(entry);
+      host = match ? hosts.get(hostKey(match[1] || '/', match[2]!, match[3] ? Number(match[3]) - 1 : 0)) : undefined;
+      if (!match || !host) throw new InvalidStateError(`scope "${entry}" names no body of a looping activity`);
+      ordinal = Number(match[4]);
+      lastPrefix = entry.slice(0, entry.length - match[4]!.length - 1);
+      lastHost = host;
+    }
+    const scope = newScope(entry, host!.nodeId, host!.scopePath, host!.id, initialBodyData(host!.loop!, ordinal));
+    scope.visits[host!.nodeId] = 1;
     return scope;
   });
 }
+
+/**
+ * The ordinal of `path` when it is `prefix` (non-empty) followed by digits and `]`, as BODY_PATH reads it (up
+ * to 15 digits, which add up exactly; longer ones go the regex's way).
+ */
+function ordinalAfter(path: string, prefix: string): number | undefined {
+  const end = path.length - 1;
+  const digits = end - prefix.length;
+  if (prefix === '' || digits < 1 || digits > 15 || path.charCodeAt(end) !== CLOSE || !path.startsWith(prefix)) {
+    return undefined;
+  }
+  let ordinal = 0;
+  for (let at = prefix.length; at < end; at++) {
+    const digit = path.charCodeAt(at) - ZERO;
+    if (digit < 0 || digit > 9) return undefined;
+    ordinal = ordinal * 10 + digit;
+  }
+  return ordinal;
+}
+
+const CLOSE = ']'.charCodeAt(0);
+const ZERO = '0'.charCodeAt(0);
 
 function hostKey(scopePath: string, nodeId: string, pass: number): string {
   return `${scopePath}|${nodeId}|${pass}`;
