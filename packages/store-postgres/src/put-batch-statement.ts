@@ -12,14 +12,44 @@
 import { CHECKPOINT_COLUMNS, type PutCheckpoint } from '@thresher/checkpoint';
 import { checkpointParams, instanceParams, putLeaseParams } from './rows.js';
 
-/** The per-put arrays the statement unnests ($1–$21). */
-const PUT_COLUMNS = 21;
+/** The fields of a put's row in the statement's first parameter. */
+const PUT_FIELDS = [
+  ['instance_id', 'text'],
+  ['seq', 'bigint'],
+  ['parent_seq', 'bigint'],
+  ['schema_no', 'integer'],
+  ['definition_digest', 'text'],
+  ['digest', 'text'],
+  ['document_from', 'integer'],
+  ['document_length', 'integer'],
+  ['status', 'text'],
+  ['process_id', 'text'],
+  ['definition_id', 'text'],
+  ['business_key', 'text'],
+  ['parent_id', 'text'],
+  ['call_node_id', 'text'],
+  ['due_at', 'double precision'],
+  ['subscription_count', 'integer'],
+  ['fence_owner', 'text'],
+  ['fence_token', 'bigint'],
+  ['releasing', 'boolean'],
+  ['claim_owner', 'text'],
+  ['claim_expires_at', 'double precision'],
+] as const;
+
+/** `e.v`'s field `i` (a JSON array element) as a column of its type. */
+const fieldsOf = (element: string) =>
+  PUT_FIELDS.map(([name, type], i) =>
+    type === 'text' ? `${element}->>${i} AS ${name}` : `(${element}->>${i})::${type} AS ${name}`,
+  ).join(', ');
 
 /**
- * What the statement reads of a put, one array each (one element per put, in the batch's order): the
- * checkpoint row, the indexed meta, where its document lies in the documents laid end to end, how many
- * subscriptions it has, the fence, release and the claim. Then the documents (one bytea), and the
- * subscriptions of all puts with their instance and position ($23–$26).
+ * What the statement reads of a put: one JSON array per put in $1 (a JSON array of them, in the batch's
+ * order), its fields in `PUT_FIELDS`' order: the checkpoint row, where its document lies in the documents laid
+ * end to end ($2, one bytea), the indexed meta, how many subscriptions it has, the fence, release and the
+ * claim. Then the subscriptions of all puts in $3, each `[instance, position, name, key]`. JSON, not one
+ * array per column: the client serialises it natively (an array parameter is escaped element by element,
+ * ~18 µs of client time a put in a batch of 500), and the server parses it once.
  *
  * Decided as the function does (NULL-safe throughout): a put whose instance is stored continues it (no
  * claim, its parent seq the latest, its seq beyond, its fence the held lease); a put of an instance not
@@ -42,17 +72,13 @@ export function putBatchStatement(s: string): string {
   const claiming = `r.claim_owner IS NOT NULL AND r.status = 'running'`;
   const releasing = 'r.releasing AND r.fence_owner IS NOT NULL';
   const checkpointColumns = 'instance_id, seq, parent_seq, schema_no, definition_digest, digest, document';
-  return `WITH r AS MATERIALIZED (
-    SELECT r.*, substring($22::bytea FROM r.document_from FOR r.document_length) AS document,
-      p.root_id AS parent_root, p.instance_id IS NOT NULL AND r.parent_id <> ALL ($1::text[]) AS parent_settled
-    FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::text[], $7::integer[],
-      $8::integer[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
-      $15::double precision[], $16::integer[], $17::text[], $18::bigint[], $19::boolean[], $20::text[],
-      $21::double precision[])
-      WITH ORDINALITY AS r(instance_id, seq, parent_seq, schema_no, definition_digest, digest, document_from,
-        document_length, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at,
-        subscription_count, fence_owner, fence_token, releasing, claim_owner, claim_expires_at, ord)
-    LEFT JOIN ${s}.instances p ON p.instance_id = r.parent_id
+  return `WITH j AS MATERIALIZED (
+    SELECT ${fieldsOf('e.v')}, e.ord FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(v, ord)
+  ), r AS MATERIALIZED (
+    SELECT r.*, substring($2::bytea FROM r.document_from FOR r.document_length) AS document,
+      p.root_id AS parent_root,
+      p.instance_id IS NOT NULL AND r.parent_id <> ALL (ARRAY(SELECT instance_id FROM j)) AS parent_settled
+    FROM j AS r LEFT JOIN ${s}.instances p ON p.instance_id = r.parent_id
   ), fresh AS MATERIALIZED (
     SELECT r.* FROM r
     WHERE r.parent_seq IS NULL AND r.fence_owner IS NULL AND (r.parent_id IS NULL OR r.parent_settled)
@@ -89,7 +115,8 @@ export function putBatchStatement(s: string): string {
   ), subscribed AS (
     INSERT INTO ${s}.subscriptions AS sub (instance_id, ord, name, key)
     SELECT u.instance_id, u.ord, u.name, u.key
-    FROM unnest($23::text[], $24::integer[], $25::text[], $26::text[]) AS u(instance_id, ord, name, key)
+    FROM (SELECT e.v->>0 AS instance_id, (e.v->>1)::integer AS ord, e.v->>2 AS name, e.v->>3 AS key
+      FROM jsonb_array_elements($3::jsonb) AS e(v)) AS u
     WHERE u.instance_id IN (SELECT instance_id FROM updated UNION ALL SELECT instance_id FROM fresh)
     ON CONFLICT (instance_id, ord) DO UPDATE SET name = EXCLUDED.name, key = EXCLUDED.key
   ), written AS (
@@ -100,31 +127,24 @@ export function putBatchStatement(s: string): string {
 }
 
 /**
- * The statement's parameters for `checkpoints` (each of another instance): one array per column, one element
- * per put; the documents laid end to end in one binary parameter (a bytea[] would travel as hex text), each
- * put's column holding where its own starts (1-based) and its length; the subscriptions of all puts as four
- * arrays (instance, position, name, key).
+ * The statement's parameters for `checkpoints` (each of another instance): their rows as JSON (`PUT_FIELDS`),
+ * the documents laid end to end in one binary parameter (a bytea[] would travel as hex text), each put's row
+ * holding where its own starts (1-based) and its length, and the subscriptions of all puts as JSON.
  */
 export function putBatchParams(checkpoints: readonly PutCheckpoint[]): unknown[] {
-  const columns: unknown[][] = Array.from({ length: PUT_COLUMNS }, () => []);
-  const subscriptions: unknown[][] = [[], [], [], []];
+  const rows: unknown[][] = [];
+  const subscriptions: unknown[][] = [];
   let bytes = 0;
   for (const checkpoint of checkpoints) {
     const { instanceId, meta } = checkpoint;
-    // The full path's own parameter lists, in the statement's column order: the row without its document,
-    // where the document lies, the indexed meta, the subscription count, the lease.
-    const values = [
-      ...checkpointParams(checkpoint).slice(0, -1),
-      bytes + 1,
-      checkpoint.bytes.byteLength,
-      ...instanceParams(checkpoint).slice(3),
-      meta.subscriptions.length,
-      ...putLeaseParams(checkpoint),
-    ];
-    for (const [i, value] of values.entries()) columns[i]!.push(value);
-    for (const [ord, { name, key }] of meta.subscriptions.entries()) {
-      for (const [i, value] of [instanceId, ord, name, key].entries()) subscriptions[i]!.push(value);
-    }
+    // The full path's own parameter lists, in PUT_FIELDS' order: the row without its document, where the
+    // document lies, the indexed meta, the subscription count, the lease.
+    const row = checkpointParams(checkpoint);
+    row[row.length - 1] = bytes + 1;
+    row.push(checkpoint.bytes.byteLength, ...instanceParams(checkpoint).slice(3), meta.subscriptions.length);
+    row.push(...putLeaseParams(checkpoint));
+    rows.push(row);
+    for (const [ord, { name, key }] of meta.subscriptions.entries()) subscriptions.push([instanceId, ord, name, key]);
     bytes += checkpoint.bytes.byteLength;
   }
   const documents = new Uint8Array(bytes);
@@ -133,5 +153,5 @@ export function putBatchParams(checkpoints: readonly PutCheckpoint[]): unknown[]
     documents.set(document, at);
     at += document.byteLength;
   }
-  return [...columns, documents, ...subscriptions];
+  return [JSON.stringify(rows), documents, JSON.stringify(subscriptions)];
 }

@@ -81,7 +81,7 @@ async function refused(counted: CountedRepository, run: () => Promise<unknown>) 
 }
 
 const ONE_STATEMENT = /^SELECT outcome, .* FROM "\w+"\.put_checkpoint\(/;
-const BATCH_STATEMENT = /^WITH r AS MATERIALIZED \(\s*SELECT r\.\*, substring\(.* FROM unnest\(/;
+const BATCH_STATEMENT = /^WITH j AS MATERIALIZED \(\s*SELECT .* FROM jsonb_array_elements\(\$1::jsonb\)/;
 const FENCED_BEGIN = /^BEGIN; SELECT pg_advisory_xact_lock_shared/;
 
 /** Writes issued at once: the first runs alone, the others wait for it and form one batch. */
@@ -294,6 +294,46 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     ).toEqual(['order-0:1', 'order-1:1', 'order-2:1', 'order-3:1', '', 'order-5:1']);
   });
 
+  it('should store text and numbers of a batch exactly as a lone put does: quotes, backslashes, astral characters, fractions of a millisecond', async () => {
+    const counted = await open();
+    const { repository } = counted;
+    const awkward = (i: number) => `"q"\\b\\\\ {a,b} 'x' ü 😀 \t\n ${i}`;
+    const put = (i: number) =>
+      repository.put({
+        ...checkpoint(`odd "id" ${i} 😀`, 1, {
+          businessKey: awkward(i),
+          processId: `p,${i}`,
+          dueAt: 1_796_172_525_210.125 + i,
+          subscriptions: [{ name: awkward(i), key: i % 2 ? null : `{${i}}` }],
+        }),
+        claim: { owner: `node "a" ${i}`, ttlMs: 0.5, now: 1_796_172_525_210.25 },
+      });
+    const { value, statements } = await sent(counted, () => atOnce(...[0, 1, 2, 3].map((i) => () => put(i))));
+
+    expect(statements.filter((text) => BATCH_STATEMENT.test(text))).toHaveLength(1);
+    expect(value.map((lease) => [lease?.owner, lease?.expiresAt])).toEqual(
+      [0, 1, 2, 3].map((i) => [`node "a" ${i}`, 1_796_172_525_210.75]),
+    );
+    const summaries = await repository.instances();
+    expect(
+      summaries.map(({ instanceId, businessKey, processId, dueAt, subscriptions }) => [
+        instanceId,
+        businessKey,
+        processId,
+        dueAt,
+        subscriptions,
+      ]),
+    ).toEqual(
+      [0, 1, 2, 3].map((i) => [
+        `odd "id" ${i} 😀`,
+        awkward(i),
+        `p,${i}`,
+        1_796_172_525_210.125 + i,
+        [{ name: awkward(i), key: i % 2 ? null : `{${i}}` }],
+      ]),
+    );
+  });
+
   it('should store a call tree written in one batch: the root by the statement, each child of an instance the batch creates by the full rules after it, in order', async () => {
     const counted = await open();
     const { repository } = counted;
@@ -400,13 +440,14 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     try {
       await racer.query('BEGIN');
       await racer.query(hold, values);
+      const { rows: racing } = await racer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const settled = sent(counted, batch);
       const admin = await adminPool();
       for (let waited = 0; ; waited += 10) {
-        // This test's batch statement only: it names the test's schema.
+        // This test's batch statement only: the one the racer's transaction blocks.
         const { rows } = await admin.query<{ waiting: string }>(
-          "SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH r AS%' AND strpos(query, $1) > 0",
-          [`"${schemas.at(-1)!}".`],
+          "SELECT count(*) AS waiting FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE 'WITH j AS%'",
+          [racing[0]!.pid],
         );
         if (Number(rows[0]!.waiting) > 0) break;
         if (waited > 10_000) expect.fail('the batch statement never waited for the other connection');
