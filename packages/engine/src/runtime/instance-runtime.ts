@@ -79,12 +79,15 @@ export interface RuntimeHost {
 export class InstanceRuntime {
   private tail: Promise<void> = Promise.resolve();
   private queued = 0;
+  // The collections below are made on first use: most loops in memory are parked instances that never
+  // use them (each empty Map or Set is ~150–200 bytes, which every collection of the heap copies).
   /** Jobs whose handler is running, or whose outcome the loop has not applied yet. */
-  private readonly running = new Set<string>();
+  private running: Set<string> | undefined;
   /** Jobs waiting out a retry backoff, by clock handle. */
-  private readonly backoffs = new Map<string, unknown>();
+  private backoffs: Map<string, unknown> | undefined;
   private settledWaiters: Array<() => void> = [];
-  private readonly wake: TimerWake;
+  /** Wakes the instance at its BPMN timers (`wake()` makes it). */
+  private timerWake: TimerWake | undefined;
   /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
   private inFlightEffects = 0;
   private broken: Error | null = null;
@@ -101,12 +104,15 @@ export class InstanceRuntime {
     private lastBytes: Uint8Array | null,
     /** How many deployments a new instance's deployment was chosen among: its first put lets the store check. */
     private readonly deploymentsSeen?: number,
-  ) {
-    this.wake = new TimerWake(
-      host.clock,
+  ) {}
+
+  private wake(): TimerWake {
+    this.timerWake ??= new TimerWake(
+      this.host.clock,
       () => this.state.timers.values(),
       (timerId) => this.submit({ type: 'timer.fired', timerId }),
     );
+    return this.timerWake;
   }
 
   get id(): string {
@@ -173,9 +179,9 @@ export class InstanceRuntime {
         }
         const activity = {
           stepping: this.queued > 0,
-          working: this.running.size > 0 || this.inFlightEffects > 0,
+          working: (this.running?.size ?? 0) > 0 || this.inFlightEffects > 0,
           delivering: this.inFlightEffects > 0,
-          backingOff: this.backoffs.keys(),
+          backingOff: this.backoffs?.keys() ?? [],
           now: this.host.clock.now(),
         };
         const result = settledState(this.state, activity, options);
@@ -207,9 +213,9 @@ export class InstanceRuntime {
 
   private halt(): void {
     this.stopped = true;
-    for (const handle of this.backoffs.values()) this.host.clock.clearTimeout(handle);
-    this.backoffs.clear();
-    this.wake.cancel();
+    for (const handle of this.backoffs?.values() ?? []) this.host.clock.clearTimeout(handle);
+    this.backoffs?.clear();
+    this.timerWake?.cancel();
   }
 
   // ── the loop ────────────────────────────────────────────────────────────────────────────────────────
@@ -315,10 +321,10 @@ export class InstanceRuntime {
           this.deliver(effect.entryId);
           break;
         case 'timer.schedule':
-          if (!this.stopped) this.wake.at(effect.dueAt);
+          if (!this.stopped) this.wake().at(effect.dueAt);
           break;
         case 'timer.cancel':
-          this.wake.cancel();
+          this.timerWake?.cancel();
           break;
         case 'message.take': {
           // Faults surface through host.fault and settled().
@@ -384,18 +390,18 @@ export class InstanceRuntime {
 
   private dispatch(jobId: string): void {
     const job = this.state.jobs.get(jobId);
-    if (!job || this.stopped || this.running.has(jobId) || this.backoffs.has(jobId)) return;
+    if (!job || this.stopped || this.running?.has(jobId) || this.backoffs?.has(jobId)) return;
     const delay = job.notBefore === null ? 0 : job.notBefore - this.host.clock.now();
     if (delay > 0) {
       const handle = this.host.clock.setTimeout(() => {
-        this.backoffs.delete(jobId);
+        this.backoffs?.delete(jobId);
         this.dispatch(jobId);
       }, delay);
-      this.backoffs.set(jobId, handle);
+      (this.backoffs ??= new Map()).set(jobId, handle);
       return;
     }
     const view = jobView(this.state, this.process, job);
-    this.running.add(jobId);
+    (this.running ??= new Set()).add(jobId);
     this.announce({
       id: jobEventId(this.id, job.identity, 'job.dispatched', view.attempt),
       type: 'job.dispatched',
@@ -414,7 +420,7 @@ export class InstanceRuntime {
   private jobSettled(jobId: string, outcome: Outcome): void {
     // A stopped loop, or a job cancelled meanwhile (terminate), takes no result.
     if (this.stopped || !this.state.jobs.has(jobId)) {
-      this.running.delete(jobId);
+      this.running?.delete(jobId);
       return this.notifySettled();
     }
     // The job counts as running until the loop has applied its outcome: nothing can dispatch it twice.
@@ -422,7 +428,7 @@ export class InstanceRuntime {
       'result' in outcome
         ? this.completeJob(jobId, outcome.result)
         : this.enqueue(async () => {
-            this.running.delete(jobId);
+            this.running?.delete(jobId);
             const { error, retryable, errorCode } = outcome;
             this.perform(
               await this.step([
@@ -441,7 +447,7 @@ export class InstanceRuntime {
   private completeJob(jobId: string, result: Variables): Promise<void> {
     const busy = this.queued > 0;
     return this.enqueue(async () => {
-      this.running.delete(jobId);
+      this.running?.delete(jobId);
       const job = this.state.jobs.get(jobId);
       if (!job || this.seq === null) return;
       if (!busy && this.queued === 1) {
@@ -501,8 +507,8 @@ export class InstanceRuntime {
 
   /** Running, and waiting only on the outside world or a BPMN timer: nothing queued, running or on its way out. */
   get parked(): boolean {
-    if (this.state.instance.status !== 'running' || this.queued > 0 || this.running.size > 0) return false;
-    return this.backoffs.size === 0 && this.inFlightEffects === 0 && this.state.outbox.length === 0;
+    if (this.state.instance.status !== 'running' || this.queued > 0 || (this.running?.size ?? 0) > 0) return false;
+    return (this.backoffs?.size ?? 0) === 0 && this.inFlightEffects === 0 && this.state.outbox.length === 0;
   }
 
   /**
