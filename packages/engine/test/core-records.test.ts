@@ -1,6 +1,8 @@
+import { emptyCheckpointBody, type TimerRecord } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { effectsBetween, NOTHING_OWED, type Obligations } from '../src/core/effects.js';
 import { scopePath } from '../src/core/records.js';
+import { InstanceState } from '../src/core/state.js';
 
 describe('scopePath', () => {
   it.each([
@@ -60,5 +62,40 @@ describe('effectsBetween', () => {
     const before = owing({ jobs: new Map([['j1#0', 'j1']]), dueAt: 5 });
     const after = owing({ jobs: new Map([['j1#1', 'j1']]) });
     expect(effectsBetween(before, after)).toEqual([{ type: 'timer.cancel' }, { type: 'dispatch', jobId: 'j1' }]);
+  });
+});
+
+describe('InstanceState', () => {
+  const instance = {
+    id: 'x',
+    processId: 'p',
+    definition: { id: 'd', version: 1, digest: 'd' },
+    status: 'running' as const,
+    businessKey: null,
+    parentId: null,
+    callNodeId: null,
+    startedAt: 0,
+    endedAt: null,
+    nextId: 0,
+    receivedIds: [],
+  };
+
+  it('should read the jobs, incidents, timers and subscriptions it has none of as empty, and see what write() adds', () => {
+    const state = new InstanceState(emptyCheckpointBody(instance, 'active'));
+    expect([state.jobs.size, state.incidents.size, state.timers.size, state.subscriptions.size]).toEqual([0, 0, 0, 0]);
+    const timer: TimerRecord = {
+      id: 'w1',
+      nodeId: 'wait',
+      owner: { kind: 'track', trackId: 't1' },
+      dueAt: 5,
+      cycle: null,
+    };
+    state.write('timers').set(timer.id, timer);
+    expect([...state.timers.values()]).toEqual([timer]);
+    expect(state.nextDue()).toBe(5);
+    // The others stay empty, and a second state does not see the first one's records.
+    expect([state.jobs.size, state.subscriptions.size]).toEqual([0, 0]);
+    expect(new InstanceState(emptyCheckpointBody(instance, 'active')).timers.size).toBe(0);
+    expect(state.toBody().timers).toEqual([timer]);
   });
 });

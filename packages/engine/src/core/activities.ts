@@ -19,7 +19,9 @@ export function createJob(ctx: StepContext, track: TrackRecord, taskType: string
   const inputDigest = digestInputs({ ...ctx.state.visible(track.scopePath), ...track.locals });
   const identity = invocationIdentity(ctx.state.instance, track, inputDigest);
   const jobId = nextId(ctx, 'j');
-  ctx.state.jobs.set(jobId, newJob(jobId, track, taskType, identity, inputDigest, retries ?? ctx.defaultRetries));
+  ctx.state
+    .write('jobs')
+    .set(jobId, newJob(jobId, track, taskType, identity, inputDigest, retries ?? ctx.defaultRetries));
   track.wait = { kind: 'job', jobId };
   move(ctx, track, 'WAIT');
 }
@@ -30,7 +32,7 @@ export function jobCompleted(ctx: StepContext, jobId: string, result: Variables)
   // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
   if (!job) return;
   const track = ctx.state.track(job.trackId);
-  ctx.state.jobs.delete(jobId);
+  ctx.state.write('jobs').delete(jobId);
   track.result = result;
   track.wait = null;
   announce(ctx, {
@@ -58,7 +60,7 @@ export function jobFailed(
   if (!job) return;
   if (errorCode !== undefined) {
     const track = ctx.state.track(job.trackId);
-    if (throwError(ctx, track, errorCode, {})) return void ctx.state.jobs.delete(jobId);
+    if (throwError(ctx, track, errorCode, {})) return void ctx.state.write('jobs').delete(jobId);
     job.lastError = error;
     raiseIncident(ctx, track, 'uncaught-error', 'job', `uncaught BPMN error ${errorCode}: ${error}`, jobId);
     return;

@@ -20,7 +20,7 @@ export function cancelInside(ctx: StepContext, path: string): void {
 export function cancel(ctx: StepContext, track: TrackRecord): void {
   const { state } = ctx;
   const wait = track.wait;
-  if (wait?.kind === 'job') state.jobs.delete(wait.jobId);
+  if (wait?.kind === 'job') state.write('jobs').delete(wait.jobId);
   if (wait?.kind === 'userTask') state.userTasks.delete(wait.taskId);
   // A looping host's bodies and a sweep's running handler are scopes the track hosts.
   if (wait?.kind === 'loop' || wait?.kind === 'sweep') {
@@ -45,8 +45,8 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   state.dropWaits(ownedBy(track.id));
   if (wait?.kind === 'incident') {
     const incident = state.incidents.get(wait.incidentId);
-    if (incident?.jobId) state.jobs.delete(incident.jobId);
-    state.incidents.delete(wait.incidentId);
+    if (incident?.jobId) state.write('jobs').delete(incident.jobId);
+    state.write('incidents').delete(wait.incidentId);
   }
   track.wait = null;
   touchpointInterrupted(ctx, track);

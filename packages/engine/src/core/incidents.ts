@@ -22,7 +22,7 @@ export function raiseIncident(
   jobId: string | null,
 ): void {
   const incidentId = nextId(ctx, 'i');
-  ctx.state.incidents.set(incidentId, newIncident(incidentId, track, kind, resume, message, jobId, ctx.now));
+  ctx.state.write('incidents').set(incidentId, newIncident(incidentId, track, kind, resume, message, jobId, ctx.now));
   track.wait = { kind: 'incident', incidentId };
   move(ctx, track, 'FAIL');
   announce(ctx, {
@@ -96,7 +96,7 @@ export function wrongValueIncident(
 export function retryIncident(ctx: StepContext, incidentId: string): void {
   const incident = ctx.state.incidents.get(incidentId);
   if (!incident) throw new NotFoundError('incident', `${ctx.id}/${incidentId}`);
-  ctx.state.incidents.delete(incidentId);
+  ctx.state.write('incidents').delete(incidentId);
   const track = ctx.state.track(incident.trackId);
   announce(ctx, {
     id: eventId(ctx.id, 'incident.resolved', incidentId),

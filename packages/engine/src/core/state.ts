@@ -21,6 +21,17 @@ export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
   return (owner) => owner.kind !== 'eventSubProcess' && owner.trackId === trackId;
 }
 
+/** The records most instances at rest have none of: their maps are made on the first write (`write`). */
+interface SparseRecords {
+  jobs: JobRecord;
+  incidents: IncidentRecord;
+  timers: TimerRecord;
+  subscriptions: SubscriptionRecord;
+}
+
+/** What `jobs` & co. read while there is none of them: one empty map, which nothing can write through its type. */
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+
 /**
  * The working copy of one instance's records, indexed for the loop. `toBody()` gives back the
  * checkpoint body; the maps keep insertion order so a capture is deterministic.
@@ -29,11 +40,10 @@ export class InstanceState {
   readonly instance: InstanceRecord;
   readonly scopes = new Map<string, ScopeRecord>();
   readonly tracks = new Map<string, TrackRecord>();
-  readonly jobs = new Map<string, JobRecord>();
   readonly userTasks = new Map<string, UserTaskRecord>();
-  readonly incidents = new Map<string, IncidentRecord>();
-  readonly timers = new Map<string, TimerRecord>();
-  readonly subscriptions = new Map<string, SubscriptionRecord>();
+  // An empty Map costs ~150 bytes of heap, and most instances at rest (a parked one waits on a user task)
+  // have no job, incident, timer or subscription: four of them for each instance in memory.
+  readonly #sparse: { [K in keyof SparseRecords]?: Map<string, SparseRecords[K]> } = {};
   readonly outbox: OutboxEntry[];
   readonly history: CheckpointBody['history'];
   /** Each touchpoint's progress; null when the instance is not tracked (started before schema 7). */
@@ -43,13 +53,37 @@ export class InstanceState {
     this.instance = body.instance;
     for (const scope of unpackScopes(body.scopes, body.tracks)) this.scopes.set(scope.path, scope);
     unpackWaits(body.tracks, body.userTasks, this.scopes, this.tracks, this.userTasks);
-    for (const job of body.jobs) this.jobs.set(job.id, job);
-    for (const incident of body.incidents) this.incidents.set(incident.id, incident);
-    for (const timer of body.timers) this.timers.set(timer.id, timer);
-    for (const subscription of body.subscriptions) this.subscriptions.set(subscription.id, subscription);
+    for (const job of body.jobs) this.write('jobs').set(job.id, job);
+    for (const incident of body.incidents) this.write('incidents').set(incident.id, incident);
+    for (const timer of body.timers) this.write('timers').set(timer.id, timer);
+    for (const subscription of body.subscriptions) this.write('subscriptions').set(subscription.id, subscription);
     this.outbox = body.outbox;
     this.history = body.history;
     this.touchpoints = body.touchpoints;
+  }
+
+  get jobs(): ReadonlyMap<string, JobRecord> {
+    return this.#sparse.jobs ?? NONE;
+  }
+
+  get incidents(): ReadonlyMap<string, IncidentRecord> {
+    return this.#sparse.incidents ?? NONE;
+  }
+
+  get timers(): ReadonlyMap<string, TimerRecord> {
+    return this.#sparse.timers ?? NONE;
+  }
+
+  get subscriptions(): ReadonlyMap<string, SubscriptionRecord> {
+    return this.#sparse.subscriptions ?? NONE;
+  }
+
+  /** The map of `name` to change, made now if the instance had none of those records. */
+  write<K extends keyof SparseRecords>(name: K): Map<string, SparseRecords[K]> {
+    const sparse = this.#sparse as { [P in K]?: Map<string, SparseRecords[K]> };
+    const made = sparse[name] ?? new Map<string, SparseRecords[K]>();
+    sparse[name] = made;
+    return made;
   }
 
   /** The body as plain data; records are shared, so capture it only between events. */
@@ -141,9 +175,9 @@ export class InstanceState {
   /** Remove every timer and subscription a predicate picks; returns how many went. */
   dropWaits(owned: (owner: WaitOwner) => boolean): number {
     let dropped = 0;
-    for (const [id, timer] of this.timers) if (owned(timer.owner) && this.timers.delete(id)) dropped++;
+    for (const [id, timer] of this.timers) if (owned(timer.owner) && this.write('timers').delete(id)) dropped++;
     for (const [id, subscription] of this.subscriptions) {
-      if (owned(subscription.owner) && this.subscriptions.delete(id)) dropped++;
+      if (owned(subscription.owner) && this.write('subscriptions').delete(id)) dropped++;
     }
     return dropped;
   }

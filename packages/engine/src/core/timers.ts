@@ -17,7 +17,7 @@ import { wake } from './wake.js';
 export function fireTimer(ctx: StepContext, timerId: string): void {
   const timer = ctx.state.timers.get(timerId);
   if (!timer || timer.dueAt > ctx.now) return;
-  ctx.state.timers.delete(timerId);
+  ctx.state.write('timers').delete(timerId);
   announce(ctx, {
     id: eventId(ctx.id, 'timer.fired', timer.id, timer.dueAt),
     type: 'timer.fired',
@@ -42,7 +42,7 @@ export function fireTimer(ctx: StepContext, timerId: string): void {
     });
     return;
   }
-  if (keepsWaiting) ctx.state.timers.set(timer.id, { ...timer, ...next });
+  if (keepsWaiting) ctx.state.write('timers').set(timer.id, { ...timer, ...next });
 }
 
 /**
@@ -86,7 +86,7 @@ export function armTimerStart(ctx: StepContext, track: TrackRecord, node: StartE
   const owner: WaitOwner = { kind: 'track', trackId: track.id };
   if (ctx.presetTimer) {
     const id = nextId(ctx, 'w');
-    ctx.state.timers.set(id, { id, nodeId: node.id, owner, ...ctx.presetTimer });
+    ctx.state.write('timers').set(id, { id, nodeId: node.id, owner, ...ctx.presetTimer });
   } else if (!arm(ctx, owner, node, node.event, ctx.state.visible(track.scopePath), track)) {
     return true;
   }

@@ -39,7 +39,7 @@ export function arm(
       case 'timer': {
         const schedule = scheduleTimer(event.timer, evaluate(event.timer.expression, view), ctx.now);
         const timer: TimerRecord = { id: nextId(ctx, 'w'), nodeId: node.id, owner, ...schedule };
-        ctx.state.timers.set(timer.id, timer);
+        ctx.state.write('timers').set(timer.id, timer);
         announce(ctx, {
           id: eventId(ctx.id, 'timer.armed', timer.id),
           type: 'timer.armed',
@@ -73,7 +73,7 @@ export function arm(
           name,
           correlationKey,
         };
-        ctx.state.subscriptions.set(subscription.id, subscription);
+        ctx.state.write('subscriptions').set(subscription.id, subscription);
         return true;
       }
       default:
