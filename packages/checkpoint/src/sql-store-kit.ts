@@ -42,23 +42,22 @@ export interface CheckpointRow<TInt8 extends Int8Column = number> {
 }
 
 /** The columns of a `checkpoints` row, in the order the stores' statements list them. */
-export const CHECKPOINT_COLUMNS = (
-  [
-    'instance_id',
-    'seq',
-    'parent_seq',
-    'schema',
-    'definition_digest',
-    'digest',
-    'document',
-  ] as const satisfies readonly (keyof CheckpointRow)[]
-).join(', ');
+const CHECKPOINT_COLUMN_NAMES = [
+  'instance_id',
+  'seq',
+  'parent_seq',
+  'schema',
+  'definition_digest',
+  'digest',
+  'document',
+] as const satisfies readonly (keyof CheckpointRow)[];
+
+/** {@link CHECKPOINT_COLUMN_NAMES} as a statement lists them. */
+export const CHECKPOINT_COLUMNS = CHECKPOINT_COLUMN_NAMES.join(', ');
 
 /** {@link CHECKPOINT_COLUMNS}, each of the table aliased `alias` (`c.instance_id, c.seq, …`). */
 export function checkpointColumnsOf(alias: string): string {
-  return CHECKPOINT_COLUMNS.split(', ')
-    .map((column) => `${alias}.${column}`)
-    .join(', ');
+  return CHECKPOINT_COLUMN_NAMES.map((column) => `${alias}.${column}`).join(', ');
 }
 
 /** A `writes` row (a journal entry) as read with its checkpoint. */

@@ -1,8 +1,9 @@
-import { emptyCheckpointBody, type TimerRecord } from '@thresher/checkpoint';
+import type { TimerRecord } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { effectsBetween, NOTHING_OWED, type Obligations } from '../src/core/effects.js';
 import { scopePath } from '../src/core/records.js';
 import { InstanceState } from '../src/core/state.js';
+import { bareBody } from './fixtures/bodies.js';
 
 describe('scopePath', () => {
   it.each([
@@ -66,22 +67,8 @@ describe('effectsBetween', () => {
 });
 
 describe('InstanceState', () => {
-  const instance = {
-    id: 'x',
-    processId: 'p',
-    definition: { id: 'd', version: 1, digest: 'd' },
-    status: 'running' as const,
-    businessKey: null,
-    parentId: null,
-    callNodeId: null,
-    startedAt: 0,
-    endedAt: null,
-    nextId: 0,
-    receivedIds: [],
-  };
-
   it('should read the jobs, incidents, timers and subscriptions it has none of as empty, and see what write() adds', () => {
-    const state = new InstanceState(emptyCheckpointBody(instance, 'active'));
+    const state = new InstanceState(bareBody());
     expect([state.jobs.size, state.incidents.size, state.timers.size, state.subscriptions.size]).toEqual([0, 0, 0, 0]);
     const timer: TimerRecord = {
       id: 'w1',
@@ -95,7 +82,7 @@ describe('InstanceState', () => {
     expect(state.nextDue()).toBe(5);
     // The others stay empty, and a second state does not see the first one's records.
     expect([state.jobs.size, state.subscriptions.size]).toEqual([0, 0]);
-    expect(new InstanceState(emptyCheckpointBody(instance, 'active')).timers.size).toBe(0);
+    expect(new InstanceState(bareBody()).timers.size).toBe(0);
     expect(state.toBody().timers).toEqual([timer]);
   });
 });

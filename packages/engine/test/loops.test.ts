@@ -10,7 +10,6 @@ import {
   CorruptCheckpointError,
   canonicalJson,
   createMemoryRepository,
-  emptyCheckpointBody,
   openCheckpoint,
   type Repository,
   sealCheckpoint,
@@ -20,6 +19,7 @@ import type { Job } from '../src/api-types.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
 import { openState } from '../src/runtime/capture.js';
+import { bareBody } from './fixtures/bodies.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
 
 const loop = (attrs: string, zeebe: string, inner = '') =>
@@ -474,22 +474,7 @@ describe('bodies in the checkpoint document', () => {
   it('a path that names no looping activity is a corrupt document, named', () => {
     const state = () =>
       openSealed({
-        ...emptyCheckpointBody(
-          {
-            id: 'x',
-            processId: 'p',
-            definition: { id: 'd', version: 1, digest: 'd' },
-            status: 'running',
-            businessKey: null,
-            parentId: null,
-            callNodeId: null,
-            startedAt: 0,
-            endedAt: null,
-            nextId: 0,
-            receivedIds: [],
-          },
-          'active',
-        ),
+        ...bareBody(),
         scopes: ['/ghost[0]'],
       });
     expect(state).toThrow(CorruptCheckpointError);

@@ -81,9 +81,12 @@ export class InstanceState {
   /** The map of `name` to change, made now if the instance had none of those records. */
   write<K extends keyof SparseRecords>(name: K): Map<string, SparseRecords[K]> {
     const sparse = this.#sparse as { [P in K]?: Map<string, SparseRecords[K]> };
-    const made = sparse[name] ?? new Map<string, SparseRecords[K]>();
-    sparse[name] = made;
-    return made;
+    let map = sparse[name];
+    if (map === undefined) {
+      map = new Map();
+      sparse[name] = map;
+    }
+    return map;
   }
 
   /** The body as plain data; records are shared, so capture it only between events. */
