@@ -6,9 +6,9 @@ export function sha256(data: Uint8Array | string): string {
   return hash('sha256', data, 'hex');
 }
 
-/** sha256 hex of the concatenation of two byte ranges. */
+/** sha256 hex of the concatenation of two byte ranges (copied into one: cheaper than a Hash object for ~1 KB). */
 export function sha256Of(head: Uint8Array, tail: Uint8Array): string {
-  return createHash('sha256').update(head).update(tail).digest('hex');
+  return hash('sha256', Buffer.concat([head, tail]), 'hex');
 }
 
 /** sha256 hex of a value's canonical encoding. */

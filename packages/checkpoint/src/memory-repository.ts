@@ -90,6 +90,10 @@ export function createMemoryRepository(): Repository {
       await assertOpen();
       return readInstances(state, query);
     },
+    async instanceIds(query) {
+      await assertOpen();
+      return readInstances(state, query).map((summary) => summary.instanceId);
+    },
     async claim(options) {
       await assertOpen();
       return claimLeases(state, options);

@@ -406,6 +406,13 @@ export interface Repository {
    */
   instances(query?: InstanceQuery): Promise<InstanceSummary[]>;
   /**
+   * The ids {@link instances} finds for `query`, in its order, without reading the summaries: what a store
+   * answers from its indexes alone (`recover()` lists every running instance this way).
+   *
+   * @throws RangeError as {@link instances} does
+   */
+  instanceIds(query?: InstanceQuery): Promise<string[]>;
+  /**
    * Take leases for `owner` on up to `limit` running instances that have no live lease at `now` (a lapsed
    * lease is taken over, whoever held it; one held live, by this owner or another, is skipped: `renew` it).
    * Each lease gets a fresh fencing token, greater than any the instance had, and lasts until

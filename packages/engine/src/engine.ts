@@ -620,10 +620,10 @@ export class Engine {
     const ids: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await this.repository.instances({ status: 'running', limit: 500, ...(after ? { after } : {}) });
-      for (const summary of page) ids.push(summary.instanceId);
-      if (page.length < 500) return ids;
-      after = page[page.length - 1]!.instanceId;
+      const page = await this.repository.instanceIds({ status: 'running', limit: 5000, ...(after ? { after } : {}) });
+      for (const id of page) ids.push(id);
+      if (page.length < 5000) return ids;
+      after = page[page.length - 1]!;
     }
   }
 }

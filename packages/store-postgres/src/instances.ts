@@ -25,6 +25,13 @@ export async function readInstances(
   return rows.map(toSummary);
 }
 
+/** `instanceIds`: the ids `instances` finds, read from the index alone where one serves the filter. */
+export async function readInstanceIds(db: PgQueryable, sql: Statements, query: InstanceQuery): Promise<string[]> {
+  const { text, values } = sql.selectInstances({ ...instanceFilter(query), idsOnly: true });
+  const { rows } = await db.query<InstanceIdRow>(text, values);
+  return rows.map((row) => row.instance_id);
+}
+
 /** `dueTimers`: running instances whose earliest timer is due at `now`, earliest first. */
 export async function readDueTimers(db: PgQueryable, sql: Statements, now: number, limit: number): Promise<DueTimer[]> {
   const { rows } = await db.query<DueTimerRow>(sql.selectDueTimers, [now, pageSize(limit)]);

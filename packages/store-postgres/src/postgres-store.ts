@@ -59,7 +59,7 @@ import {
   type PostgresRepositoryOptions,
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
-import { readDueTimers, readInstances, readSubscribers } from './instances.js';
+import { readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
 import { claimLeases, type JoinedRelease, joinedRelease, readLease, releasesTogether, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
@@ -246,9 +246,15 @@ export class PostgresRepository implements Repository {
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
     this.#assertOpen('instances');
-    // Nothing stored can equal a key PostgreSQL would refuse or mangle; binding it could fail or match another row.
-    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorableText)) return [];
+    if (!storableKeys(query)) return [];
     return this.#call('instances', () => readInstances(this.#pool, this.#sql, query));
+  }
+
+  async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
+    instancePage(query);
+    this.#assertOpen('instanceIds');
+    if (!storableKeys(query)) return [];
+    return this.#call('instanceIds', () => readInstanceIds(this.#pool, this.#sql, query));
   }
 
   async claim(options: ClaimOptions): Promise<Lease[]> {
@@ -425,4 +431,9 @@ export class PostgresRepository implements Repository {
       );
     }
   }
+}
+
+/** Nothing stored can equal a key PostgreSQL would refuse or mangle; binding it could fail or match another row. */
+function storableKeys(query: InstanceQuery): boolean {
+  return [query.parentId, query.rootId, query.status, query.definition].every(isStorableText);
 }

@@ -197,6 +197,7 @@ export function instanceFilter(query: InstanceQuery): InstanceFilter {
     rootId: query.rootId,
     before: query.before,
     desc: query.order === 'desc',
+    idsOnly: false,
   };
 }
 

@@ -245,6 +245,8 @@ export interface InstanceFilter {
   before: string | undefined;
   /** Ids descending. */
   desc: boolean;
+  /** Only the ids are read (`instanceIds`): from the index alone where one serves the filter. */
+  idsOnly: boolean;
 }
 
 /**
@@ -277,7 +279,7 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
   if (filter.after !== undefined) where.push(`i.instance_id > ${bind(filter.after)}`);
   if (filter.before !== undefined) where.push(`i.instance_id < ${bind(filter.before)}`);
   const text = [
-    `SELECT ${summaryColumns(s)} FROM ${s}.instances i`,
+    `SELECT ${filter.idsOnly ? 'i.instance_id' : summaryColumns(s)} FROM ${s}.instances i`,
     where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
     filter.desc ? 'ORDER BY i.instance_id DESC' : 'ORDER BY i.instance_id',
     filter.limit !== undefined ? `LIMIT ${bind(filter.limit)}` : '',

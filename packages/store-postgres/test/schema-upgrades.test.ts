@@ -397,6 +397,7 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       rootId: undefined,
       before: undefined,
       desc: false,
+      idsOnly: false,
       ...filter,
     });
     // a generic plan (as a prepared statement may get): the partial index still serves it

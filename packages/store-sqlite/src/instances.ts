@@ -46,6 +46,12 @@ export function readInstances(sql: Statements, byShape: InstanceStatements, quer
   return toSummaries(rows, found);
 }
 
+/** `instanceIds`: the ids `instances` finds, read from the index alone where one serves the filter. */
+export function readInstanceIds(byShape: InstanceStatements, query: InstanceQuery): string[] {
+  const { shape, params } = instanceFilter(query);
+  return (byShape.of({ ...shape, idsOnly: true }).all(params) as InstanceIdRow[]).map((row) => row.instance_id);
+}
+
 /** `dueTimers`: running instances whose earliest timer is due at `now`, earliest first. */
 export function readDueTimers(sql: Statements, now: number, limit: number): DueTimer[] {
   return (sql.selectDueTimers.all(now, Math.max(0, limit)) as DueTimerRow[]).map(toDueTimer);

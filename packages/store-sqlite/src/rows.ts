@@ -154,6 +154,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     rootId: query.rootId !== undefined,
     before: query.before !== undefined,
     desc: query.order === 'desc',
+    idsOnly: false,
   };
   const params: Record<string, unknown> = {};
   if (shape.parentId) params.parentId = query.parentId;

@@ -58,7 +58,7 @@ import {
 } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { InstanceUpdates } from './instance-update.js';
-import { InstanceStatements, readDueTimers, readInstances, readSubscribers } from './instances.js';
+import { InstanceStatements, readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
 import { CreateTokens, claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
@@ -270,13 +270,16 @@ export class SqliteRepository implements Repository {
 
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
-    // Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row.
-    if (![query.parentId, query.rootId, query.status, query.definition].every(isStorableText)) {
-      return this.#call('instances', () => []);
-    }
+    if (!storableKeys(query)) return this.#call('instances', () => []);
     return this.#call('instances', () =>
       this.#read(() => readInstances(this.#sql, this.#instanceStatements, query)),
     ) as InstanceSummary[];
+  }
+
+  async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
+    instancePage(query);
+    if (!storableKeys(query)) return this.#call('instanceIds', () => []);
+    return this.#call('instanceIds', () => readInstanceIds(this.#instanceStatements, query)) as string[];
   }
 
   async putMessage(message: BufferedMessage): Promise<boolean> {
@@ -385,4 +388,9 @@ export class SqliteRepository implements Repository {
       { cause: error, retryable: isTransient(error) },
     );
   }
+}
+
+/** Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row. */
+function storableKeys(query: InstanceQuery): boolean {
+  return [query.parentId, query.rootId, query.status, query.definition].every(isStorableText);
 }

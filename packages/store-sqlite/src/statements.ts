@@ -221,6 +221,8 @@ export interface InstanceFilterShape {
   before: boolean;
   /** Ids descending. */
   desc: boolean;
+  /** Only the ids are read (`instanceIds`): from the index alone where one serves the filter. */
+  idsOnly: boolean;
 }
 
 /**
@@ -242,7 +244,7 @@ export function selectInstancesSql(shape: InstanceFilterShape): string {
   if (shape.after) where.push('instance_id > @after');
   if (shape.before) where.push('instance_id < @before');
   return [
-    `SELECT ${INSTANCE_COLUMNS} FROM instances`,
+    `SELECT ${shape.idsOnly ? 'instance_id' : INSTANCE_COLUMNS} FROM instances`,
     where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
     shape.desc ? 'ORDER BY instance_id DESC' : 'ORDER BY instance_id',
     shape.limit ? 'LIMIT @limit' : '',

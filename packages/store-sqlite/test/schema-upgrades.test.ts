@@ -137,6 +137,7 @@ describe('schema version 4: the root of every call tree', () => {
           rootId: true,
           before: false,
           desc,
+          idsOnly: false,
         });
         const plan = (
           db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ rootId: 'root', limit: 10 }) as { detail: string }[]
@@ -348,5 +349,28 @@ describe('schema version 6: completed instances out of the status index', () => 
     expect((await repository.instances({ status: 'completed' })).map(({ instanceId }) => instanceId)).toEqual([
       'order-1',
     ]);
+  });
+
+  it('should list the ids of running instances from the status index alone, not their rows', async () => {
+    const repository = open();
+    await repository.put(checkpoint('root', 1));
+
+    const db = new Database(repository.path);
+    try {
+      const shape = { ...instanceFilter({ status: 'running', after: 'a', limit: 10 }).shape, idsOnly: true };
+      const plan = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${selectInstancesSql(shape)}`)
+          .all({ status: 'running', after: 'a', limit: 10 }) as {
+          detail: string;
+        }[]
+      )
+        .map(({ detail }) => detail)
+        .join('; ');
+      expect(plan).toContain('USING COVERING INDEX instances_by_status');
+      expect(plan).not.toContain('TEMP B-TREE');
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import type { InstanceMeta, InstanceSummary, Repository } from '../repository.js';
+import type { InstanceMeta, InstanceQuery, InstanceSummary, Repository } from '../repository.js';
 import { checkpoint, contractTest, meta, putAll, putChain } from './fixtures.js';
 import type { RepositoryContractInitializer } from './types.js';
 
-/** `Repository#instances`: discovery by what `put` indexed, ids ascending, keyset paging. */
+/** `Repository#instances` and `instanceIds`: discovery by what `put` indexed, ids ascending, keyset paging. */
 export function describeInstances<TRepository extends Repository>(
   initializer: RepositoryContractInitializer<TRepository>,
 ) {
@@ -245,6 +245,41 @@ export function describeInstances<TRepository extends Repository>(
       expect(second).toMatchObject({ instanceId: 'order-2', dueAt: null, subscriptions: [] });
       expect((await repository.instances({ after: 'order-1' }))[0]?.subscriptions).toEqual([]);
       expect((await repository.instances({ limit: 1 }))[0]?.subscriptions).toEqual(subscriptions);
+    });
+
+    test('TH-INSTANCES-18', async (repository) => {
+      await putFamily(repository);
+      await putChain(repository, 'grandchild-a11', 1, { meta: { parentId: 'child-a1', callNodeId: 'pay' } });
+      const queries: InstanceQuery[] = [
+        {},
+        { roots: true },
+        { children: true },
+        { parentId: 'root-a' },
+        { rootId: 'root-a' },
+        { status: 'running' },
+        { status: 'completed' },
+        { definition: 'billing' },
+        { definition: 'billing', children: true, status: 'running' },
+        { after: 'child-a2' },
+        { before: 'root-a', order: 'desc' },
+        { status: 'running', limit: 2 },
+        { order: 'desc', limit: 3, after: 'child-a1' },
+        { limit: 0 },
+        { parentId: 'nobody' },
+        { parentId: '\ud800' },
+      ];
+      for (const query of queries) {
+        expect({ query, ids: await repository.instanceIds(query) }).toEqual({
+          query,
+          ids: ids(await repository.instances(query)),
+        });
+      }
+      expect(await repository.instanceIds({ status: 'running' })).toEqual(['child-a1', 'grandchild-a11', 'root-a']);
+    });
+
+    test('TH-INSTANCES-19', async (repository) => {
+      await expect(repository.instanceIds({ limit: -1 })).rejects.toThrow(RangeError);
+      await expect(repository.instanceIds({ order: 'sideways' as 'asc' })).rejects.toThrow(RangeError);
     });
   });
 }

@@ -176,6 +176,8 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-INSTANCES-15', 'should order ids by Unicode code point, as UTF-8 bytes compare'],
     ['TH-INSTANCES-16', 'should page through 10,000 instances with after and limit, without gaps or repeats'],
     ['TH-INSTANCES-17', 'should return dueAt and subscriptions as the latest put gave them, order and repeats kept'],
+    ['TH-INSTANCES-18', 'should answer instanceIds with the ids instances finds for the same query, in its order'],
+    ['TH-INSTANCES-19', 'should refuse a bad limit or order in instanceIds with a RangeError, as instances does'],
   ]),
   ...rows('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],

@@ -91,6 +91,10 @@ export class KillSwitch implements Repository {
     return this.write(() => this.inner.prune(instanceId, options));
   }
 
+  instanceIds(query?: InstanceQuery) {
+    return this.read(() => this.inner.instanceIds(query));
+  }
+
   instances(query?: InstanceQuery) {
     return this.read(() => this.inner.instances(query));
   }
