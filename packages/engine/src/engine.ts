@@ -135,6 +135,7 @@ export class Engine {
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
       emit: (event) => this.publish(event),
+      listening: (type) => this.emitter.listenerCount(type) > 0 || this.emitter.listenerCount('*') > 0,
       ended: (instanceId, released, status, seq) => {
         instances.tally.completed++;
         instances.ended(instanceId, status, seq);

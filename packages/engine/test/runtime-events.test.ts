@@ -231,3 +231,32 @@ describe('timer dates', () => {
     expect((await engine.settled(id, { timers: 'wait' })).status).toBe('completed');
   });
 });
+
+describe('engine events', () => {
+  it('should tell listeners added while an instance waits, by type and through "*", and no one after they leave', async () => {
+    // given an instance parked while nobody listened
+    const engine = engineOn(createMemoryRepository());
+    await engine.deploy(receive);
+    const first = await engine.start('p', { variables: { orderId: 'E-1' } });
+    await engine.settled(first);
+
+    // when listeners come, the instance completes, and they leave before another one runs to its end
+    const completed: string[] = [];
+    const all: string[] = [];
+    const offCompleted = engine.on('instance.completed', (event) => completed.push(event.instanceId));
+    const offAll = engine.on('*', (event) => all.push(event.type));
+    await engine.correlateMessage('paid', { correlationKey: 'E-1' });
+    await engine.settled(first);
+    offCompleted();
+    offAll();
+    const second = await engine.start('p', { variables: { orderId: 'E-2' } });
+    await engine.correlateMessage('paid', { correlationKey: 'E-2' });
+    await engine.settled(second);
+
+    // then each heard the first instance's end, and nothing of the second
+    expect(completed).toEqual([first]);
+    expect(all).toContain('instance.completed');
+    expect(all).toContain('checkpoint.saved');
+    expect(all.filter((type) => type === 'instance.completed')).toHaveLength(1);
+  });
+});

@@ -41,6 +41,8 @@ export interface RuntimeHost {
   defaultRetries: number;
   backoff: (failure: number) => number;
   emit(event: EngineEvent): void;
+  /** Whether anyone listens for events of `type`: an event nobody hears is not built. */
+  listening(type: EngineEvent['type']): boolean;
   /** A store or engine fault that stopped this instance's loop. */
   fault(instanceId: string, error: Error): void;
   /** The lease a write to this instance is made under (renewed first when due); undefined when unclaimed. */
@@ -338,6 +340,7 @@ export class InstanceRuntime {
   }
 
   private announce(event: Announcement): void {
+    if (!this.host.listening(event.type)) return;
     // A touchpoint's cause was made durable by the checkpoint just written: its seq is the cause's sequence.
     const stamped =
       event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: this.seq } : event;

@@ -7,6 +7,7 @@ import {
 } from '@thresher/checkpoint';
 import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
+import { Recent } from '../common/recent.js';
 import { eventId } from '../core/event-ids.js';
 import type { InstanceState } from '../core/state.js';
 import type { CallLinks } from './call-links.js';
@@ -22,7 +23,7 @@ export interface HeadUnderLease {
   token: number;
 }
 
-/** How many ended instances an engine remembers for `settled` (~100 bytes each). */
+/** How many ended instances an engine remembers at least for `settled` (~100 bytes each; at most twice as many). */
 const ENDED_REMEMBERED = 10_000;
 /** How many lost leases an engine remembers, to report each loss once (a few dozen bytes each). */
 const LOST_LEASES_KEPT = 10_000;
@@ -56,10 +57,10 @@ export class Instances {
   /** Loops made only to read an instance that had ended when it was read. */
   private readonly endedWhenRead = new WeakSet<InstanceRuntime>();
   /**
-   * Instances this engine ended, oldest first, with how and at which seq: an ended instance never runs again
+   * The latest instances this engine ended, with how and at which seq: an ended instance never runs again
    * (`rollback` is refused past a checkpoint that opens, and its end does), so `settled` needs no read.
    */
-  private readonly endedHere = new Map<string, { status: EndedStatus; seq: number }>();
+  private readonly endedHere = new Recent<string, { status: EndedStatus; seq: number }>(ENDED_REMEMBERED);
   /**
    * Heads read in bulk under this engine's leases (`recover`), each for the next restore of its instance:
    * until the instance is first in memory again only its own loop could have written it, and it had none.
@@ -112,9 +113,7 @@ export class Instances {
   /** The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones). */
   ended(instanceId: string, status: EndedStatus, seq: number): void {
     this.live.delete(instanceId);
-    this.endedHere.delete(instanceId);
     this.endedHere.set(instanceId, { status, seq });
-    if (this.endedHere.size > ENDED_REMEMBERED) this.endedHere.delete(this.endedHere.keys().next().value!);
   }
 
   /** Whether `runtime` was made only to read an instance that had already ended. */
