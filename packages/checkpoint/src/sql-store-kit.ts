@@ -124,10 +124,15 @@ export interface DueTimerRow {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * A plain `Uint8Array` copy of bytes a driver returned (a Buffer, possibly a view into a larger one), so a
- * caller never holds, or changes, the driver's memory.
+ * A plain `Uint8Array` of bytes a driver returned, never the driver's memory: a Buffer that is a view into a
+ * larger one (a pooled or row buffer) is copied; one that owns its whole memory (better-sqlite3 makes one a
+ * value) is viewed as it is, without a copy.
  */
 export function toBytes(bytes: Uint8Array): Uint8Array {
+  const { buffer, byteOffset, byteLength } = bytes;
+  if (byteOffset === 0 && byteLength === buffer.byteLength && buffer instanceof ArrayBuffer) {
+    return new Uint8Array(buffer);
+  }
   return new Uint8Array(bytes);
 }
 
