@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
-  canonicalBytes,
   type Deployment,
+  encodeValue,
   type InstanceQuery,
   type InstanceSummary,
   type Repository,
@@ -291,7 +291,7 @@ export class Engine {
     deploymentsSeen?: number,
   ): Promise<string> {
     const processId = process.id;
-    canonicalBytes(variables, '$variables'); // refuse what cannot be stored before anything exists
+    encodeValue(variables, '$variables'); // refuse what cannot be stored before anything exists (the walk alone)
     const id = scheduled?.id ?? newInstanceId();
     const now = this.clock.now();
     const state = new InstanceState(
@@ -444,7 +444,7 @@ export class Engine {
   /** Complete a user task (`<instanceId>/<taskId>`) with the variables it produced. */
   async completeUserTask(taskId: string, variables: Variables = {}): Promise<void> {
     const { instanceId, localId } = this.parseId('userTask', taskId);
-    canonicalBytes(variables, '$variables');
+    encodeValue(variables, '$variables');
     const runtime = await this.loops.runtime(instanceId);
     if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
     await runtime.submit({ type: 'userTask.completed', taskId: localId, variables: { ...variables } });
