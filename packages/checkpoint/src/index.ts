@@ -111,7 +111,7 @@ export {
   planWrites,
 } from './put-rules.js';
 export type { HistoryRange, InstancePage } from './read-rules.js';
-export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf } from './read-rules.js';
+export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf, storableFilters } from './read-rules.js';
 export type {
   CheckpointRow,
   CheckpointWithWriteRow,

@@ -2,7 +2,7 @@
  * The read rules every store applies to `list` and `instances` before it reads, so order, bounds and page
  * sizes mean the same on every backend; and the rule that gives an instance its call tree's root.
  */
-import { checkText } from './input-rules.js';
+import { checkText, isStorableText } from './input-rules.js';
 import type { InstanceQuery, ListOptions, ReadOrder } from './repository.js';
 
 /** A `list` call's options, checked: absent bounds and limit are null. */
@@ -67,6 +67,15 @@ export function historyRange(options: ListOptions = {}): HistoryRange {
     before: checkSeqBound('before', options.before),
     limit: checkPageSize(options.limit),
   };
+}
+
+/**
+ * Whether every text filter of an `instances` query is text a store could hold ({@link isStorableText}):
+ * when one is not, nothing stored can equal it, and a store answers no instances without asking its database
+ * (binding it could fail, or match a different row once the driver mangled it).
+ */
+export function storableFilters(query: InstanceQuery): boolean {
+  return [query.parentId, query.rootId, query.status, query.definition].every(isStorableText);
 }
 
 /**

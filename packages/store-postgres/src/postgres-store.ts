@@ -36,6 +36,7 @@ import {
   type Repository,
   type RewriteCheckpoint,
   type StoredCheckpoint,
+  storableFilters,
 } from '@thresher/checkpoint';
 import {
   copyInstance,
@@ -246,14 +247,14 @@ export class PostgresRepository implements Repository {
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
     this.#assertOpen('instances');
-    if (!storableKeys(query)) return [];
+    if (!storableFilters(query)) return [];
     return this.#call('instances', () => readInstances(this.#pool, this.#sql, query));
   }
 
   async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
     instancePage(query);
     this.#assertOpen('instanceIds');
-    if (!storableKeys(query)) return [];
+    if (!storableFilters(query)) return [];
     return this.#call('instanceIds', () => readInstanceIds(this.#pool, this.#sql, query));
   }
 
@@ -431,9 +432,4 @@ export class PostgresRepository implements Repository {
       );
     }
   }
-}
-
-/** Nothing stored can equal a key PostgreSQL would refuse or mangle; binding it could fail or match another row. */
-function storableKeys(query: InstanceQuery): boolean {
-  return [query.parentId, query.rootId, query.status, query.definition].every(isStorableText);
 }

@@ -35,6 +35,7 @@ import {
   type Repository,
   type RewriteCheckpoint,
   type StoredCheckpoint,
+  storableFilters,
 } from '@thresher/checkpoint';
 import {
   copyInstance,
@@ -270,7 +271,7 @@ export class SqliteRepository implements Repository {
 
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
-    if (!storableKeys(query)) return this.#call('instances', () => []);
+    if (!storableFilters(query)) return this.#call('instances', () => []);
     return this.#call('instances', () =>
       this.#read(() => readInstances(this.#sql, this.#instanceStatements, query)),
     ) as InstanceSummary[];
@@ -278,7 +279,7 @@ export class SqliteRepository implements Repository {
 
   async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
     instancePage(query);
-    if (!storableKeys(query)) return this.#call('instanceIds', () => []);
+    if (!storableFilters(query)) return this.#call('instanceIds', () => []);
     return this.#call('instanceIds', () => readInstanceIds(this.#instanceStatements, query)) as string[];
   }
 
@@ -388,9 +389,4 @@ export class SqliteRepository implements Repository {
       { cause: error, retryable: isTransient(error) },
     );
   }
-}
-
-/** Nothing stored can equal a key SQLite would mangle; binding it could match a different, real row. */
-function storableKeys(query: InstanceQuery): boolean {
-  return [query.parentId, query.rootId, query.status, query.definition].every(isStorableText);
 }
