@@ -111,7 +111,6 @@ export class Engine {
       definitions: this.definitions,
       host: () => this.host,
       calls: () => this.calls,
-      publish: (event) => this.publish(event),
       reportFault: (instanceId, error) => this.emitter.emit('fault', { instanceId, error }),
       dehydrating: () => this.dehydrate,
       closed: () => this.closed,

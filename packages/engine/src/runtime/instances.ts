@@ -5,7 +5,7 @@ import {
   type Repository,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
-import type { Clock, EngineEvent, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
+import type { Clock, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { Recent } from '../common/recent.js';
 import { eventId } from '../core/event-ids.js';
@@ -38,7 +38,6 @@ export interface InstancesDeps {
   definitions: Definitions;
   host(): RuntimeHost;
   calls(): CallLinks;
-  publish(event: EngineEvent): void;
   /** Tell the engine's `onFault` listeners. */
   reportFault(instanceId: string, error: Error): void;
   dehydrating(): boolean;
@@ -275,7 +274,8 @@ export class Instances {
     }
     const calls = this.deps.calls();
     const links = await calls.relink(state);
-    const runtime = new InstanceRuntime(this.deps.host(), process, state, stored.seq, stored.bytes);
+    const host = this.deps.host();
+    const runtime = new InstanceRuntime(host, process, state, stored.seq, stored.bytes);
     const ended = state.instance.status !== 'running';
     // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
     // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
@@ -285,13 +285,15 @@ export class Instances {
       return runtime;
     }
     this.live.set(instanceId, runtime);
-    this.deps.publish({
-      id: eventId(instanceId, 'instance.restored', stored.seq),
-      type: 'instance.restored',
-      instanceId,
-      at: clock.now(),
-      seq: stored.seq,
-    });
+    if (host.listening('instance.restored')) {
+      host.emit({
+        id: eventId(instanceId, 'instance.restored', stored.seq),
+        type: 'instance.restored',
+        instanceId,
+        at: clock.now(),
+        seq: stored.seq,
+      });
+    }
     await runtime.resume(journal);
     if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
     await calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
