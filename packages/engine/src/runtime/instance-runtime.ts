@@ -305,7 +305,10 @@ export class InstanceRuntime {
     this.lastBytes = checkpoint.bytes;
     const { status } = this.state.instance;
     if (ending && status !== 'running') this.host.ended(this.id, released, status, seq);
-    this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
+    // Built only for a listener: a persist point is the loop's hottest path.
+    if (this.host.listening('checkpoint.saved')) {
+      this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
+    }
   }
 
   /** Perform effects in order; returns the buffered-message takes they queued. */
@@ -407,14 +410,16 @@ export class InstanceRuntime {
     const view = jobView(this.state, this.process, job);
     this.running ??= new Set();
     this.running.add(jobId);
-    this.announce({
-      id: jobEventId(this.id, job.identity, 'job.dispatched', view.attempt),
-      type: 'job.dispatched',
-      jobId,
-      elementId: job.nodeId,
-      taskType: job.taskType,
-      attempt: view.attempt,
-    });
+    if (this.host.listening('job.dispatched')) {
+      this.announce({
+        id: jobEventId(this.id, job.identity, 'job.dispatched', view.attempt),
+        type: 'job.dispatched',
+        jobId,
+        elementId: job.nodeId,
+        taskType: job.taskType,
+        attempt: view.attempt,
+      });
+    }
     // The handler runs after this step's effects have all been started, never inside them. It is looked
     // up then: one registered later with engine.handle() runs on the next dispatch.
     Promise.resolve()

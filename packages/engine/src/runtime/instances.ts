@@ -25,7 +25,7 @@ export interface HeadUnderLease {
 
 /** How many ended instances an engine remembers at least for `settled` (~100 bytes each; at most twice as many). */
 const ENDED_REMEMBERED = 10_000;
-/** How many lost leases an engine remembers, to report each loss once (a few dozen bytes each). */
+/** How many lost leases an engine remembers at least, to report each loss once (a few dozen bytes each). */
 const LOST_LEASES_KEPT = 10_000;
 
 type EndedStatus = Exclude<InstanceStatus, 'running'>;
@@ -65,8 +65,8 @@ export class Instances {
    * until the instance is first in memory again only its own loop could have written it, and it had none.
    */
   private readonly prefetched = new Map<string, HeadUnderLease>();
-  /** The token of the lease each instance lost last (the latest `LOST_LEASES_KEPT`), so a loss counts once. */
-  private readonly lostLeases = new Map<string, number>();
+  /** The token of the lease each instance lost last (at least the latest `LOST_LEASES_KEPT`), so a loss counts once. */
+  private readonly lostLeases = new Recent<string, number>(LOST_LEASES_KEPT);
   /** What happened to instances here, for workers' counts. */
   readonly tally: Pick<WorkerCounts, 'completed' | 'released' | 'lost'> = { completed: 0, released: 0, lost: 0 };
 
@@ -159,9 +159,7 @@ export class Instances {
   fault(instanceId: string, error: Error): void {
     if (error instanceof LeaseLostError && error.token !== null) {
       if (this.reportedLost(instanceId, error)) return;
-      this.lostLeases.delete(instanceId);
       this.lostLeases.set(instanceId, error.token);
-      if (this.lostLeases.size > LOST_LEASES_KEPT) this.lostLeases.delete(this.lostLeases.keys().next().value!);
     }
     this.live.delete(instanceId);
     if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.deps.leases.forget(instanceId);
