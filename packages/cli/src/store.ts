@@ -20,6 +20,8 @@ export type StoreSpec =
       connectionString: string;
       /** The `?schema=NAME` of the URL; absent: the store's default, `thresher`. */
       schema?: string;
+      /** The `?preparedStatements=true|false` of the URL; absent: the store's default (`true`). */
+      preparedStatements?: boolean;
     }
   | { kind: 'memory' };
 
@@ -31,7 +33,8 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /**
  * Reads a `--store` value: `sqlite:PATH` (`sqlite:///abs.db` too), a bare path ending in `.db`
  * (`.sqlite`, `.sqlite3`), `postgres://…` or `postgresql://…` (a PostgreSQL server; `?schema=NAME` picks
- * the schema, default `thresher`), or `memory:` (keeps nothing). Relative paths resolve against `cwd`.
+ * the schema, default `thresher`; `?preparedStatements=false` sends the put unnamed, for a pooler that keeps
+ * no prepared statements), or `memory:` (keeps nothing). Relative paths resolve against `cwd`.
  * With no value, `./.thresher/thresher.db`. Anything else throws `UsageError`.
  *
  * @example parseStoreUrl('sqlite:data/app.db', '/srv') // { kind: 'sqlite', path: '/srv/data/app.db', … }
@@ -77,10 +80,20 @@ function parsePostgresUrl(value: string, url: string, usage: string | undefined)
       usage,
     );
   }
-  // `schema` is Thresher's, not libpq's: pg would not know it. Every other parameter (sslmode, …) stays.
+  const prepared = parsed.searchParams.getAll('preparedStatements');
+  if (prepared.length > 1 || (prepared[0] !== undefined && prepared[0] !== 'true' && prepared[0] !== 'false')) {
+    throw new UsageError(`--store ${value}: give ?preparedStatements= once, true or false`, usage);
+  }
+  // `schema` and `preparedStatements` are Thresher's, not libpq's: pg would not know them. Every other
+  // parameter (sslmode, …) stays.
   parsed.searchParams.delete('schema');
-  const connectionString = parsed.toString();
-  return schema === undefined ? { kind: 'postgres', connectionString } : { kind: 'postgres', connectionString, schema };
+  parsed.searchParams.delete('preparedStatements');
+  return {
+    kind: 'postgres',
+    connectionString: parsed.toString(),
+    ...(schema === undefined ? {} : { schema }),
+    ...(prepared[0] === undefined ? {} : { preparedStatements: prepared[0] === 'true' }),
+  };
 }
 
 /** The store of a command: `--store`, else `$THRESHER_STORE`, else the default file. */
@@ -123,8 +136,8 @@ export async function openStore(spec: StoreSpec, options: { create: boolean }): 
   if (spec.kind === 'postgres') {
     // Loaded on demand, as SQLite is: other stores never load the PostgreSQL driver.
     const { createPostgresRepository } = await import('@thresher/store-postgres');
-    const { connectionString, schema } = spec;
-    return createPostgresRepository(schema === undefined ? { connectionString } : { connectionString, schema });
+    const { kind: _, ...options } = spec;
+    return createPostgresRepository(options);
   }
   if (!existsSync(spec.path)) {
     if (!options.create) return createMemoryRepository();

@@ -35,6 +35,12 @@ describe('parseStoreUrl', () => {
     connectionString: 'postgres://h/db?sslmode=require&application_name=x',
     schema: 's',
   });
+  accepts('postgres://h/db?preparedStatements=false&schema=s', {
+    kind: 'postgres',
+    connectionString: 'postgres://h/db',
+    schema: 's',
+    preparedStatements: false,
+  });
 
   const refuses = (value: string, message: RegExp) =>
     it(`should refuse ${JSON.stringify(value)} with a usage error`, () => {
@@ -44,6 +50,7 @@ describe('parseStoreUrl', () => {
   refuses('postgres:thresher', /not a PostgreSQL URL/);
   refuses('postgres://h/db?schema=bad-name', /schema name "bad-name" is not usable/);
   refuses('postgres://h/db?schema=a&schema=b', /give \?schema= once/);
+  refuses('postgres://h/db?preparedStatements=no', /give \?preparedStatements= once, true or false/);
   refuses('sqlite:', /the SQLite file path is missing/);
   refuses('mysql://localhost/x.db', /unknown store/);
   refuses('data.json', /unknown store/);

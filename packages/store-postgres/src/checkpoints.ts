@@ -29,7 +29,7 @@ import {
   toStoredCheckpointsFromJoined,
   type WriteRow,
 } from '@thresher/checkpoint';
-import type { PgQueryable } from './driver.js';
+import type { PgPreparingQueryable, PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import {
@@ -45,7 +45,7 @@ import {
   toLease,
   writesParams,
 } from './rows.js';
-import type { Statements } from './statements.js';
+import type { NamedStatement, Statements } from './statements.js';
 
 /** Most journal entries bound in one INSERT: three parameters each, well below PostgreSQL's 65,535. */
 const WRITES_PER_STATEMENT = 1000;
@@ -56,25 +56,37 @@ const WRITE_BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 export type OneStatementPut = { stored: true; lease: Lease | undefined } | { stored: false };
 
 /**
- * The common `put` in one statement (`put_checkpoint`, put-function.ts): an instance's first checkpoint or the
- * next one under the held lease, with its claim or release, behind the schema fence. Anything else (a
- * replay, a refusal, a parent link to check again, a concurrent creator) is not stored: the full path
- * decides it. Alone, the statement runs in autocommit: one round trip, commit included.
+ * How a repository calls `put_checkpoint`: its two statements (named when the repository prepares them) and
+ * the schema fence as the function takes it (the migration lock key, and the schema named in refusals).
+ */
+export interface PutFunctionCall {
+  statements: { put: NamedStatement; seen: NamedStatement };
+  lockKey: string;
+  where: string;
+}
+
+/**
+ * The common `put` in one statement (`put_checkpoint`, put-function-planned.ts): an instance's first
+ * checkpoint or the next one under the held lease, with its claim or release, behind the schema fence.
+ * Anything else (a replay, a refusal, a parent link to check again, a concurrent creator) is not stored: the
+ * full path decides it. Alone, the statement runs in autocommit: one round trip, commit included.
  *
  * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema
  */
 export async function putInOneStatement(
   db: PgQueryable,
-  sql: Statements,
+  call: PutFunctionCall,
   checkpoint: PutCheckpoint,
-  fence: { lockKey: string; where: string },
 ): Promise<OneStatementPut> {
   if (!fenceComparable(checkpoint)) return { stored: false };
-  const { rows } = await db.query<PutFunctionRow>(
-    carriesDeploymentsSeen(checkpoint) ? sql.putCheckpointSeen : sql.putCheckpoint,
-    putFunctionParams(checkpoint, fence.lockKey, SCHEMA_VERSION),
-  );
-  return oneStatementOutcome(rows[0], checkpoint, fence.where);
+  const { name, text } = carriesDeploymentsSeen(checkpoint) ? call.statements.seen : call.statements.put;
+  const values = putFunctionParams(checkpoint, call.lockKey, SCHEMA_VERSION);
+  // A named statement only where the repository was told the pool takes pg's query-config form.
+  const { rows } =
+    name === undefined
+      ? await db.query<PutFunctionRow>(text, values)
+      : await (db as PgQueryable & PgPreparingQueryable).query<PutFunctionRow>({ name, text, values });
+  return oneStatementOutcome(rows[0], checkpoint, call.where);
 }
 
 /**

@@ -18,6 +18,22 @@ export interface PgQueryable {
   query<TRow = any>(text: string, values?: unknown[]): Promise<PgQueryResult<TRow>>;
 }
 
+/**
+ * A statement sent under a name (`pg`'s query-config form): each connection parses and plans it once, and
+ * later calls send only its values.
+ */
+export interface PgNamedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** Something that also runs a {@link PgNamedQuery} (`pg`'s `Pool` and `PoolClient` do). */
+export interface PgPreparingQueryable {
+  // biome-ignore lint/suspicious/noExplicitAny: as PgQueryable's.
+  query<TRow = any>(query: PgNamedQuery): Promise<PgQueryResult<TRow>>;
+}
+
 /** One connection checked out of a pool; a transaction runs on one of these. */
 export interface PgClientLike extends PgQueryable {
   /** Give the connection back; with an error, the pool discards it instead of reusing it. */
@@ -116,6 +132,15 @@ export interface PostgresRepositoryOptions {
   pglite?: PGliteLike;
   /** The PostgreSQL schema holding the tables, created if missing. Default `thresher`. */
   schema?: string;
+  /**
+   * Send the common put as a named prepared statement, which each connection parses and plans once (a put is
+   * ~10% quicker seen from the client). Default: `true` on the pool opened from `connectionString`, `false`
+   * on a given `pool` (`true` there requires `pg`'s query-config form, `{ name, text, values }`); PGlite
+   * refuses `true`. Set `false` behind a pooler that does not carry prepared statements across the
+   * connections it multiplexes (PgBouncer's transaction pooling before 1.21, or with
+   * `max_prepared_statements = 0`).
+   */
+  preparedStatements?: boolean;
 }
 
 /** The pool a repository runs on. */
@@ -125,6 +150,8 @@ export interface OpenedPool {
   owned: boolean;
   /** The database as messages name it: the connection string without its password, `PGlite`, or `the given pool`. */
   where: string;
+  /** Whether the common put goes as a named prepared statement ({@link PostgresRepositoryOptions.preparedStatements}). */
+  prepared: boolean;
 }
 
 /**
@@ -141,8 +168,25 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
       `the PostgreSQL repository needs exactly one of connectionString, pool or pglite${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
     );
   }
-  if (options.pool !== undefined) return { pool: options.pool, owned: false, where: 'the given pool' };
-  if (options.pglite !== undefined) return { pool: pglitePool(options.pglite), owned: false, where: 'PGlite' };
+  const { preparedStatements } = options;
+  if (preparedStatements !== undefined && typeof preparedStatements !== 'boolean') {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `the PostgreSQL repository's preparedStatements must be true or false, not ${JSON.stringify(preparedStatements) ?? String(preparedStatements)}`,
+    );
+  }
+  if (options.pool !== undefined) {
+    return { pool: options.pool, owned: false, where: 'the given pool', prepared: preparedStatements ?? false };
+  }
+  if (options.pglite !== undefined) {
+    if (preparedStatements === true) {
+      throw new CheckpointError(
+        CheckpointErrorCode.Store,
+        'the PostgreSQL repository on PGlite runs no named prepared statements: leave preparedStatements unset or false',
+      );
+    }
+    return { pool: pglitePool(options.pglite), owned: false, where: 'PGlite', prepared: false };
+  }
   const where = redact(options.connectionString!);
   try {
     const { default: pg } = await import('pg');
@@ -150,7 +194,7 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
     // An idle connection the server dropped emits 'error' on the pool; unheard, it would end the process.
     // The next query on the pool reports the problem instead.
     own.on('error', () => {});
-    return { pool: own, owned: true, where };
+    return { pool: own, owned: true, where, prepared: preparedStatements ?? true };
   } catch (cause) {
     throw new CheckpointError(CheckpointErrorCode.Store, `cannot open the PostgreSQL database ${where}`, { cause });
   }

@@ -11,7 +11,9 @@
 export type {
   PGliteLike,
   PgClientLike,
+  PgNamedQuery,
   PgPoolLike,
+  PgPreparingQueryable,
   PgQueryable,
   PgQueryResult,
   PostgresRepositoryOptions,

@@ -6,6 +6,7 @@ import {
 } from '@thresher/checkpoint';
 import type { PgClientLike, PgPoolLike } from './driver.js';
 import { PUT_CHECKPOINT_FUNCTION, PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function.js';
+import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-planned.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
@@ -163,6 +164,10 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     description: 'put_checkpoint with the deployments a new instance was chosen among',
     sql: PUT_CHECKPOINT_SEEN_FUNCTION,
+  },
+  {
+    description: 'put_checkpoint planned once per session, each signature a whole body',
+    sql: PUT_CHECKPOINT_PLANNED_FUNCTIONS,
   },
 ];
 

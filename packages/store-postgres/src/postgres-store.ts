@@ -41,6 +41,7 @@ import {
 import {
   copyInstance,
   deleteInstance,
+  type PutFunctionCall,
   pruneCheckpoints,
   putInOneStatement,
   putWrites,
@@ -66,7 +67,7 @@ import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
-import { type Statements, statements } from './statements.js';
+import { putStatements, type Statements, statements } from './statements.js';
 
 /**
  * Open a PostgreSQL database (or a PGlite instance) as a {@link Repository}, creating or upgrading its tables.
@@ -89,7 +90,7 @@ import { type Statements, statements } from './statements.js';
 export async function createPostgresRepository(options: PostgresRepositoryOptions): Promise<PostgresRepository> {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   quoteSchema(schema);
-  const { pool, owned, where } = await openPool(options);
+  const { pool, owned, where, prepared } = await openPool(options);
   try {
     await migrate(pool, schema);
   } catch (error) {
@@ -102,7 +103,7 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
           { cause: error, retryable: isTransient(error) },
         );
   }
-  return new PostgresRepository(pool, { schema, where, owned });
+  return new PostgresRepository(pool, { schema, where, owned, prepared });
 }
 
 /**
@@ -131,8 +132,8 @@ export class PostgresRepository implements Repository {
   readonly #sql: Statements;
   /** What every write transaction opens with: BEGIN and the schema fence (`schema-fence.ts`). */
   readonly #begin: string;
-  /** The schema fence as `put_checkpoint` takes it: the migration lock key, and the schema named in refusals. */
-  readonly #putFence: { lockKey: string; where: string };
+  /** How the common put calls `put_checkpoint`: its statements, and the schema fence as it takes it. */
+  readonly #putCall: PutFunctionCall;
   /**
    * Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined and
    * releases joined.
@@ -155,14 +156,18 @@ export class PostgresRepository implements Repository {
   #closed = false;
 
   /** @internal Use {@link createPostgresRepository}. */
-  constructor(pool: PgPoolLike, options: { schema: string; where: string; owned: boolean }) {
+  constructor(pool: PgPoolLike, options: { schema: string; where: string; owned: boolean; prepared: boolean }) {
     this.#pool = pool;
     this.schema = options.schema;
     this.#where = options.where;
     this.#owned = options.owned;
     this.#sql = statements(quoteSchema(options.schema));
     this.#begin = fencedBegin(options.schema, quoteSchema(options.schema));
-    this.#putFence = { lockKey: migrationLockKey(options.schema), where: this.#fenceWhere() };
+    this.#putCall = {
+      statements: putStatements(this.#sql, options.prepared),
+      lockKey: migrationLockKey(options.schema),
+      where: this.#fenceWhere(),
+    };
   }
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
@@ -173,11 +178,11 @@ export class PostgresRepository implements Repository {
     return this.#grouped('put', {
       key: checkpoint.instanceId,
       alone: async () => {
-        const put = await putInOneStatement(this.#pool, this.#sql, checkpoint, this.#putFence);
+        const put = await putInOneStatement(this.#pool, this.#putCall, checkpoint);
         return put.stored ? put.lease : this.#fenced(fully);
       },
       inBatch: async (client) => {
-        const put = await putInOneStatement(client, this.#sql, checkpoint, this.#putFence);
+        const put = await putInOneStatement(client, this.#putCall, checkpoint);
         return put.stored ? put.lease : fully(client);
       },
       joinable: joinedPut(checkpoint),

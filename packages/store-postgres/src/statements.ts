@@ -6,7 +6,7 @@
  * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
 
-import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf, sha256 } from '@thresher/checkpoint';
 import { putBatchStatement } from './put-batch-statement.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
@@ -287,4 +287,23 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
     .filter((part) => part !== '')
     .join(' ');
   return { text, values };
+}
+
+/** A statement and the name it is prepared under (`undefined`: sent unnamed, parsed and planned at each call). */
+export interface NamedStatement {
+  text: string;
+  name: string | undefined;
+}
+
+/**
+ * The common put's two statements (version 5's signature, and version 7's with the deployments seen), named
+ * when `prepared`. A name is derived from the text, schema included: repositories of different schemas on
+ * one pool never share a name, and `pg` refuses one name for two texts.
+ */
+export function putStatements(sql: Statements, prepared: boolean): { put: NamedStatement; seen: NamedStatement } {
+  const named = (text: string): NamedStatement => ({
+    text,
+    name: prepared ? `thresher_put_${sha256(text).slice(0, 32)}` : undefined,
+  });
+  return { put: named(sql.putCheckpoint), seen: named(sql.putCheckpointSeen) };
 }

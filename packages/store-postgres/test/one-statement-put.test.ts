@@ -8,6 +8,7 @@ import {
 } from '@thresher/checkpoint';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../src/index.js';
 import {
   adminPool,
   BACKEND,
@@ -472,7 +473,7 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
         counted,
         `SELECT outcome FROM "${schema}".put_checkpoint($1, 1, NULL, 1, 'definition-digest', $2, $3, 'running',
           'order_process', 'order-fulfilment', 'A-1001', NULL, NULL, NULL, '{}', '{}', NULL, NULL, false, NULL, NULL,
-          $4, 7)`,
+          $4, ${SCHEMA_VERSION})`,
         ['raced', 'digest-raced-1', Buffer.from('raced:1'), `thresher.migrate:${schema}`],
         () =>
           atOnce(

@@ -5,7 +5,9 @@ import {
   type PutCheckpoint,
   UnencodableValueError,
 } from '@thresher/checkpoint';
+import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openPool } from '../src/driver.js';
 import {
   createPostgresRepository,
   MIGRATIONS,
@@ -319,6 +321,70 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
 
     expect(await sql<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
+});
+
+describe('the common put as a named prepared statement', () => {
+  it('should prepare on the pool it opens and not on a given pool or PGlite unless told, and refuse what it cannot do', async () => {
+    const own = await openPool({ connectionString: 'postgres://localhost/x' });
+    await own.pool.end();
+    const pool = await adminPool();
+    const pglite = { query: async () => ({ rows: [] }), exec: async () => [] } satisfies PGliteLike;
+
+    expect(own.prepared).toBe(true);
+    expect((await openPool({ connectionString: 'postgres://localhost/x', preparedStatements: false })).prepared).toBe(
+      false,
+    );
+    expect((await openPool({ pool })).prepared).toBe(false);
+    expect((await openPool({ pool, preparedStatements: true })).prepared).toBe(true);
+    expect((await openPool({ pglite })).prepared).toBe(false);
+    const onPGlite = await rejection(openPool({ pglite, preparedStatements: true }));
+    expect((onPGlite as CheckpointError).code).toBe(CheckpointErrorCode.Store);
+    expect((onPGlite as Error).message).toMatch(/PGlite runs no named prepared statements/);
+    const notBoolean = await rejection(openPool({ pool, preparedStatements: 'yes' as unknown as boolean }));
+    expect((notBoolean as CheckpointError).code).toBe(CheckpointErrorCode.Store);
+    expect((notBoolean as Error).message).toMatch(/preparedStatements must be true or false, not "yes"/);
+  });
+
+  serverIt(
+    'should prepare each schema its own statements once a connection, beside another on the same pool',
+    async () => {
+      // One connection, so every put and the inspection below share its session.
+      const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+      try {
+        const [first, second, third] = [schema(), schema(), schema()];
+        const prepared = await createPostgresRepository({ pool, schema: first, preparedStatements: true });
+        const alsoPrepared = await createPostgresRepository({ pool, schema: second, preparedStatements: true });
+        const unnamed = await createPostgresRepository({ pool, schema: third });
+        const named = async () =>
+          (
+            await pool.query<{ statement: string }>(
+              "SELECT statement FROM pg_prepared_statements WHERE name LIKE 'thresher_put_%' ORDER BY prepare_time",
+            )
+          ).rows.map(({ statement }) => statement.match(/"(\w+)"\.put_checkpoint\(/)?.[1]);
+
+        const lease = await prepared.put({
+          ...checkpoint('order-1', 1, utf8('one')),
+          claim: { owner: 'node-a', ttlMs: 60_000, now: 0 },
+        });
+        await prepared.put({
+          ...checkpoint('order-1', 2, utf8('two')),
+          fence: { owner: 'node-a', token: lease!.token },
+        });
+        await prepared.put({ ...checkpoint('order-2', 1, utf8('one')), deploymentsSeen: 0 });
+        await alsoPrepared.put(checkpoint('order-1', 1, utf8('one')));
+        await unnamed.put(checkpoint('order-1', 1, utf8('one')));
+
+        // the first schema's two signatures, then the second's one: each prepared once, none for the third
+        expect(await named()).toEqual([first, first, second]);
+        expect((await prepared.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+        expect((await alsoPrepared.get('order-1'))?.seq).toBe(1);
+        expect((await unnamed.get('order-1'))?.seq).toBe(1);
+        for (const repository of [prepared, alsoPrepared, unnamed]) await repository.close();
+      } finally {
+        await pool.end();
+      }
+    },
+  );
 });
 
 describe('concurrency against a real server', () => {

@@ -192,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(7);
+      expect(SCHEMA_VERSION).toBe(8);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -449,5 +449,58 @@ describe(`schema version 7 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       [name],
     );
     expect(signatures.map(({ args }) => args)).toEqual([23, 24]);
+  });
+});
+
+describe(`schema version 8 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: put_checkpoint planned once`, () => {
+  it('should upgrade a version-7 schema and put through both signatures as before, each now a whole body', async () => {
+    // given a version-7 schema with one deployment and an instance its function stored
+    const name = await schemaAt(7);
+    await sql(
+      `INSERT INTO "${name}".deployments (definition_id, digest, version, xml, deployed_at) VALUES ('d', 'digest-1', 1, '<x/>', 1)`,
+    );
+    await sql(
+      `SELECT outcome FROM "${name}".put_checkpoint('old-1', 1, NULL, 1, 'dd', 'digest-old', '\\x00'::bytea, 'running',
+        'p', 'd', NULL, NULL, NULL, NULL, '{}', '{}', NULL, NULL, false, NULL, NULL, $1, 7)`,
+      [`thresher.migrate:${name}`],
+    );
+
+    // when this build opens it, starts an instance holding its lease, links a child, puts one stale start
+    // and ends the instance with a release
+    const repository = await open(name);
+    const claim = { owner: 'node-a', ttlMs: 60_000, now: 0 };
+    const lease = await repository.put({ ...checkpoint('order-1', 1), deploymentsSeen: 1, claim });
+    await repository.put({ ...checkpoint('child-1', 1, 'order-1'), deploymentsSeen: 1 });
+    await repository.put(checkpoint('old-1', 2));
+    const stale = await refusal(repository.put({ ...checkpoint('order-2', 1), deploymentsSeen: 0 }));
+    await repository.put({
+      ...checkpoint('order-1', 2),
+      fence: { owner: 'node-a', token: lease!.token },
+      release: true,
+    });
+
+    // then every put is stored as version 7 stored it, and version 7's signature calls no other
+    expect(stale).toBeInstanceOf(StaleDeploymentsError);
+    expect(lease?.owner).toBe('node-a');
+    expect(await repository.lease('order-1')).toBeUndefined();
+    expect((await repository.instances({ rootId: 'order-1' })).map(({ instanceId }) => instanceId)).toEqual([
+      'child-1',
+      'order-1',
+    ]);
+    expect((await repository.list('old-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+    expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+    const bodies = await sql<{ args: number; nested: boolean }>(
+      `SELECT pronargs AS args, prosrc LIKE '%put_checkpoint(%' AS nested FROM pg_proc p
+        JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname = 'put_checkpoint'
+        ORDER BY pronargs`,
+      [name],
+    );
+    expect(bodies).toEqual([
+      { args: 23, nested: false },
+      { args: 24, nested: false },
+    ]);
+    expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 8`)).toEqual([
+      { version: 8, description: MIGRATIONS[7]!.description },
+    ]);
   });
 });
