@@ -172,7 +172,7 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
   if (preparedStatements !== undefined && typeof preparedStatements !== 'boolean') {
     throw new CheckpointError(
       CheckpointErrorCode.Store,
-      `the PostgreSQL repository's preparedStatements must be true or false, not ${JSON.stringify(preparedStatements) ?? String(preparedStatements)}`,
+      `the PostgreSQL repository's preparedStatements must be true or false, not ${shown(preparedStatements)}`,
     );
   }
   if (options.pool !== undefined) {
@@ -198,6 +198,13 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
   } catch (cause) {
     throw new CheckpointError(CheckpointErrorCode.Store, `cannot open the PostgreSQL database ${where}`, { cause });
   }
+}
+
+/** A value as a refusal names it: quoted text, a primitive as it prints, or only the kind of anything else. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
+  return typeof value === 'function' ? 'a function' : String(value);
 }
 
 /**

@@ -343,6 +343,14 @@ describe('the common put as a named prepared statement', () => {
     const notBoolean = await rejection(openPool({ pool, preparedStatements: 'yes' as unknown as boolean }));
     expect((notBoolean as CheckpointError).code).toBe(CheckpointErrorCode.Store);
     expect((notBoolean as Error).message).toMatch(/preparedStatements must be true or false, not "yes"/);
+    for (const [value, named] of [
+      [1n, '1'],
+      [Object.create(null), 'an object'],
+    ] as const) {
+      const refused = await rejection(openPool({ pool, preparedStatements: value as unknown as boolean }));
+      expect((refused as CheckpointError).code).toBe(CheckpointErrorCode.Store);
+      expect((refused as Error).message).toContain(`must be true or false, not ${named}`);
+    }
   });
 
   serverIt(
