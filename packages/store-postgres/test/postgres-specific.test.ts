@@ -395,6 +395,35 @@ describe('the common put as a named prepared statement', () => {
   );
 });
 
+describe('the common put as a named prepared statement, across connections', () => {
+  serverIt('should prepare it again on the connection that replaces one the server ended', async () => {
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    pool.on('error', () => {});
+    try {
+      const repository = await createPostgresRepository({ pool, schema: schema(), preparedStatements: true });
+      await repository.put(checkpoint('order-1', 1, utf8('one')));
+      const [ended] = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await sql('SELECT pg_terminate_backend($1)', [ended!.pid]);
+      // The pool drops the connection once its socket closes; the next put opens another.
+      for (let waited = 0; pool.totalCount > 0; waited += 10) {
+        if (waited > 10_000) expect.fail('the pool never noticed the ended connection');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+
+      await repository.put(checkpoint('order-2', 1, utf8('two')));
+
+      const [now] = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      expect(now!.pid).not.toBe(ended!.pid);
+      const prepared = await pool.query("SELECT 1 FROM pg_prepared_statements WHERE name LIKE 'thresher_put_%'");
+      expect(prepared.rows).toHaveLength(1);
+      expect((await repository.get('order-2'))?.seq).toBe(1);
+      await repository.close();
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe('concurrency against a real server', () => {
   serverIt('should apply each migration once when many processes open a fresh schema at once', async () => {
     const name = schema();
