@@ -129,6 +129,7 @@ export {
   CHECKPOINT_COLUMNS,
   checkpointColumnsOf,
   newDeployment,
+  shownOption,
   toBufferedMessage,
   toBytes,
   toDeployment,

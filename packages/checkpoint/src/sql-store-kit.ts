@@ -305,3 +305,13 @@ export function assertKnownStoreSchema(where: string, version: number, store: st
 export function assertStoreNotUpgraded(where: string, version: number, supported: number): void {
   if (version > supported) throw new StoreUpgradedError(where, version, supported);
 }
+
+/**
+ * A store option's value as its refusal names it: quoted text, a primitive as it prints (a bigint or a symbol
+ * too, which `JSON.stringify` would throw on), or only the kind of anything else.
+ */
+export function shownOption(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
+  return typeof value === 'function' ? 'a function' : String(value);
+}

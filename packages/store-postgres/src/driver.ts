@@ -4,7 +4,7 @@
  * adapts an in-process PGlite to it. And how the repository gets its pool ({@link openPool}), runs a
  * transaction on one connection ({@link inTransaction}) and reads a driver's failures.
  */
-import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode, shownOption } from '@thresher/checkpoint';
 
 /** What a query returns: the rows, and how many rows a write affected. */
 export interface PgQueryResult<TRow> {
@@ -172,7 +172,7 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
   if (preparedStatements !== undefined && typeof preparedStatements !== 'boolean') {
     throw new CheckpointError(
       CheckpointErrorCode.Store,
-      `the PostgreSQL repository's preparedStatements must be true or false, not ${shown(preparedStatements)}`,
+      `the PostgreSQL repository's preparedStatements must be true or false, not ${shownOption(preparedStatements)}`,
     );
   }
   if (options.pool !== undefined) {
@@ -198,13 +198,6 @@ export async function openPool(options: PostgresRepositoryOptions): Promise<Open
   } catch (cause) {
     throw new CheckpointError(CheckpointErrorCode.Store, `cannot open the PostgreSQL database ${where}`, { cause });
   }
-}
-
-/** A value as a refusal names it: quoted text, a primitive as it prints, or only the kind of anything else. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'an array' : 'an object';
-  return typeof value === 'function' ? 'a function' : String(value);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode, shownOption } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { assertKnownSchema, schemaVersion } from './migrations.js';
 
@@ -44,6 +44,12 @@ export interface SqliteRepositoryOptions {
    * power loss (not a process crash) may be lost.
    */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * How many bytes of the database file SQLite reads through a memory map instead of a `read` system call
+   * per page (`PRAGMA mmap_size`); writes go through the WAL as always. Default 256 MiB; `0` reads every
+   * page with `pread`. A value this SQLite build cannot map is refused.
+   */
+  mmapSize?: number;
 }
 
 /** How long a connection waits for another connection's (or process's) write lock before failing. */
@@ -58,10 +64,17 @@ const BUSY_TIMEOUT_MS = 5000;
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 /**
+ * Bytes of the file read through a memory map by default. A restore reads every head once, page by page: a
+ * system call per page is most of that read on a cold cache (measured: 10,000 heads, ~17.5 → ~9.7 µs each).
+ * Mapped pages the engine touched count in its RSS (page cache, reclaimable), so the map is bounded.
+ */
+const DEFAULT_MMAP_BYTES = 256 * 2 ** 20;
+
+/**
  * Open (creating if needed) the database file of `options` and configure the connection: a 5 s busy
- * timeout, WAL mode (refused where the file system cannot do it), `synchronous` and `foreign_keys` on. A
- * database written by a newer build is refused before anything writes to the file. On failure the
- * connection is closed and a `CheckpointError` thrown.
+ * timeout, WAL mode (refused where the file system cannot do it), `synchronous`, `foreign_keys` on and the
+ * file read through a memory map of `mmapSize`. A database written by a newer build is refused before
+ * anything writes to the file. On failure the connection is closed and a `CheckpointError` thrown.
  *
  * @returns the connection, and the database's absolute path (or `':memory:'`), which messages name
  */
@@ -74,7 +87,14 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
     throw new CheckpointError(
       CheckpointErrorCode.Store,
-      `synchronous must be 'FULL' or 'NORMAL', not ${JSON.stringify(synchronous)}`,
+      `synchronous must be 'FULL' or 'NORMAL', not ${shownOption(synchronous)}`,
+    );
+  }
+  const mmapSize = options.mmapSize ?? DEFAULT_MMAP_BYTES;
+  if (typeof mmapSize !== 'number' || !Number.isSafeInteger(mmapSize) || mmapSize < 0) {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `mmapSize must be a whole number of bytes, 0 or more, not ${shownOption(options.mmapSize)}`,
     );
   }
   const inMemory = path === ':memory:';
@@ -101,8 +121,24 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
     db.pragma(`synchronous = ${synchronous}`);
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
+    // An in-memory database has no file to map.
+    if (!inMemory) mapFile(db, mmapSize, options.mmapSize !== undefined);
     return { db, path: name };
   });
+}
+
+/**
+ * Read up to `bytes` of the file through a memory map. SQLite lowers a size past its build's limit without a
+ * word: a size the caller `asked` for is refused instead, the default takes what the build grants.
+ */
+function mapFile(db: SqliteDatabase, bytes: number, asked: boolean): void {
+  const granted = Number(db.pragma(`mmap_size = ${bytes}`, { simple: true }));
+  if (asked && granted !== bytes) {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `mmapSize ${bytes} is more than this SQLite build maps (at most ${granted} bytes)`,
+    );
+  }
 }
 
 /**

@@ -6,7 +6,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueError } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { openDatabase } from '../src/driver.js';
+import {
+  createSqliteRepository,
+  MIGRATIONS,
+  SCHEMA_VERSION,
+  type SqliteRepository,
+  type SqliteRepositoryOptions,
+} from '../src/index.js';
 import { CREATE_TOKEN_BLOCK } from '../src/leases.js';
 import { SQL } from '../src/statements.js';
 
@@ -296,6 +303,76 @@ describe('createSqliteRepository', () => {
       CheckpointError,
     );
     expect(existsSync(join(directory, 'bad.db'))).toBe(false);
+  });
+
+  it('should name a synchronous value JSON cannot print in its refusal, not throw a TypeError', () => {
+    const path = join(directory, 'bad.db');
+
+    expect(() => createSqliteRepository({ path, synchronous: 1n as unknown as 'FULL' })).toThrow(
+      /synchronous must be 'FULL' or 'NORMAL', not 1$/,
+    );
+  });
+});
+
+describe('createSqliteRepository mmapSize', () => {
+  function mapped(options: Omit<SqliteRepositoryOptions, 'path'>, name = 'mapped.db'): number {
+    const { db } = openDatabase({ path: join(directory, name), ...options });
+    try {
+      return Number(db.pragma('mmap_size', { simple: true }));
+    } finally {
+      db.close();
+    }
+  }
+
+  it('should read the file through a 256 MiB memory map by default, and through none with 0', () => {
+    expect(mapped({})).toBe(256 * 2 ** 20);
+    expect(mapped({ mmapSize: 0 })).toBe(0);
+    expect(mapped({ mmapSize: 4096 })).toBe(4096);
+  });
+
+  it.each([
+    [-1, 'mmapSize must be a whole number of bytes, 0 or more, not -1'],
+    [1.5, 'mmapSize must be a whole number of bytes, 0 or more, not 1.5'],
+    [Number.NaN, 'mmapSize must be a whole number of bytes, 0 or more, not NaN'],
+    ['1024', 'mmapSize must be a whole number of bytes, 0 or more, not "1024"'],
+    [1024n, 'mmapSize must be a whole number of bytes, 0 or more, not 1024'],
+    [{}, 'mmapSize must be a whole number of bytes, 0 or more, not an object'],
+  ])('should refuse mmapSize %s by name before creating the file', (mmapSize, message) => {
+    const path = join(directory, 'refused.db');
+
+    expect(() => createSqliteRepository({ path, mmapSize: mmapSize as number })).toThrow(message);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('should refuse a size past what this SQLite build maps instead of mapping less without a word', () => {
+    const path = join(directory, 'too-big.db');
+
+    expect(() => createSqliteRepository({ path, mmapSize: 2 ** 52 })).toThrow(
+      /mmapSize 4503599627370496 is more than this SQLite build maps \(at most \d+ bytes\)/,
+    );
+  });
+
+  it('should read through its map what another connection wrote and copied into the file', async () => {
+    const path = join(directory, 'shared.db');
+    const reader = createSqliteRepository({ path });
+    opened.push(reader);
+    await reader.put(checkpoint('order-1', 1, utf8('one')));
+    expect(new TextDecoder().decode((await reader.get('order-1'))?.bytes)).toBe('one');
+
+    const writer = createSqliteRepository({ path, mmapSize: 0 });
+    opened.push(writer);
+    await writer.put(checkpoint('order-1', 2, utf8('two')));
+    await writer.put(checkpoint('order-2', 1, utf8('other')));
+    const db = raw(path);
+    try {
+      // The WAL copied into the database file and emptied: the reader's pages now come from the file alone.
+      expect(db.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+    } finally {
+      db.close();
+    }
+
+    expect(new TextDecoder().decode((await reader.get('order-1'))?.bytes)).toBe('two');
+    expect(new TextDecoder().decode((await reader.get('order-2'))?.bytes)).toBe('other');
   });
 });
 
