@@ -47,7 +47,7 @@ export interface SqliteRepositoryOptions {
   /**
    * How many bytes of the database file SQLite reads through a memory map instead of a `read` system call
    * per page (`PRAGMA mmap_size`); writes go through the WAL as always. Default 256 MiB; `0` reads every
-   * page with `pread`. A value this SQLite build cannot map is refused.
+   * page with `pread`. A value this SQLite build cannot map is refused, as is a size for `':memory:'`.
    */
   mmapSize?: number;
 }
@@ -98,6 +98,12 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
     );
   }
   const inMemory = path === ':memory:';
+  if (inMemory && mmapSize > 0 && options.mmapSize !== undefined) {
+    throw new CheckpointError(
+      CheckpointErrorCode.Store,
+      `mmapSize ${mmapSize} maps a database file, and ":memory:" has none (leave it out, or 0)`,
+    );
+  }
   const name = inMemory ? path : resolve(path);
   let db: SqliteDatabase;
   try {
@@ -121,7 +127,6 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
     db.pragma(`synchronous = ${synchronous}`);
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
-    // An in-memory database has no file to map.
     if (!inMemory) mapFile(db, mmapSize, options.mmapSize !== undefined);
     return { db, path: name };
   });

@@ -344,6 +344,19 @@ describe('createSqliteRepository mmapSize', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it('should refuse a map size for ":memory:", which has no file to map, and take 0 or none', async () => {
+    expect(() => createSqliteRepository({ path: ':memory:', mmapSize: 4096 })).toThrow(
+      'mmapSize 4096 maps a database file, and ":memory:" has none (leave it out, or 0)',
+    );
+
+    for (const options of [{ mmapSize: 0 }, {}]) {
+      const repository = createSqliteRepository({ path: ':memory:', ...options });
+      opened.push(repository);
+      await repository.put(checkpoint('order-1', 1, utf8('one')));
+      expect((await repository.get('order-1'))?.seq).toBe(1);
+    }
+  });
+
   it('should refuse a size past what this SQLite build maps instead of mapping less without a word', () => {
     const path = join(directory, 'too-big.db');
 
