@@ -28,6 +28,7 @@ import type {
   WorkerOptions,
 } from './api-types.js';
 import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
+import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import { newInstanceBody } from './core/records.js';
 import { InstanceState } from './core/state.js';
 import { aheadRecord, live } from './core/touchpoints.js';
@@ -52,7 +53,7 @@ import { instanceView, parseExternalId, userTaskView } from './runtime/views.js'
 import { Worker } from './runtime/worker.js';
 import type { TimerSchedule } from './timers/schedule.js';
 import { processPlan } from './touchpoints/plan.js';
-import type { LiveTouchpoint, OperatorQuestion } from './touchpoints/types.js';
+import type { OperatorQuestion } from './touchpoints/types.js';
 
 /** `recover` reads the heads of this many instances at a time (one store read each batch). */
 const RESTORE_BATCH = 500;

@@ -20,6 +20,7 @@ export {
   RestoreError,
   RollbackRefusedError,
 } from './common/errors.js';
+export type * from './common/touchpoint-types.js';
 export { Engine } from './engine.js';
 export { compile, reachableProcesses } from './model/index.js';
 export type * from './model/types.js';

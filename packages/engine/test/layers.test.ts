@@ -21,8 +21,6 @@ const LAYERS = [
   '(root)',
   'testing',
 ] as const;
-/** Files that every layer may read: the public API's types (no code). */
-const SHARED_TYPES = new Set(['api-types.ts', 'touchpoints/types.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -44,7 +42,6 @@ function importsOf(file: string): string[] {
 function layerOf(file: string): number {
   const path = relative(src, file);
   const top = path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)';
-  if (SHARED_TYPES.has(path)) return 0;
   const index = LAYERS.indexOf(top as (typeof LAYERS)[number]);
   if (index < 0) throw new Error(`${path} is in no layer: add its folder to LAYERS`);
   return index;

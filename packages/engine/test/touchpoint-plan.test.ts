@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/common/errors.js';
+import type { Touchpoint } from '../src/common/touchpoint-types.js';
 import { compile, type ProcessDef, type ProcessModel } from '../src/model/index.js';
 import { touchpointOf } from '../src/touchpoints/declaration.js';
 import { processPlan, touchpoints } from '../src/touchpoints/plan.js';
-import type { Touchpoint } from '../src/touchpoints/types.js';
 import {
   boundary,
   bpmn,

@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../api-types.js';
+import type { EngineEvent } from '../common/events.js';
 import type { InstanceState } from './state.js';
 
 /** An engine event before the runtime stamps its instance and time. */

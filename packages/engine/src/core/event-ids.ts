@@ -1,4 +1,4 @@
-import type { EngineEventType } from '../api-types.js';
+import type { EngineEventType } from '../common/events.js';
 
 /**
  * The one place event ids are made. An id is derived from what the event is, never from when it was

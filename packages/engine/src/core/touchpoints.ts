@@ -1,7 +1,7 @@
 import type { TouchpointRecord, TrackRecord } from '@thresher/checkpoint';
+import type { LiveTouchpoint, TouchpointState } from '../common/touchpoint-types.js';
 import type { Node } from '../model/types.js';
 import { processPlan } from '../touchpoints/plan.js';
-import type { LiveTouchpoint, TouchpointState } from '../touchpoints/types.js';
 import type { StepContext } from './context.js';
 import type { Announcement } from './effects.js';
 import { eventId } from './event-ids.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TouchpointDirection, TouchpointMark } from '../touchpoints/types.js';
+import type { TouchpointDirection, TouchpointMark } from '../common/touchpoint-types.js';
 import type { IssueCollector } from './issues.js';
 import { children, extensions, type ModdleElement, str } from './moddle.js';
 import { type Node, NodeType } from './types.js';

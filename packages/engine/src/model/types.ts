@@ -3,12 +3,17 @@
  * The runtime reads only this; it never touches moddle elements.
  */
 
-import type { ModelWarning } from '../api-types.js';
 import type { Expression } from '../common/feel.js';
+import type { TouchpointMark } from '../common/touchpoint-types.js';
 import type { TimerSpec } from '../timers/schedule.js';
-import type { TouchpointMark } from '../touchpoints/types.js';
 
-export type { Expression, ModelWarning, TimerSpec };
+export type { Expression, TimerSpec };
+
+/** Something a model says that Thresher notes but does not stop on (an ignored extension, a dangling diagram shape). */
+export interface ModelWarning {
+  message: string;
+  elementId: string | null;
+}
 
 /** One `zeebe:input` / `zeebe:output`: evaluate `source`, assign to variable `target`. */
 export interface Mapping {

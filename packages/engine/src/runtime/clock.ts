@@ -1,4 +1,4 @@
-import type { Clock } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 
 /** The wall clock and Node's timers; the only place the engine reads real time. */
 export const systemClock: Clock = {

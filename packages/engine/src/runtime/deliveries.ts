@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
-import type { Clock, CorrelateOptions, CorrelateResult, SignalOptions } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 import { InstanceHeldError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
 import { HANDOVER_TTL_MS, signalInbox } from './handover.js';
 import type { InstanceRuntime } from './instance-runtime.js';
+import type { CorrelateOptions, CorrelateResult, SignalOptions } from './types.js';
 
 /** What delivering messages and signals needs from the engine. */
 export interface DeliveryHost {

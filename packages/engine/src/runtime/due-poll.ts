@@ -1,5 +1,5 @@
 import type { Repository } from '@thresher/checkpoint';
-import type { Clock } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 
 /** The longest delay Node's setTimeout takes as given; a later due time is looked at again then. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -14,8 +14,9 @@ import {
   resultReceipt,
   type Variables,
 } from '@thresher/checkpoint';
-import type { Clock, EngineEvent, Handlers, SettledOptions, SettledState } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 import { InstanceHeldError } from '../common/errors.js';
+import type { EngineEvent } from '../common/events.js';
 import { applyEvents } from '../core/apply.js';
 import type { CoreContext } from '../core/context.js';
 import { type Announcement, type Effect, NOTHING_OWED, type Obligations } from '../core/effects.js';
@@ -29,6 +30,7 @@ import { signalInbox } from './handover.js';
 import { callHandler, jobView, type Outcome } from './job-calls.js';
 import { settledState } from './settle.js';
 import { TimerWake } from './timer-wake.js';
+import type { Handlers, SettledOptions, SettledState } from './types.js';
 
 /** How long a delivery to an instance another engine holds waits before it is tried again. */
 const HELD_RETRY_MS = 1_000;

@@ -5,7 +5,7 @@ import {
   type Repository,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
-import type { Clock, SettledOptions, SettledState, WorkerCounts } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { Recent } from '../common/recent.js';
 import { eventId } from '../core/event-ids.js';
@@ -16,6 +16,7 @@ import type { Definitions } from './definitions.js';
 import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
 import type { Leases } from './leases.js';
 import { settledState } from './settle.js';
+import type { SettledOptions, SettledState, WorkerCounts } from './types.js';
 
 /** An instance's latest checkpoint as read while this engine held its lease with `token`. */
 export interface HeadUnderLease {

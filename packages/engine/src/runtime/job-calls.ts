@@ -1,8 +1,8 @@
 import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkpoint';
-import type { Handlers, Job } from '../api-types.js';
 import { BpmnError } from '../common/errors.js';
 import type { InstanceState } from '../core/state.js';
 import { isJobNode, type ProcessDef } from '../model/types.js';
+import type { Handlers, Job } from './types.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };

@@ -1,5 +1,5 @@
 import { type Fence, type Lease, LeaseLostError, type PutClaim, type Repository } from '@thresher/checkpoint';
-import type { Clock } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
 import { isGone } from './owners.js';
 
 /** How long a lease lasts unless `EngineOptions.leaseTtlMs` says. */

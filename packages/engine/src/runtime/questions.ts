@@ -1,10 +1,11 @@
 import { NotFoundError } from '../common/errors.js';
+import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 import type { InstanceState } from '../core/state.js';
 import { live } from '../core/touchpoints.js';
 import type { ProcessDef } from '../model/types.js';
 import { userTaskChoices } from '../touchpoints/choices.js';
 import { processPlan } from '../touchpoints/plan.js';
-import type { LiveTouchpoint, OperatorQuestion } from '../touchpoints/types.js';
+import type { OperatorQuestion } from '../touchpoints/types.js';
 import { externalId } from './views.js';
 
 /** The instance's touchpoints as they stand; null when it is not tracked (started before schema 7). */

@@ -7,9 +7,9 @@
  * @module
  */
 import { digestValue, type Fence, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
-import type { RollbackResult } from '../api-types.js';
 import { InvalidStateError, NotFoundError, RollbackRefusedError } from '../common/errors.js';
 import { capture, journalOf, openStored } from './capture.js';
+import type { RollbackResult } from './types.js';
 
 /** Why a stored checkpoint does not open (document or journal), or null when it opens. */
 export function openProblem(stored: StoredCheckpoint): string | null {

@@ -1,5 +1,5 @@
-import type { RetryWait, SettledOptions, SettledState } from '../api-types.js';
 import type { InstanceState } from '../core/state.js';
+import type { RetryWait, SettledOptions, SettledState } from './types.js';
 import { callViews, incidentViews, userTaskView } from './views.js';
 
 /** What the runtime is doing for an instance besides holding its state. */

@@ -1,7 +1,7 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
-import type { CallView, InstanceView, UserTaskView } from '../api-types.js';
+import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 import type { InstanceState } from '../core/state.js';
-import type { LiveTouchpoint } from '../touchpoints/types.js';
+import type { CallView, InstanceView, UserTaskView } from './types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {

@@ -1,4 +1,5 @@
-import type { Clock, WorkerCounts, WorkerOptions } from '../api-types.js';
+import type { Clock } from '../common/clock.js';
+import type { WorkerCounts, WorkerOptions } from './types.js';
 
 /** What a worker needs from its engine. */
 export interface WorkerHost {

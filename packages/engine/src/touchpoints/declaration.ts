@@ -5,9 +5,10 @@
  *
  * @module
  */
+
+import type { TouchpointDirection, TouchpointKind, TouchpointVia } from '../common/touchpoint-types.js';
 import { declaredDirection } from '../model/touchpoint-mark.js';
 import { isJobNode, type Node } from '../model/types.js';
-import type { TouchpointDirection, TouchpointKind, TouchpointVia } from './types.js';
 
 // The directions element types declare are read by the compiler too (a mark may not change one), so they
 // live beside it, in the model layer.

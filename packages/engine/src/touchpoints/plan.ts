@@ -6,6 +6,7 @@
  * @module
  */
 import { NotFoundError } from '../common/errors.js';
+import type { Touchpoint } from '../common/touchpoint-types.js';
 import { isExpressionText } from '../model/expression.js';
 import { type Node, NodeType, type ProcessDef, type ProcessModel, type TimerSpec } from '../model/types.js';
 import { parseDuration } from '../timers/duration.js';
@@ -13,7 +14,7 @@ import { touchpointOf } from './declaration.js';
 import { type ProcessGraph, processGraph } from './graph.js';
 import { pathFacts } from './paths.js';
 import { runOrder } from './run-order.js';
-import type { Touchpoint, TouchpointListOptions } from './types.js';
+import type { TouchpointListOptions } from './types.js';
 
 /** One process's touchpoints, as a run of it plans and tracks them. */
 export interface ProcessPlan {

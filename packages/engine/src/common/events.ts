@@ -1,0 +1,56 @@
+/**
+ * The events the engine publishes (`engine.on`): the one vocabulary the core announces, the runtime
+ * stamps and the API hands out (docs/architecture.md §4).
+ *
+ * @module
+ */
+import type { LiveTouchpoint } from './touchpoint-types.js';
+
+/** What every event carries. */
+export interface EventBase {
+  /** Unique and stable: derived from what the event is, so a replay repeats the same id. */
+  id: string;
+  instanceId: string;
+  at: number;
+}
+
+/** Everything the engine publishes (docs/architecture.md §4). */
+export type EngineEvent = EventBase &
+  (
+    | { type: 'instance.started'; processId: string }
+    | { type: 'instance.completed' }
+    | { type: 'instance.terminated'; elementId: string }
+    | { type: 'instance.restored'; seq: number }
+    | { type: 'track.entered'; trackId: string; elementId: string }
+    | { type: 'track.left'; trackId: string; elementId: string }
+    | { type: 'job.dispatched'; jobId: string; elementId: string; taskType: string; attempt: number }
+    | { type: 'job.completed'; jobId: string; elementId: string }
+    | { type: 'job.failed'; jobId: string; elementId: string; error: string; retriesLeft: number }
+    | { type: 'userTask.created'; taskId: string; elementId: string }
+    | { type: 'userTask.completed'; taskId: string; elementId: string }
+    | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
+    | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
+    | { type: 'timer.fired'; timerId: string; elementId: string }
+    | { type: 'message.correlated'; elementId: string; name: string; correlationKey: string | null }
+    | { type: 'signal.received'; elementId: string; name: string }
+    | { type: 'error.caught'; elementId: string; errorCode: string }
+    | { type: 'incident.resolved'; incidentId: string; elementId: string }
+    | { type: 'checkpoint.saved'; seq: number }
+    /** Once, after `instance.started` and before the first element: every touchpoint, `ahead`. */
+    | { type: 'touchpoints.planned'; touchpoints: LiveTouchpoint[] }
+    /** Right after the event that changed a touchpoint, one per changed touchpoint. */
+    | {
+        type: 'touchpoint.updated';
+        index: number;
+        revision: number;
+        /** The type of the event that changed it; null for a change no event announces (a branch not taken). */
+        cause: string | null;
+        /** That event's id. */
+        causeId: string | null;
+        /** The seq of the checkpoint whose step published the cause; null with no cause. */
+        causeSequence: number | null;
+        touchpoint: LiveTouchpoint;
+      }
+  );
+
+export type EngineEventType = EngineEvent['type'];

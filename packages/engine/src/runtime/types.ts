@@ -1,0 +1,222 @@
+/**
+ * What the runtime hands to and takes from the engine's callers: handlers and their jobs, views of
+ * instances and user tasks, what `settled` reports, deliveries, rollbacks and workers. Re-exported by
+ * `api-types.ts`.
+ *
+ * @module
+ */
+import type { HistoryEntry, IncidentRecord, InstanceStatus, Variables } from '@thresher/checkpoint';
+import type { LiveTouchpoint } from '../common/touchpoint-types.js';
+
+/** What a service-task handler receives. */
+export interface Job {
+  /** The job record id, unique within its instance. */
+  id: string;
+  instanceId: string;
+  /** The element being executed. */
+  elementId: string;
+  elementName: string | null;
+  taskType: string;
+  /** The element's `zeebe:taskHeaders` (static key / value pairs), `{}` when it has none. */
+  headers: Record<string, string>;
+  /** Every variable visible to the task, its input mappings applied. */
+  variables: Variables;
+  /**
+   * The step identity: stable across retries and restarts of the same invocation. Pass it to the
+   * outside world as an idempotency key; at-least-once delivery means a handler may see it twice.
+   */
+  idempotencyKey: string;
+  /** 1 for the first try, then one more for every later try, including those after `retryIncident`. */
+  attempt: number;
+  businessKey: string | null;
+}
+
+/** A service-task handler: returns the variables it produces (or nothing). Throwing fails the attempt. */
+export type Handler = (job: Job) => Promise<Variables | undefined | void> | Variables | undefined | void;
+
+/** Handlers by task type (`zeebe:taskDefinition type`, else the element id). */
+export type Handlers = Record<string, Handler>;
+
+export interface UserTaskView {
+  id: string;
+  instanceId: string;
+  elementId: string;
+  name: string | null;
+  assignee: string | null;
+  /** The groups and users who may take the task (`zeebe:assignmentDefinition`), `[]` when none. */
+  candidateGroups: string[];
+  candidateUsers: string[];
+  /** Variables visible to the task, its input mappings applied. */
+  variables: Variables;
+  createdAt: number;
+}
+
+export interface InstanceView {
+  id: string;
+  processId: string;
+  definitionId: string;
+  version: number;
+  digest: string;
+  status: InstanceStatus;
+  businessKey: string | null;
+  /** A called child's parent instance and the call activity that started it; null for a root. */
+  parentId: string | null;
+  callNodeId: string | null;
+  /** The children its call activities wait on now. */
+  calls: CallView[];
+  /** The root scope's variables. */
+  variables: Variables;
+  /** Variables of every open scope by path (`/`, `/sub_1`). */
+  scopes: Record<string, Variables>;
+  /** Elements where live tracks are (waiting or about to move). */
+  activeElements: string[];
+  incidents: IncidentRecord[];
+  /** Open user tasks (reading them restores nothing and dispatches nothing). */
+  userTasks: UserTaskView[];
+  /** Ids of the messages and signals it has taken (the latest 1,000). */
+  received: string[];
+  /** Completed elements in order. */
+  history: HistoryEntry[];
+  startedAt: number;
+  endedAt: number | null;
+  seq: number;
+  /** Its touchpoints as they stand; null when not tracked (started before schema 7) or its deployment is not here. */
+  touchpoints: LiveTouchpoint[] | null;
+}
+
+/** A call activity waiting on the instance it called. */
+export interface CallView {
+  elementId: string;
+  instanceId: string;
+}
+
+/** A job waiting out the backoff before its next attempt: a wait on time, like a BPMN timer. */
+export interface RetryWait {
+  elementId: string;
+  /** The job's id within its instance, as in `job.dispatched` and `job.failed` events. */
+  jobId: string;
+  taskType: string;
+  /** The attempt that runs once the backoff is over. */
+  attempt: number;
+  /** When it runs (epoch ms). */
+  dueAt: number;
+  /** The last failure's message, when the job recorded one. */
+  error: string | null;
+}
+
+/** Why `settled` returned: the instance ended, or it waits for something outside the engine. */
+export type SettledState =
+  | { instanceId: string; status: 'completed' | 'terminated' }
+  | {
+      instanceId: string;
+      status: 'waiting';
+      userTasks: UserTaskView[];
+      incidents: IncidentRecord[];
+      /** BPMN timers armed, earliest first (empty under `settled({ timers: 'wait' })`, which waits them out). */
+      timers: { elementId: string; dueAt: number }[];
+      /**
+       * Jobs waiting out a retry backoff, earliest first (empty under `settled({ retries: 'wait' })`). A
+       * backoff already over is never listed: its attempt is dispatched at once.
+       */
+      retries: RetryWait[];
+      /** Messages and signals the instance waits for. */
+      subscriptions: { elementId: string; kind: 'message' | 'signal'; name: string; correlationKey: string | null }[];
+      /**
+       * The children its call activities wait on. Every list above also holds what those children (and
+       * theirs) wait on: a user task or incident of a child carries the child's id in its own.
+       */
+      calls: CallView[];
+    };
+
+/**
+ * What `settled` waits out before it resolves. Nothing under way inside the engine (a step, a running
+ * handler, a signal being delivered, a timer or backoff already due) is ever waited out by choice: it always is.
+ */
+export interface SettledOptions {
+  /**
+   * `park` (default): an instance waiting only on BPMN timers counts as settled (its timers are listed);
+   * `wait`: it settles only once no timer is armed either.
+   */
+  timers?: 'park' | 'wait';
+  /**
+   * `park` (default): a job waiting out a retry backoff is a wait on time like a timer — the instance
+   * settles and lists it in `retries`, so a clock moved by hand can be advanced to its `dueAt`;
+   * `wait`: it settles only once no backoff is pending (on a clock that moves by itself).
+   */
+  retries?: 'park' | 'wait';
+}
+
+export interface CorrelateOptions {
+  /** The key a subscription's `zeebe:subscription correlationKey` evaluated to (numbers are compared as text). */
+  correlationKey?: string | number | null;
+  variables?: Variables;
+  /**
+   * Delivering a message with the same id to the same instance again changes nothing (a retry after a crash).
+   * A buffered message is stored under this id (a random UUID when absent): sending it again while it is
+   * buffered keeps one copy.
+   */
+  messageId?: string;
+  /**
+   * How long, in ms, a message that nothing takes now is kept for the first instance to subscribe to its name
+   * and key. Default 0: not buffered — a message nothing takes is reported (`correlated: false`) and dropped.
+   * Must be finite and not negative (`RangeError`).
+   */
+  timeToLive?: number;
+}
+
+export interface CorrelateResult {
+  correlated: boolean;
+  /**
+   * True when nothing took the message and it was buffered for `timeToLive` ms (`correlated` is then false);
+   * absent otherwise.
+   */
+  buffered?: boolean;
+  /** The instance that took the message. */
+  instanceId: string | null;
+  /**
+   * The waiting instance another engine holds, to which the message was handed over through the store's
+   * buffer (`buffered` is then true): its holder takes it on its next look. Absent otherwise.
+   */
+  heldElsewhere?: string;
+}
+
+export interface SignalOptions {
+  variables?: Variables;
+  /** Delivering a signal with the same id to the same instance again changes nothing. */
+  signalId?: string;
+}
+
+/** What `engine.rollback` did: the head it stepped over, the checkpoint it went back to, and the new head. */
+export interface RollbackResult {
+  instanceId: string;
+  /** The head before the rollback (left in place, as history). */
+  from: number;
+  /** The good checkpoint whose state is the new head. */
+  to: number;
+  /** The new head's seq. */
+  seq: number;
+}
+
+/** What `engine.startWorker()` takes. */
+export interface WorkerOptions {
+  /** At most this many instances at work in this engine at once; default 16. */
+  concurrency?: number;
+  /** How often, in ms of the engine's clock, an idle worker looks at the store for work; default 1000. */
+  pollMs?: number;
+}
+
+/** What a worker did since it started. */
+export interface WorkerCounts {
+  /** Instances it took up: left behind by an engine that stopped renewing, or out of memory with a due timer. */
+  claimed: number;
+  /** Instances that ended in this engine. */
+  completed: number;
+  /** Instances let go of when they parked (out of memory, lease released). */
+  released: number;
+  /** Instances another engine took over (this one stopped renewing in time): nothing more was done with them here. */
+  lost: number;
+  /** Instances it found but could not restore (each reported through `onFault`). */
+  failed: number;
+  /** Instances in memory now: at work, or being restored. */
+  atWork: number;
+}
