@@ -67,10 +67,3 @@ export interface UserTaskFilter {
   instanceId?: string;
   elementId?: string;
 }
-
-export interface RecoverReport {
-  /** Instances restored and running again. */
-  restored: string[];
-  /** Instances that could not be restored, with why; the others went on. */
-  failed: { instanceId: string; error: Error }[];
-}

@@ -1,6 +1,4 @@
-import { EventEmitter } from 'node:events';
 import {
-  type Deployment,
   encodeValue,
   type InstanceQuery,
   type InstanceSummary,
@@ -8,7 +6,6 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import type {
-  Clock,
   CorrelateOptions,
   CorrelateResult,
   DeployResult,
@@ -27,36 +24,26 @@ import type {
   UserTaskView,
   WorkerOptions,
 } from './api-types.js';
-import { EngineError, EngineErrorCode, InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
+import { InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
-import { newInstanceBody } from './core/records.js';
-import { InstanceState } from './core/state.js';
 import { aheadRecord, live } from './core/touchpoints.js';
 import { compileShared } from './model/shared-models.js';
-import type { ProcessDef } from './model/types.js';
-import { CallLinks, type ParentLink } from './runtime/call-links.js';
 import { openStored } from './runtime/capture.js';
-import { defaultBackoff, systemClock } from './runtime/clock.js';
-import { Definitions, isStaleDeployments, type StartChoice } from './runtime/definitions.js';
+import { isStaleDeployments, type StartChoice } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
-import { DuePoll } from './runtime/due-poll.js';
-import { newInstanceId } from './runtime/instance-ids.js';
-import { InstanceRuntime, type RuntimeHost } from './runtime/instance-runtime.js';
-import { type HeadUnderLease, Instances } from './runtime/instances.js';
-import { DEFAULT_LEASE_TTL_MS, Leases } from './runtime/leases.js';
-import { newOwner, ownerAlive, ownerGone } from './runtime/owners.js';
+import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
+import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
+import { recoverInstances } from './runtime/recovery.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { withChildWaits } from './runtime/settle.js';
-import { scheduleTimerStarts, startOccurrence, type TimerStartHost } from './runtime/timer-starts.js';
+import { startInstance } from './runtime/starts.js';
+import { scheduleTimerStarts } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
-import { Worker } from './runtime/worker.js';
-import type { TimerSchedule } from './timers/schedule.js';
+import { startEngineWorker, type Worker } from './runtime/worker.js';
 import { processPlan } from './touchpoints/plan.js';
 import type { OperatorQuestion } from './touchpoints/types.js';
 
-/** `recover` reads the heads of this many instances at a time (one store read each batch). */
-const RESTORE_BATCH = 500;
 /** How often `start` chooses a deployment again when others were deployed meanwhile, before it gives up. */
 const MAX_CHOICES = 10;
 
@@ -76,139 +63,22 @@ type Listener<T extends EngineEventType | '*'> = (
  */
 export class Engine {
   readonly repository: Repository;
-  private readonly clock: Clock;
-  private readonly handlers: Handlers;
-  private readonly host: RuntimeHost;
-  private readonly deliveries: TimerStartHost;
-  private readonly emitter = new EventEmitter();
-  private readonly loops: Instances;
-  private readonly definitions: Definitions;
-  private readonly calls: CallLinks;
-  private readonly leases: Leases;
-  private readonly renewing: ReturnType<typeof setInterval>;
-  private dehydrate: boolean;
+  private readonly parts: EngineParts;
   private readonly workers: Worker[] = [];
-  private readonly duePoll: DuePoll;
-  private closed = false;
 
   constructor(options: EngineOptions) {
-    this.repository = options.repository;
-    this.clock = options.clock ?? systemClock;
-    const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-    if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) {
-      throw new RangeError(`leaseTtlMs must be a positive integer of milliseconds, got ${ttlMs}`);
-    }
-    this.leases = new Leases(this.repository, this.clock, options.owner ?? newOwner(), ttlMs);
-    ownerAlive(this.leases.owner);
-    // Real time, not the engine's clock: a lease must outlive a pause of this process however the
-    // engine's clock is driven. unref: holding leases never keeps a process alive.
-    this.dehydrate = options.dehydrate ?? false;
-    this.handlers = { ...options.handlers };
-    this.definitions = new Definitions(this.repository);
-    const instances = new Instances({
-      repository: this.repository,
-      clock: this.clock,
-      leases: this.leases,
-      definitions: this.definitions,
-      host: () => this.host,
-      calls: () => this.calls,
-      reportFault: (instanceId, error) => this.emitter.emit('fault', { instanceId, error }),
-      dehydrating: () => this.dehydrate,
-      closed: () => this.closed,
-      assertOpen: () => this.assertOpen(),
-    });
-    this.loops = instances;
-    this.renewing = setInterval(() => void instances.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
-    this.renewing.unref();
-    this.duePoll = new DuePoll(
-      this.repository,
-      this.clock,
-      (instanceId) => instances.has(instanceId),
-      (instanceIds) => instances.wakeDue(instanceIds),
-      Math.floor(ttlMs / 3),
-    );
-    this.emitter.setMaxListeners(0);
-    this.host = {
-      repository: this.repository,
-      clock: this.clock,
-      handlers: this.handlers,
-      defaultRetries: options.retries ?? 3,
-      backoff: options.backoff ?? defaultBackoff,
-      emit: (event) => this.publish(event),
-      listening: (type) => this.emitter.listenerCount(type) > 0 || this.emitter.listenerCount('*') > 0,
-      ended: (instanceId, released, status, seq) => {
-        instances.tally.completed++;
-        instances.ended(instanceId, status, seq);
-        if (released) return this.leases.forget(instanceId);
-        // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
-        this.leases.release(instanceId).catch(() => {});
-      },
-      fence: (instanceId) => this.leases.fence(instanceId),
-      mayRetire: (runtime) => this.dehydrate && !this.closed && instances.isCurrent(runtime),
-      retired: (runtime, earliestDue) => {
-        instances.drop(runtime.id);
-        instances.tally.released++;
-        // A release that fails leaves a lease to lapse: this engine re-adopts it, another waits it out.
-        this.leases.release(runtime.id).catch(() => {});
-        if (earliestDue !== undefined) this.duePoll.arm(earliestDue);
-      },
-      revive: (instanceId) => instances.runtime(instanceId),
-      newClaim: () => this.leases.putClaim(),
-      claimed: async (instanceId, lease) => {
-        if (lease) return this.leases.adopt(lease);
-        // Taken by a replayed first put's claim elsewhere, or a lease of ours or of a gone engine: as a claim.
-        const claimed = await this.leases.claimOne(instanceId);
-        if (claimed === true) return;
-        if (claimed) throw new InstanceHeldError(instanceId, claimed.owner, claimed.expiresAt);
-        throw new NotFoundError('instance', instanceId);
-      },
-      startNext: (digest, processId, entry) =>
-        startOccurrence(this.deliveries, digest, processId, entry.startNode, entry.occurrence, {
-          dueAt: entry.dueAt,
-          cycle: entry.cycle,
-        }),
-      broadcast: (name, variables, signalId) =>
-        this.broadcastSignal(name, { variables, signalId }).catch((error: unknown) =>
-          this.emitter.emit('fault', {
-            instanceId: '',
-            error: error instanceof Error ? error : new Error(String(error)),
-          }),
-        ),
-      call: (from, entry) => this.calls.deliver(from, entry),
-      fault: (instanceId, error) => instances.fault(instanceId, error),
-    };
-    this.calls = new CallLinks({
-      repository: this.repository,
-      definitions: this.definitions,
-      runtime: (instanceId) => instances.runtime(instanceId),
-      loaded: (instanceId) => instances.loaded(instanceId),
-      startChild: (childId, deployment, process, startNode, variables, link) =>
-        this.startAt(deployment, process, startNode, variables, undefined, { id: childId }, link),
-    });
-    this.deliveries = {
-      repository: this.repository,
-      clock: this.clock,
-      loaded: () => instances.entries(),
-      runtime: (instanceId) => instances.runtime(instanceId),
-      model: async (deployment) => (await this.definitions.from(deployment)).model,
-      startAt: (deployment, process, startNode, variables) => this.startAt(deployment, process, startNode, variables),
-      startWith: async (deployment, processId, startNode, options) => {
-        const process = (await this.definitions.from(deployment)).model.processes.get(processId);
-        if (!process) throw new NotFoundError('process', processId);
-        return this.startAt(deployment, process, startNode, {}, undefined, options);
-      },
-      cancel: (instanceId) => this.cancel(instanceId),
-    };
+    this.parts = createEngineParts(options);
+    this.repository = this.parts.repository;
   }
 
   /** The name this engine holds leases under (`EngineOptions.owner`, or `<host>:<pid>:<nonce>`). */
   get owner(): string {
-    return this.leases.owner;
+    return this.parts.leases.owner;
   }
 
   /** Register or replace the handler of a task type. */
   handle(taskType: string, handler: Handlers[string]): this {
-    this.handlers[taskType] = handler;
+    this.parts.handlers[taskType] = handler;
     return this;
   }
 
@@ -220,10 +90,10 @@ export class Engine {
       definitionId: model.definitionId,
       digest: model.digest,
       xml,
-      deployedAt: this.clock.now(),
+      deployedAt: this.parts.clock.now(),
     });
-    this.definitions.add(deployment, model);
-    await scheduleTimerStarts(this.deliveries, deployment, model);
+    this.parts.definitions.add(deployment, model);
+    await scheduleTimerStarts(this.parts.deliveries, deployment, model);
     return {
       definitionId: deployment.definitionId,
       version: deployment.version,
@@ -238,7 +108,7 @@ export class Engine {
    * indexes its run reports them by: what to brief a person on before `start`.
    */
   async plannedTouchpoints(processId: string, digest?: string): Promise<LiveTouchpoint[]> {
-    const { process } = await this.definitions.findProcess(processId, digest);
+    const { process } = await this.parts.definitions.findProcess(processId, digest);
     return processPlan(process).list.map((_, index) => live({ process }, index, aheadRecord()));
   }
 
@@ -248,8 +118,8 @@ export class Engine {
     for (let choice = 1; ; choice++) {
       const chosen: StartChoice =
         options.digest === undefined
-          ? await this.definitions.chooseToStart(processId)
-          : await this.definitions.findProcess(processId, options.digest);
+          ? await this.parts.definitions.chooseToStart(processId)
+          : await this.parts.definitions.findProcess(processId, options.digest);
       const { deployment, process, deploymentsSeen } = chosen;
       const startNode = process.startNodes[0];
       if (!startNode) {
@@ -260,72 +130,16 @@ export class Engine {
       }
       try {
         const { variables = {}, businessKey } = options;
-        return await this.startAt(
-          deployment,
-          process,
-          startNode,
-          variables,
-          businessKey,
-          undefined,
-          undefined,
+        return await startInstance(this.parts, deployment, process, startNode, variables, {
+          ...(businessKey === undefined ? {} : { businessKey }),
           deploymentsSeen,
-        );
+        });
       } catch (error) {
         // Chosen among the deployments read before another was deployed: nothing was stored, choose again.
         if (!isStaleDeployments(error) || choice >= MAX_CHOICES) throw error;
-        this.definitions.forget();
+        this.parts.definitions.forget();
       }
     }
-  }
-
-  /** Create an instance and run it from `startNode` (a none start, or the event start an event triggered). */
-  private async startAt(
-    deployment: Deployment,
-    process: ProcessDef,
-    startNode: string,
-    variables: Variables,
-    businessKey?: string,
-    scheduled?: { id: string; timer?: TimerSchedule },
-    link?: ParentLink,
-    /** How many deployments `deployment` was chosen among, for the store to check at the first put. */
-    deploymentsSeen?: number,
-  ): Promise<string> {
-    const processId = process.id;
-    encodeValue(variables, '$variables'); // refuse what cannot be stored before anything exists (the walk alone)
-    const id = scheduled?.id ?? newInstanceId();
-    const now = this.clock.now();
-    const state = new InstanceState(
-      newInstanceBody({
-        id,
-        processId,
-        definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
-        status: 'running',
-        businessKey: businessKey ?? null,
-        parentId: link?.parentId ?? null,
-        callNodeId: link?.callNodeId ?? null,
-        ...(link ? { callerTrack: link.callerTrack } : {}),
-        startedAt: now,
-        endedAt: null,
-        nextId: 0,
-        receivedIds: [],
-      }),
-    );
-    const runtime = new InstanceRuntime(this.host, process, state, null, null, deploymentsSeen);
-    this.loops.add(runtime);
-    try {
-      await runtime.submit({
-        type: 'instance.start',
-        variables: { ...variables },
-        startNode,
-        ...(scheduled?.timer ? { timer: scheduled.timer } : {}),
-      });
-    } catch (error) {
-      this.loops.drop(id);
-      // Stored, then claimed by another engine before this one could: it runs there, it was started.
-      if (error instanceof InstanceHeldError && error.instanceId === id) return id;
-      throw error;
-    }
-    return id;
   }
 
   /**
@@ -333,15 +147,8 @@ export class Engine {
    * `terminated`. A called child is cancelled through its root, as in Zeebe. An instance that has already
    * ended is left as it is (cancelling is idempotent).
    */
-  async cancel(instanceId: string): Promise<void> {
-    const runtime = await this.loops.runtime(instanceId);
-    const { parentId, callNodeId } = runtime.current.instance;
-    if (parentId !== null) {
-      throw new InvalidStateError(
-        `instance ${instanceId} was called by instance ${parentId} at "${callNodeId}": cancel the instance at the root of its call tree instead`,
-      );
-    }
-    await runtime.submit({ type: 'instance.cancel' });
+  cancel(instanceId: string): Promise<void> {
+    return this.parts.instances.cancel(instanceId);
   }
 
   /**
@@ -352,8 +159,8 @@ export class Engine {
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
     for (;;) {
-      const stored = await this.loops.settledInStore(instanceId, options);
-      const runtime = stored ? undefined : await this.loops.runtime(instanceId);
+      const stored = await this.parts.instances.settledInStore(instanceId, options);
+      const runtime = stored ? undefined : await this.parts.instances.runtime(instanceId);
       const own = stored?.state ?? (await runtime!.settled(options));
       if (own.status !== 'waiting' || own.calls.length === 0) return own;
       // A call waits on its child: settled once the child is, and the child's end (if it came) is applied.
@@ -361,7 +168,7 @@ export class Engine {
       const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
       // Settled again when the instance moved on meanwhile: in memory, by another loop or a newer seq; out of
       // memory (ended, or retired and perhaps revived and retired again), by what the store holds.
-      const now = this.loops.loaded(instanceId);
+      const now = this.parts.instances.loaded(instanceId);
       const moved = now
         ? now !== runtime || now.latestSeq !== seq
         : (await this.repository.get(instanceId))?.seq !== seq;
@@ -382,7 +189,7 @@ export class Engine {
    */
   correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
-    return correlateMessage(this.deliveries, name, options);
+    return correlateMessage(this.parts.deliveries, name, options);
   }
 
   /**
@@ -392,20 +199,20 @@ export class Engine {
    */
   broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
     this.assertOpen();
-    return broadcastSignal(this.deliveries, name, options);
+    return broadcastSignal(this.parts.deliveries, name, options);
   }
 
   /** The instance as it is now (live), or as its latest checkpoint says. */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
-    const live = this.loops.loaded(instanceId);
+    const live = this.parts.instances.loaded(instanceId);
     const stored = live ? undefined : await this.repository.get(instanceId);
     if (!live && !stored) return undefined;
     const state = live ? live.current : openStored(stored!);
     // Its touchpoints are known only with its deployment here (the one it was started on).
-    const process = await this.definitions.pinnedProcess(state).catch(() => undefined);
+    const process = await this.parts.definitions.pinnedProcess(state).catch(() => undefined);
     const touchpoints = process ? liveTouchpoints(state, process) : null;
     const seq = live ? live.latestSeq : stored!.seq;
-    return instanceView(state, seq, await this.definitions.deploymentOf(state), touchpoints);
+    return instanceView(state, seq, await this.parts.definitions.deploymentOf(state), touchpoints);
   }
 
   /**
@@ -415,9 +222,9 @@ export class Engine {
    */
   async question(taskId: string, options: { forms?: ReadonlyMap<string, unknown> } = {}): Promise<OperatorQuestion> {
     const { instanceId, localId } = this.parseId('userTask', taskId);
-    const runtime = await this.loops.runtime(instanceId);
+    const runtime = await this.parts.instances.runtime(instanceId);
     const state = runtime.current;
-    return userTaskQuestion(state, await this.definitions.pinnedProcess(state), localId, options.forms);
+    return userTaskQuestion(state, await this.parts.definitions.pinnedProcess(state), localId, options.forms);
   }
 
   /** Instances in the repository, by what it indexes. */
@@ -428,7 +235,9 @@ export class Engine {
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
   async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
     // The loop asked for, even if it retired since (dehydration): its state is what was durable then.
-    const runtimes = filter.instanceId ? [await this.loops.runtime(filter.instanceId)] : this.loops.values();
+    const runtimes = filter.instanceId
+      ? [await this.parts.instances.runtime(filter.instanceId)]
+      : this.parts.instances.values();
     const out: UserTaskView[] = [];
     for (const runtime of runtimes) {
       const state = runtime.current;
@@ -445,7 +254,7 @@ export class Engine {
   async completeUserTask(taskId: string, variables: Variables = {}): Promise<void> {
     const { instanceId, localId } = this.parseId('userTask', taskId);
     encodeValue(variables, '$variables');
-    const runtime = await this.loops.runtime(instanceId);
+    const runtime = await this.parts.instances.runtime(instanceId);
     if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
     await runtime.submit({ type: 'userTask.completed', taskId: localId, variables: { ...variables } });
   }
@@ -453,7 +262,7 @@ export class Engine {
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */
   async retryIncident(incidentId: string): Promise<void> {
     const { instanceId, localId } = this.parseId('incident', incidentId);
-    const runtime = await this.loops.runtime(instanceId);
+    const runtime = await this.parts.instances.runtime(instanceId);
     if (!runtime.current.incidents.has(localId)) throw new NotFoundError('incident', incidentId);
     await runtime.submit({ type: 'incident.retry', incidentId: localId });
   }
@@ -468,35 +277,7 @@ export class Engine {
    */
   async recover(options: { instanceIds?: string[] } = {}): Promise<RecoverReport> {
     this.assertOpen();
-    const ids = options.instanceIds ?? (await this.runningInstanceIds());
-    const report: RecoverReport = { restored: [], failed: [] };
-    // One claim per batch, not per instance; those held elsewhere are reported one by one below.
-    const held = await this.leases.claim(ids.filter((id) => !this.loops.loaded(id)));
-    for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
-      const batch = ids.slice(at, at + RESTORE_BATCH);
-      // The heads of those this engine holds in one read, after the claim; the others are read one by one.
-      // Each is used only under the lease it was read under (its token taken before the read).
-      const wanted = batch.filter((id) => held.has(id) && !this.loops.has(id));
-      const tokens = new Map(wanted.map((id) => [id, this.leases.tokenOf(id)]));
-      const heads: HeadUnderLease[] = [];
-      for (const stored of await this.repository.getMany(wanted)) {
-        const token = tokens.get(stored.instanceId);
-        if (token !== undefined) heads.push({ stored, token });
-      }
-      this.loops.prefetch(heads);
-      for (const instanceId of batch) {
-        try {
-          // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
-          const runtime = await this.loops.runtime(instanceId);
-          if (!this.loops.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
-        } catch (error) {
-          report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
-        }
-      }
-      this.loops.dropPrefetched();
-    }
-    if (options.instanceIds === undefined) await this.repository.expireMessages(this.clock.now());
-    return report;
+    return recoverInstances(this.parts, options.instanceIds);
   }
 
   /**
@@ -507,17 +288,17 @@ export class Engine {
    */
   async rollback(instanceId: string, options: { to: number }): Promise<RollbackResult> {
     this.assertOpen();
-    if (this.loops.has(instanceId)) {
+    if (this.parts.instances.has(instanceId)) {
       throw new InvalidStateError(`instance ${instanceId} is running in this engine; it has a good head to run from`);
     }
     // Under the instance's lease, like every write: a crashed engine's is taken over, a live one's refused.
-    const held = await this.leases.claimOne(instanceId);
+    const held = await this.parts.leases.claimOne(instanceId);
     if (held !== true && held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
     try {
-      const fence = held ? await this.leases.fence(instanceId) : undefined;
-      return await rollback(this.repository, instanceId, options.to, this.clock.now(), fence);
+      const fence = held ? await this.parts.leases.fence(instanceId) : undefined;
+      return await rollback(this.repository, instanceId, options.to, this.parts.clock.now(), fence);
     } finally {
-      await this.leases.release(instanceId).catch(() => {});
+      await this.parts.leases.release(instanceId).catch(() => {});
     }
   }
 
@@ -535,96 +316,46 @@ export class Engine {
    */
   startWorker(options: WorkerOptions = {}): Worker {
     this.assertOpen();
-    this.dehydrate = true;
-    const instances = this.loops;
-    for (const runtime of [...instances.values()]) runtime.retireIfParked();
-    const worker = new Worker(
-      {
-        clock: this.clock,
-        active: () => instances.size,
-        claimLeftBehind: (limit) => this.leases.claimLapsed(limit),
-        claimDue: async (limit) => {
-          // More than there is room for: other workers are looking at the same list and claim some of it.
-          const due = await this.repository.dueTimers(this.clock.now(), 4 * limit + instances.size);
-          const ids = due.map((timer) => timer.instanceId);
-          return this.leases.claimSome(
-            ids.filter((id) => !instances.has(id)),
-            limit,
-          );
-        },
-        restore: async (instanceId) => {
-          try {
-            await instances.runtime(instanceId);
-            return true;
-          } catch (error) {
-            if (error instanceof InstanceHeldError) return false;
-            this.emitter.emit('fault', {
-              instanceId,
-              error: error instanceof Error ? error : new Error(String(error)),
-            });
-            throw error;
-          }
-        },
-        takeHandedMessages: () => instances.takeHandedMessages(),
-        counts: () => ({ ...instances.tally }),
-      },
-      options,
-    );
+    const worker = startEngineWorker(this.parts, options);
     this.workers.push(worker);
     return worker;
   }
 
   /** Subscribe to engine events (`'*'` for all). Returns the unsubscribe function. */
   on<T extends EngineEventType | '*'>(type: T, listener: Listener<T>): () => void {
-    this.emitter.on(type, listener as (event: EngineEvent) => void);
-    return () => this.emitter.off(type, listener as (event: EngineEvent) => void);
+    this.parts.emitter.on(type, listener as (event: EngineEvent) => void);
+    return () => this.parts.emitter.off(type, listener as (event: EngineEvent) => void);
   }
 
   /** Called when an instance's loop stopped because a write failed; the instance is dropped from memory. */
   onFault(listener: (fault: { instanceId: string; error: Error }) => void): () => void {
-    this.emitter.on('fault', listener);
-    return () => this.emitter.off('fault', listener);
+    this.parts.emitter.on('fault', listener);
+    return () => this.parts.emitter.off('fault', listener);
   }
 
   /** Stop every loop after its current write. Handlers still running finish unheard; nothing durable is lost. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.renewing);
-    this.duePoll.stop();
+    if (this.parts.flags.closed) return;
+    this.parts.flags.closed = true;
+    clearInterval(this.parts.renewing);
+    this.parts.duePoll.stop();
     await Promise.all(this.workers.map((worker) => worker.stop()));
     // Work under way (a job in flight, a delivery, a backoff) keeps its lease, to lapse: a worker then takes
     // it up, as it would from an engine that died. A parked instance is let go of at once.
-    const busy = await this.loops.stopAll();
-    await this.leases.releaseAll(busy);
-    ownerGone(this.leases.owner);
+    const busy = await this.parts.instances.stopAll();
+    await this.parts.leases.releaseAll(busy);
+    ownerGone(this.parts.leases.owner);
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────────────
 
-  private publish(event: EngineEvent): void {
-    this.emitter.emit(event.type, event);
-    this.emitter.emit('*', event);
-  }
-
   private assertOpen(): void {
-    if (this.closed) throw new EngineError(EngineErrorCode.Closed, 'the engine is closed');
+    if (this.parts.flags.closed) throw closedError();
   }
 
   private parseId(kind: 'userTask' | 'incident', id: string): { instanceId: string; localId: string } {
     const parsed = parseExternalId(id);
     if (!parsed) throw new NotFoundError(kind, id);
     return parsed;
-  }
-
-  private async runningInstanceIds(): Promise<string[]> {
-    const ids: string[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.repository.instanceIds({ status: 'running', limit: 5000, ...(after ? { after } : {}) });
-      for (const id of page) ids.push(id);
-      if (page.length < 5000) return ids;
-      after = page[page.length - 1]!;
-    }
   }
 }

@@ -1,6 +1,6 @@
 import type { TimerRecord } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import { effectsBetween, NOTHING_OWED, type Obligations } from '../src/core/effects.js';
+import { effectsBetween, NOTHING_OWED, type Obligations, obligationsOf } from '../src/core/effects.js';
 import { scopePath } from '../src/core/records.js';
 import { InstanceState } from '../src/core/state.js';
 import { bareBody } from './fixtures/bodies.js';
@@ -33,6 +33,7 @@ const owing = (partial: Partial<Obligations>): Obligations => ({
   dueAt: null,
   messageSubscriptions: new Set(),
   outbox: new Set(),
+  ended: null,
   ...partial,
 });
 
@@ -63,6 +64,35 @@ describe('effectsBetween', () => {
     const before = owing({ jobs: new Map([['j1#0', 'j1']]), dueAt: 5 });
     const after = owing({ jobs: new Map([['j1#1', 'j1']]) });
     expect(effectsBetween(before, after)).toEqual([{ type: 'timer.cancel' }, { type: 'dispatch', jobId: 'j1' }]);
+  });
+
+  it('should owe an instance its end once, first, when it ended with nothing left to deliver', () => {
+    const announce = { type: 'announce', event: { id: 'e', type: 'instance.completed' } } as const;
+    const ended = owing({ ended: 'completed' });
+    expect(effectsBetween(owing({ dueAt: 5 }), ended, [announce])).toEqual([
+      { type: 'ended', status: 'completed' },
+      { type: 'timer.cancel' },
+      announce,
+    ]);
+    expect(effectsBetween(ended, owing({ ended: 'completed' }))).toEqual([]);
+  });
+
+  it('should owe a called child its end only once its last delivery to the parent is made', () => {
+    const delivering = owing({ outbox: new Set(['child:ended']) });
+    expect(effectsBetween(owing({}), delivering)).toEqual([{ type: 'deliver', entryId: 'child:ended' }]);
+    expect(effectsBetween(delivering, owing({ ended: 'terminated' }))).toEqual([{ type: 'ended', status: 'terminated' }]);
+  });
+});
+
+describe('obligationsOf', () => {
+  it('should say an instance is owed its end only when it ended and its outbox is empty', () => {
+    const state = new InstanceState(bareBody());
+    expect(obligationsOf(state).ended).toBeNull();
+    state.instance.status = 'completed';
+    state.outbox.push({ id: 'x:ended', kind: 'toParent', parentId: 'p', outcome: { status: 'terminated' } });
+    expect(obligationsOf(state).ended).toBeNull();
+    state.outbox.length = 0;
+    expect(obligationsOf(state).ended).toBe('completed');
   });
 });
 

@@ -10,6 +10,7 @@ import { retryIncident } from './incidents.js';
 import type { InstanceEvent } from './instance-event.js';
 import { leave } from './leave.js';
 import { correlateMessage, receiveSignal } from './messages.js';
+import { delivered } from './outbox.js';
 import { closeDrainedScopes } from './scopes.js';
 import type { InstanceState } from './state.js';
 import { terminate } from './throws.js';
@@ -56,11 +57,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return correlateMessage(ctx, event);
     case 'signal.received':
       return receiveSignal(ctx, event);
-    case 'outbox.delivered': {
-      const index = ctx.state.outbox.findIndex((entry) => entry.id === event.entryId);
-      if (index >= 0) ctx.state.outbox.splice(index, 1);
-      return;
-    }
+    case 'outbox.delivered':
+      return delivered(ctx, event.entryId);
     case 'userTask.completed':
       return userTaskCompleted(ctx, event.taskId, event.variables);
     case 'incident.retry':

@@ -1,5 +1,6 @@
 import type { CallOutcome, Variables } from '@thresher/checkpoint';
 import { nextId, type StepContext } from './context.js';
+import { postEnded, postThrowToParent } from './outbox.js';
 
 /**
  * The child's side of a call activity: what a called instance tells its parent, recorded in its outbox with
@@ -14,7 +15,7 @@ export function notifyParentOfEnd(ctx: StepContext, status: 'completed' | 'termi
   const outcome: CallOutcome = completed
     ? { status: 'completed', variables: { ...ctx.state.scope('/').data } }
     : { status: 'terminated' };
-  ctx.state.outbox.push({ id: `${instance.id}:ended`, kind: 'toParent', parentId: instance.parentId, outcome });
+  postEnded(ctx, instance.parentId, outcome);
 }
 
 /** An error or escalation a called child did not catch goes on to its parent's call activity. */
@@ -26,11 +27,6 @@ export function throwToParent(
 ): boolean {
   const { instance } = ctx.state;
   if (instance.parentId === null) return false;
-  ctx.state.outbox.push({
-    id: `${instance.id}:${kind}:${nextId(ctx, 'c')}`,
-    kind: 'toParent',
-    parentId: instance.parentId,
-    outcome: { status: kind, code, variables: { ...variables } },
-  });
+  postThrowToParent(ctx, instance.parentId, kind, code, variables, nextId(ctx, 'c'));
   return true;
 }

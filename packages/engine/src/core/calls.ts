@@ -3,6 +3,7 @@ import type { CallOutcome, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { CallActivityNode } from '../model/types.js';
 import { nextId, nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
+import { postCall } from './outbox.js';
 import { throwError, throwEscalation } from './throws.js';
 import { move } from './tracks.js';
 
@@ -34,9 +35,7 @@ export function enterCall(ctx: StepContext, track: TrackRecord, node: CallActivi
   const variables: Variables = node.propagateAllParentVariables
     ? { ...ctx.state.visible(track.scopePath), ...track.locals }
     : { ...track.locals };
-  ctx.state.outbox.push({
-    id: `${childId}:start`,
-    kind: 'call',
+  postCall(ctx, {
     childId,
     processId,
     binding: node.binding,

@@ -1,6 +1,7 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { advanceSweep } from '../machines/index.js';
 import type { StepContext } from './context.js';
+import { postCancelChild } from './outbox.js';
 import { moveScope } from './scope-moves.js';
 import { ownedBy } from './state.js';
 import { touchpointInterrupted } from './touchpoints.js';
@@ -35,8 +36,7 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
     delete track.sweep;
   }
   // The child goes with its call, once this step is durable (the engine cancels it idempotently).
-  if (wait?.kind === 'call')
-    state.outbox.push({ id: `${wait.childId}:cancel`, kind: 'cancelChild', childId: wait.childId });
+  if (wait?.kind === 'call') postCancelChild(ctx, wait.childId);
   if (wait?.kind === 'scope') {
     cancelInside(ctx, wait.path);
     const scope = state.scopes.get(wait.path);

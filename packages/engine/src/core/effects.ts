@@ -1,3 +1,4 @@
+import type { InstanceStatus } from '@thresher/checkpoint';
 import type { EngineEvent } from '../common/events.js';
 import type { InstanceState } from './state.js';
 
@@ -24,8 +25,13 @@ export type Effect =
   | { type: 'timer.cancel' }
   /** Take buffered messages for these new message subscriptions. */
   | { type: 'message.take'; subscriptionIds: string[] }
-  /** Deliver an outbox entry (a thrown signal, a timer start's next occurrence). */
-  | { type: 'deliver'; entryId: string };
+  /** Deliver an outbox entry (a thrown signal, a timer start's next occurrence, a call's message). */
+  | { type: 'deliver'; entryId: string }
+  /**
+   * The instance is done here: it ended and owes no delivery any more. The runtime lets go of it (its lease
+   * goes with the write that made this durable, or after it).
+   */
+  | { type: 'ended'; status: Exclude<InstanceStatus, 'running'> };
 
 /**
  * What a state obliges the runtime to keep doing: the jobs to run, the earliest timer to wake at, the
@@ -38,6 +44,8 @@ export interface Obligations {
   dueAt: number | null;
   messageSubscriptions: Set<string>;
   outbox: Set<string>;
+  /** How it ended, once it has and has nothing left to deliver (nothing more is owed); null before. */
+  ended: Exclude<InstanceStatus, 'running'> | null;
 }
 
 /** What a restored instance is owed against: nothing, so everything its state holds is performed. */
@@ -46,10 +54,12 @@ export const NOTHING_OWED: Obligations = Object.freeze({
   dueAt: null,
   messageSubscriptions: new Set(),
   outbox: new Set(),
+  ended: null,
 }) as Obligations;
 
 export function obligationsOf(state: InstanceState): Obligations {
-  const running = state.instance.status === 'running';
+  const { status } = state.instance;
+  const running = status === 'running';
   const jobs = new Map<string, string>();
   for (const track of state.tracks.values()) {
     if (track.wait?.kind !== 'job') continue;
@@ -64,16 +74,18 @@ export function obligationsOf(state: InstanceState): Obligations {
     messageSubscriptions,
     // Delivered even after the instance ended: a signal end event's signal still goes out.
     outbox: new Set(state.outbox.map((entry) => entry.id)),
+    ended: status === 'running' || state.outbox.length > 0 ? null : status,
   };
 }
 
 /**
- * The effects that take an instance from what it owed `before` to what it owes `after`: the timer to
+ * The effects that take an instance from what it owed `before` to what it owes `after`: its end, the timer to
  * (re)schedule, buffered messages to take for new subscriptions, new jobs to dispatch, new outbox entries
- * to deliver. `announcements` go between the first two and the last two, in the order they were made.
+ * to deliver. `announcements` go between the first three and the last two, in the order they were made.
  */
 export function effectsBetween(before: Obligations, after: Obligations, announcements: Effect[] = []): Effect[] {
   const effects: Effect[] = [];
+  if (after.ended !== null && before.ended === null) effects.push({ type: 'ended', status: after.ended });
   if (after.dueAt !== before.dueAt) {
     effects.push(after.dueAt === null ? { type: 'timer.cancel' } : { type: 'timer.schedule', dueAt: after.dueAt });
   }

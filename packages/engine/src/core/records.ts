@@ -109,13 +109,3 @@ export function newIncident(
 ): IncidentRecord {
   return { id, trackId: track.id, nodeId: track.nodeId, jobId, kind, resume, message, raisedAt };
 }
-
-/** The outbox id of a signal thrown by a track: stable across a re-run of its step. */
-export function signalOutboxId(instanceId: string, track: TrackRecord): string {
-  return `${instanceId}/${track.scopePath}/${track.nodeId}/${track.attempt}/${track.id}`;
-}
-
-/** The outbox id of a timer start event's next occurrence, started from the instance of this one. */
-export function nextStartOutboxId(instanceId: string, occurrence: number): string {
-  return `${instanceId}/next-start/${occurrence}`;
-}

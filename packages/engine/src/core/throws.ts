@@ -9,7 +9,7 @@ import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
 import { isBodyTrack } from './loops.js';
-import { signalOutboxId } from './records.js';
+import { postSignal } from './outbox.js';
 import { finishInstance, moveScope } from './scope-moves.js';
 import { end, move, spawnWith } from './tracks.js';
 import { boundariesOf } from './waits.js';
@@ -33,7 +33,7 @@ export function enterThrow(
       const name = evaluateOrIncident(ctx, track, event.name, 'enter');
       if (name === NO_VALUE) return;
       // Recorded in the outbox with this step, so a crash before delivery cannot lose it.
-      ctx.state.outbox.push({ id: signalOutboxId(ctx.id, track), kind: 'signal', name: String(name), variables: {} });
+      postSignal(ctx, track, String(name));
       return move(ctx, track, 'COMPLETE');
     }
     case 'escalation': {

@@ -6,7 +6,7 @@ import { timerStartOccurrence } from '../timers/occurrences.js';
 import { isCronCycle, nextFiring, type TimerSchedule, TimerSpecError } from '../timers/schedule.js';
 import { announce, nextId, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
-import { nextStartOutboxId } from './records.js';
+import { postNextStart } from './outbox.js';
 import { move } from './tracks.js';
 import { arm } from './waits.js';
 import { wake } from './wake.js';
@@ -32,14 +32,7 @@ export function fireTimer(ctx: StepContext, timerId: string): void {
     // A timer start event's cycle goes on in a new instance, waiting for the next occurrence; this one
     // runs the process. Recorded in the outbox so a crash cannot lose the rest of the cycle.
     const occurrence = timerStartOccurrence(ctx.id) + 1;
-    ctx.state.outbox.push({
-      id: nextStartOutboxId(ctx.id, occurrence),
-      kind: 'start',
-      startNode: node.id,
-      dueAt: next.dueAt,
-      cycle: next.cycle,
-      occurrence,
-    });
+    postNextStart(ctx, node.id, occurrence, next);
     return;
   }
   if (keepsWaiting) ctx.state.write('timers').set(timer.id, { ...timer, ...next });

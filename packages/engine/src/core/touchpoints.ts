@@ -2,7 +2,7 @@ import type { TouchpointRecord, TrackRecord } from '@thresher/checkpoint';
 import type { LiveTouchpoint, TouchpointState } from '../common/touchpoint-types.js';
 import type { Node } from '../model/types.js';
 import { processPlan } from '../touchpoints/plan.js';
-import type { StepContext } from './context.js';
+import { announce, type StepContext } from './context.js';
 import type { Announcement } from './effects.js';
 import { eventId } from './event-ids.js';
 import { isBodyScope } from './records.js';
@@ -19,10 +19,7 @@ export function planTouchpoints(ctx: StepContext): void {
   const records = processPlan(ctx.process).list.map(aheadRecord);
   ctx.state.touchpoints = records;
   const touchpoints = records.map((record, index) => live(ctx, index, record));
-  ctx.effects.push({
-    type: 'announce',
-    event: { id: eventId(ctx.id, 'touchpoints.planned'), type: 'touchpoints.planned', touchpoints },
-  });
+  announce(ctx, { id: eventId(ctx.id, 'touchpoints.planned'), type: 'touchpoints.planned', touchpoints });
 }
 
 /** A touchpoint not asked yet. */
@@ -239,18 +236,15 @@ function update(ctx: StepContext, index: number, change: Partial<TouchpointRecor
   const record = ctx.state.touchpoints![index]!;
   Object.assign(record, change);
   record.revision += 1;
-  ctx.effects.push({
-    type: 'announce',
-    event: {
-      id: eventId(ctx.id, 'touchpoint.updated', index, record.revision),
-      type: 'touchpoint.updated',
-      index,
-      revision: record.revision,
-      cause: cause?.type ?? null,
-      causeId: cause?.id ?? null,
-      causeSequence: null,
-      touchpoint: live(ctx, index, record),
-    },
+  announce(ctx, {
+    id: eventId(ctx.id, 'touchpoint.updated', index, record.revision),
+    type: 'touchpoint.updated',
+    index,
+    revision: record.revision,
+    cause: cause?.type ?? null,
+    causeId: cause?.id ?? null,
+    causeSequence: null,
+    touchpoint: live(ctx, index, record),
   });
 }
 

@@ -7,6 +7,7 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import { EngineError, InstanceHeldError, NotFoundError, RestoreError } from '../common/errors.js';
+import { endedEntryId } from '../core/outbox.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { openStored } from './capture.js';
@@ -204,7 +205,7 @@ export class CallLinks {
       }
       const entry = child.outbox.find(
         (candidate): candidate is Extract<CallOutboxEntry, { kind: 'toParent' }> =>
-          candidate.kind === 'toParent' && candidate.id === `${childId}:ended`,
+          candidate.kind === 'toParent' && candidate.id === endedEntryId(childId),
       );
       if (!entry) {
         throw new RestoreError(

@@ -1,106 +1,56 @@
 import {
   type BufferedMessage,
-  type CallOutboxEntry,
-  encodeJournalEntry,
-  type Fence,
   fromCanonicalBytes,
-  type InstanceStatus,
   type JournalEntry,
-  type Lease,
   type OutboxEntry,
-  type PutCheckpoint,
-  type PutClaim,
-  type Repository,
-  resultReceipt,
   type Variables,
 } from '@thresher/checkpoint';
-import type { Clock } from '../common/clock.js';
 import { InstanceHeldError } from '../common/errors.js';
 import type { EngineEvent } from '../common/events.js';
 import { applyEvents } from '../core/apply.js';
 import type { CoreContext } from '../core/context.js';
 import { type Announcement, type Effect, NOTHING_OWED, type Obligations } from '../core/effects.js';
-import { eventId, jobEventId } from '../core/event-ids.js';
+import { eventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { capture, openState } from './capture.js';
 import { isStaleDeployments } from './definitions.js';
 import { signalInbox } from './handover.js';
-import { callHandler, jobView, type Outcome } from './job-calls.js';
+import { JobRunner } from './job-runner.js';
+import type { LoopHost } from './loop-host.js';
 import { settledState } from './settle.js';
 import { TimerWake } from './timer-wake.js';
-import type { Handlers, SettledOptions, SettledState } from './types.js';
+import type { SettledOptions, SettledState } from './types.js';
 
 /** How long a delivery to an instance another engine holds waits before it is tried again. */
 const HELD_RETRY_MS = 1_000;
 
-/** What a runtime needs from its engine. */
-export interface RuntimeHost {
-  repository: Repository;
-  clock: Clock;
-  handlers: Handlers;
-  defaultRetries: number;
-  backoff: (failure: number) => number;
-  emit(event: EngineEvent): void;
-  /** Whether anyone listens for events of `type`: an event nobody hears is not built. */
-  listening(type: EngineEvent['type']): boolean;
-  /** A store or engine fault that stopped this instance's loop. */
-  fault(instanceId: string, error: Error): void;
-  /** The lease a write to this instance is made under (renewed first when due); undefined when unclaimed. */
-  fence(instanceId: string): Promise<Fence | undefined>;
-  /** What a new instance's first put claims its lease with: stored and held in one write. */
-  newClaim(): PutClaim;
-  /**
-   * The instance's first checkpoint is stored, and `lease` is what its put claimed: hold it before any of
-   * its effects leave. Throws `InstanceHeldError` when another engine holds it (it then runs the instance).
-   */
-  claimed(instanceId: string, lease: Lease | undefined): Promise<void>;
-  /** The instance ended, as `status`, and its end is durable at `seq` (`released`: its lease went with that write). */
-  ended(instanceId: string, released: boolean, status: Exclude<InstanceStatus, 'running'>, seq: number): void;
-  /** A signal this instance threw, now durable: deliver it to every instance waiting for it. */
-  broadcast(name: string, variables: Variables, signalId: string): Promise<unknown>;
-  /** A timer start event fired: create the instance waiting for its cycle's next occurrence. */
-  startNext(digest: string, processId: string, entry: Extract<OutboxEntry, { kind: 'start' }>): Promise<unknown>;
-  /** A call activity's entry, now durable: start or cancel the child, or tell the parent how the child ended. */
-  call(from: InstanceRuntime, entry: CallOutboxEntry): Promise<unknown>;
-  /**
-   * Whether the loop may retire now that the instance is parked with nothing under way
-   * (`EngineOptions.dehydrate`); `retired` is then called with it, and it forwards every later call to `revive`.
-   */
-  mayRetire(runtime: InstanceRuntime): boolean;
-  /** The loop retired: the earliest due time of its BPMN timers, if it has any. */
-  retired(runtime: InstanceRuntime, earliestDue: number | undefined): void;
-  /** The instance's live loop, restored from the store: where a retired loop forwards its calls. */
-  revive(instanceId: string): Promise<InstanceRuntime>;
-}
-
 /**
  * The loop of one instance: the single writer of its state. Every event is applied by the core, made
- * durable, and only then are the effects the core returned performed (handlers called, events published,
- * timers set), so a crash may repeat an effect but never lose one.
+ * durable, and only then are the effects the step produced performed — by `perform`, the one place an effect
+ * leaves the instance (events published, handlers called, outbox entries delivered, timers set) — so a crash
+ * may repeat an effect but never lose one.
  */
 export class InstanceRuntime {
   private tail: Promise<void> = Promise.resolve();
   private queued = 0;
-  // The collections below are made on first use: most loops in memory are parked instances that never
-  // use them, and an empty Map or Set takes ~150–200 bytes of heap.
-  /** Jobs whose handler is running, or whose outcome the loop has not applied yet. */
-  private running: Set<string> | undefined;
-  /** Jobs waiting out a retry backoff, by clock handle. */
-  private backoffs: Map<string, unknown> | undefined;
-  private settledWaiters: Array<() => void> = [];
+  // Made on first use: most loops in memory are parked instances that never use them.
+  private jobRunner: JobRunner | undefined;
   /** Wakes the instance at its BPMN timers (`wake()` makes it). */
   private timerWake: TimerWake | undefined;
+  private settledWaiters: Array<() => void> = [];
   /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
   private inFlightEffects = 0;
+  /** Whether the latest put let go of the instance's lease (the put that ended it). */
+  private releasedByLastPut = false;
   private broken: Error | null = null;
   private stopped = false;
-  /** Parked and let go of (dehydrated): calls go to the loop `host.revive` restores. */
+  /** Parked and let go of (dehydrated): calls go to the loop `residency.revive` restores. */
   private retired = false;
 
   constructor(
-    private readonly host: RuntimeHost,
+    private readonly host: LoopHost<InstanceRuntime>,
     private readonly process: ProcessDef,
     private state: InstanceState,
     /** The seq of the latest durable checkpoint; null before the first. */
@@ -109,15 +59,6 @@ export class InstanceRuntime {
     /** How many deployments a new instance's deployment was chosen among: its first put lets the store check. */
     private readonly deploymentsSeen?: number,
   ) {}
-
-  private wake(): TimerWake {
-    this.timerWake ??= new TimerWake(
-      this.host.clock,
-      () => this.state.timers.values(),
-      (timerId) => this.submit({ type: 'timer.fired', timerId }),
-    );
-    return this.timerWake;
-  }
 
   get id(): string {
     return this.state.instance.id;
@@ -133,7 +74,7 @@ export class InstanceRuntime {
 
   /** Apply an event, persist, perform its effects. Rejects (state unchanged) when the event is refused. */
   submit(event: InstanceEvent): Promise<void> {
-    if (this.retired) return this.host.revive(this.id).then((live) => live.submit(event));
+    if (this.retired) return this.host.residency.revive(this.id).then((live) => live.submit(event));
     return this.enqueue(async () => {
       // Decided in turn, not when submitted: two cancels can be under way at once (a parent's, and a restored
       // orphan's own), and the second finds the instance ended. Ended is as cancelled as it gets: nothing to write.
@@ -151,11 +92,21 @@ export class InstanceRuntime {
    */
   async resume(journal: JournalEntry[]): Promise<void> {
     let takes: Promise<void>[] = [];
+    const seq = this.latestSeq;
     await this.enqueue(async () => {
       const events: InstanceEvent[] = journal
         .filter((entry) => this.state.jobs.has(entry.jobId))
         .map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result }));
-      takes = this.perform(await this.step(events, NOTHING_OWED));
+      const effects = await this.step(events, NOTHING_OWED);
+      if (this.host.events.listening('instance.restored')) {
+        const restored: Announcement = {
+          id: eventId(this.id, 'instance.restored', seq),
+          type: 'instance.restored',
+          seq,
+        };
+        effects.unshift({ type: 'announce', event: restored });
+      }
+      takes = this.perform(effects);
     });
     await Promise.all(takes);
   }
@@ -166,7 +117,7 @@ export class InstanceRuntime {
    * subscribed while it looked.
    */
   takeBuffered(): Promise<void> {
-    if (this.retired) return this.host.revive(this.id).then((live) => live.takeBuffered());
+    if (this.retired) return this.host.residency.revive(this.id).then((live) => live.takeBuffered());
     return this.enqueue(() => this.takeBufferedNow([...this.state.subscriptions.keys()]));
   }
 
@@ -183,10 +134,10 @@ export class InstanceRuntime {
         }
         const activity = {
           stepping: this.queued > 0,
-          working: (this.running?.size ?? 0) > 0 || this.inFlightEffects > 0,
+          working: (this.jobRunner?.busy ?? false) || this.inFlightEffects > 0,
           delivering: this.inFlightEffects > 0,
-          backingOff: this.backoffs?.keys() ?? [],
-          now: this.host.clock.now(),
+          backingOff: this.jobRunner?.backingOff() ?? [],
+          now: this.host.settings.clock.now(),
         };
         const result = settledState(this.state, activity, options);
         if (result) resolve(result);
@@ -217,8 +168,7 @@ export class InstanceRuntime {
 
   private halt(): void {
     this.stopped = true;
-    for (const handle of this.backoffs?.values() ?? []) this.host.clock.clearTimeout(handle);
-    this.backoffs?.clear();
+    this.jobRunner?.halt();
     this.timerWake?.cancel();
   }
 
@@ -249,14 +199,15 @@ export class InstanceRuntime {
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
       // Not a fault: nothing was stored, and `start` chooses the deployment again.
-      if (!isStaleDeployments(error)) this.host.fault(this.id, this.broken);
+      if (!isStaleDeployments(error)) this.host.residency.fault(this.id, this.broken);
       throw error;
     }
   }
 
   /**
-   * Apply events and make the result durable; returns the effects to perform. Nothing is written when
-   * there were no events (a restore with an empty journal). A refused event leaves the state as it was.
+   * Apply events and make the result durable; returns the effects to perform: the checkpoint saved, then
+   * what the core returned. Nothing is written when there were no events (a restore with an empty journal).
+   * A refused event leaves the state as it was.
    */
   private async step(events: InstanceEvent[], owed?: Obligations): Promise<Effect[]> {
     let effects: Effect[];
@@ -267,53 +218,46 @@ export class InstanceRuntime {
       if (this.lastBytes) this.state = openState(this.lastBytes, { instanceId: this.id });
       throw error;
     }
-    if (events.length > 0) await this.persist();
+    if (events.length === 0) return effects;
+    const seq = await this.persist();
+    // Built only for a listener: a persist point is the loop's hottest path.
+    if (this.host.events.listening('checkpoint.saved')) {
+      const saved: Announcement = { id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq };
+      effects.unshift({ type: 'announce', event: saved });
+    }
     return effects;
   }
 
   private context(): CoreContext {
+    const { settings } = this.host;
     return {
       process: this.process,
-      now: this.host.clock.now(),
-      defaultRetries: this.host.defaultRetries,
-      backoff: this.host.backoff,
+      now: settings.clock.now(),
+      defaultRetries: settings.defaultRetries,
+      backoff: settings.backoff,
     };
   }
 
-  private async persist(): Promise<void> {
+  /** Write the state as the next checkpoint; returns its seq. */
+  private async persist(): Promise<number> {
     const seq = this.seq === null ? 0 : this.seq + 1;
-    const captured = capture(this.state, seq, this.seq, this.host.clock.now());
+    const captured = capture(this.state, seq, this.seq, this.host.settings.clock.now());
     const checkpoint =
       this.seq === null && this.deploymentsSeen !== undefined
         ? { ...captured, deploymentsSeen: this.deploymentsSeen }
         : captured;
     // A new instance is claimed by its first put; one that ends with nothing left to deliver (a called
     // child's end still on its way to the parent) lets go by the put that ends it.
-    const claiming = this.seq === null && this.state.instance.status === 'running';
-    const ending = this.state.instance.status !== 'running' && this.state.outbox.length === 0;
-    let released = false;
-    await this.durably(async () => {
-      const fence = await this.host.fence(this.id);
-      released = ending && fence !== undefined;
-      const put: PutCheckpoint = fence
-        ? { ...checkpoint, fence, ...(released ? { release: true } : {}) }
-        : claiming
-          ? { ...checkpoint, claim: this.host.newClaim() }
-          : checkpoint;
-      const lease = await this.host.repository.put(put);
-      if (claiming) await this.host.claimed(this.id, lease);
-    });
+    const { status } = this.state.instance;
+    const claiming = this.seq === null && status === 'running';
+    const ending = status !== 'running' && this.state.outbox.length === 0;
+    this.releasedByLastPut = await this.durably(() => this.host.store.put(checkpoint, { claiming, ending }));
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
-    const { status } = this.state.instance;
-    if (ending && status !== 'running') this.host.ended(this.id, released, status, seq);
-    // Built only for a listener: a persist point is the loop's hottest path.
-    if (this.host.listening('checkpoint.saved')) {
-      this.announce({ id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq });
-    }
+    return seq;
   }
 
-  /** Perform effects in order; returns the buffered-message takes they queued. */
+  /** Perform effects in order: the one way anything leaves the instance. Returns the buffered-message takes queued. */
   private perform(effects: Effect[]): Promise<void>[] {
     const takes: Promise<void>[] = [];
     for (const effect of effects) {
@@ -321,8 +265,11 @@ export class InstanceRuntime {
         case 'announce':
           this.announce(effect.event);
           break;
+        case 'ended':
+          this.host.residency.ended(this.id, this.releasedByLastPut, effect.status, this.latestSeq);
+          break;
         case 'dispatch':
-          this.dispatch(effect.jobId);
+          if (!this.stopped) this.jobs().dispatch(effect.jobId);
           break;
         case 'deliver':
           this.deliver(effect.entryId);
@@ -334,7 +281,7 @@ export class InstanceRuntime {
           this.timerWake?.cancel();
           break;
         case 'message.take': {
-          // Faults surface through host.fault and settled().
+          // Faults surface through the residency's fault and settled().
           const take = this.enqueue(() => this.takeBufferedNow(effect.subscriptionIds)).catch(() => {});
           takes.push(take);
           break;
@@ -344,12 +291,43 @@ export class InstanceRuntime {
     return takes;
   }
 
+  /** Publish an event, stamped with the instance and the time: the one place the loop's events leave. */
   private announce(event: Announcement): void {
-    if (!this.host.listening(event.type)) return;
+    const { events, settings } = this.host;
+    if (!events.listening(event.type)) return;
     // A touchpoint's cause was made durable by the checkpoint just written: its seq is the cause's sequence.
     const stamped =
       event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: this.seq } : event;
-    this.host.emit({ ...stamped, instanceId: this.id, at: this.host.clock.now() } as EngineEvent);
+    events.emit({ ...stamped, instanceId: this.id, at: settings.clock.now() } as EngineEvent);
+  }
+
+  private wake(): TimerWake {
+    this.timerWake ??= new TimerWake(
+      this.host.settings.clock,
+      () => this.state.timers.values(),
+      (timerId) => this.submit({ type: 'timer.fired', timerId }),
+    );
+    return this.timerWake;
+  }
+
+  private jobs(): JobRunner {
+    this.jobRunner ??= new JobRunner({
+      process: this.process,
+      clock: this.host.settings.clock,
+      handlers: this.host.settings.handlers,
+      listening: (type) => this.host.events.listening(type),
+      journal: (seq, write) => this.host.store.putWrites(this.id, seq, [write]),
+      state: () => this.state,
+      seq: () => this.seq,
+      stopped: () => this.stopped,
+      queued: () => this.queued,
+      enqueue: (work) => this.enqueue(work),
+      advance: async (events) => void this.perform(await this.step(events)),
+      durably: (write) => this.durably(write),
+      announce: (event) => this.announce(event),
+      notifySettled: () => this.notifySettled(),
+    });
+    return this.jobRunner;
   }
 
   // ── buffered messages ───────────────────────────────────────────────────────────────────────────────
@@ -369,6 +347,7 @@ export class InstanceRuntime {
    * invisible to every other taker, until a full `recover()` deletes it once expired.
    */
   private async takeBufferedNow(subscriptionIds: string[]): Promise<void> {
+    const { store, settings } = this.host;
     for (const subscriptionId of subscriptionIds) {
       for (;;) {
         const subscription = this.state.subscriptions.get(subscriptionId);
@@ -377,7 +356,7 @@ export class InstanceRuntime {
         // A signal is in the buffer only when another engine handed it to this instance while this one held it.
         const [bufferName, key] = kind === 'signal' ? [signalInbox(name), this.id] : [name, correlationKey];
         const message: BufferedMessage | undefined = await this.durably(() =>
-          this.host.repository.takeMessage(bufferName, key, this.host.clock.now(), this.id),
+          store.takeMessage(bufferName, key, settings.clock.now(), this.id),
         );
         if (message === undefined) break;
         const { id } = message;
@@ -389,96 +368,16 @@ export class InstanceRuntime {
               : { type: 'message.correlated', name, correlationKey, variables, messageId: id };
           this.perform(await this.step([event]));
         }
-        await this.durably(() => this.host.repository.deleteMessage(id));
+        await this.durably(() => store.deleteMessage(id));
       }
     }
   }
 
-  // ── jobs ────────────────────────────────────────────────────────────────────────────────────────────
-
-  private dispatch(jobId: string): void {
-    const job = this.state.jobs.get(jobId);
-    if (!job || this.stopped || this.running?.has(jobId) || this.backoffs?.has(jobId)) return;
-    const delay = job.notBefore === null ? 0 : job.notBefore - this.host.clock.now();
-    if (delay > 0) {
-      const handle = this.host.clock.setTimeout(() => {
-        this.backoffs?.delete(jobId);
-        this.dispatch(jobId);
-      }, delay);
-      this.backoffs ??= new Map();
-      this.backoffs.set(jobId, handle);
-      return;
-    }
-    const view = jobView(this.state, this.process, job);
-    this.running ??= new Set();
-    this.running.add(jobId);
-    if (this.host.listening('job.dispatched')) {
-      this.announce({
-        id: jobEventId(this.id, job.identity, 'job.dispatched', view.attempt),
-        type: 'job.dispatched',
-        jobId,
-        elementId: job.nodeId,
-        taskType: job.taskType,
-        attempt: view.attempt,
-      });
-    }
-    // The handler runs after this step's effects have all been started, never inside them. It is looked
-    // up then: one registered later with engine.handle() runs on the next dispatch.
-    Promise.resolve()
-      .then(() => callHandler(this.host.handlers, view))
-      .then((outcome) => this.jobSettled(jobId, outcome));
-  }
-
-  private jobSettled(jobId: string, outcome: Outcome): void {
-    // A stopped loop, or a job cancelled meanwhile (terminate), takes no result.
-    if (this.stopped || !this.state.jobs.has(jobId)) {
-      this.running?.delete(jobId);
-      return this.notifySettled();
-    }
-    // The job counts as running until the loop has applied its outcome: nothing can dispatch it twice.
-    const work =
-      'result' in outcome
-        ? this.completeJob(jobId, outcome.result)
-        : this.enqueue(async () => {
-            this.running?.delete(jobId);
-            const { error, retryable, errorCode } = outcome;
-            this.perform(
-              await this.step([
-                { type: 'job.failed', jobId, error, retryable, ...(errorCode === undefined ? {} : { errorCode }) },
-              ]),
-            );
-          });
-    work.catch(() => {}); // faults are reported through host.fault and settled()
-  }
-
-  /**
-   * Apply a job's result. With nothing else waiting for the loop, the checkpoint that applies it is the
-   * next write, at once: it alone makes the result durable (a kill before it runs the handler again, as a
-   * kill before the journal entry did). Behind other work, the result is journaled first, as always.
-   */
-  private completeJob(jobId: string, result: Variables): Promise<void> {
-    const busy = this.queued > 0;
-    return this.enqueue(async () => {
-      this.running?.delete(jobId);
-      const job = this.state.jobs.get(jobId);
-      if (!job || this.seq === null) return;
-      if (!busy && this.queued === 1) {
-        this.perform(await this.step([{ type: 'job.completed', jobId, result }]));
-        return;
-      }
-      const entry: JournalEntry = { jobId, result, receipt: resultReceipt(job.identity, result) };
-      const seq = this.seq;
-      const write = { taskId: jobId, index: 0, value: encodeJournalEntry(entry) };
-      await this.durably(async () =>
-        this.host.repository.putWrites(this.id, seq, [write], await this.host.fence(this.id)),
-      );
-      this.perform(await this.step([{ type: 'job.completed', jobId, result }]));
-    });
-  }
+  // ── the outbox ──────────────────────────────────────────────────────────────────────────────────────
 
   /** Deliver an outbox entry (at least once: its id lets receivers take it once), then drop it. */
   private deliver(entryId: string): void {
-    const entry = this.state.outbox.find((candidate) => candidate.id === entryId);
+    const entry: OutboxEntry | undefined = this.state.outbox.find((candidate) => candidate.id === entryId);
     if (!entry || this.stopped) return;
     this.inFlightEffects++;
     const done = (): void => {
@@ -487,28 +386,25 @@ export class InstanceRuntime {
     };
     const attempt = (): void => {
       if (this.stopped) return done();
-      const delivery =
-        entry.kind === 'signal'
-          ? this.host.broadcast(entry.name, entry.variables, entry.id)
-          : entry.kind === 'start'
-            ? this.host.startNext(this.state.instance.definition.digest, this.process.id, entry)
-            : this.host.call(this, entry);
-      delivery.then(
+      this.host.deliveries.deliver(this, entry).then(
         () => this.submit({ type: 'outbox.delivered', entryId }).then(done, done),
         (error: unknown) => {
           // The other side of a call runs in another engine for now: deliver again once it may have let go.
           if (error instanceof InstanceHeldError && error.instanceId !== this.id && !this.broken) {
-            this.host.clock.setTimeout(attempt, HELD_RETRY_MS);
+            this.host.settings.clock.setTimeout(attempt, HELD_RETRY_MS);
             return;
           }
           // Left in the outbox, the entry is delivered again on the next restore; the fault says why it was not now.
-          if (!this.broken) this.host.fault(this.id, error instanceof Error ? error : new Error(String(error)));
+          if (!this.broken)
+            this.host.residency.fault(this.id, error instanceof Error ? error : new Error(String(error)));
           done();
         },
       );
     };
     attempt();
   }
+
+  // ── residency ───────────────────────────────────────────────────────────────────────────────────────
 
   private notifySettled(): void {
     const waiters = this.settledWaiters;
@@ -519,8 +415,8 @@ export class InstanceRuntime {
 
   /** Running, and waiting only on the outside world or a BPMN timer: nothing queued, running or on its way out. */
   get parked(): boolean {
-    if (this.state.instance.status !== 'running' || this.queued > 0 || (this.running?.size ?? 0) > 0) return false;
-    return (this.backoffs?.size ?? 0) === 0 && this.inFlightEffects === 0 && this.state.outbox.length === 0;
+    if (this.state.instance.status !== 'running' || this.queued > 0 || this.jobRunner?.busy) return false;
+    return !this.jobRunner?.hasBackoffs && this.inFlightEffects === 0 && this.state.outbox.length === 0;
   }
 
   /**
@@ -530,12 +426,12 @@ export class InstanceRuntime {
    */
   retireIfParked(): void {
     if (this.retired || this.stopped || this.broken || !this.parked) return;
-    if (!this.host.mayRetire(this)) return;
+    if (!this.host.residency.mayRetire(this)) return;
     this.retired = true;
     this.halt();
     let earliest: number | undefined;
     for (const timer of this.state.timers.values())
       if (earliest === undefined || timer.dueAt < earliest) earliest = timer.dueAt;
-    this.host.retired(this, earliest);
+    this.host.residency.retired(this, earliest);
   }
 }

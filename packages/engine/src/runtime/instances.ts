@@ -8,13 +8,13 @@ import {
 import type { Clock } from '../common/clock.js';
 import { InstanceHeldError, InvalidStateError, NotFoundError } from '../common/errors.js';
 import { Recent } from '../common/recent.js';
-import { eventId } from '../core/event-ids.js';
 import type { InstanceState } from '../core/state.js';
 import type { CallLinks } from './call-links.js';
 import { openStored, restore } from './capture.js';
 import type { Definitions } from './definitions.js';
-import { InstanceRuntime, type RuntimeHost } from './instance-runtime.js';
+import { InstanceRuntime } from './instance-runtime.js';
 import type { Leases } from './leases.js';
+import type { LoopHost, LoopResidency } from './loop-host.js';
 import { settledState } from './settle.js';
 import type { SettledOptions, SettledState, WorkerCounts } from './types.js';
 
@@ -31,14 +31,16 @@ const LOST_LEASES_KEPT = 10_000;
 
 type EndedStatus = Exclude<InstanceStatus, 'running'>;
 
-/** What the instances of an engine need from it; `host` and `calls` are read late (they are built after). */
+/** What the instances of an engine need from it; `loopHost` and `calls` are read late (they are built after). */
 export interface InstancesDeps {
   repository: Repository;
   clock: Clock;
   leases: Leases;
   definitions: Definitions;
-  host(): RuntimeHost;
+  loopHost(): LoopHost<InstanceRuntime>;
   calls(): CallLinks;
+  /** A retired instance's earliest BPMN timer: wake it through the store's index then. */
+  armDue(dueAt: number): void;
   /** Tell the engine's `onFault` listeners. */
   reportFault(instanceId: string, error: Error): void;
   dehydrating(): boolean;
@@ -49,9 +51,10 @@ export interface InstancesDeps {
 
 /**
  * The instances an engine has in memory, and how one gets there: claimed under its lease, restored from the
- * store, rejoined with its calls. Every path that brings an instance into memory goes through `runtime`.
+ * store, rejoined with its calls. Every path that brings an instance into memory goes through `runtime`; every
+ * way a loop leaves it (ended, faulted, retired) comes through the {@link LoopResidency} this book is.
  */
-export class Instances {
+export class Instances implements LoopResidency<InstanceRuntime> {
   private readonly live = new Map<string, InstanceRuntime>();
   private readonly loading = new Map<string, Promise<InstanceRuntime>>();
   /** Loops made only to read an instance that had ended when it was read. */
@@ -110,10 +113,36 @@ export class Instances {
     this.live.delete(instanceId);
   }
 
-  /** The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones). */
-  ended(instanceId: string, status: EndedStatus, seq: number): void {
+  /**
+   * The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones),
+   * and so does its lease (`released`: it went with that write).
+   */
+  ended(instanceId: string, released: boolean, status: EndedStatus, seq: number): void {
+    this.tally.completed++;
     this.live.delete(instanceId);
     this.endedHere.set(instanceId, { status, seq });
+    if (released) return this.deps.leases.forget(instanceId);
+    // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
+    this.deps.leases.release(instanceId).catch(() => {});
+  }
+
+  /** A parked loop may leave memory when this engine dehydrates, is open, and runs the instance with it. */
+  mayRetire(runtime: InstanceRuntime): boolean {
+    return this.deps.dehydrating() && !this.deps.closed() && this.isCurrent(runtime);
+  }
+
+  /** A parked loop left memory: its lease goes, and its earliest timer is woken through the store. */
+  retired(runtime: InstanceRuntime, earliestDue: number | undefined): void {
+    this.drop(runtime.id);
+    this.tally.released++;
+    // A release that fails leaves a lease to lapse: this engine re-adopts it, another waits it out.
+    this.deps.leases.release(runtime.id).catch(() => {});
+    if (earliestDue !== undefined) this.deps.armDue(earliestDue);
+  }
+
+  /** A retired loop's next call: the instance restored. */
+  revive(instanceId: string): Promise<InstanceRuntime> {
+    return this.runtime(instanceId);
   }
 
   /** Whether `runtime` was made only to read an instance that had already ended. */
@@ -141,6 +170,22 @@ export class Instances {
       this.loading.set(instanceId, loading);
     }
     return loading;
+  }
+
+  /**
+   * Stop an instance where it stands: every track is cancelled (its called children with it) and it ends
+   * `terminated`. A called child is cancelled through its root, as in Zeebe. An instance that has already
+   * ended is left as it is (cancelling is idempotent).
+   */
+  async cancel(instanceId: string): Promise<void> {
+    const runtime = await this.runtime(instanceId);
+    const { parentId, callNodeId } = runtime.current.instance;
+    if (parentId !== null) {
+      throw new InvalidStateError(
+        `instance ${instanceId} was called by instance ${parentId} at "${callNodeId}": cancel the instance at the root of its call tree instead`,
+      );
+    }
+    await runtime.submit({ type: 'instance.cancel' });
   }
 
   /** Wait for restores under way; then stop every loop after its current write. Returns the busy ones. */
@@ -263,7 +308,7 @@ export class Instances {
     held: true | Lease | false,
     head: StoredCheckpoint | undefined,
   ): Promise<InstanceRuntime> {
-    const { repository, definitions, leases, clock } = this.deps;
+    const { repository, definitions, leases } = this.deps;
     const stored = head ?? (await repository.get(instanceId));
     if (!stored) throw new NotFoundError('instance', instanceId);
     const { state, process, journal } = await restore(stored, (restored) => definitions.pinnedProcess(restored));
@@ -273,8 +318,7 @@ export class Instances {
     }
     const calls = this.deps.calls();
     const links = await calls.relink(state);
-    const host = this.deps.host();
-    const runtime = new InstanceRuntime(host, process, state, stored.seq, stored.bytes);
+    const runtime = new InstanceRuntime(this.deps.loopHost(), process, state, stored.seq, stored.bytes);
     const ended = state.instance.status !== 'running';
     // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
     // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
@@ -284,15 +328,6 @@ export class Instances {
       return runtime;
     }
     this.live.set(instanceId, runtime);
-    if (host.listening('instance.restored')) {
-      host.emit({
-        id: eventId(instanceId, 'instance.restored', stored.seq),
-        type: 'instance.restored',
-        instanceId,
-        at: clock.now(),
-        seq: stored.seq,
-      });
-    }
     await runtime.resume(journal);
     if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
     await calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));

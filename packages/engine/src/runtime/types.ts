@@ -220,3 +220,11 @@ export interface WorkerCounts {
   /** Instances in memory now: at work, or being restored. */
   atWork: number;
 }
+
+/** What `engine.recover()` did. */
+export interface RecoverReport {
+  /** Instances restored and running again. */
+  restored: string[];
+  /** Instances that could not be restored, with why; the others went on. */
+  failed: { instanceId: string; error: Error }[];
+}

@@ -1,4 +1,6 @@
 import type { Clock } from '../common/clock.js';
+import { InstanceHeldError } from '../common/errors.js';
+import type { EngineParts } from './engine-parts.js';
 import type { WorkerCounts, WorkerOptions } from './types.js';
 
 /** What a worker needs from its engine. */
@@ -100,4 +102,43 @@ export class Worker {
     );
     return found.length > 0 && this.host.active() < this.concurrency;
   }
+}
+
+/**
+ * Make an engine a worker: it dehydrates (its parked instances leave memory and release their lease), and
+ * the worker's looks claim left-behind and due instances through the engine's leases and restore them.
+ */
+export function startEngineWorker(parts: EngineParts, options: WorkerOptions): Worker {
+  const { instances, leases, repository, clock, emitter } = parts;
+  parts.flags.dehydrate = true;
+  for (const runtime of [...instances.values()]) runtime.retireIfParked();
+  return new Worker(
+    {
+      clock,
+      active: () => instances.size,
+      claimLeftBehind: (limit) => leases.claimLapsed(limit),
+      claimDue: async (limit) => {
+        // More than there is room for: other workers are looking at the same list and claim some of it.
+        const due = await repository.dueTimers(clock.now(), 4 * limit + instances.size);
+        const ids = due.map((timer) => timer.instanceId);
+        return leases.claimSome(
+          ids.filter((id) => !instances.has(id)),
+          limit,
+        );
+      },
+      restore: async (instanceId) => {
+        try {
+          await instances.runtime(instanceId);
+          return true;
+        } catch (error) {
+          if (error instanceof InstanceHeldError) return false;
+          emitter.emit('fault', { instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+          throw error;
+        }
+      },
+      takeHandedMessages: () => instances.takeHandedMessages(),
+      counts: () => ({ ...instances.tally }),
+    },
+    options,
+  );
 }

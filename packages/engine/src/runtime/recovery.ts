@@ -1,0 +1,58 @@
+import type { EngineParts } from './engine-parts.js';
+import type { HeadUnderLease } from './instances.js';
+import type { RecoverReport } from './types.js';
+
+/** `recover` reads the heads of this many instances at a time (one store read each batch). */
+const RESTORE_BATCH = 500;
+/** Running instances are listed from the store's index this many at a time. */
+const ID_PAGE = 5000;
+
+/**
+ * Restore every running instance (or the given ones) from the repository and continue each where it was;
+ * one that cannot be restored is reported and the others go on. A full recover (no `instanceIds`) then
+ * deletes the buffered messages that have expired: after the restores, so that none an instance took in time
+ * is dropped before it is delivered.
+ */
+export async function recoverInstances(parts: EngineParts, instanceIds?: string[]): Promise<RecoverReport> {
+  const { leases, instances, repository } = parts;
+  const ids = instanceIds ?? (await runningInstanceIds(parts));
+  const report: RecoverReport = { restored: [], failed: [] };
+  // One claim per batch, not per instance; those held elsewhere are reported one by one below.
+  const held = await leases.claim(ids.filter((id) => !instances.loaded(id)));
+  for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
+    const batch = ids.slice(at, at + RESTORE_BATCH);
+    // The heads of those this engine holds in one read, after the claim; the others are read one by one.
+    // Each is used only under the lease it was read under (its token taken before the read).
+    const wanted = batch.filter((id) => held.has(id) && !instances.has(id));
+    const tokens = new Map(wanted.map((id) => [id, leases.tokenOf(id)]));
+    const heads: HeadUnderLease[] = [];
+    for (const stored of await repository.getMany(wanted)) {
+      const token = tokens.get(stored.instanceId);
+      if (token !== undefined) heads.push({ stored, token });
+    }
+    instances.prefetch(heads);
+    for (const instanceId of batch) {
+      try {
+        // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
+        const runtime = await instances.runtime(instanceId);
+        if (!instances.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
+      } catch (error) {
+        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    instances.dropPrefetched();
+  }
+  if (instanceIds === undefined) await repository.expireMessages(parts.clock.now());
+  return report;
+}
+
+async function runningInstanceIds({ repository }: EngineParts): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await repository.instanceIds({ status: 'running', limit: ID_PAGE, ...(after ? { after } : {}) });
+    for (const id of page) ids.push(id);
+    if (page.length < ID_PAGE) return ids;
+    after = page[page.length - 1]!;
+  }
+}
