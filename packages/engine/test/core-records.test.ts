@@ -80,7 +80,9 @@ describe('effectsBetween', () => {
   it('should owe a called child its end only once its last delivery to the parent is made', () => {
     const delivering = owing({ outbox: new Set(['child:ended']) });
     expect(effectsBetween(owing({}), delivering)).toEqual([{ type: 'deliver', entryId: 'child:ended' }]);
-    expect(effectsBetween(delivering, owing({ ended: 'terminated' }))).toEqual([{ type: 'ended', status: 'terminated' }]);
+    expect(effectsBetween(delivering, owing({ ended: 'terminated' }))).toEqual([
+      { type: 'ended', status: 'terminated' },
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   initialScopeState,
   initialSweepState,
   initialTrackState,
+  moveBy,
 } from '../src/machines/index.js';
 
 describe('track machine', () => {
@@ -84,5 +85,29 @@ describe('sweep machine', () => {
     expect(advanceSweep('running', 'CANCEL')).toEqual({ state: 'cancelled', actions: [] });
     expect(() => advanceSweep('done', 'CANCEL')).toThrow(IllegalTransitionError);
     expect(() => advanceSweep('cancelled', 'RUN')).toThrow(IllegalTransitionError);
+  });
+});
+
+describe('moveBy', () => {
+  const performers = {
+    disarm: (log: string[], path: string) => void log.push(`disarm ${path}`),
+    resumeHost: (log: string[], path: string) => void log.push(`resume ${path}`),
+    release: (log: string[], path: string) => void log.push(`release ${path}`),
+  };
+
+  it('should store the next state on the record and perform its actions in the machine order', () => {
+    const scope = { state: 'active' };
+    const log: string[] = [];
+    moveBy(advanceScope, scope, 'COMPLETE', performers, log, '/sub');
+    expect(scope.state).toBe('completed');
+    expect(log).toEqual(['disarm /sub', 'resume /sub']);
+  });
+
+  it('should leave the record as it was and perform nothing on an illegal move', () => {
+    const scope = { state: 'terminated' };
+    const log: string[] = [];
+    expect(() => moveBy(advanceScope, scope, 'COMPLETE', performers, log, '/sub')).toThrow(IllegalTransitionError);
+    expect(scope.state).toBe('terminated');
+    expect(log).toEqual([]);
   });
 });

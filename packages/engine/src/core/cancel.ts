@@ -1,11 +1,22 @@
 import type { TrackRecord } from '@thresher/checkpoint';
-import { advanceSweep } from '../machines/index.js';
+import { IllegalTransitionError } from '../common/errors.js';
+import { advanceSweep, moveBy, type Performers, type SweepAction } from '../machines/index.js';
 import type { StepContext } from './context.js';
 import { postCancelChild } from './outbox.js';
 import { moveScope } from './scope-moves.js';
 import { ownedBy } from './state.js';
 import { touchpointInterrupted } from './touchpoints.js';
 import { move } from './tracks.js';
+
+/** A cancelled sweep runs nothing more and finishes nothing: its machine names no action for `CANCEL`. */
+const SWEEP_CANCELLED: Performers<SweepAction, StepContext, TrackRecord> = {
+  runEntry: () => stoppedSweepActs('runEntry'),
+  finish: () => stoppedSweepActs('finish'),
+};
+
+function stoppedSweepActs(action: SweepAction): never {
+  throw new IllegalTransitionError('sweep', 'cancelled', `${action} (a cancelled sweep performs nothing)`);
+}
 
 /** Cancel everything inside the scope at `path`: its inner scopes, then its live tracks. */
 export function cancelInside(ctx: StepContext, path: string): void {
@@ -31,8 +42,9 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
       moveScope(ctx, scope, 'TERMINATE');
     }
     delete track.loop;
-    // The sweep machine says a sweep may stop here; what it held goes with it.
-    if (track.sweep) advanceSweep(track.sweep.state, 'CANCEL');
+    // A sweep stops with its thrower: its running handler's scope went above; its queue is dropped, not
+    // compensated (docs/design/compensation.md). The machine checks it may stop here, and says what follows.
+    if (track.sweep) moveBy(advanceSweep, track.sweep, 'CANCEL', SWEEP_CANCELLED, ctx, track);
     delete track.sweep;
   }
   // The child goes with its call, once this step is durable (the engine cancels it idempotently).

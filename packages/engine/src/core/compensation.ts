@@ -1,6 +1,13 @@
 import type { LedgerEntry, ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import { advanceSweep, initialSweepState, type SweepEvent } from '../machines/index.js';
+import {
+  advanceSweep,
+  initialSweepState,
+  moveBy,
+  type Performers,
+  type SweepAction,
+  type SweepEvent,
+} from '../machines/index.js';
 import type { StartEventNode } from '../model/types.js';
 import { cancel, cancelInside } from './cancel.js';
 import { nextId, nodeOf, type StepContext } from './context.js';
@@ -49,15 +56,15 @@ function next(ctx: StepContext, thrower: TrackRecord): void {
   moveSweep(ctx, thrower, thrower.sweep!.queue.length > 0 ? 'RUN' : 'DRAIN');
 }
 
+/** What a sweep's moves do: `runEntry` starts the next queued handler; `finish` lets the thrower go on. */
+const SWEEP_ACTIONS: Performers<SweepAction, StepContext, TrackRecord> = {
+  runEntry: (ctx, thrower) => runEntry(ctx, thrower),
+  finish: (ctx, thrower) => finishSweep(ctx, thrower),
+};
+
 /** Move the thrower's sweep machine by one event and perform what the move says. */
 function moveSweep(ctx: StepContext, thrower: TrackRecord, event: SweepEvent): void {
-  const sweep = thrower.sweep!;
-  const step = advanceSweep(sweep.state, event);
-  sweep.state = step.state;
-  for (const action of step.actions) {
-    if (action === 'runEntry') runEntry(ctx, thrower);
-    else finishSweep(ctx, thrower);
-  }
+  moveBy(advanceSweep, thrower.sweep!, event, SWEEP_ACTIONS, ctx, thrower);
 }
 
 /** Handlers in the order they run: newest completion first, a sub-process without a handler by its entries. */

@@ -1,28 +1,26 @@
 import type { ScopeRecord } from '@thresher/checkpoint';
-import { advanceScope, type ScopeEvent } from '../machines/index.js';
+import { advanceScope, moveBy, type Performers, type ScopeAction, type ScopeEvent } from '../machines/index.js';
 import { notifyParentOfEnd } from './call-outcomes.js';
 import { announce, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { handOnLedger } from './ledgers.js';
 import { move } from './tracks.js';
 
+/**
+ * What a scope's moves do: `disarm` its event sub-processes, `resumeHost` once it completed, `release` a
+ * terminated scope's record (the root's stays, as the instance's data).
+ */
+const SCOPE_ACTIONS: Performers<ScopeAction, StepContext, ScopeRecord> = {
+  disarm: (ctx, scope) => disarmEventSubProcesses(ctx, scope.path),
+  resumeHost: (ctx, scope) => resumeHost(ctx, scope),
+  release: (ctx, scope) => {
+    if (scope.parentPath !== null) ctx.state.scopes.delete(scope.path);
+  },
+};
+
 /** Move a scope's machine by one event and perform the actions the move returns. */
 export function moveScope(ctx: StepContext, scope: ScopeRecord, event: ScopeEvent): void {
-  const step = advanceScope(scope.state, event);
-  scope.state = step.state;
-  for (const action of step.actions) {
-    switch (action) {
-      case 'disarm':
-        disarmEventSubProcesses(ctx, scope.path);
-        break;
-      case 'resumeHost':
-        resumeHost(ctx, scope);
-        break;
-      case 'release':
-        if (scope.parentPath !== null) ctx.state.scopes.delete(scope.path);
-        break;
-    }
-  }
+  moveBy(advanceScope, scope, event, SCOPE_ACTIONS, ctx, scope);
 }
 
 /** Drop the timers and subscriptions of the event sub-processes of the scope at `path`. */

@@ -1,5 +1,5 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
-import { advanceTrack, type TrackEvent } from '../machines/index.js';
+import { advanceTrack, moveBy, type Performers, type TrackAction, type TrackEvent } from '../machines/index.js';
 import { announce, nextId, type StepContext } from './context.js';
 import { trackEventId } from './event-ids.js';
 import { newTrack } from './records.js';
@@ -27,20 +27,15 @@ export function place(ctx: StepContext, track: TrackRecord, nodeId: string, viaF
   visits[nodeId] = track.attempt + 1;
 }
 
+/** What a track's moves do: `schedule` it on the step's agenda, `retire` it when the step settles. */
+const TRACK_ACTIONS: Performers<TrackAction, StepContext, TrackRecord> = {
+  schedule: (ctx, track) => void ctx.agenda.push(track.id),
+  retire: (ctx, track) => void ctx.retired.push(track.id),
+};
+
 /** Move a track's machine by one event and perform the actions the move returns. */
 export function move(ctx: StepContext, track: TrackRecord, event: TrackEvent): void {
-  const step = advanceTrack(track.state, event);
-  track.state = step.state;
-  for (const action of step.actions) {
-    switch (action) {
-      case 'schedule':
-        ctx.agenda.push(track.id);
-        break;
-      case 'retire':
-        ctx.retired.push(track.id);
-        break;
-    }
-  }
+  moveBy(advanceTrack, track, event, TRACK_ACTIONS, ctx, track);
 }
 
 /** The track completed its element: it goes into the history. */

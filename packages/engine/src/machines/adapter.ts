@@ -52,3 +52,28 @@ export function advance<TState extends string, TAction extends string>(
   if (step === null) throw new IllegalTransitionError(machine.id, state, type);
   return step as Step<TState, TAction>;
 }
+
+/**
+ * How the core performs a machine's actions: one function per action the machine names (the compiler checks
+ * that none is missing), given the step's context and the record's owner.
+ */
+export type Performers<TAction extends string, TContext, TSubject> = {
+  readonly [A in TAction]: (ctx: TContext, subject: TSubject) => void;
+};
+
+/**
+ * Advance a record's stored state by one event (`holder.state`), then perform the actions the move returns,
+ * in the machine's order: the one way the core moves a machine. Throws `IllegalTransitionError` as `advance`.
+ */
+export function moveBy<TState extends string, TEvent extends string, TAction extends string, TContext, TSubject>(
+  next: (state: string, event: TEvent) => Step<TState, TAction>,
+  holder: { state: string },
+  event: TEvent,
+  performers: Performers<TAction, TContext, TSubject>,
+  ctx: TContext,
+  subject: TSubject,
+): void {
+  const step = next(holder.state, event);
+  holder.state = step.state;
+  for (const action of step.actions) performers[action](ctx, subject);
+}

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export type { Step } from './adapter.js';
+export { moveBy, type Performers, type Step } from './adapter.js';
 export {
   advanceScope,
   initialScopeState,
