@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { effectsBetween, NOTHING_OWED, type Obligations, obligationsOf } from '../src/core/effects.js';
 import { scopePath } from '../src/core/records.js';
 import { InstanceState } from '../src/core/state.js';
+import { packBody, unpackBody } from '../src/runtime/capture.js';
 import { bareBody } from './fixtures/bodies.js';
 
 describe('scopePath', () => {
@@ -88,7 +89,7 @@ describe('effectsBetween', () => {
 
 describe('obligationsOf', () => {
   it('should say an instance is owed its end only when it ended and its outbox is empty', () => {
-    const state = new InstanceState(bareBody());
+    const state = new InstanceState(unpackBody(bareBody()));
     expect(obligationsOf(state).ended).toBeNull();
     state.instance.status = 'completed';
     state.outbox.push({ id: 'x:ended', kind: 'toParent', parentId: 'p', outcome: { status: 'terminated' } });
@@ -100,7 +101,7 @@ describe('obligationsOf', () => {
 
 describe('InstanceState', () => {
   it('should read the jobs, incidents, timers and subscriptions it has none of as empty, and see what write() adds', () => {
-    const state = new InstanceState(bareBody());
+    const state = new InstanceState(unpackBody(bareBody()));
     expect([state.jobs.size, state.incidents.size, state.timers.size, state.subscriptions.size]).toEqual([0, 0, 0, 0]);
     const timer: TimerRecord = {
       id: 'w1',
@@ -114,7 +115,7 @@ describe('InstanceState', () => {
     expect(state.nextDue()).toBe(5);
     // The others stay empty, and a second state does not see the first one's records.
     expect([state.jobs.size, state.subscriptions.size]).toEqual([0, 0]);
-    expect(new InstanceState(bareBody()).timers.size).toBe(0);
-    expect(state.toBody().timers).toEqual([timer]);
+    expect(new InstanceState(unpackBody(bareBody())).timers.size).toBe(0);
+    expect(packBody(state).timers).toEqual([timer]);
   });
 });

@@ -15,7 +15,7 @@ import { RestoreError } from '../src/common/errors.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
 import { compile } from '../src/model/index.js';
-import { checkJournal } from '../src/runtime/capture.js';
+import { checkJournal, unpackBody } from '../src/runtime/capture.js';
 import { executeFixture, type Fixture } from '../src/testing/index.js';
 import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
@@ -84,7 +84,7 @@ async function validateStoredJournals(repository: Repository, instanceId: string
   for (const stored of await repository.list(instanceId)) {
     const document = openCheckpoint(stored.bytes, { instanceId, seq: stored.seq });
     const journal = stored.writes.map((write) => decodeJournalEntry(write.value));
-    checkJournal(process, new InstanceState(document.body), journal);
+    checkJournal(process, new InstanceState(unpackBody(document.body)), journal);
     entries += journal.length;
   }
   return entries;

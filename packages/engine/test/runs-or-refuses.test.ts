@@ -19,6 +19,7 @@ import { Engine } from '../src/engine.js';
 import { compile } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
 import { isJobNode } from '../src/model/types.js';
+import { unpackBody } from '../src/runtime/capture.js';
 import { around, chain, definitions, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
 
 const timerDefinition =
@@ -125,7 +126,7 @@ function strandedTracks(state: Records): string[] {
 async function latestRecords(repository: Repository, instanceId: string): Promise<Records> {
   const stored = await repository.get(instanceId);
   if (!stored) throw new Error(`no checkpoint of ${instanceId}`);
-  return new InstanceState(openCheckpoint(stored.bytes, { instanceId }).body);
+  return new InstanceState(unpackBody(openCheckpoint(stored.bytes, { instanceId }).body));
 }
 
 describe('every construct is run or refused', () => {
@@ -159,10 +160,12 @@ describe('every construct is run or refused', () => {
   });
 
   it('should see a stranded track for what it is', () => {
-    const state = new InstanceState({
-      ...emptyCheckpointBody({ id: 'i' } as InstanceRecord, 'active'),
-      tracks: [{ id: 't1', nodeId: 'x', state: 'entering', wait: null } as TrackRecord],
-    });
+    const state = new InstanceState(
+      unpackBody({
+        ...emptyCheckpointBody({ id: 'i' } as InstanceRecord, 'active'),
+        tracks: [{ id: 't1', nodeId: 'x', state: 'entering', wait: null } as TrackRecord],
+      }),
+    );
     expect(strandedTracks(state)).toEqual(['t1 at x (entering, waiting on null)']);
   });
 });

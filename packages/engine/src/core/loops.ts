@@ -1,6 +1,5 @@
-import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import type { LoopRecord, ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { LoopSpec, MultiInstance, Node, StandardLoop } from '../model/types.js';
-import { initialBodyData } from './body-scopes.js';
 import { cancelInside } from './cancel.js';
 import type { StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
@@ -175,4 +174,11 @@ function finishAt(ctx: StepContext, host: TrackRecord, spec: LoopSpec, event: 'C
 /** The bodies a host has open. */
 function openBodies(ctx: StepContext, host: TrackRecord): ScopeRecord[] {
   return [...ctx.state.scopes.values()].filter((scope) => scope.hostTrack === host.id && isBodyScope(scope));
+}
+
+/** What a body's scope holds when it opens: its `loopCounter` (1-based, as Zeebe) and, with one, its item. */
+export function initialBodyData(position: LoopRecord, ordinal: number): Variables {
+  const data: Variables = { loopCounter: ordinal + 1 };
+  if (position.element) data[position.element] = position.items?.[ordinal] ?? null;
+  return data;
 }

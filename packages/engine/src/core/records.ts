@@ -1,5 +1,4 @@
 import {
-  type CheckpointBody,
   emptyCheckpointBody,
   type IncidentRecord,
   type InstanceRecord,
@@ -9,6 +8,7 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import { initialScopeState, initialTrackState } from '../machines/index.js';
+import type { InstanceRecords } from './state.js';
 
 /**
  * The one place the core's records and scope paths are made, so a record's shape and a path's notation
@@ -22,8 +22,9 @@ import { initialScopeState, initialTrackState } from '../machines/index.js';
  */
 
 /** The body of a new instance: its record and an open root scope. */
-export function newInstanceBody(instance: InstanceRecord): CheckpointBody {
-  return emptyCheckpointBody(instance, initialScopeState());
+export function newInstanceBody(instance: InstanceRecord): InstanceRecords {
+  // An empty body holds its root scope whole, and no track or user task.
+  return emptyCheckpointBody(instance, initialScopeState()) as InstanceRecords;
 }
 
 /** Which activation of a container a scope is: its pass in the parent (0 first), and an MI body's ordinal. */

@@ -13,8 +13,17 @@ import type {
   Variables,
   WaitOwner,
 } from '@thresher/checkpoint';
-import { packScopes, unpackScopes } from './body-scopes.js';
-import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
+
+/**
+ * An instance's records as the loop holds them: every record whole. The checkpoint document writes some
+ * shorter (a body its host derives as its path, a track that only waits on its user task as `<id>@<path>`);
+ * capture and restore (`runtime/capture.ts`) pack and unpack them.
+ */
+export type InstanceRecords = Omit<CheckpointBody, 'scopes' | 'tracks' | 'userTasks'> & {
+  scopes: ScopeRecord[];
+  tracks: TrackRecord[];
+  userTasks: UserTaskRecord[];
+};
 
 /** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
 export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
@@ -33,8 +42,8 @@ interface SparseRecords {
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 
 /**
- * The working copy of one instance's records, indexed for the loop. `toBody()` gives back the
- * checkpoint body; the maps keep insertion order so a capture is deterministic.
+ * The working copy of one instance's records, indexed for the loop; the maps keep insertion order so a
+ * capture (`runtime/capture.ts#packBody`) is deterministic.
  */
 export class InstanceState {
   readonly instance: InstanceRecord;
@@ -49,10 +58,11 @@ export class InstanceState {
   /** Each touchpoint's progress; null when the instance is not tracked (started before schema 7). */
   touchpoints: TouchpointRecord[] | null;
 
-  constructor(body: CheckpointBody) {
+  constructor(body: InstanceRecords) {
     this.instance = body.instance;
-    for (const scope of unpackScopes(body.scopes, body.tracks)) this.scopes.set(scope.path, scope);
-    unpackWaits(body.tracks, body.userTasks, this.scopes, this.tracks, this.userTasks);
+    for (const scope of body.scopes) this.scopes.set(scope.path, scope);
+    for (const track of body.tracks) this.tracks.set(track.id, track);
+    for (const task of body.userTasks) this.userTasks.set(task.id, task);
     for (const job of body.jobs) this.write('jobs').set(job.id, job);
     for (const incident of body.incidents) this.write('incidents').set(incident.id, incident);
     for (const timer of body.timers) this.write('timers').set(timer.id, timer);
@@ -87,26 +97,6 @@ export class InstanceState {
       sparse[name] = map;
     }
     return map;
-  }
-
-  /** The body as plain data; records are shared, so capture it only between events. */
-  toBody(): CheckpointBody {
-    const scopes = packScopes(this.scopes.values(), this.tracks);
-    const bodies = new Set<string>();
-    for (const entry of scopes) if (typeof entry === 'string') bodies.add(entry);
-    return {
-      instance: this.instance,
-      scopes,
-      tracks: packTracks(this.tracks.values(), bodies, this.scopes, this.userTasks),
-      jobs: [...this.jobs.values()],
-      userTasks: packUserTasks(this.userTasks.values(), this.tracks),
-      incidents: [...this.incidents.values()],
-      history: this.history,
-      timers: [...this.timers.values()],
-      subscriptions: [...this.subscriptions.values()],
-      outbox: this.outbox,
-      touchpoints: this.touchpoints,
-    };
   }
 
   /** A new local id; the counter lives in the document so ids stay stable across restores. */

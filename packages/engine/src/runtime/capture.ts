@@ -1,4 +1,5 @@
 import {
+  type CheckpointBody,
   CorruptCheckpointError,
   decodeJournalEntry,
   type JobRecord,
@@ -12,9 +13,11 @@ import {
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import { InstanceState } from '../core/state.js';
+import { type InstanceRecords, InstanceState } from '../core/state.js';
 import { invocationIdentity } from '../core/step-identity.js';
 import { isJobNode, type ProcessDef } from '../model/types.js';
+import { packScopes, unpackScopes } from './body-scopes.js';
+import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
 
 /**
  * Capture and restore, paired: the one module that turns an instance's state into the checkpoint
@@ -36,7 +39,7 @@ export function capture(
     parentSeq,
     definitionDigest: instance.definition.digest,
     capturedAt,
-    body: state.toBody(),
+    body: packBody(state),
   });
   return {
     instanceId: instance.id,
@@ -64,13 +67,42 @@ export function capture(
 }
 
 /**
+ * The body the document writes for the state: a body its host derives whole as its path, a track that only
+ * waits on its user task as `<id>@<path>`, a user task without candidate lists as a tuple (schemas 5 and 8).
+ */
+export function packBody(state: InstanceState): CheckpointBody {
+  const scopes = packScopes(state.scopes.values(), state.tracks);
+  const bodies = new Set<string>();
+  for (const entry of scopes) if (typeof entry === 'string') bodies.add(entry);
+  return {
+    instance: state.instance,
+    scopes,
+    tracks: packTracks(state.tracks.values(), bodies, state.scopes, state.userTasks),
+    jobs: [...state.jobs.values()],
+    userTasks: packUserTasks(state.userTasks.values(), state.tracks),
+    incidents: [...state.incidents.values()],
+    history: state.history,
+    timers: [...state.timers.values()],
+    subscriptions: [...state.subscriptions.values()],
+    outbox: state.outbox,
+    touchpoints: state.touchpoints,
+  };
+}
+
+/** The whole records a document's body stands for, packed entries built again in their places. */
+export function unpackBody(body: CheckpointBody): InstanceRecords {
+  const scopes = unpackScopes(body.scopes, body.tracks);
+  return { ...body, scopes, ...unpackWaits(body.tracks, body.userTasks, scopes) };
+}
+
+/**
  * The state a document holds: its digest checked, an older schema migrated, a future one refused.
  * `where` names the instance and seq for errors.
  */
 export function openState(bytes: Uint8Array, where: StoredAt): InstanceState {
   const { body } = openCheckpoint(bytes, where);
   try {
-    return new InstanceState(body);
+    return new InstanceState(unpackBody(body));
   } catch (error) {
     // A record the document's own records cannot account for (a body path naming no looping activity).
     if (!(error instanceof InvalidStateError)) throw error;

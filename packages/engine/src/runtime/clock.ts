@@ -1,6 +1,11 @@
 import type { Clock } from '../common/clock.js';
 
-/** The wall clock and Node's timers; the only place the engine reads real time. */
+/**
+ * The wall clock and Node's timers: what the engine reads and schedules with unless a clock is injected
+ * (`EngineOptions.clock`). Real time is read past the injected clock in two places only, on purpose: a new
+ * instance's id (a UUIDv7 sorts by wall time, `instance-ids.ts`) and lease renewal (a lease must outlive a
+ * pause of the process however the clock is driven, `engine-parts.ts`).
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),

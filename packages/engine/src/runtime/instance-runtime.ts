@@ -286,6 +286,10 @@ export class InstanceRuntime {
           takes.push(take);
           break;
         }
+        default: {
+          const unknown: never = effect;
+          throw new Error(`the loop cannot perform ${JSON.stringify(unknown)}`);
+        }
       }
     }
     return takes;

@@ -8,7 +8,7 @@
  */
 import { digestValue, type Fence, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError, RollbackRefusedError } from '../common/errors.js';
-import { capture, journalOf, openStored } from './capture.js';
+import { capture, journalOf, openStored, packBody } from './capture.js';
 import type { RollbackResult } from './types.js';
 
 /** Why a stored checkpoint does not open (document or journal), or null when it opens. */
@@ -62,7 +62,7 @@ export async function rollback(
   const problem = openProblem(target);
   if (problem) throw new RollbackRefusedError(instanceId, to, `it does not open either: ${problem}`);
   const state = openStored(target);
-  const body = digestValue(state.toBody());
+  const body = digestValue(packBody(state));
   const later = await repository.list(instanceId, { after: to });
   for (const stored of later) {
     if (openProblem(stored) !== null) {
@@ -73,7 +73,7 @@ export async function rollback(
       continue;
     }
     // A rollback to `to` that was interrupted after its put: finish filing the journal, nothing else.
-    if (stored.seq === head.seq && digestValue(openStored(stored).toBody()) === body) {
+    if (stored.seq === head.seq && digestValue(packBody(openStored(stored))) === body) {
       await fileJournal(repository, target, head.seq, fence);
       return { instanceId, from: stored.parentSeq ?? to, to, seq: head.seq };
     }

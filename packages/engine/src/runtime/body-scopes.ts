@@ -1,7 +1,8 @@
-import type { LoopRecord, PackedTrack, ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import type { PackedTrack, ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
+import { initialBodyData } from '../core/loops.js';
+import { newScope } from '../core/records.js';
 import { initialScopeState } from '../machines/index.js';
-import { newScope } from './records.js';
 
 /**
  * Bodies of looping activities in the checkpoint document. A body scope is derivable from its host's loop
@@ -12,13 +13,6 @@ import { newScope } from './records.js';
 
 /** `<parent>/<element>[#pass][ordinal]`, as `records.ts#scopePath` writes a body's path. */
 const BODY_PATH = /^(.*)\/([^/#[]+)(?:#(\d+))?\[(\d+)\]$/;
-
-/** What a body's scope holds when it opens: its `loopCounter` (1-based, as Zeebe) and, with one, its item. */
-export function initialBodyData(position: LoopRecord, ordinal: number): Variables {
-  const data: Variables = { loopCounter: ordinal + 1 };
-  if (position.element) data[position.element] = position.items?.[ordinal] ?? null;
-  return data;
-}
 
 /** The scopes as the document writes them: a body its host derives whole becomes its path. */
 export function packScopes(

@@ -52,33 +52,35 @@ export function packUserTasks(
 const USER_TASK_FIELDS = 6;
 
 /**
- * Put the track and user task records a document's lists stand for into `tracks` and `userTasks`, in list
- * order, packed entries built again; `scopes` holds the scope records, bodies included (`unpackScopes`).
+ * The track and user task records a document's lists stand for, in list order, packed entries built again;
+ * `scopes` are the scope records, bodies included (`unpackScopes`).
  */
 export function unpackWaits(
   trackEntries: readonly (TrackRecord | PackedTrack)[],
   taskEntries: readonly (UserTaskRecord | PackedUserTask)[],
-  scopes: ReadonlyMap<string, ScopeRecord>,
-  tracks: Map<string, TrackRecord>,
-  userTasks: Map<string, UserTaskRecord>,
-): void {
+  scopes: readonly ScopeRecord[],
+): { tracks: TrackRecord[]; userTasks: UserTaskRecord[] } {
+  const tracks: TrackRecord[] = [];
   let taskOf: Map<string, string> | undefined;
+  let scopeAt: Map<string, ScopeRecord> | undefined;
   for (const entry of trackEntries) {
     if (typeof entry !== 'string') {
-      tracks.set(entry.id, entry);
+      tracks.push(entry);
       continue;
     }
+    // Only a document with packed tracks needs these lookups.
     taskOf ??= tasksByTrack(taskEntries);
+    scopeAt ??= new Map(scopes.map((scope) => [scope.path, scope]));
     const at = entry.indexOf('@');
     const id = entry.slice(0, at);
     const scopePath = entry.slice(at + 1);
-    const scope = scopes.get(scopePath);
+    const scope = scopeAt.get(scopePath);
     const taskId = taskOf.get(id);
     if (at < 1 || !scope || taskId === undefined) {
       throw new InvalidStateError(`track "${entry}" names no body with a user task of its own`);
     }
     const wait: TrackWait = { kind: 'userTask', taskId };
-    tracks.set(id, {
+    tracks.push({
       id,
       scopePath,
       nodeId: scope.nodeId,
@@ -90,18 +92,22 @@ export function unpackWaits(
       result: null,
     });
   }
+  const userTasks: UserTaskRecord[] = [];
+  let trackAt: Map<string, TrackRecord> | undefined;
   for (const entry of taskEntries) {
     if (!Array.isArray(entry)) {
-      userTasks.set(entry.id, entry as UserTaskRecord);
+      userTasks.push(entry as UserTaskRecord);
       continue;
     }
+    trackAt ??= new Map(tracks.map((track) => [track.id, track]));
     // Indexed, not destructured: this runs once per open user task on every restore.
     const id = entry[0];
     const trackId = entry[1];
-    const track = tracks.get(trackId);
+    const track = trackAt.get(trackId);
     if (!track) throw new InvalidStateError(`user task "${id}" names no track "${trackId}"`);
-    userTasks.set(id, { id, trackId, nodeId: track.nodeId, name: entry[3], assignee: entry[4], createdAt: entry[2] });
+    userTasks.push({ id, trackId, nodeId: track.nodeId, name: entry[3], assignee: entry[4], createdAt: entry[2] });
   }
+  return { tracks, userTasks };
 }
 
 /** Each track's user task, by the track's id. */
