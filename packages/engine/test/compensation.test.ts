@@ -29,6 +29,22 @@ const BOOK_THEN_UNDO = (extra = '') =>
     <bpmn:serviceTask id="cancel" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
     <bpmn:association id="a" sourceRef="on-undo" targetRef="cancel" />${extra}`);
 
+/** A promise with its resolve function, for a test to hold a handler and see when it is called. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Resolves once every promise continuation queued so far has run. From a handler's answer to the next
+ * handler's dispatch the engine on a memory repository only chains promises (no timer, no I/O), so this is
+ * the point by which a sweep that went on would have called its next handler: not a wait on time.
+ */
+const drained = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function engineWith(
   handlers: Record<string, (job: Job) => unknown>,
   repository: Repository = createMemoryRepository(),
@@ -109,24 +125,46 @@ describe('a compensation throw', () => {
   });
 
   it('cancelling the instance mid-sweep stops it: no further handler runs', async () => {
+    // given two bookings, compensated newest first: the sweep waits in `cancel-2`, with `cancel-1` next
+    const xml = bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:serviceTask id="book-1">${JOB('book')}</bpmn:serviceTask>
+      <bpmn:serviceTask id="book-2">${JOB('book')}</bpmn:serviceTask>
+      <bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
+      <bpmn:endEvent id="end" />
+      ${chain('start', 'book-1', 'book-2', 'undo', 'end')}
+      <bpmn:boundaryEvent id="on-undo-1" attachedToRef="book-1"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+      <bpmn:serviceTask id="cancel-1" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
+      <bpmn:association id="a1" sourceRef="on-undo-1" targetRef="cancel-1" />
+      <bpmn:boundaryEvent id="on-undo-2" attachedToRef="book-2"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+      <bpmn:serviceTask id="cancel-2" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
+      <bpmn:association id="a2" sourceRef="on-undo-2" targetRef="cancel-2" />`);
     const ran: string[] = [];
-    let release: () => void = () => {};
+    const first = deferred<void>();
+    const release = deferred<Record<string, never>>();
     const engine = engineWith({
       book: () => ({}),
-      cancel: () =>
-        new Promise((resolve) => {
-          ran.push('cancel');
-          release = () => resolve({});
-        }),
+      // The first handler is held until released; any later one would answer at once.
+      cancel: (job) => {
+        ran.push(job.elementId);
+        if (ran.length > 1) return {};
+        first.resolve();
+        return release.promise;
+      },
     });
-    await engine.deploy(BOOK_THEN_UNDO());
+    await engine.deploy(xml);
     const id = await engine.start('p');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(ran).toEqual(['cancel']);
+    await first.promise;
+    expect(ran).toEqual(['cancel-2']);
+
+    // when the instance is cancelled, and only then does the running handler answer
     await engine.cancel(id);
-    release();
+    release.resolve({});
+    await drained();
+
+    // then the sweep stopped where it was: the answer was dropped and the next handler never ran
     expect((await engine.settled(id)).status).toBe('terminated');
-    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'book']);
+    expect(ran).toEqual(['cancel-2']);
+    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'book-1', 'book-2']);
   });
 
   it('a completed transaction keeps its ledger: a later throw compensates what it did', async () => {
