@@ -13,6 +13,7 @@ import { Engine } from '../src/engine.js';
 import { compile } from '../src/model/index.js';
 import { openState } from '../src/runtime/capture.js';
 import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
+import { drained } from './fixtures/runtime.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/compensation/${name}`, import.meta.url), 'utf8');
@@ -37,13 +38,6 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   });
   return { promise, resolve };
 }
-
-/**
- * Resolves once every promise continuation queued so far has run. From a handler's answer to the next
- * handler's dispatch the engine on a memory repository only chains promises (no timer, no I/O), so this is
- * the point by which a sweep that went on would have called its next handler: not a wait on time.
- */
-const drained = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function engineWith(
   handlers: Record<string, (job: Job) => unknown>,
@@ -159,7 +153,7 @@ describe('a compensation throw', () => {
     // when the instance is cancelled, and only then does the running handler answer
     await engine.cancel(id);
     release.resolve({});
-    await drained();
+    await drained(); // where a sweep that went on would have called the next handler
 
     // then the sweep stopped where it was: the answer was dropped and the next handler never ran
     expect((await engine.settled(id)).status).toBe('terminated');
