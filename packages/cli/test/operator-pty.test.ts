@@ -72,6 +72,8 @@ function onTerminal(args: string[], options: { cwd: string; env?: Record<string,
 }
 
 const ws = new Workspace();
+/** What the race model's `mark` handler writes to the terminal. */
+const MARK = 'the mark handler ran';
 const CONTINUE = /Continue\? \[y\/N\]: $/;
 const CHOOSE = /Choose \[1-2\] \([^)]*\): $/;
 
@@ -94,7 +96,8 @@ ${approvalProcess
   .replace('sourceRef="start" targetRef="approve"', 'sourceRef="wait-go" targetRef="approve"')}`,
     ),
   );
-  // The user task races a one-second timer on a parallel branch: its progress line comes while asked.
+  // The user task races a one-second timer on a parallel branch: its progress line comes while asked. The
+  // service task `mark` after the timer has a handler that writes MARK straight to the terminal.
   ws.write(
     'race.bpmn',
     definitions(
@@ -105,14 +108,20 @@ ${approvalProcess
     <bpmn:userTask id="approve" name="Approve order" />
     <bpmn:endEvent id="approved" />
     <bpmn:intermediateCatchEvent id="tick"><bpmn:timerEventDefinition><bpmn:timeDuration xsi:type="bpmn:tFormalExpression">PT1S</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+    <bpmn:serviceTask id="mark"><bpmn:extensionElements><zeebe:taskDefinition type="mark" /></bpmn:extensionElements></bpmn:serviceTask>
     <bpmn:endEvent id="ticked" />
     <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
     <bpmn:sequenceFlow id="f2" sourceRef="fork" targetRef="approve" />
     <bpmn:sequenceFlow id="f3" sourceRef="approve" targetRef="approved" />
     <bpmn:sequenceFlow id="f4" sourceRef="fork" targetRef="tick" />
-    <bpmn:sequenceFlow id="f5" sourceRef="tick" targetRef="ticked" />
+    <bpmn:sequenceFlow id="f5" sourceRef="tick" targetRef="mark" />
+    <bpmn:sequenceFlow id="f6" sourceRef="mark" targetRef="ticked" />
   </bpmn:process>`,
     ),
+  );
+  ws.write(
+    'race-handlers.mjs',
+    `export default { mark: () => { process.stderr.write(${JSON.stringify(MARK)}); return {}; } };\n`,
   );
   // The user task has two seconds: an interrupting boundary timer takes the late path.
   ws.write(
@@ -283,12 +292,17 @@ describe('thresher run on a terminal', () => {
 
   it('should hold progress lines while the choice window is up and write them after it', async () => {
     // given a one-second timer that fires on a parallel branch while the user task is asked
-    const run = onTerminal(['run', 'race.bpmn', '--store', 'memory:'], { cwd: ws.dir });
+    const run = onTerminal(['run', 'race.bpmn', '--store', 'memory:', '--handlers', 'race-handlers.mjs'], {
+      cwd: ws.dir,
+    });
     await run.waitFor(CONTINUE);
     run.type('y');
     await run.waitFor(/Choose|Variables as JSON/);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    // then nothing was written into the window while it waited
+    // when the timer has fired: the handler after it wrote MARK to the terminal after the moment the timer's
+    // progress line was due, and one terminal keeps the order of what one process writes to it
+    const asked = run.screen().length;
+    await run.waitFor(new RegExp(MARK), asked);
+    // then the progress line was not written into the window while it waited
     expect(run.screen()).not.toMatch(/tick: timer fired/);
     run.type('{}');
     const { code, screen } = await run.exit;

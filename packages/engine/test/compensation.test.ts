@@ -13,6 +13,7 @@ import { Engine } from '../src/engine.js';
 import { compile } from '../src/model/index.js';
 import { openState } from '../src/runtime/capture.js';
 import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
+import { drained } from './fixtures/runtime.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/compensation/${name}`, import.meta.url), 'utf8');
@@ -28,6 +29,15 @@ const BOOK_THEN_UNDO = (extra = '') =>
     <bpmn:boundaryEvent id="on-undo" attachedToRef="book"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
     <bpmn:serviceTask id="cancel" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
     <bpmn:association id="a" sourceRef="on-undo" targetRef="cancel" />${extra}`);
+
+/** A promise with its resolve function, for a test to hold a handler and see when it is called. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
 
 function engineWith(
   handlers: Record<string, (job: Job) => unknown>,
@@ -109,24 +119,46 @@ describe('a compensation throw', () => {
   });
 
   it('cancelling the instance mid-sweep stops it: no further handler runs', async () => {
+    // given two bookings, compensated newest first: the sweep waits in `cancel-2`, with `cancel-1` next
+    const xml = bpmn(`<bpmn:startEvent id="start" />
+      <bpmn:serviceTask id="book-1">${JOB('book')}</bpmn:serviceTask>
+      <bpmn:serviceTask id="book-2">${JOB('book')}</bpmn:serviceTask>
+      <bpmn:intermediateThrowEvent id="undo"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>
+      <bpmn:endEvent id="end" />
+      ${chain('start', 'book-1', 'book-2', 'undo', 'end')}
+      <bpmn:boundaryEvent id="on-undo-1" attachedToRef="book-1"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+      <bpmn:serviceTask id="cancel-1" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
+      <bpmn:association id="a1" sourceRef="on-undo-1" targetRef="cancel-1" />
+      <bpmn:boundaryEvent id="on-undo-2" attachedToRef="book-2"><bpmn:compensateEventDefinition /></bpmn:boundaryEvent>
+      <bpmn:serviceTask id="cancel-2" isForCompensation="true">${JOB('cancel')}</bpmn:serviceTask>
+      <bpmn:association id="a2" sourceRef="on-undo-2" targetRef="cancel-2" />`);
     const ran: string[] = [];
-    let release: () => void = () => {};
+    const first = deferred<void>();
+    const release = deferred<Record<string, never>>();
     const engine = engineWith({
       book: () => ({}),
-      cancel: () =>
-        new Promise((resolve) => {
-          ran.push('cancel');
-          release = () => resolve({});
-        }),
+      // The first handler is held until released; any later one would answer at once.
+      cancel: (job) => {
+        ran.push(job.elementId);
+        if (ran.length > 1) return {};
+        first.resolve();
+        return release.promise;
+      },
     });
-    await engine.deploy(BOOK_THEN_UNDO());
+    await engine.deploy(xml);
     const id = await engine.start('p');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(ran).toEqual(['cancel']);
+    await first.promise;
+    expect(ran).toEqual(['cancel-2']);
+
+    // when the instance is cancelled, and only then does the running handler answer
     await engine.cancel(id);
-    release();
+    release.resolve({});
+    await drained(); // where a sweep that went on would have called the next handler
+
+    // then the sweep stopped where it was: the answer was dropped and the next handler never ran
     expect((await engine.settled(id)).status).toBe('terminated');
-    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'book']);
+    expect(ran).toEqual(['cancel-2']);
+    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'book-1', 'book-2']);
   });
 
   it('a completed transaction keeps its ledger: a later throw compensates what it did', async () => {

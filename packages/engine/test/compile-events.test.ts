@@ -4,8 +4,10 @@
  * unchanged to the digest.
  */
 import { readFileSync } from 'node:fs';
+import { createMemoryRepository, openCheckpoint, type Repository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { EngineErrorCode, ModelError } from '../src/common/errors.js';
+import { Engine } from '../src/engine.js';
 import {
   type BoundaryEventNode,
   compile,
@@ -22,6 +24,7 @@ import {
   type SubProcessNode,
 } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
+import { VirtualClock } from '../src/testing/virtual-clock.js';
 import {
   boundary,
   bpmn,
@@ -717,20 +720,61 @@ describe('compile events: the runtime support gate', () => {
     }
   });
 
+  // The clock reads Wednesday 2025-12-31 22:30 UTC (cron is read in UTC); a cron cycle is stored as interval
+  // 0, repeating forever (`isCronCycle`); R5 leaves four repetitions after its first firing.
+  const CRON = { intervalMs: 0, remaining: null };
   it.each([
-    ['a cron cycle', '0 0 9 * * MON-FRI'],
-    ['a cron macro', '@daily'],
-    ['a cron with L, W and #', '0 0 12 L-3,15W * ?'],
-    ['a repeating interval with a start date', 'R5/2026-01-01T00:00:00Z/PT1H'],
-  ])('deploys %s on a boundary timer: the runtime schedules it', async (_, cycle) => {
+    ['a cron cycle', '0 0 9 * * MON-FRI', '2026-01-01T09:00:00Z', '2026-01-02T09:00:00Z', CRON, CRON],
+    ['a cron macro', '@daily', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', CRON, CRON],
+    ['a cron with L, W and ?', '0 0 12 L-3,15W * ?', '2026-01-15T12:00:00Z', '2026-01-28T12:00:00Z', CRON, CRON],
+    [
+      'a repeating interval with a start date',
+      'R5/2026-01-01T00:00:00Z/PT1H',
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T01:00:00Z',
+      { intervalMs: 3_600_000, remaining: 4 },
+      { intervalMs: 3_600_000, remaining: 3 },
+    ],
+  ])('deploys %s on a boundary timer: the runtime schedules it', async (_, cycle, first, second, armed, rearmed) => {
+    // given a user task with a non-interrupting boundary timer of that cycle
     const xml = aroundWith(
       '',
       `<bpmn:userTask id="x" />${boundary('b', 'x', timer('timeCycle', cycle), 'cancelActivity="false"')}${flow('fb', 'b', 'end')}`,
     );
     expect(unsupportedIssues(only(await compileIR(xml)))).toEqual([]);
-    await expect(compile(xml)).resolves.toBeDefined();
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock(Date.parse('2025-12-31T22:30:00Z'));
+    const engine = new Engine({ repository, clock: clock.view() });
+    await engine.deploy(xml);
+
+    // when an instance reaches the task, then the timer is armed at the cycle's first firing
+    const id = await engine.start('p');
+    expect(await timersOf(engine, id)).toEqual([{ elementId: 'b', dueAt: Date.parse(first) }]);
+    expect(await storedTimers(repository, id)).toEqual([{ nodeId: 'b', dueAt: Date.parse(first), cycle: armed }]);
+
+    // when it fires, then the cycle goes on to its next firing, the task still open
+    clock.advanceTo(Date.parse(first));
+    expect(await timersOf(engine, id)).toEqual([{ elementId: 'b', dueAt: Date.parse(second) }]);
+    expect(await storedTimers(repository, id)).toEqual([{ nodeId: 'b', dueAt: Date.parse(second), cycle: rearmed }]);
+    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'b', 'end']);
+    await engine.close();
   });
 });
+
+/** The timers a settled instance waits on; fails when it is not waiting. */
+async function timersOf(engine: Engine, id: string): Promise<Array<{ elementId: string; dueAt: number }>> {
+  const settled = await engine.settled(id);
+  if (settled.status !== 'waiting') throw new Error(`expected instance ${id} waiting, got ${settled.status}`);
+  return settled.timers;
+}
+
+/** The timer records of an instance's latest checkpoint, as the store holds them. */
+async function storedTimers(repository: Repository, id: string) {
+  const head = await repository.get(id);
+  if (!head) throw new Error(`no checkpoint of instance ${id}`);
+  const { body } = openCheckpoint(head.bytes, { instanceId: id, seq: head.seq });
+  return body.timers.map(({ nodeId, dueAt, cycle }) => ({ nodeId, dueAt, cycle }));
+}
 
 interface Refusal {
   elementId: string;

@@ -3,13 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryRepository, LeaseLostError, type Repository } from '@thresher/checkpoint';
 import { createSqliteRepository } from '@thresher/store-sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
 import { InstanceHeldError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { simulateCrash } from '../src/testing/crash.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
+
+/** start → approve (user task) → end. */
+const approval = bpmn(`<bpmn:startEvent id="start" />
+  <bpmn:userTask id="approve" />
+  <bpmn:endEvent id="end" />
+  ${chain('start', 'approve', 'end')}`);
 
 /** start → work (service task) → ship (service task) → end. */
 const workThenShip = bpmn(`<bpmn:startEvent id="start" />
@@ -18,12 +24,15 @@ const workThenShip = bpmn(`<bpmn:startEvent id="start" />
   <bpmn:endEvent id="end" />
   ${chain('start', 'work', 'ship', 'end')}`);
 
-/** Handlers that record which engine ran which element; `work` waits for `open()` when gated. */
-function recorded(engine: string, log: string[], gate?: Promise<void>): Handlers {
+/** Handlers that record which engine ran which element; `work`, when gated, says it was reached and waits. */
+function recorded(engine: string, log: string[], held?: Gate): Handlers {
   return {
     work: async (job: Job) => {
       log.push(`${engine}:${job.elementId}`);
-      if (gate) await gate;
+      if (held) {
+        held.arrive();
+        await held.promise;
+      }
       return { workedBy: engine };
     },
     ship: (job: Job) => {
@@ -33,12 +42,45 @@ function recorded(engine: string, log: string[], gate?: Promise<void>): Handlers
   };
 }
 
-function gate(): { promise: Promise<void>; open: () => void } {
+/** Holds what awaits `promise` until `open()`; `reached` resolves once something arrived at it. */
+interface Gate {
+  promise: Promise<void>;
+  open(): void;
+  reached: Promise<void>;
+  arrive(): void;
+}
+
+function gate(): Gate {
   let open!: () => void;
+  let arrive!: () => void;
   const promise = new Promise<void>((resolve) => {
     open = resolve;
   });
-  return { promise, open };
+  const reached = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  return { promise, open, reached, arrive };
+}
+
+/** Faults an engine reports, and a promise for the first one of each instance. */
+function faultsOf(engine: Engine): {
+  faults: Array<{ instanceId: string; error: Error }>;
+  first(instanceId: string): Promise<Error>;
+} {
+  const faults: Array<{ instanceId: string; error: Error }> = [];
+  const waiting = new Map<string, (error: Error) => void>();
+  engine.onFault((fault) => {
+    faults.push(fault);
+    waiting.get(fault.instanceId)?.(fault.error);
+  });
+  return {
+    faults,
+    first: (instanceId) => {
+      const seen = faults.find((fault) => fault.instanceId === instanceId);
+      if (seen) return Promise.resolve(seen.error);
+      return new Promise((resolve) => waiting.set(instanceId, resolve));
+    },
+  };
 }
 
 let directory: string;
@@ -108,7 +150,7 @@ describe('two engines on one store', () => {
     const log: string[] = [];
     const held = gate();
     const clock = new VirtualClock();
-    const a = engine({ repository, handlers: recorded('a', log, held.promise), clock: clock.view() });
+    const a = engine({ repository, handlers: recorded('a', log, held), clock: clock.view() });
     await a.deploy(workThenShip);
     const id = await a.start('p');
 
@@ -136,12 +178,11 @@ describe('two engines on one store', () => {
     const log: string[] = [];
     const held = gate();
     const clock = new VirtualClock();
-    const a = engine({ repository, handlers: recorded('a', log, held.promise), clock: clock.view() });
-    const faults: Error[] = [];
-    a.onFault(({ error }) => faults.push(error));
+    const a = engine({ repository, handlers: recorded('a', log, held), clock: clock.view() });
+    const faults = faultsOf(a);
     await a.deploy(workThenShip);
     const id = await a.start('p');
-    await new Promise((resolve) => setImmediate(resolve));
+    await held.reached;
     clock.advance(30_001);
 
     // when engine b recovers it and runs it to its end
@@ -151,62 +192,95 @@ describe('two engines on one store', () => {
 
     // and a's handler answers only then
     held.open();
-    await expect.poll(() => faults.length).toBe(1);
+    const lost = await faults.first(id);
 
     // then a's late result was refused and a ran nothing after it: the work step ran again only because
     // it was in flight when a lost the instance
-    expect(faults[0]).toBeInstanceOf(LeaseLostError);
+    expect(lost).toBeInstanceOf(LeaseLostError);
     expect(log).toEqual(['a:work', 'b:work', 'b:ship']);
     expect((await b.instance(id))?.variables).toEqual({ workedBy: 'b', shippedBy: 'b' });
     expect((await a.settled(id)).status).toBe('completed');
   });
 
-  it('should report a lease lost once, though both its renewal and the late write it guarded were refused', async () => {
-    // given engine a whose work handler is running when its lease lapses and b takes the instance over,
-    // a's renewals held up on their way to the store
-    const repository = createMemoryRepository();
-    const renewals = gate();
-    let renewing = 0;
-    const slowRenewals: Repository = new Proxy(repository, {
-      get(target, property, receiver) {
-        if (property !== 'renew') return Reflect.get(target, property, receiver);
-        return async (...args: Parameters<Repository['renew']>) => {
-          renewing++;
-          await renewals.promise;
-          return target.renew(...args);
-        };
-      },
-    });
-    const held = gate();
-    const clock = new VirtualClock();
-    const a = engine({
-      repository: slowRenewals,
-      handlers: recorded('a', [], held.promise),
-      clock: clock.view(),
-      leaseTtlMs: 300,
-    });
-    const faults: Error[] = [];
-    a.onFault(({ error }) => faults.push(error));
-    await a.deploy(workThenShip);
-    const id = await a.start('p');
-    await new Promise((resolve) => setImmediate(resolve));
-    clock.advance(301);
-    const b = engine({ repository, handlers: recorded('b', []), clock: clock.view() });
-    expect(await b.recover()).toEqual({ restored: [id], failed: [] });
-    expect((await b.settled(id)).status).toBe('completed');
+  it.each([
+    ['reach the store together', [[0, 1, 2]]],
+    ['are refused the write first', [[2], [0, 1]]],
+    ['are refused the renewal round first', [[0, 1], [2]]],
+  ])(
+    'should report a lease lost once, though both its renewal and the late write it guarded were refused: they %s',
+    async (_, waves) => {
+      // given engine a holding two instances parked at a user task, its lease renewals held up on their way to
+      // the store, and its interval renewal driven by hand (it runs on real time, not on the engine's clock)
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const renewals: Array<{ instanceId: string; held: Gate }> = [];
+      try {
+        const repository = createMemoryRepository();
+        let onArrival = (): void => {};
+        const slowRenewals: Repository = new Proxy(repository, {
+          get(target, property, receiver) {
+            if (property !== 'renew') return Reflect.get(target, property, receiver);
+            return async (...args: Parameters<Repository['renew']>) => {
+              const held = gate();
+              renewals.push({ instanceId: args[0].instanceId, held });
+              onArrival();
+              await held.promise;
+              return target.renew(...args);
+            };
+          },
+        });
+        /** Resolves once `count` renewals have reached the store's door. */
+        const renewalsArrived = (count: number) =>
+          new Promise<void>((resolve) => {
+            onArrival = () => {
+              if (renewals.length >= count) resolve();
+            };
+            onArrival();
+          });
+        const clock = new VirtualClock();
+        const a = engine({ repository: slowRenewals, clock: clock.view() });
+        const faults = faultsOf(a);
+        await a.deploy(approval);
+        const id = await a.start('p');
+        const other = await a.start('p');
+        const [task] = await a.userTasks({ instanceId: id });
 
-    // when a's handler answers, its write renewing the lease first as the interval's renewal does, and both
-    // renewals reach the store together
-    await expect.poll(() => renewing).toBeGreaterThan(0);
-    held.open();
-    await expect.poll(() => renewing).toBeGreaterThan(1);
-    renewals.open();
-    await expect.poll(() => faults.length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+        // and engine b has taken both over once a's leases lapsed
+        clock.advance(30_001);
+        const b = engine({ repository, clock: clock.view() });
+        expect((await b.recover()).restored.sort()).toEqual([id, other].sort());
 
-    // then the loss was reported once
-    expect(faults).toEqual([expect.any(LeaseLostError)]);
-  });
+        // when a's interval renews its leases (renewals 0 and 1) and, while those are held, a completes the
+        // task, its write renewing the lease first (renewal 2); then the store refuses them in waves
+        vi.advanceTimersToNextTimer();
+        await renewalsArrived(2);
+        const written = a.completeUserTask(task!.id).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await renewalsArrived(3);
+        const renewed = renewals.map((renewal) => renewal.instanceId);
+        expect([renewed.slice(0, 2).sort(), renewed.slice(2)]).toEqual([[id, other].sort(), [id]]);
+        for (const wave of waves) {
+          for (const index of wave) renewals[index]!.held.open();
+          // A wave is over once what it refused has been handled: the write once the completion is refused,
+          // the round once it reported the other instance lost (its pass over both losses is synchronous).
+          if (wave.includes(2)) expect(await written).toBeInstanceOf(LeaseLostError);
+          if (wave.includes(0)) expect(await faults.first(other)).toBeInstanceOf(LeaseLostError);
+        }
+
+        // then each loss was reported once
+        expect(faults.faults.map((fault) => fault.instanceId).sort()).toEqual([id, other].sort());
+        expect(faults.faults.map((fault) => fault.error)).toEqual([
+          expect.any(LeaseLostError),
+          expect.any(LeaseLostError),
+        ]);
+      } finally {
+        // A failure above must not leave close() waiting on a held renewal.
+        for (const renewal of renewals) renewal.held.open();
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('should take over at once, not after the lease, the instances of an engine of this process that is gone', async () => {
     // given an engine holding an instance with a job in flight
@@ -244,7 +318,7 @@ describe('two engines on one store', () => {
     // given engine a running an instance whose work handler has not answered
     const repository = sqlite();
     const held = gate();
-    const a = engine({ repository, handlers: recorded('a', [], held.promise) });
+    const a = engine({ repository, handlers: recorded('a', [], held) });
     await a.deploy(workThenShip);
     const id = await a.start('p');
 

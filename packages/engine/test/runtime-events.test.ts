@@ -151,20 +151,37 @@ describe('timer start events', () => {
     };
   }
 
-  /** Let the loops run after the clock moved (no timer of the engine's own is due meanwhile). */
-  const flush = async () => {
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  /** The one occurrence waiting for its timer. */
+  async function waitingOccurrence(engine: Engine): Promise<string> {
+    const running = (await engine.instances()).filter((i) => i.status === 'running');
+    expect(running).toHaveLength(1);
+    return running[0]!.instanceId;
+  }
+
+  /**
+   * Move the clock by `ms`, firing the waiting occurrence's timer; resolves once that occurrence completed
+   * and has handed the cycle on (its next occurrence, if any, is created before its `settled` resolves).
+   */
+  async function fire(engine: Engine, clock: VirtualClock, ms: number): Promise<void> {
+    const waiting = await waitingOccurrence(engine);
+    clock.advance(ms);
+    expect((await engine.settled(waiting)).status).toBe('completed');
+  }
 
   it('should start one instance per occurrence of a cycle, each waiting for its own, and stop after the last', async () => {
     const clock = new VirtualClock();
     const engine = engineOn(createMemoryRepository(), clock);
     await engine.deploy(cycle('PT1H'));
     expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 0 });
-    for (let n = 1; n <= 4; n++) {
-      clock.advance(hour);
-      await flush();
+    for (let n = 1; n <= 3; n++) {
+      expect(clock.nextDue()).toBe(clock.now() + hour);
+      await fire(engine, clock, hour);
+      expect(await byStatus(engine)).toEqual({ running: n < 3 ? 1 : 0, completed: n, terminated: 0 });
     }
+    // Nothing is armed on the clock or in the store any more: no later hour can start a fourth.
+    expect(clock.nextDue()).toBeUndefined();
+    expect(await engine.repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    clock.advance(hour);
     expect(await byStatus(engine)).toEqual({ running: 0, completed: 3, terminated: 0 });
   });
 
@@ -181,12 +198,16 @@ describe('timer start events', () => {
     await engine.deploy(cycle('PT1H'));
     await engine.deploy(cycle('PT2H'));
     expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 1 });
+    // The old version's hour is armed nowhere: the first thing due is the new version's two hours, so the
+    // first hour passes with nothing to fire.
+    expect(clock.nextDue()).toBe(clock.now() + 2 * hour);
+    expect((await engine.repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).map((t) => t.dueAt)).toEqual([
+      clock.now() + 2 * hour,
+    ]);
     clock.advance(hour);
-    await flush();
-    expect((await byStatus(engine)).completed).toBe(0);
-    clock.advance(hour);
-    await flush();
-    expect((await byStatus(engine)).completed).toBe(1);
+    expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 1 });
+    await fire(engine, clock, hour);
+    expect(await byStatus(engine)).toEqual({ running: 1, completed: 1, terminated: 1 });
   });
 
   it('should continue a cycle after a restart without repeating an occurrence', async () => {
@@ -194,16 +215,12 @@ describe('timer start events', () => {
     const repository = createMemoryRepository();
     const first = engineOn(repository, clock);
     await first.deploy(cycle('PT1H'));
-    clock.advance(hour);
-    await flush();
+    await fire(first, clock, hour);
     await first.close();
     const second = engineOn(repository, clock);
     await second.recover();
-    await flush();
-    clock.advance(hour);
-    await flush();
-    clock.advance(hour);
-    await flush();
+    await fire(second, clock, hour);
+    await fire(second, clock, hour);
     expect(await byStatus(second)).toEqual({ running: 0, completed: 3, terminated: 0 });
   });
 });

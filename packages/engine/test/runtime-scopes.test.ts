@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../src/api-types.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
-import { engineWith, step, steps } from './fixtures/runtime.js';
+import { drained, engineWith, step, steps } from './fixtures/runtime.js';
 
 describe('SubProcess', () => {
   const withSub = (io: string, inner: string, innerFlows: string) =>
@@ -222,7 +222,7 @@ describe('TerminateEndEvent', () => {
     // when the slow handler's result arrives afterwards
     expect(slowCalls).toHaveLength(1);
     release({ late: true });
-    await new Promise((resolve) => setImmediate(resolve)); // let the result reach the loop
+    await drained(); // where the result would have been applied
 
     // then it changes nothing
     expect(await engine.instance(id)).toEqual(after);

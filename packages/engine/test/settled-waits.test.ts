@@ -1,6 +1,9 @@
 /**
- * Defects of the runtime found in issue 11: what `settled` reports after a recovery and while a job backs
- * off, on clocks that move by hand.
+ * What `settled` reports an instance waits on, on clocks that move by hand: a timer that fell due while no
+ * engine ran has fired by the time a recovered instance settles (never listed stale); a retry backoff is a
+ * wait on time with its due time, attempt and last error, that advancing the clock ends; a backoff that ran
+ * out while no engine ran is dispatched at once; and a task type with no handler is a job-failed incident at
+ * once, never a backoff a retry cannot mend. Found in issue 11; each test keeps its root cause.
  */
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';

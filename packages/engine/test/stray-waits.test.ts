@@ -1,5 +1,8 @@
 /**
- * Regressions found while reshaping the core into element modules (issue 10).
+ * An instance never waits on something that nothing will bring: a throw event with no definition passes
+ * straight through (no track is left `entering` off the agenda), and a sub-process cancelled by a boundary
+ * event takes the timers and subscriptions of its own event sub-processes with it. Both were found while
+ * the core was reshaped into element modules (issue 10); each test keeps its root cause.
  */
 import { describe, expect, it } from 'vitest';
 import { boundary, bpmn, chain, flow, message, messageDefinition, timer, withRoots } from './fixtures/bpmn/xml.js';
