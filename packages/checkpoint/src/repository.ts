@@ -262,7 +262,7 @@ export interface ListOptions {
  *
  * @remarks
  * Implementations must keep document bytes verbatim and run the conformance suite
- * (`@thresher/checkpoint/conformance`); the rules every store applies inside its write transaction are
+ * (`@thresher/conformance`); the rules every store applies inside its write transaction are
  * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...), and what every
  * store refuses before it reads anything in `input-rules.ts` (`checkPutArguments`, `checkText`, ...).
  *
