@@ -7,6 +7,7 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@thresher\/checkpoint\/store-kit$/, replacement: src('checkpoint/src/store-kit/index.ts') },
       { find: /^@thresher\/checkpoint$/, replacement: src('checkpoint/src/index.ts') },
       { find: /^@thresher\/conformance$/, replacement: src('conformance/src/index.ts') },
       { find: /^@thresher\/engine\/testing$/, replacement: src('engine/src/testing/index.ts') },

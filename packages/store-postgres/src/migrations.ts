@@ -1,9 +1,5 @@
-import {
-  assertKnownStoreSchema,
-  CheckpointError,
-  CheckpointErrorCode,
-  type SchemaMigration,
-} from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
 import type { PgClientLike, PgPoolLike } from './driver.js';
 import { PUT_CHECKPOINT_FUNCTION, PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function.js';
 import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-planned.js';

@@ -9,7 +9,8 @@
  *
  * On a batch of 1,000 the server takes about half the time that calling the function once per put took.
  */
-import { CHECKPOINT_COLUMNS, type PutCheckpoint } from '@thresher/checkpoint';
+import type { PutCheckpoint } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS } from '@thresher/checkpoint/store-kit';
 import { checkpointParams, instanceParams, putLeaseParams } from './rows.js';
 
 /** The fields of a put's row in the statement's first parameter. */

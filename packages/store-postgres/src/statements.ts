@@ -6,7 +6,8 @@
  * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
 
-import { CHECKPOINT_COLUMNS, checkpointColumnsOf, sha256 } from '@thresher/checkpoint';
+import { sha256 } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint/store-kit';
 import { putBatchStatement } from './put-batch-statement.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
@@ -30,7 +31,7 @@ const takeMessageSql = (s: string, keyTerm: string) => `WITH picked AS (
   RETURNING ${MESSAGE_COLUMNS.replace(/(\w+)/g, 'm.$1')}`;
 
 /**
- * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint`), for the
+ * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`), for the
  * instance $1 with parent $8: its own id for a root, else the parent's root_id, else (the parent is not stored)
  * the parent's id.
  */

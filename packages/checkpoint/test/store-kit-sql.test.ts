@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBytes } from '../src/sql-store-kit.js';
+import { toBytes } from '../src/store-kit/index.js';
 
 describe('toBytes', () => {
   it('should copy bytes that are a view into a larger buffer, so the driver memory stays its own', () => {

@@ -1,13 +1,14 @@
 /**
  * What the SQL stores (`@thresher/store-sqlite`, `@thresher/store-postgres`) share, so it is written once:
- * the shapes of the rows their common tables return and how those rows become contract values, and the
- * refusal of a schema written by a newer build. What text they may bind is the contract's rule, not theirs
- * (`input-rules.ts`: `checkText`, `isStorableText`), the same for every store.
+ * the shapes of the rows their common tables return and how those rows become contract values, the refusal
+ * of a schema written by a newer build, and how a refusal of an option shows its value. What text they may
+ * bind is the contract's rule, not theirs (`checkText`, `isStorableText` of the main entry), the same for
+ * every store.
  *
  * Where the backends differ the difference stays explicit: a row type's `TInt8` says how the driver returns
  * a 64-bit integer column.
  */
-import { CheckpointError, CheckpointErrorCode, StoreUpgradedError } from './errors.js';
+import { CheckpointError, CheckpointErrorCode, StoreUpgradedError } from '../errors.js';
 import type {
   BufferedMessage,
   Deployment,
@@ -16,8 +17,8 @@ import type {
   InstanceSummary,
   MessageSubscription,
   StoredCheckpoint,
-} from './repository.js';
-import type { InstanceStatus } from './types.js';
+} from '../repository.js';
+import type { InstanceStatus } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Rows of the common tables
