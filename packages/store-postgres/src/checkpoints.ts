@@ -68,7 +68,7 @@ export interface PutFunctionCall {
 }
 
 /**
- * The common `put` in one statement (`put_checkpoint`, put-function-planned.ts): an instance's first
+ * The common `put` in one statement (`put_checkpoint`, put-function-v8.ts): an instance's first
  * checkpoint or the next one under the held lease, with its claim or release, behind the schema fence.
  * Anything else (a replay, a refusal, a parent link to check again, a concurrent creator) is not stored: the
  * full path decides it. Alone, the statement runs in autocommit: one round trip, commit included.

@@ -116,7 +116,7 @@ export function checkpointParams(checkpoint: PutCheckpoint): unknown[] {
   ];
 }
 
-/** What `put_checkpoint` answers (put-function.ts). */
+/** What `put_checkpoint` answers (put-function-v5.ts; every later version answers alike). */
 export interface PutFunctionRow {
   outcome: 'stored' | 'upgraded' | 'fallback';
   schema_version: number | null;

@@ -82,7 +82,7 @@ export function statements(s: string) {
     // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
     instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    // The common put in one statement (put-function.ts); the casts name the signature: version 5's, or
+    // The common put in one statement (put-function-v8.ts); the casts name the signature: version 5's, or
     // version 7's for a put carrying the deployments its instance was chosen among ($24).
     putCheckpoint: putCheckpointSql(s, ''),
     putCheckpointSeen: putCheckpointSql(s, ', $24::bigint'),

@@ -9,7 +9,7 @@
  * holds the body itself, saving the nested call.
  *
  * Migrations are append-only: this text is that migration's and never changes (nor may the generator below);
- * a later change to the function is a new migration. The rules are version 5's (put-function.ts), answer for
+ * a later change to the function is a new migration. The rules are version 5's (put-function-v5.ts), answer for
  * answer: 'stored', 'upgraded' (nothing written) or 'fallback' (nothing written; the caller's full path
  * decides, with the exact error).
  */
