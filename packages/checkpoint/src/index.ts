@@ -2,8 +2,8 @@
  * @module @thresher/checkpoint
  *
  * The durable document of one Thresher instance at one seq: its records, the canonical value codec,
- * digests, step identities and result receipts, the schema chain, the `Repository` contract every store
- * implements with its limits and text rule, and an in-memory repository. What only store implementations
+ * digests, step identities and result receipts, the schema chain (every migration up to `CURRENT_SCHEMA`), the
+ * `Repository` contract every store implements with its limits and text rule, and an in-memory repository. What only store implementations
  * need (the rules every store applies inside its calls, and what the SQL stores share) is
  * `@thresher/checkpoint/store-kit`.
  */
@@ -43,7 +43,16 @@ export { decodeJournalEntry, encodeJournalEntry } from './journal.js';
 export { createMemoryRepository } from './memory-repository.js';
 export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
-export { MIGRATIONS, schema1to2, schema2to3, schema3to4, schema4to5, schema5to6 } from './migrations.js';
+export {
+  MIGRATIONS,
+  schema1to2,
+  schema2to3,
+  schema3to4,
+  schema4to5,
+  schema5to6,
+  schema6to7,
+  schema7to8,
+} from './migrations.js';
 export type {
   BufferedMessage,
   ClaimOptions,
