@@ -7,8 +7,9 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@thresher\/checkpoint\/conformance$/, replacement: src('checkpoint/src/conformance/index.ts') },
+      { find: /^@thresher\/checkpoint\/store-kit$/, replacement: src('checkpoint/src/store-kit/index.ts') },
       { find: /^@thresher\/checkpoint$/, replacement: src('checkpoint/src/index.ts') },
+      { find: /^@thresher\/conformance$/, replacement: src('conformance/src/index.ts') },
       { find: /^@thresher\/engine\/testing$/, replacement: src('engine/src/testing/index.ts') },
       { find: /^@thresher\/engine$/, replacement: src('engine/src/index.ts') },
       { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },

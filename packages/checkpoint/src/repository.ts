@@ -262,9 +262,9 @@ export interface ListOptions {
  *
  * @remarks
  * Implementations must keep document bytes verbatim and run the conformance suite
- * (`@thresher/checkpoint/conformance`); the rules every store applies inside its write transaction are
- * shared in `put-rules.ts` (`decidePut`, `decideRewrite`, `checkFence`, `decideCopy`, ...), and what every
- * store refuses before it reads anything in `input-rules.ts` (`checkPutArguments`, `checkText`, ...).
+ * (`@thresher/conformance`); the rules every store applies inside its write transaction (`decidePut`,
+ * `decideRewrite`, `checkFence`, `decideCopy`, ...) and what every store refuses before it reads anything
+ * (`checkPutArguments`, ...) are shared in `@thresher/checkpoint/store-kit`.
  *
  * **Documents are opaque.** A store never decodes a document: it does not verify its digest or schema at
  * write time (that would tie every store to the codec and double the cost of the write path, and the

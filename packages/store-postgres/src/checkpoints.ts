@@ -2,8 +2,17 @@
  * Checkpoints and their journal on PostgreSQL: the bodies of `put`, `rewrite`, `putWrites`, `delete`, `copy`
  * and `prune`, each run inside the READ COMMITTED transaction the repository opens and first locking the
  * instance's row (the lock every writer of the instance queues on), and the reads: `get` one statement,
- * `list` in one REPEATABLE READ snapshot. Every rule is the shared one of `@thresher/checkpoint`.
+ * `list` in one REPEATABLE READ snapshot. Every rule is the shared one of `@thresher/checkpoint/store-kit`.
  */
+import {
+  type Fence,
+  isStorableText,
+  type Lease,
+  type PendingWrite,
+  type PutCheckpoint,
+  type RewriteCheckpoint,
+  type StoredCheckpoint,
+} from '@thresher/checkpoint';
 import {
   assertStoreNotUpgraded,
   type CheckpointRow,
@@ -14,21 +23,14 @@ import {
   decideCopy,
   decidePut,
   decideRewrite,
-  type Fence,
   type HistoryRange,
-  isStorableText,
-  type Lease,
-  type PendingWrite,
-  type PutCheckpoint,
   parentToCheck,
   planWrites,
-  type RewriteCheckpoint,
-  type StoredCheckpoint,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   toStoredCheckpointsFromJoined,
   type WriteRow,
-} from '@thresher/checkpoint';
+} from '@thresher/checkpoint/store-kit';
 import type { PgPreparingQueryable, PgQueryable } from './driver.js';
 import { lockAndFence } from './leases.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -66,7 +68,7 @@ export interface PutFunctionCall {
 }
 
 /**
- * The common `put` in one statement (`put_checkpoint`, put-function-planned.ts): an instance's first
+ * The common `put` in one statement (`put_checkpoint`, put-function-v8.ts): an instance's first
  * checkpoint or the next one under the held lease, with its claim or release, behind the schema fence.
  * Anything else (a replay, a refusal, a parent link to check again, a concurrent creator) is not stored: the
  * full path decides it. Alone, the statement runs in autocommit: one round trip, commit included.

@@ -2,13 +2,8 @@
  * Deployments on PostgreSQL: `putDeployment` runs inside the transaction the repository opens and takes a
  * table lock for its short insert (deployments are rare), so versions per definition id have no gaps.
  */
-import {
-  type Deployment,
-  type DeploymentInput,
-  type DeploymentRow,
-  newDeployment,
-  toDeployment,
-} from '@thresher/checkpoint';
+import type { Deployment, DeploymentInput } from '@thresher/checkpoint';
+import { type DeploymentRow, newDeployment, toDeployment } from '@thresher/checkpoint/store-kit';
 import type { PgQueryable } from './driver.js';
 import { deploymentParams, type Int8 } from './rows.js';
 import type { Statements } from './statements.js';

@@ -4,7 +4,8 @@
  * adapts an in-process PGlite to it. And how the repository gets its pool ({@link openPool}), runs a
  * transaction on one connection ({@link inTransaction}) and reads a driver's failures.
  */
-import { CheckpointError, CheckpointErrorCode, shownOption } from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { shownOption } from '@thresher/checkpoint/store-kit';
 
 /** What a query returns: the rows, and how many rows a write affected. */
 export interface PgQueryResult<TRow> {

@@ -5,7 +5,7 @@
  * in-process PGlite. Documents and journal values are `BYTEA`, returned byte for byte; each write is one
  * transaction that locks the instance's row, so writers in many processes serialise per instance. The tables
  * live in one schema (default `thresher`), migrated on open under an advisory lock; a schema written by a
- * newer build is refused. It passes the `@thresher/checkpoint/conformance` suite.
+ * newer build is refused. It passes the `@thresher/conformance` suite.
  */
 
 export type {

@@ -3,13 +3,8 @@
  * subscriptions aggregated in it), `dueTimers` and `subscriptions`, all read through the indexes `put`
  * maintains.
  */
-import {
-  type DueTimer,
-  type DueTimerRow,
-  type InstanceQuery,
-  type InstanceSummary,
-  toDueTimer,
-} from '@thresher/checkpoint';
+import type { DueTimer, InstanceQuery, InstanceSummary } from '@thresher/checkpoint';
+import { type DueTimerRow, toDueTimer } from '@thresher/checkpoint/store-kit';
 import type { PgQueryable } from './driver.js';
 import { type InstanceIdRow, instanceFilter, pageSize, type SummaryRow, toSummary } from './rows.js';
 import type { Statements } from './statements.js';

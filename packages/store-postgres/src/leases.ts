@@ -5,14 +5,13 @@
  */
 import {
   type ClaimOptions,
-  checkFence,
-  checkRenew,
   type Fence,
   isStorableText,
   type Lease,
   LeaseLostError,
   type PutCheckpoint,
 } from '@thresher/checkpoint';
+import { checkFence, checkRenew } from '@thresher/checkpoint/store-kit';
 import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
 import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';

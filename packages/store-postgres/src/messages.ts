@@ -2,7 +2,8 @@
  * The message buffer on PostgreSQL. `takeMessage` is one statement that picks `FOR UPDATE SKIP LOCKED` and
  * marks the pick held, so concurrent takers pass over each other's pick instead of waiting for it.
  */
-import { type BufferedMessage, type MessageRow, toBufferedMessage } from '@thresher/checkpoint';
+import type { BufferedMessage } from '@thresher/checkpoint';
+import { type MessageRow, toBufferedMessage } from '@thresher/checkpoint/store-kit';
 import type { PgQueryable } from './driver.js';
 import { messageParams } from './rows.js';
 import type { Statements } from './statements.js';

@@ -1,12 +1,9 @@
-import {
-  assertKnownStoreSchema,
-  CheckpointError,
-  CheckpointErrorCode,
-  type SchemaMigration,
-} from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
 import type { PgClientLike, PgPoolLike } from './driver.js';
-import { PUT_CHECKPOINT_FUNCTION, PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function.js';
-import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-planned.js';
+import { PUT_CHECKPOINT_FUNCTION } from './put-function-v5.js';
+import { PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function-v7.js';
+import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-v8.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its

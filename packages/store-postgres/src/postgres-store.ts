@@ -4,28 +4,13 @@ import {
   CheckpointErrorCode,
   type ClaimOptions,
   ConflictError,
-  checkClaimArguments,
-  checkDeploymentArguments,
-  checkFence,
-  checkKeepLast,
-  checkLeaseArguments,
-  checkMessage,
-  checkMessageClock,
-  checkPutArguments,
-  checkRenew,
-  checkRewriteArguments,
   checkText,
-  checkWritesArguments,
   type Deployment,
   type DeploymentInput,
   type DueTimer,
-  decideCopy,
-  distinctStorableIds,
   type Fence,
-  historyRange,
   type InstanceQuery,
   type InstanceSummary,
-  instancePage,
   isStorableText,
   type Lease,
   LeaseLostError,
@@ -36,8 +21,25 @@ import {
   type Repository,
   type RewriteCheckpoint,
   type StoredCheckpoint,
-  storableFilters,
 } from '@thresher/checkpoint';
+import {
+  checkClaimArguments,
+  checkDeploymentArguments,
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkMessage,
+  checkMessageClock,
+  checkPutArguments,
+  checkRenew,
+  checkRewriteArguments,
+  checkWritesArguments,
+  decideCopy,
+  distinctStorableIds,
+  historyRange,
+  instancePage,
+  storableFilters,
+} from '@thresher/checkpoint/store-kit';
 import {
   copyInstance,
   deleteInstance,
@@ -119,8 +121,8 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * in one REPEATABLE READ snapshot. Every write transaction opens by
  * checking the schema version against this build's (`schema-fence.ts`): once a newer build migrated the
  * schema, writes are refused with `StoreUpgradedError`. The common `put` (a first checkpoint, or the next one
- * under the held lease) is one statement doing all of that in the server (`put_checkpoint`, put-function.ts),
- * so a put with no other write waiting costs one round trip.
+ * under the held lease) is one statement doing all of that in the server (`put_checkpoint`,
+ * put-function-v8.ts), so a put with no other write waiting costs one round trip.
  */
 export class PostgresRepository implements Repository {
   /** The schema holding the tables. */

@@ -1,6 +1,6 @@
 /**
  * The puts of a group-commit batch as one set-based statement, and its parameters. It applies
- * `put_checkpoint`'s rules (put-function.ts) to every put at once, one write per table for all of them: the
+ * `put_checkpoint`'s rules (put-function-v8.ts) to every put at once, one write per table for all of them: the
  * update of the stored instances carries the rules in its `WHERE`, which the server checks again on the newest
  * version of a row once it holds its lock (READ COMMITTED's recheck), and the instances not stored are
  * inserted. A put it does not store gets no answer row; the caller runs the full rules for it after the
@@ -9,7 +9,8 @@
  *
  * On a batch of 1,000 the server takes about half the time that calling the function once per put took.
  */
-import { CHECKPOINT_COLUMNS, type PutCheckpoint } from '@thresher/checkpoint';
+import type { PutCheckpoint } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS } from '@thresher/checkpoint/store-kit';
 import { checkpointParams, instanceParams, putLeaseParams } from './rows.js';
 
 /** The fields of a put's row in the statement's first parameter. */

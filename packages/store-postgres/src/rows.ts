@@ -3,24 +3,21 @@
  * values and contract values become bound parameters, and which text it can bind.
  *
  * `BIGINT` columns come back from `pg` as strings (from PGlite as numbers), so the shared row types of
- * `@thresher/checkpoint` are used with {@link Int8} for them, and the mappers apply `Number`; the rows only
- * this store has are declared here. Statements bind `$n` parameters from arrays, in the order given here.
+ * `@thresher/checkpoint/store-kit` are used with {@link Int8} for them, and the mappers apply `Number`; the
+ * rows only this store has are declared here. Statements bind `$n` parameters from arrays, in the order given here.
  */
-import {
-  type BufferedMessage,
-  type DeploymentInput,
-  type HeldLease,
-  type InstanceQuery,
-  type InstanceRow,
-  type InstanceSummary,
-  type Int8Column,
-  type Lease,
-  type MessageSubscription,
-  type PendingWrite,
-  type PutCheckpoint,
-  type RewriteCheckpoint,
-  toInstanceSummary,
+import type {
+  BufferedMessage,
+  DeploymentInput,
+  InstanceQuery,
+  InstanceSummary,
+  Lease,
+  MessageSubscription,
+  PendingWrite,
+  PutCheckpoint,
+  RewriteCheckpoint,
 } from '@thresher/checkpoint';
+import { type HeldLease, type InstanceRow, type Int8Column, toInstanceSummary } from '@thresher/checkpoint/store-kit';
 import type { InstanceFilter } from './statements.js';
 
 /** A `BIGINT` as a driver returns it: `pg` as a string, PGlite as a number. */
@@ -119,7 +116,7 @@ export function checkpointParams(checkpoint: PutCheckpoint): unknown[] {
   ];
 }
 
-/** What `put_checkpoint` answers (put-function.ts). */
+/** What `put_checkpoint` answers (put-function-v5.ts; every later version answers alike). */
 export interface PutFunctionRow {
   outcome: 'stored' | 'upgraded' | 'fallback';
   schema_version: number | null;

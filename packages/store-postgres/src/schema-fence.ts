@@ -4,7 +4,7 @@
  * takes the same lock exclusively (`migrate`), so a write lands wholly before a migration or sees its
  * version after it: a process that opened the schema before a newer build migrated it stops writing.
  */
-import { assertStoreNotUpgraded } from '@thresher/checkpoint';
+import { assertStoreNotUpgraded } from '@thresher/checkpoint/store-kit';
 import type { PgQueryResult } from './driver.js';
 import { migrationLockKey, SCHEMA_VERSION } from './migrations.js';
 

@@ -6,7 +6,8 @@
  * `$n`; the schema is spliced in quoted, as identifiers cannot be bound.
  */
 
-import { CHECKPOINT_COLUMNS, checkpointColumnsOf, sha256 } from '@thresher/checkpoint';
+import { sha256 } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint/store-kit';
 import { putBatchStatement } from './put-batch-statement.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
@@ -30,7 +31,7 @@ const takeMessageSql = (s: string, keyTerm: string) => `WITH picked AS (
   RETURNING ${MESSAGE_COLUMNS.replace(/(\w+)/g, 'm.$1')}`;
 
 /**
- * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint`), for the
+ * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`), for the
  * instance $1 with parent $8: its own id for a root, else the parent's root_id, else (the parent is not stored)
  * the parent's id.
  */
@@ -81,7 +82,7 @@ export function statements(s: string) {
     // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
     instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    // The common put in one statement (put-function.ts); the casts name the signature: version 5's, or
+    // The common put in one statement (put-function-v8.ts); the casts name the signature: version 5's, or
     // version 7's for a put carrying the deployments its instance was chosen among ($24).
     putCheckpoint: putCheckpointSql(s, ''),
     putCheckpointSeen: putCheckpointSql(s, ', $24::bigint'),

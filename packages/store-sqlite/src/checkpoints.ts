@@ -2,8 +2,16 @@
  * Checkpoints and their journal on SQLite: the bodies of `put`, `rewrite`, `putWrites`, `delete`, `copy` and
  * `prune`, each run inside the BEGIN IMMEDIATE transaction the repository opens (so what they read cannot
  * change before they write), and the reads of `get` and `list`, run in one deferred transaction (one
- * snapshot). Every rule is the shared one of `@thresher/checkpoint`.
+ * snapshot). Every rule is the shared one of `@thresher/checkpoint/store-kit`.
  */
+import type {
+  Fence,
+  Lease,
+  PendingWrite,
+  PutCheckpoint,
+  RewriteCheckpoint,
+  StoredCheckpoint,
+} from '@thresher/checkpoint';
 import {
   type CheckpointRow,
   type CheckpointWithWriteRow,
@@ -14,20 +22,14 @@ import {
   decideCopy,
   decidePut,
   decideRewrite,
-  type Fence,
   type HistoryRange,
-  type Lease,
-  type PendingWrite,
-  type PutCheckpoint,
   parentToCheck,
   planWrites,
-  type RewriteCheckpoint,
-  type StoredCheckpoint,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   toStoredCheckpointsFromJoined,
   type WriteRow,
-} from '@thresher/checkpoint';
+} from '@thresher/checkpoint/store-kit';
 import type { InstanceUpdates } from './instance-update.js';
 import { leaseWithPut, nextLease, readHeldLease } from './leases.js';
 import {

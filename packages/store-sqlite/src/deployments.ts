@@ -2,13 +2,8 @@
  * Deployments on SQLite: `putDeployment` runs inside the BEGIN IMMEDIATE transaction the repository opens,
  * so the version it numbers is not taken by a concurrent deploy of the same definition.
  */
-import {
-  type Deployment,
-  type DeploymentInput,
-  type DeploymentRow,
-  newDeployment,
-  toDeployment,
-} from '@thresher/checkpoint';
+import type { Deployment, DeploymentInput } from '@thresher/checkpoint';
+import { type DeploymentRow, newDeployment, toDeployment } from '@thresher/checkpoint/store-kit';
 import { deploymentParams } from './rows.js';
 import type { Statements } from './statements.js';
 

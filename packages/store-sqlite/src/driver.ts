@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CheckpointError, CheckpointErrorCode, shownOption } from '@thresher/checkpoint';
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
+import { shownOption } from '@thresher/checkpoint/store-kit';
 import Database from 'better-sqlite3';
 import { assertKnownSchema, schemaVersion } from './migrations.js';
 

@@ -5,7 +5,7 @@
  * better-sqlite3. Documents are kept as BLOBs, byte for byte; the file runs in WAL mode with
  * `synchronous=FULL` by default, so an acknowledged `put` is durable and several processes may share the
  * file. The schema is migrated on open and a database from a newer build is refused. It passes the
- * `@thresher/checkpoint/conformance` suite.
+ * `@thresher/conformance` suite.
  */
 
 export type {

@@ -2,14 +2,8 @@
  * Discovery on SQLite: `instances` (one statement per filter shape, prepared on first use), `dueTimers` and
  * `subscriptions`, all read through the indexes `put` maintains.
  */
-import {
-  type DueTimer,
-  type DueTimerRow,
-  type InstanceQuery,
-  type InstanceRow,
-  type InstanceSummary,
-  toDueTimer,
-} from '@thresher/checkpoint';
+import type { DueTimer, InstanceQuery, InstanceSummary } from '@thresher/checkpoint';
+import { type DueTimerRow, type InstanceRow, toDueTimer } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase, SqliteStatement } from './driver.js';
 import { type InstanceIdRow, instanceFilter, type SubscriptionRow, toSummaries } from './rows.js';
 import { type InstanceFilterShape, type Statements, selectInstancesSql } from './statements.js';

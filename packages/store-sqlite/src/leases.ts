@@ -4,14 +4,8 @@
  * run inside the BEGIN IMMEDIATE transaction the repository opens, so no other connection or process claims,
  * renews or writes between their read and their write.
  */
-import {
-  type ClaimOptions,
-  checkRenew,
-  type HeldLease,
-  isStorableText,
-  type Lease,
-  type PutCheckpoint,
-} from '@thresher/checkpoint';
+import { type ClaimOptions, isStorableText, type Lease, type PutCheckpoint } from '@thresher/checkpoint';
+import { checkRenew, type HeldLease } from '@thresher/checkpoint/store-kit';
 import { heldLease, type InstanceIdRow, type LeaseRow, leaseParams } from './rows.js';
 import type { Statements } from './statements.js';
 

@@ -2,7 +2,8 @@
  * The message buffer on SQLite. `takeMessage` runs inside the BEGIN IMMEDIATE transaction the repository
  * opens: the write lock is taken before the select, so two connections never pick the same message.
  */
-import { type BufferedMessage, type MessageRow, toBufferedMessage } from '@thresher/checkpoint';
+import type { BufferedMessage } from '@thresher/checkpoint';
+import { type MessageRow, toBufferedMessage } from '@thresher/checkpoint/store-kit';
 import { messageParams } from './rows.js';
 import type { Statements } from './statements.js';
 

@@ -1,4 +1,4 @@
-import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint';
+import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase } from './driver.js';
 
 /** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */

@@ -2,24 +2,22 @@
  * Rows and parameters of the SQLite repository: what its statements return, how rows become contract values
  * and contract values become bound parameters, and which text it can bind.
  *
- * better-sqlite3 returns every `INTEGER` as a number, so the shared row types of `@thresher/checkpoint`
- * (`CheckpointRow`, `WriteRow`, `InstanceRow`, `MessageRow`, `DeploymentRow`) are used with their default
- * integer type; the rows only this store has are declared here. Statements with `@name` parameters bind
+ * better-sqlite3 returns every `INTEGER` as a number, so the shared row types of
+ * `@thresher/checkpoint/store-kit` (`CheckpointRow`, `WriteRow`, `InstanceRow`, `MessageRow`, `DeploymentRow`)
+ * are used with their default integer type; the rows only this store has are declared here. Statements with `@name` parameters bind
  * from objects keyed by column name.
  */
-import {
-  type BufferedMessage,
-  type DeploymentInput,
-  type HeldLease,
-  type InstanceQuery,
-  type InstanceRow,
-  type InstanceSummary,
-  type Lease,
-  type MessageSubscription,
-  type PutCheckpoint,
-  type RewriteCheckpoint,
-  toInstanceSummary,
+import type {
+  BufferedMessage,
+  DeploymentInput,
+  InstanceQuery,
+  InstanceSummary,
+  Lease,
+  MessageSubscription,
+  PutCheckpoint,
+  RewriteCheckpoint,
 } from '@thresher/checkpoint';
+import { type HeldLease, type InstanceRow, toInstanceSummary } from '@thresher/checkpoint/store-kit';
 import type { InstanceFilterShape } from './statements.js';
 
 /** The lease columns of an instance row: all NULL while no lease is held. */

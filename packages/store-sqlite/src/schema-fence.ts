@@ -4,7 +4,7 @@
  * this build knows. The version is read under the write lock the transaction holds, which a migration also
  * takes, so a write lands either wholly before a migration or is refused after it.
  */
-import { assertStoreNotUpgraded } from '@thresher/checkpoint';
+import { assertStoreNotUpgraded } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase, SqliteTransaction } from './driver.js';
 import { SCHEMA_VERSION } from './migrations.js';
 

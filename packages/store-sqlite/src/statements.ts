@@ -4,7 +4,7 @@
  * per filter shape. Tables and columns are created by `migrations.ts`; keep the two in step. What the rows
  * they return look like is `rows.ts`.
  */
-import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint';
+import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
@@ -18,7 +18,7 @@ const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
   'call_node_id, due_at, root_id';
 /**
- * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint`): its own id
+ * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`): its own id
  * for a root, else the parent's root_id, else (the parent is not stored) the parent's id.
  */
 const DERIVED_ROOT_ID =

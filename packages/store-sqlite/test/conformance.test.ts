@@ -1,49 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { declaredCapabilities, runRepositoryContract } from '@thresher/checkpoint/conformance';
-import Database from 'better-sqlite3';
+import { runRepositoryContract } from '@thresher/conformance';
 import { afterAll } from 'vitest';
-import { createSqliteRepository, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { sqliteInitializer } from './conformance-initializer.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'thresher-sqlite-conformance-'));
-let files = 0;
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-runRepositoryContract<SqliteRepository>({
-  name: 'sqlite',
-  capabilities: declaredCapabilities('sqlite'),
-  createRepository: () => createSqliteRepository({ path: join(directory, `${++files}.db`) }),
-  // Another node: a second connection to the same file.
-  connect: (repository) => createSqliteRepository({ path: repository.path }),
-  reopen: async (repository) => {
-    await repository.close();
-    return createSqliteRepository({ path: repository.path });
-  },
-  // What a newer build's migration does, from another connection: a change of its own and the version it records.
-  upgradeSchema: (repository) => {
-    const db = new Database(repository.path);
-    try {
-      db.transaction(() => {
-        db.exec('CREATE TABLE from_a_newer_build (id INTEGER PRIMARY KEY)');
-        db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-      }).immediate();
-    } finally {
-      db.close();
-    }
-  },
-  alterStoredBytes: (repository, instanceId, seq, alter) => {
-    const db = new Database(repository.path);
-    try {
-      const select = db.prepare('SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?');
-      const row = select.get(instanceId, seq) as { document: Buffer };
-      db.prepare('UPDATE checkpoints SET document = ? WHERE instance_id = ? AND seq = ?').run(
-        alter(new Uint8Array(row.document)),
-        instanceId,
-        seq,
-      );
-    } finally {
-      db.close();
-    }
-  },
-});
+runRepositoryContract(sqliteInitializer(directory));

@@ -1,0 +1,74 @@
+/**
+ * @module @thresher/checkpoint/store-kit
+ *
+ * For implementers of the `Repository` contract, not for its callers: the rules every store applies, so that
+ * every backend refuses, decides and reads alike to the letter, and what the SQL stores share. Each store
+ * checks a call's arguments before it reads anything (input-rules.ts), decides a write against what it holds
+ * inside its transaction (put-rules.ts), checks and pages a read the same way (read-rules.ts), and a SQL store
+ * maps its rows to contract values and refuses a newer schema with the same words (sql.ts). The in-memory
+ * repository of the main entry applies the same rules.
+ *
+ * The contract itself, its limits and its text rule (`MAX_TEXT_BYTES`, `MAX_DOCUMENT_BYTES`, `checkText`,
+ * `isStorableText`) are the main entry's, `@thresher/checkpoint`.
+ */
+
+export {
+  checkBytes,
+  checkClaimArguments,
+  checkDeploymentArguments,
+  checkMessage,
+  checkPutArguments,
+  checkRewriteArguments,
+  checkWritesArguments,
+  distinctStorableIds,
+} from '../input-rules.js';
+export type { HeldLease } from '../put-rules.js';
+export {
+  checkDeploymentsSeen,
+  checkFence,
+  checkKeepLast,
+  checkLeaseArguments,
+  checkMessageClock,
+  checkParentStored,
+  checkRenew,
+  checkWritesTarget,
+  compareCodePoints,
+  decideCopy,
+  decidePut,
+  decideRewrite,
+  equalBytes,
+  isClaimable,
+  parentToCheck,
+  pickMessage,
+  planWrites,
+} from '../put-rules.js';
+export type { HistoryRange, InstancePage } from '../read-rules.js';
+export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf, storableFilters } from '../read-rules.js';
+export type {
+  CheckpointRow,
+  CheckpointWithWriteRow,
+  DeploymentRow,
+  DueTimerRow,
+  InstanceRow,
+  Int8Column,
+  MessageRow,
+  SchemaMigration,
+  WriteRow,
+} from './sql.js';
+export {
+  assertKnownStoreSchema,
+  assertStoreNotUpgraded,
+  CHECKPOINT_COLUMNS,
+  checkpointColumnsOf,
+  newDeployment,
+  shownOption,
+  toBufferedMessage,
+  toBytes,
+  toDeployment,
+  toDueTimer,
+  toInstanceSummary,
+  toStoredCheckpoint,
+  toStoredCheckpointFromJoined,
+  toStoredCheckpoints,
+  toStoredCheckpointsFromJoined,
+} from './sql.js';
