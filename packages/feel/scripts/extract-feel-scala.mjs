@@ -6,7 +6,7 @@
 //   node packages/feel/scripts/extract-feel-scala.mjs <feel-scala checkout> [--out <dir>] [--check]
 //
 // --check writes nothing and exits 1 when the committed data differs from what the checkout yields.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractSuite } from './feel-scala/suite-cases.mjs';
@@ -96,8 +96,20 @@ const write = (path, text) => {
   }
 };
 
+const written = new Set();
 for (const r of results) {
-  if (r.cases.length > 0) write(join(out, `${r.suite}.json`), render(r));
+  if (r.cases.length === 0) continue;
+  write(join(out, `${r.suite}.json`), render(r));
+  written.add(`${r.suite}.json`);
+}
+// A suite file the checkout no longer yields would otherwise linger with cases from another version.
+for (const name of readdirSync(out).filter((n) => n.endsWith('.json') && !written.has(n))) {
+  if (check) {
+    process.stderr.write(`${join(out, name)} is not produced by this checkout\n`);
+    stale = true;
+  } else {
+    rmSync(join(out, name));
+  }
 }
 const readmePath = join(out, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');

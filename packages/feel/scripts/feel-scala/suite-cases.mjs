@@ -249,7 +249,7 @@ export function extractSuite(source, path) {
     .pop()
     .replace(/\.scala$/, '');
   const cls = classes.find((c) => c.name === suite) ?? classes[0];
-  if (!cls) return { suite, outOfScope: 'no test class', cases: [], skipped: [] };
+  if (!cls) return { suite, outOfScope: 'holds no test class (a harness trait)', cases: [], skipped: [] };
   const classAt = tokens.findIndex((t, k) => t.value === 'class' && tokens[k + 1]?.value === cls.name);
   // Start after the class's own name: api/FeelEngineTest.scala's class shares the name of the harness trait.
   const harness = harnessOf(tokens.slice(classAt + 2));
