@@ -115,7 +115,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
 
   /**
    * The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones),
-   * and so does its lease (`released`: it went with that write).
+   * and its lease goes (`released`: it went with that write already).
    */
   ended(instanceId: string, released: boolean, status: EndedStatus, seq: number): void {
     this.tally.completed++;
