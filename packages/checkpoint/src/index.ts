@@ -52,6 +52,7 @@ export {
   schema5to6,
   schema6to7,
   schema7to8,
+  schema8to9,
 } from './migrations.js';
 export type {
   BufferedMessage,

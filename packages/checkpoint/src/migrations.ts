@@ -68,6 +68,15 @@ export function schema7to8(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 8 → 9: a multi-instance host may name its output element's variable (`LoopRecord.output`), which
+ * each body then holds as a local `null` from the start (as in Zeebe), so what a body produces stays in it. A
+ * schema-8 host names none: its bodies run on as they started, without the local, so nothing changes.
+ */
+export function schema8to9(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -79,6 +88,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema5to6,
   schema6to7,
   schema7to8,
+  schema8to9,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

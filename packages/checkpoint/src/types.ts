@@ -127,6 +127,13 @@ export interface LoopRecord {
    * alone; absent or null when the bodies get none. @since schema 5
    */
   element?: string | null;
+  /**
+   * The variable a multi-instance's `outputElement` names (`=result`, `=result.total`), which each body holds
+   * as a local `null` from its start so that what it produces lands in it, as in Zeebe; absent when the output
+   * element is no such reference, is the item or `loopCounter`, or the host was entered before schema 9.
+   * @since schema 9
+   */
+  output?: string;
   /** The ordinal of the next body to open (sequential: one at a time; parallel: `n` once all are open). */
   next: number;
   /** `numberOfCompletedInstances`. */

@@ -16,6 +16,7 @@ import {
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../src/api-types.js';
+import { initialBodyData } from '../src/core/loops.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
 import { openState, packBody, unpackBody } from '../src/runtime/capture.js';
@@ -480,4 +481,35 @@ describe('bodies in the checkpoint document', () => {
     expect(state).toThrow(CorruptCheckpointError);
     expect(state).toThrow(/scope "\/ghost\[0\]" names no body of a looping activity/);
   });
+});
+
+describe('multi-instance output element locals (schema 9)', () => {
+  const position = { n: 3, items: [1, 2, 3], element: 'item', next: 0, completed: 0, outputs: {}, conditionMet: false };
+
+  it('should open a body with its output element variable as a local null when the host names one', () => {
+    expect(initialBodyData({ ...position, output: 'result' }, 1)).toEqual({ loopCounter: 2, item: 2, result: null });
+  });
+
+  it('should open a body of a host entered before schema 9 as it did then, without the local', () => {
+    expect(initialBodyData(position, 1)).toEqual({ loopCounter: 2, item: 2 });
+  });
+
+  it.each([
+    ['=result', { result: null }],
+    ['=result.total', { result: null }],
+    ['=item', {}],
+    ['=loopCounter', {}],
+    ['=result + 1', {}],
+  ])(
+    'should give each body of an outputElement %s the locals %o beside its item and loopCounter',
+    async (output, extra) => {
+      const xml = model(
+        `<bpmn:userTask id="each">${loop('', `inputCollection="=[1]" inputElement="item" outputCollection="out" outputElement="${output}"`)}</bpmn:userTask>`,
+      );
+      const { engine, id } = await run(xml, {});
+      await engine.settled(id);
+      const [body] = Object.entries((await engine.instance(id))!.scopes).filter(([path]) => path !== '/');
+      expect(body?.[1]).toEqual({ loopCounter: 1, item: 1, ...extra });
+    },
+  );
 });

@@ -168,3 +168,39 @@ describe('zeebe:taskHeaders', () => {
     expect(seen).toEqual([{ channel: 'sms', priority: 'high' }, {}]);
   });
 });
+
+describe('what Zeebe 8 refuses, Thresher refuses too', () => {
+  it.each([
+    ['source="$.order.id" target="$.orderId"', /JSONPath mapping.*source="=order\.id" target="orderId"/],
+    ['source="=order.id" target="$.orderId"', /JSONPath mapping.*source="=order\.id" target="orderId"/],
+    ['source="$" target="all"', /JSONPath mapping.*source="=…" target="all"/],
+  ])('should refuse a Zeebe 0.x JSONPath mapping (%s), naming the FEEL form to write', async (attributes, message) => {
+    const issues = await issuesOf(userTask(`<zeebe:ioMapping><zeebe:output ${attributes} /></zeebe:ioMapping>`));
+    expect(issues).toEqual([expect.objectContaining({ elementId: 'x', message: expect.stringMatching(message) })]);
+  });
+
+  it('should keep a static source that only contains a dollar sign as the string it is', async () => {
+    const model = await compile(
+      userTask('<zeebe:ioMapping><zeebe:output source="US$ 10" target="price" /></zeebe:ioMapping>'),
+    );
+    const node = model.processes.get('p')!.nodes.get('x') as UserTaskNode;
+    expect(node.io.outputs.map((mapping) => mapping.source.source)).toEqual(['"US$ 10"']);
+  });
+
+  it('should refuse execution listeners on a sequence flow, as Zeebe does', async () => {
+    const listener = ext(
+      '<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>',
+    );
+    const xml = around('<bpmn:task id="x" />').replace(
+      /<bpmn:sequenceFlow id="(\w+)" sourceRef="(\w+)" targetRef="(\w+)" \/>/,
+      `<bpmn:sequenceFlow id="$1" sourceRef="$2" targetRef="$3">${listener}</bpmn:sequenceFlow>`,
+    );
+    expect(xml).toContain('zeebe:executionListener ');
+    const issues = await issuesOf(xml);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/executionListeners on a bpmn:SequenceFlow: Zeebe runs/),
+      }),
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { TrackRecord } from '@thresher/checkpoint';
+import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { Node } from '../model/types.js';
 import { isSweepScope } from './compensation.js';
@@ -20,12 +20,17 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
   const node = nodeOf(ctx, track.nodeId);
   // A looping activity's inner track ends in its body (no flows) once the body has collected what it gave.
   const body = node.loop !== undefined && isBodyTrack(ctx, track, node);
+  let mapped: Variables | null = null;
   if (node.loop && !body) {
     // The host: each body applied the element's output mappings; a multi-instance host carries its output collection.
     if (track.result !== null) ctx.state.propagate(track.scopePath, track.result);
     delete track.loop;
-  } else if (!applyOutputs(ctx, track, node)) return;
-  if (body && !collectBody(ctx, track, node.loop!)) return;
+  } else {
+    const outputs = applyOutputs(ctx, track, node);
+    if (outputs === false) return;
+    mapped = outputs;
+  }
+  if (body && !collectBody(ctx, track, node.loop!, mapped)) return;
   ctx.state.dropWaits(ownedBy(track.id));
   let flows: { id: string | null; target: string }[];
   try {
@@ -63,9 +68,10 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
 
 /**
  * Apply what the element produced: with output mappings, evaluate them over the element's view and
- * propagate the targets; without, propagate the result as it is. False when an incident was raised.
+ * propagate the targets (returned); without, propagate the result as it is (null returned). False when an
+ * incident was raised.
  */
-function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): boolean {
+function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): Variables | null | false {
   const path = track.scopePath;
   // A compensation handler reads its entry's snapshot; what it produces goes to the live variables.
   const scope = ctx.state.scope(path);
@@ -75,10 +81,10 @@ function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): boolean
     const outputs = mapOrIncident(ctx, track, node.io.outputs, view, 'leave');
     if (!outputs) return false;
     ctx.state.propagate(target, outputs);
-  } else if (track.result !== null && node.type !== 'subProcess') {
-    ctx.state.propagate(target, track.result);
+    return outputs;
   }
-  return true;
+  if (track.result !== null && node.type !== 'subProcess') ctx.state.propagate(target, track.result);
+  return null;
 }
 
 /** A link throw's jump, as a flow without an id to the catch event of that name in its container. */

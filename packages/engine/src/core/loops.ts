@@ -43,6 +43,8 @@ export function enterLoop(ctx: StepContext, host: TrackRecord, node: Node, spec:
   const { n, items } = sized;
   const element = spec.inputElement ?? null;
   host.loop = { n, items, element, next: 0, completed: 0, outputs: {}, conditionMet: false };
+  const output = outputVariable(spec);
+  if (output !== undefined) host.loop.output = output;
   if (n === 0) return finishAt(ctx, host, spec, 'COMPLETE');
   host.wait = { kind: 'loop' };
   move(ctx, host, 'WAIT');
@@ -80,11 +82,12 @@ function openBody(ctx: StepContext, host: TrackRecord, node: Node, ordinal: numb
  * its completion condition with the counters; a standard loop checks whether another pass is due. False
  * when an incident was raised on the inner track.
  */
-export function collectBody(ctx: StepContext, inner: TrackRecord, spec: LoopSpec): boolean {
+export function collectBody(ctx: StepContext, inner: TrackRecord, spec: LoopSpec, mapped: Variables | null): boolean {
   const scope = ctx.state.scope(inner.scopePath) as ScopeRecord & { hostTrack: string };
   const host = ctx.state.track(scope.hostTrack);
   const position = host.loop!;
-  const view = { ...ctx.state.visible(inner.scopePath), ...inner.locals, ...inner.result };
+  // As Zeebe reads it in the inner instance's scope: what it produced, then its output mappings over that.
+  const view = { ...ctx.state.visible(inner.scopePath), ...inner.locals, ...inner.result, ...mapped };
   if (spec.kind === 'standardLoop') {
     const holds = loopHolds(ctx, inner, spec, view, 'leave');
     if (holds === undefined) return false;
@@ -176,9 +179,26 @@ function openBodies(ctx: StepContext, host: TrackRecord): ScopeRecord[] {
   return [...ctx.state.scopes.values()].filter((scope) => scope.hostTrack === host.id && isBodyScope(scope));
 }
 
-/** What a body's scope holds when it opens: its `loopCounter` (1-based, as Zeebe) and, with one, its item. */
+/**
+ * What a body's scope holds when it opens: its `loopCounter` (1-based, as Zeebe), with one its item, and with
+ * one the output element's variable as `null` (schema 9), so what the body produces lands in the body.
+ */
 export function initialBodyData(position: LoopRecord, ordinal: number): Variables {
   const data: Variables = { loopCounter: ordinal + 1 };
   if (position.element) data[position.element] = position.items?.[ordinal] ?? null;
+  if (position.output !== undefined) data[position.output] = null;
   return data;
+}
+
+/** A FEEL name, or a path of names (`result`, `result.total`), as an output element written as a reference. */
+const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * The variable a multi-instance's output element reads, when it is a plain reference (`=result`,
+ * `=result.total`) other than the item or `loopCounter`: Zeebe makes it a local of every body (null at first),
+ * so each body's output stays its own instead of reaching a scope the next body reads.
+ */
+function outputVariable(spec: MultiInstance): string | undefined {
+  const name = spec.outputElement ? REFERENCE.exec(spec.outputElement.source.trim())?.[1] : undefined;
+  return name === undefined || name === spec.inputElement || name === 'loopCounter' ? undefined : name;
 }

@@ -112,6 +112,10 @@ function readMappings(
     }
     // Zeebe's value rule: `=expr` is FEEL, other text the literal string; no source at all is null.
     const raw = str(parameter, 'source');
+    if (isJsonPath(raw) || isJsonPath(target)) {
+      issues.error(element, jsonPathMessage(kind, raw, target));
+      continue;
+    }
     const source =
       raw === undefined || raw === ''
         ? { source: 'null', elementId: idOf(element) ?? '' }
@@ -119,6 +123,25 @@ function readMappings(
     if (source) mappings.push({ source, target });
   }
   return mappings;
+}
+
+/** A Zeebe 0.x JSONPath (`$`, `$.order.id`): Zeebe 8 would read it as a static string, or a variable named `$…`. */
+function isJsonPath(text: string | undefined): boolean {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '$' || trimmed.startsWith('$.') || trimmed.startsWith('$[');
+}
+
+/** The refusal of a JSONPath mapping, with the FEEL form to write instead. */
+function jsonPathMessage(kind: string, source: string | undefined, target: string): string {
+  const path = (text: string): string =>
+    text
+      .trim()
+      .replace(/^\$\.?/, '')
+      .replace(/\[['"]?([^'"\]]+)['"]?\]/g, '.$1')
+      .replace(/^\./, '');
+  const feelSource = source === undefined || isJsonPath(source) ? `=${path(source ?? '') || '…'}` : source;
+  const feelTarget = isJsonPath(target) ? path(target) || '…' : target;
+  return `${kind} source="${source ?? ''}" target="${target}" is a Zeebe 0.x JSONPath mapping, which Zeebe 8 does not read as a path: write it in FEEL, source="${feelSource}" target="${feelTarget}"`;
 }
 
 /** `zeebe:taskHeaders` as a plain record (later duplicates win, as in Zeebe's job headers). */

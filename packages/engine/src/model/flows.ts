@@ -5,9 +5,10 @@
  * @module
  */
 import { compileRequiredExpression } from './expression.js';
+import { readExtensions } from './extensions.js';
 import { isJuel } from './foreign.js';
 import type { IssueCollector } from './issues.js';
-import { child, idOf, type ModdleElement, str } from './moddle.js';
+import { child, extensions, idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
 import { type Flow, type Node, NodeType } from './types.js';
 
@@ -48,6 +49,7 @@ export function compileFlow(
   const source = endpoint(element, 'sourceRef', view, unresolved, issues);
   const target = endpoint(element, 'targetRef', view, unresolved, issues);
   const condition = conditionOf(element, issues);
+  checkFlowExtensions(element, issues);
   if (!source || !target || condition === undefined) return null;
   if (condition && !decides(source.node)) {
     const why =
@@ -69,6 +71,21 @@ export function compileFlow(
   source.node.outgoing.push(id);
   target.node.incoming.push(id);
   return flow;
+}
+
+/**
+ * A sequence flow reads no extension of its own. Execution listeners are refused as Zeebe refuses them there;
+ * any other Zeebe or Thresher extension is ignored, warned about or refused as `readExtensions` says.
+ */
+function checkFlowExtensions(element: ModdleElement, issues: IssueCollector): void {
+  if (extensions(element).some((extension) => extension.$type === 'zeebe:ExecutionListeners')) {
+    issues.error(
+      element,
+      'zeebe:executionListeners on a bpmn:SequenceFlow: Zeebe runs execution listeners on processes and flow nodes only, not on sequence flows; move them to the element the flow leads to',
+    );
+    return;
+  }
+  readExtensions(element, [], issues);
 }
 
 function decides(node: Node): boolean {
