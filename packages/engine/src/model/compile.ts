@@ -11,6 +11,7 @@ import { IssueCollector, LineIndex } from './issues.js';
 import { children, idOf, type ModdleDocument, readXml } from './moddle.js';
 import { compileProcess } from './process.js';
 import { collectReadWarnings, unparsable } from './read-warnings.js';
+import { straightThroughLoops } from './straight-through.js';
 import { unsupportedIssues } from './support.js';
 import type { ProcessDef, ProcessModel } from './types.js';
 import { BPMN_NAMESPACE, doctypeAt, normalizeAttributeSpacing, type RootTag, rootTag } from './xml-text.js';
@@ -86,6 +87,7 @@ export async function compile(xml: string, options: CompileOptions = {}): Promis
     issues.absorb(part);
     if (process) processes.set(process.id, process);
   }
+  issues.issues.push(...straightThroughLoops(processes));
   if (elements.length === 0) {
     issues.errorAt(idOf(definitions) ?? null, definitions.$type, 'the definitions contain no bpmn:Process');
   } else if (!anyExecutable && !options.allowNonExecutable) {
