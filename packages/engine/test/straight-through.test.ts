@@ -83,9 +83,7 @@ describe('straight-through processing loops', () => {
           `${f(`split${i}`, `l${i}`)}${f(`split${i}`, `r${i}`)}${f(`l${i}`, `join${i}`)}${f(`r${i}`, `join${i}`)}${f(`join${i}`, i === 59 ? 'end' : `split${i + 1}`)}`,
       )
       .join('');
-    const xml = bpmn(
-      `<bpmn:startEvent id="start" />${nodes}<bpmn:endEvent id="end" />${f('start', 'split0')}${flows}`,
-    );
+    const xml = bpmn(`<bpmn:startEvent id="start" />${nodes}<bpmn:endEvent id="end" />${f('start', 'split0')}${flows}`);
     await expect(compile(xml)).resolves.toBeDefined();
   });
 });
