@@ -69,8 +69,10 @@ export function schema7to8(document: Record<string, unknown>): Record<string, un
 
 /**
  * Schema 8 → 9: a multi-instance host may name its output element's variable (`LoopRecord.output`), which
- * each body then holds as a local `null` from the start (as in Zeebe), so what a body produces stays in it. A
- * schema-8 host names none: its bodies run on as they started, without the local, so nothing changes.
+ * each body then holds as a local `null` from the start (as in Zeebe), so what a body produces stays in it; an
+ * instance may hold a run that yielded half-way (`InstanceRecord.drain`: its tracks mid-move), and an incident
+ * may be a `step-limit`. A schema-8 host names none (its bodies run on as they started, without the local),
+ * and a schema-8 document was never written half-way through a run nor with that incident, so nothing changes.
  */
 export function schema8to9(document: Record<string, unknown>): Record<string, unknown> {
   return { ...document };

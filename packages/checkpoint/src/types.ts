@@ -45,6 +45,13 @@ export interface InstanceRecord {
    * changes nothing. @since schema 3
    */
   receivedIds: string[];
+  /**
+   * A run that yielded before its tracks all waited (it made many element moves in one go): the tracks still
+   * to move, in the order they move, and how many element moves the run has made since it last waited. The
+   * engine takes it up again at once (after other work had its turn), and raises a `step-limit` incident on
+   * those tracks when the run goes past the engine's limit. @since schema 9
+   */
+  drain?: { agenda: string[]; moves: number };
 }
 
 export interface ScopeRecord {
@@ -213,7 +220,15 @@ export interface IncidentRecord {
    * `uncaught-error` (schema 3): a BPMN error no boundary or event sub-process caught. `call-failed`
    * (schema 5): a call activity's child could not be started, or ended without completing.
    */
-  kind: 'job-failed' | 'no-flow-taken' | 'expression-failed' | 'mapping-failed' | 'uncaught-error' | 'call-failed';
+  kind:
+    | 'job-failed'
+    | 'no-flow-taken'
+    | 'expression-failed'
+    | 'mapping-failed'
+    | 'uncaught-error'
+    | 'call-failed'
+    /** The run went past the engine's step limit without waiting (a loop that never waits). @since schema 9 */
+    | 'step-limit';
   /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
   resume: 'enter' | 'leave' | 'job';
   message: string;

@@ -44,6 +44,14 @@ export interface EngineOptions {
    * instance this engine loaded stays in memory, and `userTasks()` lists them all.
    */
   dehydrate?: boolean;
+  /**
+   * How many element moves (an element entered or left) one run of an instance may make without reaching a
+   * wait — a user task, a job, a timer, a message — before its tracks stop with a `step-limit` incident
+   * (`retryIncident` lets them run that many more). A model that loops without waiting stops there instead
+   * of running for ever. Default 100 000. Whatever the limit, a long run yields to other instances every
+   * thousand moves (a persist point of its own), so no instance holds the engine.
+   */
+  stepLimit?: number;
 }
 
 export interface DeployResult {

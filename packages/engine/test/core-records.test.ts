@@ -35,6 +35,7 @@ const owing = (partial: Partial<Obligations>): Obligations => ({
   messageSubscriptions: new Set(),
   outbox: new Set(),
   ended: null,
+  yielded: null,
   ...partial,
 });
 
@@ -84,6 +85,15 @@ describe('effectsBetween', () => {
     expect(effectsBetween(delivering, owing({ ended: 'terminated' }))).toEqual([
       { type: 'ended', status: 'terminated' },
     ]);
+  });
+});
+
+describe('effectsBetween a yielded run', () => {
+  it('should owe a run that yielded its continuation at every slice, and nothing once it waits', () => {
+    expect(effectsBetween(owing({}), owing({ yielded: 1000 }))).toEqual([{ type: 'continue' }]);
+    expect(effectsBetween(owing({ yielded: 1000 }), owing({ yielded: 2000 }))).toEqual([{ type: 'continue' }]);
+    expect(effectsBetween(owing({ yielded: 2000 }), owing({}))).toEqual([]);
+    expect(effectsBetween(NOTHING_OWED, owing({ yielded: 2000 }))).toEqual([{ type: 'continue' }]);
   });
 });
 

@@ -6,7 +6,7 @@ import { enter } from './enter.js';
 import { eventId } from './event-ids.js';
 import { armEventSubProcesses } from './event-subprocesses.js';
 import { fireInclusiveJoins } from './gateways.js';
-import { retryIncident } from './incidents.js';
+import { raiseIncident, retryIncident } from './incidents.js';
 import type { InstanceEvent } from './instance-event.js';
 import { leave } from './leave.js';
 import { correlateMessage, receiveSignal } from './messages.js';
@@ -47,6 +47,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return start(ctx, event.variables, event.startNode);
     case 'instance.cancel':
       return terminate(ctx, '/', '');
+    case 'instance.continue':
+      return; // the drain takes the yielded run up
     case 'job.completed':
       return jobCompleted(ctx, event.jobId, event.result);
     case 'job.failed':
@@ -81,15 +83,51 @@ function start(ctx: StepContext, variables: Record<string, unknown>, startNode: 
 /**
  * Move every runnable track until each waits or ends, then settle joins and drained scopes. Tracks that
  * ended go once the agenda is empty: a long loop within one step never scans its finished passes again.
+ *
+ * A run that the instance yielded before (`drain`) is taken up first, its tracks first on the agenda. Every
+ * `yieldAfter` moves the run yields: its tracks still to move are kept in the state, written at the persist
+ * point that ends the step, and taken up by the next step (`instance.continue`) once other work had its turn.
+ * A run that makes `stepLimit` moves without waiting stops: each track still to move gets a `step-limit`
+ * incident, whose retry lets it run again.
  */
 function drain(ctx: StepContext): void {
+  const { instance } = ctx.state;
+  let moves = instance.drain?.moves ?? 0;
+  if (instance.drain) ctx.agenda.unshift(...instance.drain.agenda);
+  delete instance.drain;
+  let sinceYield = 0;
   for (;;) {
     while (ctx.agenda.length > 0) {
+      if (moves >= ctx.stepLimit) {
+        stopRun(ctx, moves);
+        break;
+      }
+      // Only between whole moves of the step's own bookkeeping: an event-based gateway's decision or a
+      // retried entry is consumed by the move that follows it, within this step.
+      const yieldNow = sinceYield >= ctx.yieldAfter && instance.status === 'running';
+      if (yieldNow && ctx.decided.size === 0 && ctx.reentering.size === 0) {
+        instance.drain = { agenda: ctx.agenda.splice(0), moves };
+        for (const id of ctx.retired.splice(0)) ctx.state.tracks.delete(id);
+        return;
+      }
       const track = ctx.state.tracks.get(ctx.agenda.shift()!);
       if (track?.state === 'entering') enter(ctx, track);
       else if (track?.state === 'leaving') leave(ctx, track);
+      else continue;
+      moves++;
+      sinceYield++;
     }
     for (const id of ctx.retired.splice(0)) ctx.state.tracks.delete(id);
     if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx)) break;
+  }
+}
+
+/** The run went past the step limit: every track still to move stops with an incident a person can retry. */
+function stopRun(ctx: StepContext, moves: number): void {
+  const message = `the run made ${moves} element moves without waiting (the engine's stepLimit is ${ctx.stepLimit}): the model loops without ever waiting; mend the model, or retry the incident to let it run on`;
+  for (const id of new Set(ctx.agenda.splice(0))) {
+    const track = ctx.state.tracks.get(id);
+    if (track?.state !== 'entering' && track?.state !== 'leaving') continue;
+    raiseIncident(ctx, track, 'step-limit', track.state === 'leaving' ? 'leave' : 'enter', message, null);
   }
 }

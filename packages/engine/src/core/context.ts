@@ -14,6 +14,10 @@ export interface CoreContext {
   defaultRetries: number;
   /** Backoff in ms before retry n (1-based). */
   backoff: (failure: number) => number;
+  /** Element moves after which a run that has not waited yet yields (durably), so other work gets its turn. */
+  yieldAfter: number;
+  /** Element moves a run may make without waiting before its tracks stop with a `step-limit` incident. */
+  stepLimit: number;
 }
 
 /**
@@ -55,6 +59,8 @@ export function createStepContext(
     now: core.now,
     defaultRetries: core.defaultRetries,
     backoff: core.backoff,
+    yieldAfter: core.yieldAfter,
+    stepLimit: core.stepLimit,
     state,
     id: state.instance.id,
     effects,

@@ -31,7 +31,9 @@ export type Effect =
    * The instance is done here: it ended and owes no delivery any more. The runtime lets go of it (its lease
    * goes with the write that made this durable, or after it).
    */
-  | { type: 'ended'; status: Exclude<InstanceStatus, 'running'> };
+  | { type: 'ended'; status: Exclude<InstanceStatus, 'running'> }
+  /** The instance yielded a run half-way (`InstanceRecord.drain`): take it up once other work had its turn. */
+  | { type: 'continue' };
 
 /**
  * What a state obliges the runtime to keep doing: the jobs to run, the earliest timer to wake at, the
@@ -46,6 +48,8 @@ export interface Obligations {
   outbox: Set<string>;
   /** How it ended, once it has and has nothing left to deliver (nothing more is owed); null before. */
   ended: Exclude<InstanceStatus, 'running'> | null;
+  /** A yielded run to take up, by how many moves it has made (each slice of a run is owed anew); null without. */
+  yielded: number | null;
 }
 
 /** What a restored instance is owed against: nothing, so everything its state holds is performed. */
@@ -55,6 +59,7 @@ export const NOTHING_OWED: Obligations = Object.freeze({
   messageSubscriptions: new Set(),
   outbox: new Set(),
   ended: null,
+  yielded: null,
 }) as Obligations;
 
 export function obligationsOf(state: InstanceState): Obligations {
@@ -75,6 +80,7 @@ export function obligationsOf(state: InstanceState): Obligations {
     // Delivered even after the instance ended: a signal end event's signal still goes out.
     outbox: new Set(state.outbox.map((entry) => entry.id)),
     ended: status === 'running' || state.outbox.length > 0 ? null : status,
+    yielded: running ? (state.instance.drain?.moves ?? null) : null,
   };
 }
 
@@ -94,5 +100,6 @@ export function effectsBetween(before: Obligations, after: Obligations, announce
   effects.push(...announcements);
   for (const [key, jobId] of after.jobs) if (!before.jobs.has(key)) effects.push({ type: 'dispatch', jobId });
   for (const id of after.outbox) if (!before.outbox.has(id)) effects.push({ type: 'deliver', entryId: id });
+  if (after.yielded !== null && after.yielded !== before.yielded) effects.push({ type: 'continue' });
   return effects;
 }

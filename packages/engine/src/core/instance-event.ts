@@ -11,6 +11,8 @@ export type InstanceEvent =
     }
   /** Stop an instance where it stands: every track cancelled, the instance `terminated`. */
   | { type: 'instance.cancel' }
+  /** Take up the run the instance yielded (`InstanceRecord.drain`) after other work had its turn. */
+  | { type: 'instance.continue' }
   | { type: 'job.completed'; jobId: string; result: Variables }
   /** `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. */
   | { type: 'job.failed'; jobId: string; error: string; retryable: boolean; errorCode?: string }

@@ -28,7 +28,13 @@ export interface EnginePartsOptions {
   owner?: string;
   leaseTtlMs?: number;
   dehydrate?: boolean;
+  stepLimit?: number;
 }
+
+/** Element moves a run makes before it yields to other work (durably, at a persist point of its own). */
+const YIELD_AFTER = 1_000;
+/** Element moves a run may make without waiting, unless `EngineOptions.stepLimit` says. */
+export const DEFAULT_STEP_LIMIT = 100_000;
 
 /** What the engine's API works through. Made once per engine by {@link createEngineParts}. */
 export interface EngineParts {
@@ -63,6 +69,10 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) {
     throw new RangeError(`leaseTtlMs must be a positive integer of milliseconds, got ${ttlMs}`);
+  }
+  const stepLimit = options.stepLimit ?? DEFAULT_STEP_LIMIT;
+  if (!(Number.isSafeInteger(stepLimit) && stepLimit > 0)) {
+    throw new RangeError(`stepLimit must be a positive integer of element moves, got ${stepLimit}`);
   }
   const leases = new Leases(repository, clock, options.owner ?? newOwner(), ttlMs);
   ownerAlive(leases.owner);
@@ -158,6 +168,8 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       handlers,
       defaultRetries: options.retries ?? 3,
       backoff: options.backoff ?? defaultBackoff,
+      yieldAfter: YIELD_AFTER,
+      stepLimit,
     },
     events: eventSink(emitter),
     store: new LeasedStore(repository, leases),

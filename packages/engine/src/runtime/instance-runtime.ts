@@ -79,6 +79,8 @@ export class InstanceRuntime {
       // Decided in turn, not when submitted: two cancels can be under way at once (a parent's, and a restored
       // orphan's own), and the second finds the instance ended. Ended is as cancelled as it gets: nothing to write.
       if (event.type === 'instance.cancel' && this.state.instance.status !== 'running') return;
+      // Taken up already, by a step that came between (every step takes a yielded run up first).
+      if (event.type === 'instance.continue' && this.state.instance.drain === undefined) return;
       this.perform(await this.step([event]));
     });
   }
@@ -235,6 +237,8 @@ export class InstanceRuntime {
       now: settings.clock.now(),
       defaultRetries: settings.defaultRetries,
       backoff: settings.backoff,
+      yieldAfter: settings.yieldAfter,
+      stepLimit: settings.stepLimit,
     };
   }
 
@@ -279,6 +283,10 @@ export class InstanceRuntime {
           break;
         case 'timer.cancel':
           this.timerWake?.cancel();
+          break;
+        case 'continue':
+          // A macrotask, not a microtask: other instances' steps, timers and I/O run before the run goes on.
+          if (!this.stopped) setImmediate(() => void this.submit({ type: 'instance.continue' }).catch(() => {}));
           break;
         case 'message.take': {
           // Faults surface through the residency's fault and settled().
@@ -419,7 +427,8 @@ export class InstanceRuntime {
 
   /** Running, and waiting only on the outside world or a BPMN timer: nothing queued, running or on its way out. */
   get parked(): boolean {
-    if (this.state.instance.status !== 'running' || this.queued > 0 || this.jobRunner?.busy) return false;
+    const { instance } = this.state;
+    if (instance.status !== 'running' || instance.drain || this.queued > 0 || this.jobRunner?.busy) return false;
     return !this.jobRunner?.hasBackoffs && this.inFlightEffects === 0 && this.state.outbox.length === 0;
   }
 

@@ -27,6 +27,10 @@ export interface LoopSettings {
   backoff(failure: number): number;
   /** Looked up at each dispatch: a handler registered later runs on the next one. */
   readonly handlers: Handlers;
+  /** Element moves after which a run that has not waited yields, so other instances and I/O get their turn. */
+  readonly yieldAfter: number;
+  /** Element moves a run may make without waiting before it stops with `step-limit` incidents. */
+  readonly stepLimit: number;
 }
 
 /** Where a loop's events go, once the step that made them is durable. */

@@ -27,7 +27,8 @@ export function settledState(
   options: SettledOptions = {},
 ): SettledState | undefined {
   const { instance } = state;
-  if (activity.stepping) return undefined;
+  // A run that yielded goes on at once: under way, as a queued step is.
+  if (activity.stepping || (instance.status === 'running' && instance.drain)) return undefined;
   // An ended instance may still be telling its parent how it ended: settled once that is done (a handler
   // of a job the end cancelled may never answer, and is no one's to wait for).
   if (instance.status !== 'running') {
