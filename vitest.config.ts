@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@thresher\/checkpoint\/conformance$/, replacement: src('checkpoint/src/conformance/index.ts') },
       { find: /^@thresher\/checkpoint$/, replacement: src('checkpoint/src/index.ts') },
+      { find: /^@thresher\/feel$/, replacement: src('feel/src/index.ts') },
       { find: /^@thresher\/engine\/testing$/, replacement: src('engine/src/testing/index.ts') },
       { find: /^@thresher\/engine$/, replacement: src('engine/src/index.ts') },
       { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },
