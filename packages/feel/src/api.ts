@@ -160,6 +160,8 @@ export function evaluate(
 /**
  * Evaluates unary tests against an input value, as a decision table tests an input entry.
  *
+ * @param input the input value (plain data or a FEEL value); `undefined` evaluates the tests with no
+ *   input value at all, as feel-scala does when none is bound.
  * @returns true when the input passes, false when not, null when the tests cannot decide.
  */
 export function evaluateUnaryTests(
@@ -170,10 +172,9 @@ export function evaluateUnaryTests(
 ): FeelResult {
   const state = stateOf(options);
   if (!(state instanceof EvalState)) return { ok: false, failure: state };
-  return run(
-    parsed.source,
-    parsed[PARSED].code,
-    () => Scope.root(variables).withVariable(INPUT_VARIABLE, toFeel(input)),
-    state,
-  );
+  const scope = () => {
+    const root = Scope.root(variables);
+    return input === undefined ? root : root.withVariable(INPUT_VARIABLE, toFeel(input));
+  };
+  return run(parsed.source, parsed[PARSED].code, scope, state);
 }

@@ -15,8 +15,16 @@ import type { Arguments, ArithOp, Bound, CompareOp, Iterator, Node, Span, Tempor
 import { BUILTIN_NAMES } from './builtins/registry.js';
 import { FeelSyntaxError } from './errors.js';
 import { parseNumber } from './number.js';
+import { prepareSource, STAND_INS } from './source.js';
 
-const context = Object.fromEntries(BUILTIN_NAMES.map((name) => [name, 1]));
+// The names lezer-feel must know to read them with their spaces: the built-ins (but the keywords `and`
+// and `or`, read through stand-ins), and the type `days and time duration`.
+const KNOWN_NAMES = [
+  ...BUILTIN_NAMES.filter((name) => name !== 'and' && name !== 'or'),
+  ...Object.keys(STAND_INS),
+  'days and time duration',
+];
+const context = Object.fromEntries(KNOWN_NAMES.map((name) => [name, 1]));
 const expressionParser = parser.configure({
   top: 'Expression',
   contextTracker: trackVariables(context),
@@ -36,16 +44,18 @@ const SYMBOL_IN_NAME = /[-+*/.'^]/;
 
 /** Parses a FEEL expression into feel-scala's syntax. @throws FeelSyntaxError */
 export function parseExpressionTree(source: string): Node {
-  const tree = expressionParser.parse(source);
-  const builder = new Builder(source, 0);
+  const text = prepareSource(source);
+  const tree = expressionParser.parse(text);
+  const builder = new Builder(text, 0, source);
   builder.checkErrors(tree.topNode);
   return builder.expression(only(builder.kids(tree.topNode), tree.topNode, builder));
 }
 
 /** Parses FEEL unary tests (a decision table's input entry) into feel-scala's syntax. @throws FeelSyntaxError */
 export function parseUnaryTestsTree(source: string): Node {
-  const tree = unaryTestsParser.parse(source);
-  const builder = new Builder(source, 0);
+  const text = prepareSource(source);
+  const tree = unaryTestsParser.parse(text);
+  const builder = new Builder(text, 0, source);
   builder.checkErrors(tree.topNode);
   return builder.unaryTests(tree.topNode);
 }
@@ -59,12 +69,15 @@ function only(nodes: SyntaxNode[], parent: SyntaxNode, builder: Builder): Syntax
 /** Turns one lezer tree (of `source`, which starts at `offset` in the whole text) into AST nodes. */
 class Builder {
   constructor(
+    /** The text lezer-feel read (the source prepared by `prepareSource`). */
     private readonly source: string,
     private readonly offset: number,
+    /** The whole source as written, for messages. */
+    private readonly original: string,
   ) {}
 
   error(reason: string, node: SyntaxNode | Span): FeelSyntaxError {
-    return new FeelSyntaxError(reason, this.source, node.from + this.offset, node.to + this.offset);
+    return new FeelSyntaxError(reason, this.original, node.from + this.offset, node.to + this.offset);
   }
 
   span(node: SyntaxNode): Span {
@@ -214,7 +227,8 @@ class Builder {
   private nameOf(node: SyntaxNode): string {
     const kids = this.kids(node);
     if (kids.length === 1 && kids[0]!.name === 'BacktickIdentifier') return this.text(kids[0]!).slice(1, -1);
-    return this.text(node);
+    const text = this.text(node);
+    return STAND_INS[text] ?? text;
   }
 
   private isBacktick(node: SyntaxNode): boolean {
@@ -234,7 +248,7 @@ class Builder {
   private reparse(node: SyntaxNode): Node {
     const text = this.text(node);
     const tree = expressionParser.parse(text);
-    const inner = new Builder(text, node.from + this.offset);
+    const inner = new Builder(text, node.from + this.offset, this.original);
     inner.checkErrors(tree.topNode);
     const top = only(inner.kids(tree.topNode), tree.topNode, inner);
     if (top.name === 'VariableName' && top.to - top.from === text.length)
@@ -248,6 +262,9 @@ class Builder {
     if (!this.isBacktick(key!) && /\s/.test(name) && name.replace(/\s+/g, ' ') !== 'time offset') {
       throw this.error(`"${name}" is not a name: a name with spaces must be written in backticks`, key!);
     }
+    // feel-scala's names exclude its reserved words: `{null: 1}.null` does not parse.
+    if (!this.isBacktick(key!) && RESERVED.has(name))
+      throw this.error(`"${name}" is a reserved word, not a name`, key!);
     const keyName = name === 'time offset' || this.isBacktick(key!) ? name : name.replace(/\s+/g, ' ');
     return { ...span, kind: 'path', target: this.expression(target!), key: keyName };
   }
@@ -380,17 +397,18 @@ class Builder {
     if (kids.length === 2) {
       const op = this.text(kids[0]!);
       if (op !== '-') throw this.error(`"${op}" is not a FEEL prefix operator`, kids[0]!);
-      return { ...span, kind: 'negate', operand: this.expression(kids[1]!) };
+      return liftInstanceOf(this.expression(kids[1]!), (operand) => ({ ...span, kind: 'negate', operand }));
     }
     const op = this.text(kids[1]!);
     if (!['+', '-', '*', '/', '**'].includes(op)) throw this.error(`"${op}" is not a FEEL operator`, kids[1]!);
-    return {
+    const left = this.expression(kids[0]!);
+    return liftInstanceOf(this.expression(kids[2]!), (right) => ({
       ...span,
       kind: 'arith',
       op: op as ArithOp,
-      left: this.expression(kids[0]!),
-      right: this.expression(kids[2]!),
-    };
+      left,
+      right,
+    }));
   }
 
   private simpleUnaryTest(node: SyntaxNode, span: Span): Node {
@@ -494,6 +512,29 @@ class Builder {
 }
 
 const KEYWORDS = new Set(['if', 'then', 'else']);
+/** feel-scala's reserved words, which are not names. */
+const RESERVED = new Set([
+  'null',
+  'true',
+  'false',
+  'function',
+  'in',
+  'return',
+  'then',
+  'else',
+  'satisfies',
+  'and',
+  'or',
+]);
+
+/**
+ * lezer-feel binds `instance of` tighter than arithmetic; feel-scala tests the whole arithmetic
+ * (`2 * 3 instance of number` is `(2 * 3) instance of number`). Moves the test out of an operand.
+ */
+function liftInstanceOf(operand: Node, wrap: (operand: Node) => Node): Node {
+  if (operand.kind !== 'instanceOf') return wrap(operand);
+  return { ...operand, value: wrap(operand.value) };
+}
 
 /** Whether only whitespace and comments follow `at`. */
 function isAtEnd(source: string, at: number): boolean {

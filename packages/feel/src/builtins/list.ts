@@ -188,6 +188,9 @@ export const listBuiltins: BuiltinTable = {
   ],
   all: [builtin(['list'], ([list]) => (isList(list) ? allOf(list) : undefined), true)],
   any: [builtin(['list'], ([list]) => (isList(list) ? anyOf(list) : undefined), true)],
+  // feel-scala's older names of `all` and `any`.
+  and: [builtin(['list'], ([list]) => (isList(list) ? allOf(list) : undefined), true)],
+  or: [builtin(['list'], ([list]) => (isList(list) ? anyOf(list) : undefined), true)],
   sublist: [
     ...['start', 'start position'].map((start) =>
       builtin(['list', start], ([list, from]) => {

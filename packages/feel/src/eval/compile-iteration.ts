@@ -73,6 +73,8 @@ export function compileIterators(
   names: readonly string[],
   sources: readonly Code[],
   body: Code,
+  /** Whether the body reads `partial` (copying it each round is quadratic, so only then). */
+  readsPartial = true,
 ): Code {
   return (scope, state) => {
     const values = lists(
@@ -83,7 +85,7 @@ export function compileIterators(
     if (kind === 'for') {
       const results: FeelValue[] = [];
       for (const vars of combinations(names, values)) {
-        vars.set('partial', results.slice());
+        if (readsPartial) vars.set('partial', results.slice());
         const value = body(scope.with(vars), state);
         // A list cannot hold feel-scala's error value; Zeebe writes it as null.
         results.push(isError(value) ? null : value);

@@ -133,6 +133,7 @@ export function compile(node: Node): Code {
         node.iterators.map((iterator) => iterator.name),
         node.iterators.map((iterator) => compile(iterator.source)),
         compile(node.body),
+        node.kind === 'for' && mentions(node.body, 'partial'),
       );
     case 'filter':
       return compileFilter(compile(node.list), node.filter, compile(node.filter));
@@ -336,6 +337,24 @@ function compilePath(node: NodeOf<'ref'> | NodeOf<'path'>): Code {
     for (const key of keys) value = path(value as FeelValue, key, state);
     return value;
   };
+}
+
+/** Whether a name is read anywhere in the tree (an over-approximation: shadowing is ignored). */
+function mentions(node: Node, name: string): boolean {
+  if (node.kind === 'ref') return node.name === name;
+  return Object.values(node).some((child) => isNodeLike(child) && mentionsIn(child, name));
+}
+
+function isNodeLike(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function mentionsIn(value: object, name: string): boolean {
+  if (Array.isArray(value)) return value.some((item) => isNodeLike(item) && mentionsIn(item, name));
+  if ('kind' in value && typeof (value as { kind: unknown }).kind === 'string' && 'from' in value) {
+    return mentions(value as Node, name);
+  }
+  return Object.values(value).some((child) => isNodeLike(child) && mentionsIn(child, name));
 }
 
 /** `instance of`: feel-scala compares type names; `list<T>` and `function<…>->T` are read per the DMN spec. */

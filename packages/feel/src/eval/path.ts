@@ -31,30 +31,31 @@ function clockProperties(time: { hour: number; minute: number; second: number })
 /** The properties feel-scala gives a value (none for numbers, strings, lists…). */
 export function propertiesOf(value: FeelValue): Properties | null {
   if (value instanceof FeelDate) return dateProperties(value);
-  if (value instanceof FeelLocalTime) {
-    return { ...clockProperties(value), 'time offset': () => null, timezone: () => null };
-  }
-  if (value instanceof FeelTime) {
+  // Listed in the order feel-scala's messages name them (a Scala hash map's order).
+  if (value instanceof FeelLocalTime || value instanceof FeelTime) {
+    const clock = clockProperties(value);
     return {
-      ...clockProperties(value),
-      'time offset': () => FeelDaysTimeDuration.ofSeconds(value.offsetSeconds),
-      timezone: () => value.zone,
+      timezone: () => (value instanceof FeelTime ? value.zone : null),
+      second: clock.second!,
+      'time offset': () => (value instanceof FeelTime ? FeelDaysTimeDuration.ofSeconds(value.offsetSeconds) : null),
+      minute: clock.minute!,
+      hour: clock.hour!,
     };
   }
-  if (value instanceof FeelLocalDateTime) {
+  if (value instanceof FeelLocalDateTime || value instanceof FeelDateTime) {
+    const date = dateProperties(value.date);
+    const clock = clockProperties(new FeelLocalTime(value.nanoOfDay));
+    const zoned = value instanceof FeelDateTime ? value : null;
     return {
-      ...dateProperties(value.date),
-      ...clockProperties(new FeelLocalTime(value.nanoOfDay)),
-      'time offset': () => null,
-      timezone: () => null,
-    };
-  }
-  if (value instanceof FeelDateTime) {
-    return {
-      ...dateProperties(value.date),
-      ...clockProperties(new FeelLocalTime(value.nanoOfDay)),
-      'time offset': () => FeelDaysTimeDuration.ofSeconds(value.offsetSeconds),
-      timezone: () => (value.hasTimeZone() ? value.zone.id : null),
+      timezone: () => (zoned?.hasTimeZone() ? zoned.zone.id : null),
+      year: date.year!,
+      second: clock.second!,
+      month: date.month!,
+      day: date.day!,
+      'time offset': () => (zoned ? FeelDaysTimeDuration.ofSeconds(zoned.offsetSeconds) : null),
+      weekday: date.weekday!,
+      minute: clock.minute!,
+      hour: clock.hour!,
     };
   }
   if (value instanceof FeelYearsMonthsDuration) return { years: () => value.years, months: () => value.months };
