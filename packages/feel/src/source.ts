@@ -81,3 +81,30 @@ function closing(source: string, start: number, quote: string): number {
   while (i < source.length && source[i] !== quote) i += source[i] === '\\' ? 2 : 1;
   return Math.min(i + 1, source.length);
 }
+
+/** Whether only whitespace and comments follow `at`. */
+export function isAtEnd(source: string, at: number): boolean {
+  return (
+    source
+      .slice(at)
+      .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')
+      .trim() === ''
+  );
+}
+
+/**
+ * feel-scala's escape handling of a string literal: `\n \r \t \b \f \' \"` (unless the backslash is
+ * itself escaped), then `\\` to `\`; any other backslash stays as written.
+ */
+export function unescapeString(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text
+    .replace(/(?<!\\)\\n/g, '\n')
+    .replace(/(?<!\\)\\r/g, '\r')
+    .replace(/(?<!\\)\\t/g, '\t')
+    .replace(/(?<!\\)\\b/g, '\b')
+    .replace(/(?<!\\)\\f/g, '\f')
+    .replace(/(?<!\\)\\'/g, "'")
+    .replace(/(?<!\\)\\"/g, '"')
+    .replace(/\\\\/g, '\\');
+}
