@@ -75,6 +75,7 @@ export function parseNumber(text: string): FeelNumber | null {
   return decimal === null ? null : normalize(decimal);
 }
 
+/** `a + b`, rounded to 34 digits. */
 export function add(a: FeelNumber, b: FeelNumber): FeelNumber {
   if (typeof a === 'number' && typeof b === 'number') {
     const sum = a + b;
@@ -83,6 +84,7 @@ export function add(a: FeelNumber, b: FeelNumber): FeelNumber {
   return normalize(toDecimal(a).plus(toDecimal(b)));
 }
 
+/** `a - b`, rounded to 34 digits. */
 export function subtract(a: FeelNumber, b: FeelNumber): FeelNumber {
   if (typeof a === 'number' && typeof b === 'number') {
     const difference = a - b;
@@ -91,6 +93,7 @@ export function subtract(a: FeelNumber, b: FeelNumber): FeelNumber {
   return normalize(toDecimal(a).minus(toDecimal(b)));
 }
 
+/** `a * b`, rounded to 34 digits. */
 export function multiply(a: FeelNumber, b: FeelNumber): FeelNumber {
   if (typeof a === 'number' && typeof b === 'number') {
     // Exact when the true product is a safe integer: the double product then rounds to itself.
@@ -106,19 +109,23 @@ export function divide(a: FeelNumber, b: FeelNumber): FeelNumber {
   return normalize(toDecimal(a).dividedBy(toDecimal(b)));
 }
 
+/** `-a`, keeping the scale. */
 export function negate(a: FeelNumber): FeelNumber {
   return typeof a === 'number' ? 0 - a : normalize(a.negate());
 }
 
+/** The order of two numbers by value (`1.0` equals `1`): -1, 0 or 1. */
 export function compare(a: FeelNumber, b: FeelNumber): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   return toDecimal(a).compare(toDecimal(b));
 }
 
+/** Whether the number is zero (at any scale). */
 export function isZero(a: FeelNumber): boolean {
   return typeof a === 'number' ? a === 0 : a.signum() === 0;
 }
 
+/** Whether the number is an integer (`2.00` is). */
 export function isWhole(a: FeelNumber): boolean {
   return typeof a === 'number' || a.isWhole();
 }

@@ -5,7 +5,9 @@
  *   U+0085, …): outside strings, names in backticks and comments they become a space (or a newline);
  * - feel-scala has list functions named `and` and `or`, keywords to lezer-feel: called at the start of
  *   an operand they are renamed to look-alike names the builder maps back;
- * - feel-scala reads `instance of function` without the `<…>` lezer-feel requires: renamed likewise.
+ * - feel-scala reads `instance of function` without the `<…>` lezer-feel requires: renamed likewise;
+ * - feel-scala takes a context key in backticks (`` {`a b`: 1} ``), lezer-feel does not: it becomes the
+ *   same key in quotes, which both read as written.
  *
  * @module
  */
@@ -26,14 +28,23 @@ export function prepareSource(source: string): string {
   const out = source.split('');
   let i = 0;
   let previous = ''; // the last significant token: a word, or a punctuation character
+  const brackets: string[] = [];
   while (i < source.length) {
     const c = source[i]!;
     if (c === '"' || c === '`') {
       const end = closing(source, i, c);
+      const isKey = c === '`' && brackets.at(-1) === '{' && (previous === '{' || previous === ',');
+      const body = source.slice(i + 1, end - 1);
+      if (isKey && /^\s*:/.test(source.slice(end)) && !/["\\]/.test(body)) {
+        out[i] = '"';
+        out[end - 1] = '"';
+      }
       previous = c;
       i = end;
       continue;
     }
+    if (c === '(' || c === '[' || c === '{') brackets.push(c);
+    if (c === ')' || c === ']' || c === '}') brackets.pop();
     if (c === '/' && source[i + 1] === '/') {
       while (i < source.length && source[i] !== '\n') i++;
       continue;

@@ -18,6 +18,7 @@ const TEMPORAL_FORMS: ReadonlySet<string> = new Set(['date', 'time', 'date and t
 /** Characters lezer-feel lets into a name the expression defined (`{a-b: 1}`), where feel-scala sees operators. */
 const SYMBOL_IN_NAME = /[-+*/.'^]/;
 
+/** The single node of `nodes`, or a syntax error (none: empty; more: unexpected input). */
 export function only(nodes: SyntaxNode[], parent: SyntaxNode, builder: Builder): SyntaxNode {
   if (nodes.length !== 1)
     throw builder.error(nodes.length === 0 ? 'expression is empty' : 'unexpected input', nodes[1] ?? parent);

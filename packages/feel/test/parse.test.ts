@@ -37,6 +37,7 @@ describe('names', () => {
   is('`order id` + 1', 6, { 'order id': 5 });
   is('{a b: 1}.`a b`', 1);
   is('{"a-b": 1}.`a-b`', 1);
+  is('{`a b`: 1, c: `a b` + 1}.c', 2);
   is('string join(["a", "b"])', 'ab');
   is('get or else(null, "x")', 'x');
   is('years and months duration(date("2020-01-01"), date("2021-03-01"))', 'P1Y2M');

@@ -72,6 +72,7 @@ export function all(items: Iterable<() => Val>, state: EvalState): Val {
   return acc;
 }
 
+/** `a or b`: feel-scala's `atLeastOne` of the two, stopping at true. */
 export function compileOr(left: Code, right: Code): Code {
   return (scope, state) => {
     // The common case without allocation: two booleans.
@@ -86,6 +87,7 @@ export function compileOr(left: Code, right: Code): Code {
   };
 }
 
+/** `a and b`: feel-scala's `all` of the two, stopping at false. */
 export function compileAnd(left: Code, right: Code): Code {
   return (scope, state) => {
     // The common case without allocation: two booleans.
@@ -100,6 +102,7 @@ export function compileAnd(left: Code, right: Code): Code {
   };
 }
 
+/** `not` of a boolean (from `!=`); anything else is null with INVALID_TYPE. */
 export function compileNot(operand: Code): Code {
   return (scope, state) => {
     const value = booleanOrNull(operand(scope, state), state);
@@ -107,6 +110,7 @@ export function compileNot(operand: Code): Code {
   };
 }
 
+/** `if … then … else`: a condition that is not true or false takes the else branch (with a warning). */
 export function compileIf(condition: Code, then: Code, otherwise: Code): Code {
   return (scope, state) => {
     const value = condition(scope, state);
@@ -148,6 +152,7 @@ export function ordering(op: Exclude<CompareOp, '='>, x: Val, y: Val, state: Eva
   return ORDERINGS[op](order(x, y));
 }
 
+/** `= < <= > >=`, with a fast path for two numbers or two booleans. */
 export function compileCompare(op: CompareOp, left: Code, right: Code): Code {
   if (op === '=') {
     return (scope, state) => {
