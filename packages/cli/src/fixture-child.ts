@@ -10,6 +10,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { canonicalJson } from '@thresher/checkpoint';
 import type { Handlers } from '@thresher/engine';
 import { Engine } from '@thresher/engine';
 import {
@@ -105,7 +106,7 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
   const { engine } = first;
   // Broken expectations go to a log the parent reads: a child may die before it could report them otherwise.
   const broken = (failures: ExpectationFailure[]) => {
-    for (const failure of failures) appendFileSync(join(dir, CHILD_FILES.expectations), `${JSON.stringify(failure)}\n`);
+    for (const failure of failures) appendFileSync(join(dir, CHILD_FILES.expectations), `${canonicalJson(failure)}\n`);
   };
   try {
     for (const model of fixture.models) await engine.deploy(model.xml);
@@ -142,7 +143,8 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
     const last = (await driver.run(engine, () => true)).engine;
     const end = await seen(last);
     broken(checkExpectations(fixture, fixture.expect, end, clock.now(), killed));
-    writeFileSync(join(dir, CHILD_FILES.end), JSON.stringify(end));
+    // In the engine's codec, not JSON: an end holds what JSON cannot carry (a bigint variable past 2^53).
+    writeFileSync(join(dir, CHILD_FILES.end), canonicalJson(end));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     writeFileSync(join(dir, CHILD_FILES.error), JSON.stringify({ message }));

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromCanonicalBytes } from '@thresher/checkpoint';
 import {
   countCalls,
   countRepeats,
@@ -140,13 +141,13 @@ function brokenExpectations(dir: string): ExpectationFailure[] {
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as ExpectationFailure);
+    .map((line) => fromCanonicalBytes(Buffer.from(line, 'utf8')) as ExpectationFailure);
 }
 
 function childEnd(dir: string): FixtureEnd {
   const error = join(dir, CHILD_FILES.error);
   if (existsSync(error)) throw new Error((JSON.parse(readFileSync(error, 'utf8')) as { message: string }).message);
-  const end = JSON.parse(readFileSync(join(dir, CHILD_FILES.end), 'utf8')) as FixtureEnd;
+  const end = fromCanonicalBytes(readFileSync(join(dir, CHILD_FILES.end))) as FixtureEnd;
   return { ...end, handlerRuns: runsFromLog(dir).runs };
 }
 

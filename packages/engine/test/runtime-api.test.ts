@@ -71,7 +71,7 @@ describe('Engine#on', () => {
     const engine = newEngine();
     await engine.deploy(
       around(
-        `<bpmn:scriptTask id="x">${ext('<zeebe:script expression="=foo(1)" resultVariable="r" />')}</bpmn:scriptTask>`,
+        `<bpmn:scriptTask id="x">${ext('<zeebe:script expression="=assert(x, x != null)" resultVariable="r" />')}</bpmn:scriptTask>`,
       ),
     );
     const events: EngineEvent[] = [];

@@ -64,10 +64,10 @@ describe('ExclusiveGateway', () => {
   });
 
   it('ExclusiveGateway#condition should raise an expression-failed incident when a condition fails at run time', async () => {
-    // given a condition calling a function that does not exist
+    // given a condition whose assertion fails (a failure in feel-scala, not a suppressed one)
     const engine = await engineWith(
       bpmn(`<bpmn:startEvent id="start" /><bpmn:exclusiveGateway id="gw" /><bpmn:endEvent id="end" />
-        ${chain('start', 'gw')}${flow('broken', 'gw', 'end', '=foo(1)')}`),
+        ${chain('start', 'gw')}${flow('broken', 'gw', 'end', '=assert(x, x != null)')}`),
     );
 
     // when the instance reaches the gateway

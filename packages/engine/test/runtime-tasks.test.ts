@@ -263,10 +263,10 @@ describe('ScriptTask', () => {
   });
 
   it('ScriptTask#expression should raise an expression-failed incident when it fails at run time', async () => {
-    // given a script calling a function that does not exist
+    // given a script whose assertion fails (a failure in feel-scala, not a suppressed one)
     const engine = await engineWith(
       around(
-        `<bpmn:scriptTask id="x">${ext('<zeebe:script expression="=foo(1)" resultVariable="r" />')}</bpmn:scriptTask>`,
+        `<bpmn:scriptTask id="x">${ext('<zeebe:script expression="=assert(x, x != null)" resultVariable="r" />')}</bpmn:scriptTask>`,
       ),
     );
 

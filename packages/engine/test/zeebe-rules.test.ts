@@ -204,3 +204,41 @@ describe('what Zeebe 8 refuses, Thresher refuses too', () => {
     ]);
   });
 });
+
+describe('no silent null: a FEEL call that cannot be evaluated is refused at deploy', () => {
+  it.each([
+    [
+      'a script',
+      `<bpmn:scriptTask id="x">${ext('<zeebe:script expression="=nosuch(1)" resultVariable="r" />')}</bpmn:scriptTask>`,
+      /zeebe:script expression "nosuch\(1\)" cannot be evaluated: .*nosuch/,
+    ],
+    [
+      'an output mapping',
+      `<bpmn:userTask id="x">${ext('<zeebe:ioMapping><zeebe:output source="=is defined()" target="r" /></zeebe:ioMapping>')}</bpmn:userTask>`,
+      /zeebe:output source for "r" "is defined\(\)" cannot be evaluated: .*is defined/,
+    ],
+    [
+      'a job type',
+      `<bpmn:serviceTask id="x">${ext('<zeebe:taskDefinition type="=upper case(kind, 1)" />')}</bpmn:serviceTask>`,
+      /zeebe:taskDefinition type "upper case\(kind, 1\)" cannot be evaluated: .*upper case/,
+    ],
+    [
+      'a named parameter',
+      `<bpmn:userTask id="x">${ext('<zeebe:ioMapping><zeebe:input source="=substring(string: s, begin: 2)" target="r" /></zeebe:ioMapping>')}</bpmn:userTask>`,
+      /cannot be evaluated: .*substring/,
+    ],
+  ])(
+    'should refuse %s calling a function it cannot, naming the element, the attribute and the function',
+    async (_, element, message) => {
+      const issues = await issuesOf(around(element));
+      expect(issues).toEqual([expect.objectContaining({ elementId: 'x', message: expect.stringMatching(message) })]);
+    },
+  );
+
+  it('should deploy a call of a function the expression defines itself', async () => {
+    const script = ext(
+      '<zeebe:script expression="={ double: function(n) n * 2, r: double(21) }.r" resultVariable="r" />',
+    );
+    await expect(compile(around(`<bpmn:scriptTask id="x">${script}</bpmn:scriptTask>`))).resolves.toBeDefined();
+  });
+});

@@ -14,7 +14,7 @@ import { jsonOption } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { runSaveKillFixture, runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
-import type { Output } from '../output.js';
+import { type Output, toJson } from '../output.js';
 
 export const testSpec = commandSpec({
   name: 'test',
@@ -150,8 +150,7 @@ function printReport(out: Output, cwd: string, report: FixtureReport, plan: Kill
   for (const failure of report.failures.slice(0, 5)) {
     const at = failureSite(plan, failure.killAt);
     const what =
-      failure.message ??
-      `${failure.field} — expected ${JSON.stringify(failure.expected)}, observed ${JSON.stringify(failure.actual)}`;
+      failure.message ?? `${failure.field} — expected ${toJson(failure.expected)}, observed ${toJson(failure.actual)}`;
     out.print(`     ${at}: ${what}`);
   }
   if (report.failures.length > 5) out.print(`     … and ${report.failures.length - 5} more kill points failed`);

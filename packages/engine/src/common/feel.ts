@@ -1,35 +1,33 @@
 /**
- * FEEL for Thresher: parse once at compile time, evaluate at run time (docs/architecture.md §2).
- *
- * Expressions are interpreted by `feelin` with its `camunda` dialect (backtick names such as
- * `` `order id` ``), which is the FEEL Camunda Modeler authors for Zeebe. feelin re-parses the
- * source on every call, so the common subset (literals, names and paths, arithmetic, comparisons,
- * `and`/`or`/`not`) runs instead on a closure compiled once, which hands back to feelin whenever
- * its answer could differ (feel-compiled.ts).
+ * FEEL for Thresher: parse once at compile time, evaluate at run time (docs/architecture.md §2), with
+ * `@thresher/feel` — FEEL as Camunda 8 evaluates it (feel-scala 1.19): decimal numbers, every built-in,
+ * temporal values with zones, and feel-scala's cut between a failure and a suppressed failure.
  *
  * Semantics, decided here once for the whole engine:
- * - A name that does not exist (variable, context entry, property) evaluates to `null`, as in
- *   Zeebe; so does an operation FEEL defines as `null` (`1 + "a"`, `date("x")`, `10 / 0`).
- * - It is an `ExpressionError` when the expression itself is broken at run time: it calls a
- *   function that does not exist (`foo(1)`), a built-in fails, or feelin reports the construct
- *   as unsupported — and the result is `null` because of it.
- * - Results are plain JSON-able data: FEEL dates, times, date-times and durations become their
- *   ISO-8601 strings (`"2024-05-01"`, `"10:30:00Z"`, `"2024-05-01T10:30:00@Europe/Paris"`,
- *   `"P1DT2H"`); contexts become plain objects, lists arrays. A function or range result, or a
- *   number that is not finite, is an `ExpressionError`: none of them can be stored in a checkpoint.
+ * - A name that does not exist (variable, context entry, property), a path through null, operands of the
+ *   wrong type (`1 + "a"`) evaluate to `null`, as in Zeebe (feel-scala suppresses those failures).
+ * - Where feel-scala fails (a failed `assert`, `substring("abc", 10)`, `modulo(x, 0)`, …), evaluating is an
+ *   `ExpressionError` naming the expression and feel-scala's reason: the loop raises an incident.
+ * - A call of a function that does not exist, or with arguments no signature takes, is refused at deploy
+ *   (`_functionIssues`), so it never becomes a silent null at run time.
+ * - `now()` and `today()` read the clock's reading of the step that evaluates (UTC); `random number()` and
+ *   `uuid()` draw fresh values (a step's effects are durable only once written, so a re-run draws anew).
+ * - Results are plain data, as Zeebe writes a FEEL result as a variable: an integral number is a JS number,
+ *   or a `bigint` past 2^53 (stored exactly); a fraction the nearest double; temporal values their ISO-8601
+ *   text (`"2024-05-01"`, `"10:30"`, `"2024-05-01T10:30:00+02:00"`, `"P1DT2H"`); contexts plain objects and
+ *   lists arrays. A function or range result is an `ExpressionError`: neither can be stored.
  *
  * @module
  */
 import {
-  type EvaluationResult,
-  evaluate as feelEvaluate,
-  parseExpression as feelParse,
-  isFunction,
-  isRange,
-  type Warning,
-} from 'feelin';
+  evaluate as evaluateFeel,
+  type FeelExpression,
+  FeelSyntaxError,
+  fromFeel,
+  functionIssues,
+  parseExpression as parseFeel,
+} from '@thresher/feel';
 import { ExpressionError, ModelError } from './errors.js';
-import { _evaluateCompiled, FEEL_DIALECT as DIALECT, FEELIN } from './feel-compiled.js';
 
 /** A FEEL expression parsed at compile time. `source` is without Zeebe's leading `=`. */
 export interface Expression {
@@ -38,21 +36,26 @@ export interface Expression {
   elementId: string;
 }
 
-/**
- * Warnings that mean the expression, not the data, is wrong: a `null` result carrying one of them
- * is an `ExpressionError` rather than a quiet `null`.
- */
-const BROKEN_EXPRESSION_WARNINGS: ReadonlySet<Warning['type']> = new Set([
-  'NO_FUNCTION_FOUND',
-  'FUNCTION_INVOCATION_FAILURE',
-  'UNSUPPORTED',
-]);
-
 /** A FEEL syntax error found at compile time: what is wrong and where (0-based character offsets). */
 export interface FeelSyntaxIssue {
   message: string;
   from: number;
   to: number;
+}
+
+/**
+ * Parsed expressions by source: a model's expressions are parsed once however often they run, and the
+ * compiled model (whose digest covers its expressions) stays plain data.
+ */
+const parsed = new Map<string, FeelExpression>();
+
+function parsedOf(source: string): FeelExpression {
+  let expression = parsed.get(source);
+  if (expression === undefined) {
+    expression = parseFeel(source);
+    parsed.set(source, expression);
+  }
+  return expression;
 }
 
 /**
@@ -72,31 +75,23 @@ export function toFeelSource(raw: string): string {
  */
 export function _feelSyntaxIssue(source: string): FeelSyntaxIssue | null {
   if (source.trim() === '') return { message: 'expression is empty', from: 0, to: 0 };
-  let errorAt = -1;
-  // The tree is walked rather than evaluated: compiling must never run user code (e.g. `now()`
-  // or an unbounded `for`), so only the parse is needed to find a syntax error.
-  feelParse(source, {}, DIALECT).iterate({
-    enter(node) {
-      if (errorAt >= 0) return false;
-      if (node.type.isError) {
-        errorAt = node.from;
-        return false;
-      }
-      return undefined;
-    },
-  });
-  if (errorAt < 0) return null;
-  // feelin's interpreter stops at the first error node before running anything, and words the
-  // message well ("Incomplete <Comparison>"), so ask it for the message.
   try {
-    feelEvaluate(source, {}, DIALECT);
+    parsedOf(source);
+    return null;
   } catch (error) {
-    const position = (error as { position?: { from?: unknown; to?: unknown } }).position;
-    const from = typeof position?.from === 'number' ? position.from : errorAt;
-    const to = typeof position?.to === 'number' ? position.to : errorAt;
-    return { message: error instanceof Error ? error.message : String(error), from, to };
+    if (!(error instanceof FeelSyntaxError)) throw error;
+    return { message: error.reason, from: error.from, to: error.to };
   }
-  return { message: 'syntax error', from: errorAt, to: errorAt };
+}
+
+/**
+ * The calls in `source` (which parses) that could not be evaluated: an unknown function, a number of
+ * arguments or a parameter name no signature takes. Each message names the function and what is wrong.
+ *
+ * @internal Used by the model compiler, which refuses the model for each.
+ */
+export function _functionIssues(source: string): string[] {
+  return functionIssues(parsedOf(source)).map((issue) => `${issue.message} (at character ${issue.from})`);
 }
 
 /**
@@ -104,30 +99,31 @@ export function _feelSyntaxIssue(source: string): FeelSyntaxIssue | null {
  *
  * @param source the expression, with or without Zeebe's leading `=`.
  * @param elementId the element holding it, named by errors.
- * @throws ModelError when the expression does not parse (or is empty).
+ * @throws ModelError when the expression does not parse (or is empty), or calls a function it cannot.
  * @example
  * ```ts
  * const expr = parseExpression('= total > 100', 'Flow_big');
- * evaluateCondition(expr, { total: 120 }); // true
+ * evaluateCondition(expr, { total: 120 }, Date.now()); // true
  * ```
  */
 export function parseExpression(source: string, elementId: string): Expression {
   const feel = toFeelSource(source);
   const issue = _feelSyntaxIssue(feel);
-  if (issue) {
-    throw new ModelError([
-      {
+  const problems = issue ? [_formatSyntaxIssue(issue)] : _functionIssues(feel);
+  if (problems.length > 0) {
+    throw new ModelError(
+      problems.map((problem) => ({
         elementId,
         elementType: null,
-        message: `FEEL expression "${feel}" does not parse: ${_formatSyntaxIssue(issue)}`,
-      },
-    ]);
+        message: `FEEL expression "${feel}" ${issue ? 'does not parse' : 'cannot be evaluated'}: ${problem}`,
+      })),
+    );
   }
   return { source: feel, elementId };
 }
 
 /**
- * Words a syntax issue for a message: "Incomplete <Comparison> at character 7".
+ * Words a syntax issue for a message: "unexpected "else" at character 7".
  *
  * @internal
  */
@@ -140,33 +136,27 @@ export function _formatSyntaxIssue(issue: FeelSyntaxIssue): string {
  *
  * A missing variable yields `null`, not an error (see the module notes for the exact rules).
  *
- * @returns plain data: null, boolean, number, string, arrays and plain objects of those;
+ * @param now the clock's reading of the step that evaluates (epoch ms): what `now()` and `today()` see.
+ * @returns plain data: null, boolean, number (or bigint), string, arrays and plain objects of those;
  *   FEEL temporal values come back as ISO-8601 strings.
- * @throws ExpressionError when the expression fails or yields something that is not data.
+ * @throws ExpressionError when the evaluation fails or yields something that is not data.
  */
-export function evaluate(expr: Expression, variables: Record<string, unknown>): unknown {
-  const compiled = _evaluateCompiled(expr.source, variables);
-  return compiled === FEELIN ? _evaluateWithFeelin(expr, variables) : toPlain(compiled, expr);
-}
-
-/**
- * {@link evaluate} by feelin alone, without the compiled fast path.
- *
- * @internal The reference the fast path is tested against.
- */
-export function _evaluateWithFeelin(expr: Expression, variables: Record<string, unknown>): unknown {
-  let result: EvaluationResult<unknown>;
+export function evaluate(expr: Expression, variables: Record<string, unknown>, now: number): unknown {
+  let expression: FeelExpression;
   try {
-    result = feelEvaluate(expr.source, variables, DIALECT);
+    expression = parsedOf(expr.source);
+  } catch (error) {
+    // A compiled model's expressions parse; one made by hand might not.
+    if (!(error instanceof FeelSyntaxError)) throw error;
+    throw new ExpressionError(expr.elementId, expr.source, error.message);
+  }
+  const result = evaluateFeel(expression, variables, { now: () => now });
+  if (!result.ok) throw new ExpressionError(expr.elementId, expr.source, result.failure.message);
+  try {
+    return fromFeel(result.value);
   } catch (error) {
     throw new ExpressionError(expr.elementId, expr.source, error instanceof Error ? error.message : String(error));
   }
-  if (result.value === null || result.value === undefined) {
-    const broken = result.warnings.find((warning) => BROKEN_EXPRESSION_WARNINGS.has(warning.type));
-    if (broken) throw new ExpressionError(expr.elementId, expr.source, broken.message);
-    return null;
-  }
-  return toPlain(result.value, expr);
 }
 
 /**
@@ -176,48 +166,16 @@ export function _evaluateWithFeelin(expr: Expression, variables: Record<string, 
  *   variable) are false.
  * @throws ExpressionError when evaluation fails or the result is neither boolean nor null.
  */
-export function evaluateCondition(expr: Expression, variables: Record<string, unknown>): boolean {
-  const value = evaluate(expr, variables);
+export function evaluateCondition(expr: Expression, variables: Record<string, unknown>, now: number): boolean {
+  const value = evaluate(expr, variables, now);
   if (value === true) return true;
   if (value === false || value === null) return false;
   throw new ExpressionError(expr.elementId, expr.source, `a condition must be boolean, got ${describeValue(value)}`);
 }
 
-function toPlain(value: unknown, expr: Expression): unknown {
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      if (!Number.isFinite(value)) {
-        throw new ExpressionError(expr.elementId, expr.source, `result ${value} is not a finite number`);
-      }
-      return value;
-    case 'object':
-      break;
-    default:
-      throw new ExpressionError(expr.elementId, expr.source, `result is a ${typeof value}, not data`);
-  }
-  if (Array.isArray(value)) return value.map((item) => toPlain(item, expr));
-  if (isFunction(value)) throw new ExpressionError(expr.elementId, expr.source, 'result is a FEEL function, not data');
-  if (isRange(value)) throw new ExpressionError(expr.elementId, expr.source, 'result is a FEEL range, not data');
-  if (value instanceof Date) return value.toISOString();
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
-    // FeelDate, FeelTime, FeelDateTime and FeelDuration serialise to their canonical ISO form.
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') {
-      const json: unknown = toJSON.call(value);
-      if (typeof json === 'string') return json;
-    }
-    throw new ExpressionError(expr.elementId, expr.source, `result is a ${describeValue(value)}, not data`);
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toPlain(item, expr)]));
-}
-
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'list';
+  if (typeof value === 'bigint') return `number ${value}`;
   if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
   return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -27,10 +27,10 @@ function flow(process: ProcessDef, id: string): Flow {
   return found;
 }
 
-function holds(f: Flow, variables: Variables): boolean {
+function holds(f: Flow, variables: Variables, now: number): boolean {
   if (f.condition === null) return true;
   try {
-    return evaluateCondition(f.condition, variables);
+    return evaluateCondition(f.condition, variables, now);
   } catch (error) {
     const reason = error instanceof ExpressionError ? error.message : String(error);
     throw new FlowError('expression-failed', `condition of flow "${f.id}" failed: ${reason}`);
@@ -42,17 +42,17 @@ function holds(f: Flow, variables: Variables): boolean {
  * true condition of an inclusive gateway, all flows of a parallel gateway; the default when nothing holds.
  * An activity takes its unconditional flows and those whose condition holds (BPMN's conditional flows).
  */
-export function chooseFlows(process: ProcessDef, node: Node, variables: Variables): Flow[] {
+export function chooseFlows(process: ProcessDef, node: Node, variables: Variables, now: number): Flow[] {
   const outgoing = node.outgoing.map((id) => flow(process, id));
   if (node.type === 'parallelGateway') return outgoing;
   const defaultId = 'defaultFlow' in node ? node.defaultFlow : null;
   const candidates = outgoing.filter((f) => f.id !== defaultId);
   let taken: Flow[];
   if (node.type === 'exclusiveGateway') {
-    const first = candidates.find((f) => holds(f, variables));
+    const first = candidates.find((f) => holds(f, variables, now));
     taken = first ? [first] : [];
   } else {
-    taken = candidates.filter((f) => holds(f, variables));
+    taken = candidates.filter((f) => holds(f, variables, now));
   }
   if (taken.length > 0 || outgoing.length === 0) return taken;
   if (defaultId) return [flow(process, defaultId)];

@@ -43,7 +43,7 @@ export function mapOrIncident(
   resume: 'enter' | 'leave',
 ): Variables | undefined {
   try {
-    return runMappings(mappings, view);
+    return runMappings(mappings, view, ctx.now);
   } catch (error) {
     if (!(error instanceof MappingError)) throw error;
     raiseIncident(ctx, track, 'mapping-failed', resume, error.message, null);
@@ -63,7 +63,7 @@ export function evaluateOrIncident(
   view?: Variables,
 ): unknown {
   try {
-    return evaluate(expression, view ?? { ...ctx.state.visible(track.scopePath), ...track.locals });
+    return evaluate(expression, view ?? { ...ctx.state.visible(track.scopePath), ...track.locals }, ctx.now);
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
     raiseIncident(ctx, track, 'expression-failed', resume, error.message, null);

@@ -17,7 +17,7 @@ import type { StepContext } from './context.js';
 export function freshRetries(ctx: StepContext, track: TrackRecord, node: JobNode): number {
   if (!node.retriesExpression) return node.retries ?? ctx.defaultRetries;
   try {
-    const value = evaluate(node.retriesExpression, { ...ctx.state.visible(track.scopePath), ...track.locals });
+    const value = evaluate(node.retriesExpression, { ...ctx.state.visible(track.scopePath), ...track.locals }, ctx.now);
     return isRetryCount(value) ? value : ctx.defaultRetries;
   } catch (error) {
     if (error instanceof ExpressionError) return ctx.defaultRetries;

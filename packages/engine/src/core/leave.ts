@@ -42,7 +42,7 @@ export function leave(ctx: StepContext, track: TrackRecord): void {
         ? node.outgoing.map((id) => ctx.process.flows.get(id)!).filter((f) => f.target === decided.target)
         : link !== null
           ? [linkTo(ctx, node.container, link)]
-          : chooseFlows(ctx.process, node, ctx.state.visible(track.scopePath));
+          : chooseFlows(ctx.process, node, ctx.state.visible(track.scopePath), ctx.now);
   } catch (error) {
     if (!(error instanceof FlowError)) throw error;
     raiseIncident(ctx, track, error.kind, 'leave', error.message, null);

@@ -10,12 +10,12 @@ export class MappingError extends Error {}
  * Evaluate mappings in order, as Zeebe does: each sees the view plus the targets mapped before it. A
  * dotted target (`customer.name`) sets a nested property, creating objects on the way.
  */
-export function runMappings(mappings: readonly Mapping[], view: Variables): Variables {
+export function runMappings(mappings: readonly Mapping[], view: Variables, now: number): Variables {
   const out: Variables = {};
   for (const mapping of mappings) {
     let value: unknown;
     try {
-      value = evaluate(mapping.source, { ...view, ...out });
+      value = evaluate(mapping.source, { ...view, ...out }, now);
     } catch (error) {
       if (error instanceof ExpressionError) throw new MappingError(error.message, { cause: error });
       throw error;

@@ -58,7 +58,7 @@ function nextOccurrence(ctx: StepContext, timer: TimerRecord, node: Node): Timer
         if (!host) throw new InvalidStateError(`timer ${timer.id}: track ${owner.trackId} is gone`);
         view = { ...ctx.state.visible(host.scopePath), ...host.locals };
       }
-      value = evaluate(event.timer.expression, view);
+      value = evaluate(event.timer.expression, view, ctx.now);
     }
     return nextFiring(event.timer, value, timer.dueAt, timer.cycle, ctx.now);
   } catch (error) {

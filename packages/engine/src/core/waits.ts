@@ -37,7 +37,7 @@ export function arm(
   try {
     switch (event.kind) {
       case 'timer': {
-        const schedule = scheduleTimer(event.timer, evaluate(event.timer.expression, view), ctx.now);
+        const schedule = scheduleTimer(event.timer, evaluate(event.timer.expression, view, ctx.now), ctx.now);
         const timer: TimerRecord = { id: nextId(ctx, 'w'), nodeId: node.id, owner, ...schedule };
         ctx.state.write('timers').set(timer.id, timer);
         announce(ctx, {
@@ -51,12 +51,12 @@ export function arm(
       }
       case 'message':
       case 'signal': {
-        const name = evaluate(event.name, view);
+        const name = evaluate(event.name, view, ctx.now);
         if (typeof name !== 'string' || name === '')
           throw new TimerSpecError(`the ${event.kind} name is ${JSON.stringify(name)}`);
         let correlationKey: string | null = null;
         if (event.kind === 'message' && event.correlationKey) {
-          const key = evaluate(event.correlationKey, view);
+          const key = evaluate(event.correlationKey, view, ctx.now);
           if (typeof key !== 'string' && typeof key !== 'number') {
             throw new TimerSpecError(`the correlation key is ${JSON.stringify(key)}, not a string or number`);
           }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { _feelSyntaxIssue, _formatSyntaxIssue, toFeelSource } from '../common/feel.js';
+import { _feelSyntaxIssue, _formatSyntaxIssue, _functionIssues, toFeelSource } from '../common/feel.js';
 import type { IssueCollector } from './issues.js';
 import { idOf, type ModdleElement } from './moddle.js';
 import type { Expression } from './types.js';
@@ -30,7 +30,7 @@ export function compileExpression(
     issues.error(holder, `${what} is empty`);
     return null;
   }
-  // feelin reads `a == 1` without complaint and yields null; in Zeebe's FEEL it does not parse.
+  // `a == 1` is not FEEL (feel-scala does not parse it): say what to write instead.
   if (DOUBLE_EQUALS.test(source.replace(FEEL_STRINGS, '""'))) {
     const meant = source.replace(new RegExp(DOUBLE_EQUALS.source, 'g'), '=');
     issues.error(
@@ -44,6 +44,10 @@ export function compileExpression(
     issues.error(holder, `${what} "${source}" is not valid FEEL: ${_formatSyntaxIssue(syntax)}`);
     return null;
   }
+  // A call that cannot be evaluated would be a silent null at run time (feel-scala only warns): refused here.
+  const calls = _functionIssues(source);
+  for (const problem of calls) issues.error(holder, `${what} "${source}" cannot be evaluated: ${problem}`);
+  if (calls.length > 0) return null;
   return { source, elementId: idOf(holder) ?? '' };
 }
 
