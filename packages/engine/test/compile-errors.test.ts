@@ -217,12 +217,15 @@ describe('compile refuses gateways Thresher cannot route', () => {
     );
   });
 
-  it('refuses a default flow with a condition', async () => {
-    await refuse(
+  it('deploys a default flow with a condition, ignoring the condition with a warning, as Zeebe does', async () => {
+    const model = await compile(
       bpmn(`<bpmn:startEvent id="start" /><bpmn:inclusiveGateway id="gw" default="f1" /><bpmn:endEvent id="end" />
-        ${flow('f0', 'start', 'gw')}${flow('f1', 'gw', 'end', '=true')}`),
-      { elementId: 'gw', elementType: 'bpmn:InclusiveGateway', message: /must not have a condition/ },
+        ${flow('f0', 'start', 'gw')}${flow('f1', 'gw', 'end', '=false')}`),
     );
+    expect(model.processes.get('p')!.flows.get('f1')!.condition).toBeNull();
+    expect(model.warnings).toEqual([
+      { elementId: 'gw', message: expect.stringMatching(/condition "=false" of default flow "f1" is ignored/) },
+    ]);
   });
 
   it('refuses a condition on a flow out of a parallel gateway', async () => {
@@ -317,14 +320,22 @@ describe('compile refuses incomplete tasks', () => {
     );
   });
 
-  it.each(['-1', 'two', '1.5', ''])('refuses retries "%s"', async (retries) => {
-    await refuse(
-      around(
-        `<bpmn:serviceTask id="x">${ext(`<zeebe:taskDefinition type="t" retries="${retries}" />`)}</bpmn:serviceTask>`,
-      ),
-      { elementId: 'x', elementType: 'bpmn:ServiceTask', message: /retries .* is not a non-negative integer/ },
-    );
-  });
+  it.each(['-1', 'two', '1.5', ''])(
+    'deploys static retries "%s" to evaluate them when the job is created, as Zeebe does',
+    async (retries) => {
+      const model = await compile(
+        around(
+          `<bpmn:serviceTask id="x">${ext(`<zeebe:taskDefinition type="t" retries="${retries}" />`)}</bpmn:serviceTask>`,
+        ),
+      );
+      const node = model.processes.get('p')!.nodes.get('x') as {
+        retries?: number;
+        retriesExpression?: { source: string };
+      };
+      expect(node.retries).toBeUndefined();
+      expect(node.retriesExpression?.source).toBe(JSON.stringify(retries));
+    },
+  );
 
   it('refuses a task type expression that is not valid FEEL', async () => {
     await refuse(

@@ -400,3 +400,21 @@ describe('ManualTask and Task', () => {
     expect((await engine.instance(id))!.history.map((entry) => entry.node)).toEqual(['start', 'x']);
   });
 });
+
+describe('ServiceTask#retries', () => {
+  it('should raise an incident naming the retries when a static value is no count, as Zeebe does at job creation', async () => {
+    const engine = await engineWith(
+      around(`<bpmn:serviceTask id="x">${ext('<zeebe:taskDefinition type="t" retries="two" />')}</bpmn:serviceTask>`),
+    );
+    const id = await engine.start('p');
+    const settled = await engine.settled(id);
+    if (settled.status !== 'waiting') throw new Error(`expected waiting, got ${settled.status}`);
+    expect(settled.incidents).toEqual([
+      expect.objectContaining({
+        nodeId: 'x',
+        kind: 'expression-failed',
+        message: expect.stringMatching(/zeebe:taskDefinition retries .*"two".*non-negative integer/),
+      }),
+    ]);
+  });
+});

@@ -153,7 +153,13 @@ export function checkFlowRules(view: ContainerView, flows: ReadonlyMap<string, F
         if (!declared.includes(node.defaultFlow)) {
           issues.error(element, `default flow "${node.defaultFlow}" is not one of the gateway's outgoing flows`);
         } else if (flows.get(node.defaultFlow)?.condition) {
-          issues.error(element, `default flow "${node.defaultFlow}" must not have a condition`);
+          // Zeebe deploys it and never evaluates the condition: the default flow is taken when no other is.
+          const flow = flows.get(node.defaultFlow)!;
+          issues.warn(
+            node.id,
+            `the condition "=${flow.condition!.source}" of default flow "${flow.id}" is ignored: a default flow is taken when no other flow's condition holds, as in Zeebe`,
+          );
+          flow.condition = null;
         }
         break;
       }

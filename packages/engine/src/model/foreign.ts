@@ -176,8 +176,38 @@ function checkAttributes(
       if (local === 'type' && typeof topic === 'string') written += ` ${prefix}:topic="${shorten(topic)}"`;
       rule = typeRule(local === 'topic' ? 'external' : String(raw), typeof topic === 'string' ? topic : undefined);
     }
+    if (rule.kind === 'refuse' && runsFromZeebe(element, holder, local)) rule = LEFTOVER;
     report(found, holder, written, engine, rule);
   }
+}
+
+/** What a Camunda 7 attribute would do, by the Zeebe extension that does it instead. */
+const ZEEBE_COUNTERPART: Readonly<Record<string, readonly string[]>> = Object.fromEntries([
+  ...'class expression delegateExpression connector triggerable type topic resultVariable useLocalScopeForResultVariable'
+    .split(' ')
+    .map((name) => [name, ['zeebe:TaskDefinition', 'zeebe:Script', 'zeebe:CalledDecision']] as const),
+  ...'collection elementVariable elementIndexVariable'
+    .split(' ')
+    .map((name) => [name, ['zeebe:LoopCharacteristics']] as const),
+  ...'calledElementBinding calledElementVersion calledElementVersionTag calledElementTenantId inheritVariables variableMappingClass variableMappingDelegateExpression'
+    .split(' ')
+    .map((name) => [name, ['zeebe:CalledElement']] as const),
+]);
+
+const LEFTOVER: Rule = {
+  kind: 'warn',
+  advice: 'Zeebe ignores it too: the element runs from its zeebe: extension that does the same, as Zeebe runs it',
+};
+
+/**
+ * Whether a Camunda 7 attribute is a leftover on an element migrated to Zeebe: the element (or, for a loop's
+ * attribute, the loop) has the Zeebe extension that does what the attribute did, which is what Zeebe runs.
+ */
+function runsFromZeebe(element: ModdleElement, holder: ModdleElement, local: string): boolean {
+  const counterparts = ZEEBE_COUNTERPART[local];
+  if (!counterparts) return false;
+  const types = new Set([...extensions(element), ...extensions(holder)].map((extension) => extension.$type));
+  return counterparts.some((type) => types.has(type));
 }
 
 /** `camunda:type="external"` / `flowable:type="external-worker"` is an external task; other types are Java tasks. */

@@ -22,6 +22,7 @@ import {
   compileRequiredExpression,
   compileValue,
   isExpressionText,
+  literal,
   staticList,
 } from './expression.js';
 import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
@@ -204,11 +205,11 @@ function jobDefinition(
     if (expression) job.retriesExpression = expression;
     else ok = false;
   } else if (retriesText !== undefined) {
-    job.retries = /^\d+$/.test(retriesText) ? Number(retriesText) : Number.NaN;
-    if (!Number.isSafeInteger(job.retries)) {
-      issues.error(element, `zeebe:taskDefinition retries "${retriesText}" is not a non-negative integer`);
-      ok = false;
-    }
+    const retries = /^\d+$/.test(retriesText) ? Number(retriesText) : Number.NaN;
+    // Zeebe deploys a static value that is no count and raises an incident when the job is created: so
+    // does Thresher, evaluating it then as the text it is.
+    if (Number.isSafeInteger(retries)) job.retries = retries;
+    else job.retriesExpression = literal(retriesText, element);
   }
   return ok ? job : null;
 }
