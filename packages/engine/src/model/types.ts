@@ -363,3 +363,11 @@ export type JobNode = Node &
 export function isJobNode(node: Node | undefined): node is JobNode {
   return node !== undefined && 'taskType' in node && typeof node.taskType === 'string';
 }
+
+const NO_LISTENERS: readonly ExecutionListener[] = Object.freeze([]);
+
+/** The execution listeners of `event` on the element `nodeId`, or on the process when `nodeId` is its id. */
+export function listenersOf(process: ProcessDef, nodeId: string, event: ListenerEvent): readonly ExecutionListener[] {
+  const holder = nodeId === process.id ? process : process.nodes.get(nodeId);
+  return holder?.listeners?.[event] ?? NO_LISTENERS;
+}
