@@ -136,6 +136,28 @@ describe('start listeners', () => {
     expect(calls).toEqual(['assign@x', 'close@x']);
   });
 
+  it('should tell listener jobs apart in job events, and leave a user task’s touchpoint open until the task is done', async () => {
+    // given a user task (a touchpoint) with a start listener
+    const events: EngineEvent[] = [];
+    const { handlers } = logging(['prepare']);
+    const engine = await engineWith(around(`<bpmn:userTask id="x">${ext(listeners(['start', 'prepare']))}</bpmn:userTask>`), handlers);
+    engine.on('*', (event) => events.push(event));
+
+    // when an instance runs to the task
+    const id = await engine.start('p');
+    await engine.settled(id);
+
+    // then the listener's job events name it, and the task's question is asked, not answered by the listener
+    const jobEvents = events.filter((event) => event.type.startsWith('job.'));
+    expect(jobEvents.map((event) => [event.type, 'listener' in event ? event.listener : undefined])).toEqual([
+      ['job.dispatched', 'start'],
+      ['job.completed', 'start'],
+    ]);
+    expect((await engine.instance(id))!.touchpoints).toMatchObject([
+      { elementId: 'x', state: 'now', attempts: 1, answeredAt: null },
+    ]);
+  });
+
   it('IntermediateCatchEvent#listeners should arm the timer after its start listeners, from what they set', async () => {
     // given a timer catch event whose duration a start listener gives
     const clock = new VirtualClock();

@@ -1,4 +1,4 @@
-import type { TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
+import type { JobRecord, TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import { NotFoundError } from '../common/errors.js';
 import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
 import { announce, nextId, type StepContext } from './context.js';
@@ -31,6 +31,7 @@ export function jobCompleted(ctx: StepContext, jobId: string, result: Variables)
     type: 'job.completed',
     jobId,
     elementId: job.nodeId,
+    ...listenerOf(job),
   });
   if (job.listener) return listened(ctx, track, job.listener, result);
   move(ctx, track, 'RESUME');
@@ -75,6 +76,7 @@ export function jobFailed(
     elementId: job.nodeId,
     error,
     retriesLeft: job.retriesLeft,
+    ...listenerOf(job),
   });
   if (job.retriesLeft > 0) {
     // Still in flight: a new failure count is a new dispatch, after the backoff.
@@ -84,6 +86,11 @@ export function jobFailed(
   job.notBefore = null;
   const message = retryable ? `handler failed: ${error}` : error;
   raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', message, jobId);
+}
+
+/** What a job's events say of it: the event an execution listener's job runs at, nothing for any other. */
+export function listenerOf(job: JobRecord): { listener?: 'start' | 'end' } {
+  return job.listener ? { listener: job.listener.eventType } : {};
 }
 
 /** The track waits at a user task until someone completes it. */
