@@ -140,7 +140,10 @@ describe('start listeners', () => {
     // given a user task (a touchpoint) with a start listener
     const events: EngineEvent[] = [];
     const { handlers } = logging(['prepare']);
-    const engine = await engineWith(around(`<bpmn:userTask id="x">${ext(listeners(['start', 'prepare']))}</bpmn:userTask>`), handlers);
+    const engine = await engineWith(
+      around(`<bpmn:userTask id="x">${ext(listeners(['start', 'prepare']))}</bpmn:userTask>`),
+      handlers,
+    );
     engine.on('*', (event) => events.push(event));
 
     // when an instance runs to the task
