@@ -53,6 +53,41 @@ describe('process listeners', () => {
     expect((await engine.instance(instanceId!))!.history.map((entry) => entry.node)).toEqual(['byMessage', 'e2']);
   });
 
+  it('Process#listeners should stop at an incident on the process when a start listener runs out of retries, and go on once retried', async () => {
+    // given a process whose start listener fails once, with one attempt
+    let attempts = 0;
+    const { calls, handlers } = logging(['opened'], {
+      opened: () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('audit down');
+        return {};
+      },
+    });
+    const engine = await engineWith(
+      definitions(
+        process(
+          `${ext(listeners(['start', 'opened', 'retries="1"']))}<bpmn:startEvent id="s" /><bpmn:endEvent id="e" />${chain('s', 'e')}`,
+        ),
+      ),
+      handlers,
+    );
+
+    // when an instance starts
+    const id = await engine.start('p');
+    const stuck = await engine.settled(id);
+
+    // then the incident is on the process, nothing inside it has run yet
+    expect(stuck.status === 'waiting' && stuck.incidents.map((i) => [i.nodeId, i.message])).toEqual([
+      ['p', 'handler failed: audit down'],
+    ]);
+    expect((await engine.instance(id))!.history).toEqual([]);
+
+    // when it is retried, the process starts
+    await engine.retryIncident(stuck.status === 'waiting' ? stuck.incidents[0]!.id : '');
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['opened@p', 'opened@p']);
+  });
+
   it('Process#listeners should skip the end listeners of a cancelled instance', async () => {
     const { calls, handlers } = logging(['closed']);
     const engine = await engineWith(
