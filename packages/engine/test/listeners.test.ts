@@ -4,7 +4,7 @@ import type { EngineEvent } from '../src/api-types.js';
 import { BpmnError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
-import { around, bpmn, chain, escalation, ext, flow, withRoots } from './fixtures/bpmn/xml.js';
+import { around, bpmn, chain, escalation, ext, flow, message, withRoots } from './fixtures/bpmn/xml.js';
 import { listeners, logging } from './fixtures/listeners.js';
 import { engineWith } from './fixtures/runtime.js';
 
@@ -159,6 +159,32 @@ describe('start listeners', () => {
     expect((await engine.instance(id))!.touchpoints).toMatchObject([
       { elementId: 'x', state: 'now', attempts: 1, answeredAt: null },
     ]);
+  });
+
+  it('EventBasedGateway#listeners should keep the winning event’s payload while the winner’s start listener runs', async () => {
+    // given an event-based gateway (with a start listener) before a message catch (with one) and a timer catch
+    const { calls, jobs, handlers } = logging(['armed', 'seen']);
+    const engine = await engineWith(
+      withRoots(
+        message('m', 'paid', '=orderId'),
+        `<bpmn:startEvent id="s" /><bpmn:eventBasedGateway id="g">${ext(listeners(['start', 'armed']))}</bpmn:eventBasedGateway>
+        <bpmn:intermediateCatchEvent id="x">${ext(listeners(['start', 'seen']))}<bpmn:messageEventDefinition messageRef="m" /></bpmn:intermediateCatchEvent>
+        <bpmn:intermediateCatchEvent id="t"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+        <bpmn:endEvent id="e" /><bpmn:endEvent id="e2" />${chain('s', 'g', 'x', 'e')}${flow('ft', 'g', 't')}${chain('t', 'e2')}`,
+      ),
+      handlers,
+    );
+    const id = await engine.start('p', { variables: { orderId: 'O-1' } });
+    await engine.settled(id);
+
+    // when the message arrives
+    await engine.correlateMessage('paid', { correlationKey: 'O-1', variables: { amount: 5 } });
+
+    // then the winner's start listener ran before it completed with the message's variables
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['armed@g', 'seen@x']);
+    expect(jobs[1]!.variables).not.toHaveProperty('amount');
+    expect((await engine.instance(id))!.variables).toEqual({ orderId: 'O-1', amount: 5 });
   });
 
   it('IntermediateCatchEvent#listeners should arm the timer after its start listeners, from what they set', async () => {
