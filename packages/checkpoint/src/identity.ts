@@ -17,6 +17,12 @@ export interface StepIdentityInput {
   attempt: number;
   /** `digestInputs` of the variables the step was invoked with. */
   inputDigest: string;
+  /**
+   * An execution listener's job: its event and its index among that event's listeners (`start/0`), so it is
+   * neither the element's own job nor another listener. Absent (not undefined) for the element's own job,
+   * whose identity stays what it always was.
+   */
+  listener?: string;
 }
 
 /** The digest of a step's input variables. */

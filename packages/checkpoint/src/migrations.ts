@@ -71,8 +71,13 @@ export function schema7to8(document: Record<string, unknown>): Record<string, un
  * Schema 8 → 9: a multi-instance host may name its output element's variable (`LoopRecord.output`), which
  * each body then holds as a local `null` from the start (as in Zeebe), so what a body produces stays in it; an
  * instance may hold a run that yielded half-way (`InstanceRecord.drain`: its tracks mid-move), and an incident
- * may be a `step-limit`. A schema-8 host names none (its bodies run on as they started, without the local),
- * and a schema-8 document was never written half-way through a run nor with that incident, so nothing changes.
+ * may be a `step-limit`. Execution listeners run: a track may be among its element's listeners
+ * (`TrackRecord.listening`, the track's state `listening`; a process's or event sub-process's listeners on a
+ * track at the container), a job may be a listener's (`JobRecord.listener`, which its step identity names),
+ * and a process or event sub-process scope may be `ending` while its end listeners run. A schema-8 host names
+ * none (its bodies run on as they started, without the local), and a schema-8 document was never written
+ * half-way through a run, with that incident, nor with a listener (the compiler refused them), so nothing
+ * changes.
  */
 export function schema8to9(document: Record<string, unknown>): Record<string, unknown> {
   return { ...document };

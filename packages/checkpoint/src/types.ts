@@ -174,6 +174,25 @@ export interface TrackRecord {
   loop?: LoopRecord;
   /** Set on a compensation thrower while its handlers run. @since schema 6 */
   sweep?: SweepRecord;
+  /**
+   * Where the track is in its element's execution listeners: set when the element's start listeners begin
+   * and kept while the element runs (a retried incident picks up after them), replaced once its end
+   * listeners begin, gone when it leaves. Absent at an element without listeners. @since schema 9
+   */
+  listening?: ListenerPosition;
+}
+
+/**
+ * How far a track is in the execution listeners of one event of its element (`zeebe:executionListener`): how
+ * many of them completed. A process's start listeners run on a track of their own, which also names the
+ * start event it then goes on to. @since schema 9
+ */
+export interface ListenerPosition {
+  eventType: 'start' | 'end';
+  /** Listeners of the event that completed; the next to run is the one at this index. */
+  done: number;
+  /** On a process's start track: the start event the instance was started at, entered once the listeners ran. */
+  startNode?: string;
 }
 
 export interface JobRecord {
@@ -195,6 +214,11 @@ export interface JobRecord {
   /** Epoch ms before which the job must not be dispatched again (retry backoff); null when due now. */
   notBefore: number | null;
   lastError: string | null;
+  /**
+   * An execution listener's job (a job of its own kind, as in Zeebe): the event it runs at and its index
+   * among that event's listeners of the element. Absent for the element's own job. @since schema 9
+   */
+  listener?: { eventType: 'start' | 'end'; index: number };
 }
 
 export interface UserTaskRecord {

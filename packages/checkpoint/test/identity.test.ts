@@ -23,8 +23,14 @@ describe('step identity and receipts', () => {
     ['scope path', { scopePath: '/sub' }],
     ['attempt', { attempt: 1 }],
     ['inputs', { inputDigest: digestInputs({ total: 121 }) }],
+    ['listener (an execution listener’s job beside the element’s own)', { listener: 'start/0' }],
   ])('should give another identity when the %s differs', (_, change) => {
     expect(stepIdentity({ ...input, ...change })).not.toBe(stepIdentity(input));
+  });
+
+  it('should tell two listeners of one element apart by event and place', () => {
+    const ids = ['start/0', 'start/1', 'end/0'].map((listener) => stepIdentity({ ...input, listener }));
+    expect(new Set(ids).size).toBe(3);
   });
 
   it('should bind a receipt to its result by digest only', () => {

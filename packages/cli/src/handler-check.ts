@@ -1,4 +1,4 @@
-import { type Handlers, isJobNode, type ProcessDef, reachableProcesses } from '@thresher/engine';
+import { type Handlers, knownJobs, type ProcessDef, reachableProcesses } from '@thresher/engine';
 
 /** A task type a process runs that no handler takes, with the elements that use it. */
 export interface MissingHandler {
@@ -8,8 +8,9 @@ export interface MissingHandler {
 }
 
 /**
- * The task types of a process's jobs (service and send tasks, message throws, nested ones included, and
- * those of the processes of `processes` it calls) for which `handlers` has no function, sorted by type.
+ * The task types of a process's jobs (service and send tasks, message throws, execution listeners — the
+ * process's own and its elements', nested ones included, and those of the processes of `processes` it
+ * calls) for which `handlers` has no function, sorted by type.
  */
 export function missingHandlers(
   process: ProcessDef,
@@ -17,15 +18,15 @@ export function missingHandlers(
   processes: ReadonlyMap<string, ProcessDef> = new Map(),
 ): MissingHandler[] {
   const missing = new Map<string, string[]>();
-  const nodes = reachableProcesses(processes, process).flatMap((reached) => [...reached.nodes.values()]);
-  for (const node of nodes) {
-    // A type given as `=expr` is known only when its job is created; a missing handler then is an incident naming it.
-    if (!isJobNode(node) || node.typeExpression) continue;
+  // A type given as `=expr` is known only when its job is created; a missing handler then is an incident naming it.
+  const jobs = reachableProcesses(processes, process).flatMap(knownJobs);
+  for (const { taskType, elementId } of jobs) {
     // Own keys only, as the engine looks handlers up: `toString` is not a handler.
-    if (Object.hasOwn(handlers, node.taskType) && typeof handlers[node.taskType] === 'function') continue;
-    const elements = missing.get(node.taskType) ?? [];
-    elements.push(node.id);
-    missing.set(node.taskType, elements);
+    if (Object.hasOwn(handlers, taskType) && typeof handlers[taskType] === 'function') continue;
+    const elements = missing.get(taskType) ?? [];
+    // An element with a listener of its task's type (or two listeners of one type) is named once.
+    if (!elements.includes(elementId)) elements.push(elementId);
+    missing.set(taskType, elements);
   }
   return [...missing]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

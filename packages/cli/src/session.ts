@@ -108,8 +108,10 @@ function progressLine(event: EngineEvent): string | undefined {
       return `${at} started ${event.processId} as instance ${event.instanceId}`;
     case 'instance.restored':
       return `${at} restored instance ${event.instanceId} at checkpoint ${event.seq}`;
-    case 'job.dispatched':
-      return `${at} ${event.elementId}: running ${event.taskType} (attempt ${event.attempt})`;
+    case 'job.dispatched': {
+      const listener = event.listener ? `${event.listener} listener, ` : '';
+      return `${at} ${event.elementId}: running ${event.taskType} (${listener}attempt ${event.attempt})`;
+    }
     case 'job.failed':
       return `${at} ${event.elementId}: failed: ${event.error} (${event.retriesLeft} retries left)`;
     case 'userTask.created':

@@ -39,11 +39,22 @@ const orderProcess = `  <bpmn:process id="order" isExecutable="true">
     <bpmn:sequenceFlow id="f5" sourceRef="notify-b" targetRef="end" />
   </bpmn:process>`;
 
+/** A process with a start listener of its own and an end listener on its task (execution listeners, Camunda 8.6+). */
+const listenedProcess = `  <bpmn:process id="listened" isExecutable="true">
+    <bpmn:extensionElements><zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners></bpmn:extensionElements>
+    <bpmn:startEvent id="start"><bpmn:outgoing>f1</bpmn:outgoing></bpmn:startEvent>
+    <bpmn:serviceTask id="ship"><bpmn:extensionElements><zeebe:taskDefinition type="ship-order" /><zeebe:executionListeners><zeebe:executionListener eventType="end" type="audit" /><zeebe:executionListener eventType="start" type="=dynamic" /></zeebe:executionListeners></bpmn:extensionElements><bpmn:incoming>f1</bpmn:incoming><bpmn:outgoing>f2</bpmn:outgoing></bpmn:serviceTask>
+    <bpmn:endEvent id="end"><bpmn:incoming>f2</bpmn:incoming></bpmn:endEvent>
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="ship" />
+    <bpmn:sequenceFlow id="f2" sourceRef="ship" targetRef="end" />
+  </bpmn:process>`;
+
 const ws = new Workspace();
 
 beforeAll(() => {
   ws.write('order.bpmn', definitions('order-defs', orderProcess));
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
+  ws.write('listened.bpmn', definitions('listened-defs', listenedProcess));
   // `trip` calls `order`: the order's task types are the trip's too.
   ws.write('trip.bpmn', definitions('trip-defs', callerProcess('trip', 'call-order', 'order'), orderProcess));
   ws.write('ship-only.mjs', 'export default { "ship-order": () => ({ shipped: true }) };\n');
@@ -91,6 +102,17 @@ describe('thresher run --handlers', () => {
       '--handlers ship-only.mjs has no handler for task types charge-payment (element charge), notify (elements notify-a, notify-b) of process trip',
     );
     expect(existsSync(ws.path('trip.db'))).toBe(false);
+  });
+
+  it('should check the types of execution listeners too, naming the process for its own', async () => {
+    const run = await ws.thresher(['run', 'listened.bpmn', '--handlers', 'ship-only.mjs', '--store', 'listened.db']);
+
+    // a listener type given as `=expr` is known only when its job is created: it is not checked here
+    expect(run.code).toBe(ExitCode.Usage);
+    expect(run.stderr).toContain(
+      '--handlers ship-only.mjs has no handler for task type audit (elements listened, ship) of process listened',
+    );
+    expect(existsSync(ws.path('listened.db'))).toBe(false);
   });
 
   it('should check nothing without --handlers: the first job stops at an incident naming its type', async () => {

@@ -22,9 +22,9 @@ export {
 } from './common/errors.js';
 export type * from './common/touchpoint-types.js';
 export { Engine } from './engine.js';
-export { compile, reachableProcesses } from './model/index.js';
+export { compile, type KnownJob, knownJobs, reachableProcesses } from './model/index.js';
 export type * from './model/types.js';
-export { isJobNode, NodeType } from './model/types.js';
+export { isJobNode, listenersOf, NodeType } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/clock.js';
 export type { Worker } from './runtime/worker.js';

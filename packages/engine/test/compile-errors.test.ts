@@ -264,13 +264,6 @@ describe('compile refuses elements Thresher does not run yet', () => {
     ['an ad-hoc sub-process', '<bpmn:adHocSubProcess id="x" />', 'x', 'bpmn:AdHocSubProcess', /is not supported yet/],
     ['a business rule task', '<bpmn:businessRuleTask id="x" />', 'x', 'bpmn:BusinessRuleTask', /is not supported yet/],
     ['a complex gateway', '<bpmn:complexGateway id="x" />', 'x', 'bpmn:ComplexGateway', /is not supported yet/],
-    [
-      'zeebe:executionListeners',
-      `<bpmn:task id="x">${ext('<zeebe:executionListeners><zeebe:executionListener eventType="start" type="audit" /></zeebe:executionListeners>')}</bpmn:task>`,
-      'x',
-      'bpmn:Task',
-      /^zeebe:executionListeners on bpmn:Task: execution listeners \(jobs before and after the element, Camunda 8\.6\+\) are not run by Thresher yet/,
-    ],
   ];
 
   it.each(cases)('refuses %s', async (_, element, elementId, elementType, message) => {

@@ -210,7 +210,7 @@ describe('Camunda 7 / Flowable data handling and listeners are refused', () => {
       issue(
         'x',
         'bpmn:ServiceTask',
-        'camunda:executionListener is a Camunda 7 extension Thresher does not run: no listeners run in Thresher; model the work as a service task',
+        'camunda:executionListener is a Camunda 7 extension Thresher does not run: a Java listener does not run in Thresher; write a zeebe:executionListener (a job a handler runs) or model the work as a service task',
       ),
     ]);
   });
@@ -218,7 +218,11 @@ describe('Camunda 7 / Flowable data handling and listeners are refused', () => {
   it('a Flowable task listener on a user task is refused', async () => {
     const task = `<bpmn:userTask id="x">${ext('<flowable:taskListener event="create" class="com.acme.Notify" />')}</bpmn:userTask>`;
     expect(await issuesOf(aroundForeign(task))).toEqual([
-      issue('x', 'bpmn:UserTask', /^flowable:taskListener is a Flowable extension .*no listeners run in Thresher/),
+      issue(
+        'x',
+        'bpmn:UserTask',
+        /^flowable:taskListener is a Flowable extension .*task and event listeners do not run in Thresher/,
+      ),
     ]);
   });
 

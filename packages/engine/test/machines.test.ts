@@ -27,6 +27,14 @@ describe('track machine', () => {
     ['incident', 'RETRY_ENTER', 'entering'],
     ['incident', 'RETRY_LEAVE', 'leaving'],
     ['waiting', 'CANCEL', 'cancelled'],
+    ['entering', 'LISTEN', 'listening'],
+    ['leaving', 'LISTEN', 'listening'],
+    ['listening', 'STARTED', 'entering'],
+    ['listening', 'ENDED', 'leaving'],
+    ['listening', 'FAIL', 'incident'],
+    ['listening', 'CANCEL', 'cancelled'],
+    ['incident', 'RETRY_LISTEN', 'listening'],
+    ['waiting', 'JOINED', 'entering'],
   ] as const)('should go from %s on %s to %s', (from, event, to) => {
     expect(advanceTrack(from, event).state).toBe(to);
   });
@@ -37,6 +45,9 @@ describe('track machine', () => {
     ['done', 'MOVE'],
     ['cancelled', 'RESUME'],
     ['incident', 'COMPLETE'],
+    ['listening', 'RESUME'],
+    ['listening', 'MOVE'],
+    ['waiting', 'STARTED'],
   ] as const)('should throw when a %s track is asked to %s', (from, event) => {
     expect(() => advanceTrack(from, event)).toThrow(IllegalTransitionError);
   });
@@ -52,6 +63,11 @@ describe('track machine', () => {
     ['waiting', 'FAIL', []],
     ['leaving', 'END', ['retire']],
     ['waiting', 'CANCEL', ['retire']],
+    ['entering', 'LISTEN', []],
+    ['listening', 'STARTED', ['schedule']],
+    ['listening', 'ENDED', ['schedule']],
+    ['waiting', 'JOINED', ['schedule']],
+    ['incident', 'RETRY_LISTEN', []],
   ] as const)('should return the actions of a move from %s on %s: %j', (from, event, actions) => {
     expect(advanceTrack(from, event).actions).toEqual(actions);
   });
@@ -68,6 +84,13 @@ describe('scope machine', () => {
   it('should disarm a closing scope before it resumes its host or is released', () => {
     expect(advanceScope('active', 'COMPLETE').actions).toEqual(['disarm', 'resumeHost']);
     expect(advanceScope('active', 'TERMINATE').actions).toEqual(['disarm', 'release']);
+  });
+
+  it('should hold a scope ending while its end listeners run, disarmed, until it completes or is terminated', () => {
+    expect(advanceScope('active', 'LISTEN')).toEqual({ state: 'ending', actions: ['disarm'] });
+    expect(advanceScope('ending', 'COMPLETE').actions).toEqual(['disarm', 'resumeHost']);
+    expect(advanceScope('ending', 'TERMINATE').state).toBe('terminated');
+    expect(() => advanceScope('ending', 'LISTEN')).toThrow(IllegalTransitionError);
   });
 });
 

@@ -16,11 +16,11 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../src/common/errors.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
-import { compile } from '../src/model/index.js';
+import { compile, knownJobs } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
-import { isJobNode } from '../src/model/types.js';
 import { unpackBody } from '../src/runtime/capture.js';
-import { around, chain, definitions, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
+import { around, chain, definitions, ext, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
+import { listeners } from './fixtures/listeners.js';
 
 const timerDefinition =
   '<bpmn:timerEventDefinition id="td"><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition>';
@@ -76,6 +76,29 @@ const constructs: Array<[string, string]> = [
   ['an inclusive gateway', around('<bpmn:inclusiveGateway id="x" />')],
   ['a parallel gateway', around('<bpmn:parallelGateway id="x" />')],
   ['an embedded sub-process', around(`<bpmn:subProcess id="x"><bpmn:startEvent id="s" /></bpmn:subProcess>`)],
+  [
+    'a user task with execution listeners, in a process with its own',
+    definitions(
+      process(
+        `${ext(listeners(['start', 'p-start'], ['end', 'p-end']))}${aroundBody(`<bpmn:userTask id="x">${ext(listeners(['start', 'x-start'], ['end', 'x-end']))}</bpmn:userTask>`)}`,
+      ),
+    ),
+  ],
+  [
+    'a joining gateway with a start listener',
+    around(
+      `<bpmn:parallelGateway id="fork" /><bpmn:parallelGateway id="x">${ext(listeners(['start', 'joined']))}</bpmn:parallelGateway>`,
+    ).replace(
+      chain('start', 'x', 'end'),
+      `${chain('start', 'fork')}${flow('f1', 'fork', 'x')}${flow('f2', 'fork', 'x')}${chain('x', 'end')}`,
+    ),
+  ],
+  [
+    'an event sub-process with execution listeners',
+    around(
+      `<bpmn:userTask id="x" /><bpmn:subProcess id="esp" triggeredByEvent="true">${ext(listeners(['start', 'e-start'], ['end', 'e-end']))}<bpmn:startEvent id="esp-start" isInterrupting="false">${timerDefinition}</bpmn:startEvent></bpmn:subProcess>`,
+    ),
+  ],
 ];
 
 /** What a stored instance holds, every record whole (as a restore builds them from the document). */
@@ -102,7 +125,7 @@ function strandedTracks(state: Records): string[] {
   return body.tracks
     .filter((track) => {
       const wait = track.wait;
-      if (track.state !== 'waiting' && track.state !== 'incident') return true;
+      if (track.state !== 'waiting' && track.state !== 'incident' && track.state !== 'listening') return true;
       switch (wait?.kind) {
         case 'job':
           return !body.jobs.some((job) => job.id === wait.jobId);
@@ -144,9 +167,7 @@ describe('every construct is run or refused', () => {
     }
     const model = await compile(xml);
     const process = [...model.processes.values()][0]!;
-    const handlers = Object.fromEntries(
-      [...process.nodes.values()].filter(isJobNode).map((node) => [node.taskType, () => ({})]),
-    );
+    const handlers = Object.fromEntries(knownJobs(process).map((job) => [job.taskType, () => ({})]));
     const repository = createMemoryRepository();
     const engine = new Engine({ repository, handlers });
     await engine.deploy(xml);

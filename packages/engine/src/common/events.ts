@@ -23,9 +23,24 @@ export type EngineEvent = EventBase &
     | { type: 'instance.restored'; seq: number }
     | { type: 'track.entered'; trackId: string; elementId: string }
     | { type: 'track.left'; trackId: string; elementId: string }
-    | { type: 'job.dispatched'; jobId: string; elementId: string; taskType: string; attempt: number }
-    | { type: 'job.completed'; jobId: string; elementId: string }
-    | { type: 'job.failed'; jobId: string; elementId: string; error: string; retriesLeft: number }
+    // `listener`: set on an execution listener's job, the event it runs at (its element is `elementId`).
+    | {
+        type: 'job.dispatched';
+        jobId: string;
+        elementId: string;
+        taskType: string;
+        attempt: number;
+        listener?: 'start' | 'end';
+      }
+    | { type: 'job.completed'; jobId: string; elementId: string; listener?: 'start' | 'end' }
+    | {
+        type: 'job.failed';
+        jobId: string;
+        elementId: string;
+        error: string;
+        retriesLeft: number;
+        listener?: 'start' | 'end';
+      }
     | { type: 'userTask.created'; taskId: string; elementId: string }
     | { type: 'userTask.completed'; taskId: string; elementId: string }
     | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }

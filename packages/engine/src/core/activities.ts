@@ -1,46 +1,39 @@
-import { digestInputs, type TrackRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
+import type { JobRecord, TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import { NotFoundError } from '../common/errors.js';
 import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
 import { announce, nextId, type StepContext } from './context.js';
 import { eventId, jobEventId } from './event-ids.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
-import { newJob } from './records.js';
-import { invocationIdentity } from './step-identity.js';
+import { listened } from './listeners.js';
 import { throwError } from './throws.js';
 import { move } from './tracks.js';
 
 /**
- * Activities that do work: jobs (service and send tasks, message throws — a handler runs them), user tasks
- * (a person completes them) and script tasks (a FEEL expression) — and how a job's outcome comes back.
+ * Activities that do work: jobs (service and send tasks, message throws, execution listeners — a handler runs
+ * them; `jobs.ts` makes them), user tasks (a person completes them) and script tasks (a FEEL expression) — and
+ * how a job's outcome comes back.
  */
 
-/** The track waits on a new job for its element; the runtime dispatches it once this step is durable. */
-export function createJob(ctx: StepContext, track: TrackRecord, taskType: string, retries: number | undefined): void {
-  const inputDigest = digestInputs({ ...ctx.state.visible(track.scopePath), ...track.locals });
-  const identity = invocationIdentity(ctx.state.instance, track, inputDigest);
-  const jobId = nextId(ctx, 'j');
-  ctx.state
-    .write('jobs')
-    .set(jobId, newJob(jobId, track, taskType, identity, inputDigest, retries ?? ctx.defaultRetries));
-  track.wait = { kind: 'job', jobId };
-  move(ctx, track, 'WAIT');
-}
-
-/** A job's handler returned: the track leaves its element with the result. */
+/**
+ * A job's handler returned: the track leaves its element with the result — or, for an execution listener's
+ * job, takes its variables and goes on to the next listener or its element.
+ */
 export function jobCompleted(ctx: StepContext, jobId: string, result: Variables): void {
   const job = ctx.state.jobs.get(jobId);
   // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
   if (!job) return;
   const track = ctx.state.track(job.trackId);
   ctx.state.write('jobs').delete(jobId);
-  track.result = result;
+  if (!job.listener) track.result = result;
   track.wait = null;
   announce(ctx, {
     id: jobEventId(ctx.id, job.identity, 'job.completed'),
     type: 'job.completed',
     jobId,
     elementId: job.nodeId,
+    ...listenerOf(job),
   });
+  if (job.listener) return listened(ctx, track, job.listener, result);
   move(ctx, track, 'RESUME');
 }
 
@@ -58,6 +51,14 @@ export function jobFailed(
 ): void {
   const job = ctx.state.jobs.get(jobId);
   if (!job) return;
+  if (errorCode !== undefined && job.listener) {
+    // Zeebe rejects a BPMN error from a listener's job (its element is not active to catch it): a failure no
+    // retry mends, whose incident says why.
+    const listener = `${job.listener.eventType} listener "${job.taskType}"`;
+    error = `the ${listener} threw the BPMN error ${errorCode} (${error}), which a listener cannot throw, as in Zeebe: complete or fail its job instead; retrying the incident runs the listener again`;
+    retryable = false;
+    errorCode = undefined;
+  }
   if (errorCode !== undefined) {
     const track = ctx.state.track(job.trackId);
     if (throwError(ctx, track, errorCode, {})) return void ctx.state.write('jobs').delete(jobId);
@@ -75,6 +76,7 @@ export function jobFailed(
     elementId: job.nodeId,
     error,
     retriesLeft: job.retriesLeft,
+    ...listenerOf(job),
   });
   if (job.retriesLeft > 0) {
     // Still in flight: a new failure count is a new dispatch, after the backoff.
@@ -84,6 +86,11 @@ export function jobFailed(
   job.notBefore = null;
   const message = retryable ? `handler failed: ${error}` : error;
   raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', message, jobId);
+}
+
+/** What a job's events say of it: the event an execution listener's job runs at, nothing for any other. */
+export function listenerOf(job: JobRecord): { listener?: 'start' | 'end' } {
+  return job.listener ? { listener: job.listener.eventType } : {};
 }
 
 /** The track waits at a user task until someone completes it. */

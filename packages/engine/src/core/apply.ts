@@ -4,19 +4,19 @@ import { announce, type CoreContext, createStepContext, type StepContext } from 
 import { type Effect, effectsBetween, type Obligations, obligationsOf } from './effects.js';
 import { enter } from './enter.js';
 import { eventId } from './event-ids.js';
-import { armEventSubProcesses } from './event-subprocesses.js';
+import { beginScope } from './event-subprocesses.js';
 import { fireInclusiveJoins } from './gateways.js';
 import { raiseIncident, retryIncident } from './incidents.js';
 import type { InstanceEvent } from './instance-event.js';
 import { leave } from './leave.js';
 import { correlateMessage, receiveSignal } from './messages.js';
 import { delivered } from './outbox.js';
+import { startScopeListeners } from './scope-listeners.js';
 import { closeDrainedScopes } from './scopes.js';
 import type { InstanceState } from './state.js';
 import { terminate } from './throws.js';
 import { fireTimer } from './timers.js';
 import { observeTouchpoints, planTouchpoints } from './touchpoints.js';
-import { spawn } from './tracks.js';
 
 /**
  * The engine's core: apply events to one instance, each running every track it frees until each waits or
@@ -76,8 +76,9 @@ function start(ctx: StepContext, variables: Record<string, unknown>, startNode: 
   Object.assign(ctx.state.scope('/').data, variables);
   announce(ctx, { id: eventId(ctx.id, 'instance.started'), type: 'instance.started', processId: ctx.process.id });
   planTouchpoints(ctx);
-  armEventSubProcesses(ctx, '/', null);
-  spawn(ctx, '/', startNode, null);
+  // The process's start listeners run before its start event, and before its event sub-processes wait.
+  if (startScopeListeners(ctx, '/', startNode, null)) return;
+  beginScope(ctx, '/', startNode, null);
 }
 
 /**

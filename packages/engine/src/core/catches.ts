@@ -13,13 +13,8 @@ export function enterCatch(
   track: TrackRecord,
   node: IntermediateCatchEventNode | ReceiveTaskNode,
 ): void {
-  const decided = ctx.decided.get(track.id);
-  if (decided?.target === node.id) {
-    // The event-based gateway's winner: its event has already happened.
-    ctx.decided.delete(track.id);
-    track.result = decided.variables;
-    return move(ctx, track, 'COMPLETE');
-  }
+  // The event-based gateway's winner: its event has already happened, its payload kept as the result (`enter.ts`).
+  if (track.result !== null) return move(ctx, track, 'COMPLETE');
   if (node.event.kind === 'link') return move(ctx, track, 'COMPLETE');
   const view = { ...ctx.state.visible(track.scopePath), ...track.locals };
   if (!arm(ctx, { kind: 'track', trackId: track.id }, node, node.event, view, track)) return;

@@ -86,8 +86,7 @@ function ledgerScope(ctx: StepContext, path: string): ScopeRecord {
 
 /** Whether `scope` runs a compensation handler for a sweep (its host is the thrower). */
 export function isSweepScope(ctx: StepContext, scope: ScopeRecord | undefined): boolean {
-  if (!scope || scope.hostTrack === null) return false;
-  return ctx.state.tracks.get(scope.hostTrack)?.wait?.kind === 'sweep';
+  return ctx.state.isSweepScope(scope);
 }
 
 /** The handler of the next entry runs in a scope of its own holding its entry's data. */

@@ -1,14 +1,17 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import { isJobNode, type Node } from '../model/types.js';
-import { createJob, createUserTask, runScript } from './activities.js';
+import { isJobNode, listenersOf, type Node } from '../model/types.js';
+import { createUserTask, runScript } from './activities.js';
 import { enterCall } from './calls.js';
 import { enterCatch, enterEventGateway } from './catches.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { trackEventId } from './event-ids.js';
+import { enterScopeTrack } from './event-subprocesses.js';
 import { enterGateway } from './gateways.js';
 import { mapOrIncident } from './incidents.js';
 import { jobSpec } from './job-spec.js';
+import { createJob } from './jobs.js';
+import { endsListening, isScopeTrack, runListeners } from './listeners.js';
 import { enterLoop, isBodyTrack } from './loops.js';
 import { openScope } from './scopes.js';
 import { enterTerminateEnd, enterThrow } from './throws.js';
@@ -17,12 +20,17 @@ import { end, move } from './tracks.js';
 import { armBoundaries } from './waits.js';
 
 /**
- * A track enters its element: the element's input mappings make its locals, its boundary events are
- * armed, and the element does what its type does — each type handled by the module that owns it.
+ * A track enters its element: the element's input mappings make its locals, its start listeners run (each a
+ * job it waits on), its boundary events are armed, and the element does what its type does — each type
+ * handled by the module that owns it. A track back from a start listener, or retried past them, picks up
+ * after its inputs, at the listener it is at (`listening`).
  */
 export function enter(ctx: StepContext, track: TrackRecord): void {
+  // A process or an event sub-process running its start listeners: a track stands for it.
+  if (isScopeTrack(ctx.state, track)) return enterScopeTrack(ctx, track);
   const node = nodeOf(ctx, track.nodeId);
-  if (!ctx.reentering.delete(track.id)) {
+  const resumed = track.listening !== undefined;
+  if (!ctx.reentering.delete(track.id) && !resumed) {
     announce(ctx, {
       id: trackEventId(ctx.id, track, 'entered'),
       type: 'track.entered',
@@ -30,16 +38,28 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
       elementId: node.id,
     });
   }
-  // A looping activity's host opens bodies; their inner tracks run the element, with its input mappings,
-  // while its boundary events belong to the host (they interrupt every body at once).
+  // A looping activity's host opens bodies; their inner tracks run the element, with its input mappings and
+  // listeners, while its boundary events belong to the host (they interrupt every body at once).
   const loop = node.loop;
   const body = loop !== undefined && isBodyTrack(ctx, track, node);
   const host = loop !== undefined && !body;
-  if (!host && node.type !== 'subProcess' && node.io.inputs.length > 0) {
-    const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
-    if (!locals) return;
-    track.locals = locals;
+  // A join's arrivals wait for each other: its start listeners run once, on the track that goes on.
+  const listens = !host && !(isJoin(node) && !resumed) && listenersOf(ctx.process, node.id, 'start').length > 0;
+  if (!resumed) {
+    // An event-based gateway's winner: its event has happened, and its payload is what the catch event produced.
+    const decided = ctx.decided.get(track.id);
+    if (decided?.target === node.id) {
+      ctx.decided.delete(track.id);
+      track.result = decided.variables;
+    }
+    // A sub-process makes its inputs as it opens its scope, unless its start listeners are to read them first.
+    if (!host && node.io.inputs.length > 0 && (node.type !== 'subProcess' || listens)) {
+      const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
+      if (!locals) return;
+      track.locals = locals;
+    }
   }
+  if (listens && runListeners(ctx, track, 'start', 'enter')) return;
   if (!body && ctx.process.boundaries?.has(node.id) && !armBoundaries(ctx, track)) return;
   if (host) return enterLoop(ctx, track, node, loop);
   run(ctx, track, node);
@@ -49,7 +69,7 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
   // Service and send tasks, message throws and message end events: a handler does their work.
   if (isJobNode(node)) {
     const spec = jobSpec(ctx, track, node);
-    return spec ? createJob(ctx, track, spec.taskType, spec.retries) : undefined;
+    return spec ? createJob(ctx, track, spec) : undefined;
   }
   switch (node.type) {
     case 'startEvent':
@@ -78,10 +98,11 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
       if (!node.event) return move(ctx, track, 'COMPLETE');
       return enterThrow(ctx, track, node, node.event);
     case 'endEvent':
-      if (!node.event) return end(ctx, track);
+      // With end listeners an end event completes, and ends once they ran (`leave.ts`).
+      if (!node.event) return endsListening(ctx, node) ? move(ctx, track, 'COMPLETE') : end(ctx, track);
       return enterThrow(ctx, track, node, node.event);
     case 'terminateEndEvent':
-      return enterTerminateEnd(ctx, track);
+      return endsListening(ctx, node) ? move(ctx, track, 'COMPLETE') : enterTerminateEnd(ctx, track);
     case 'subProcess':
       return openScope(ctx, track, node);
     case 'callActivity':
@@ -89,6 +110,11 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
     default:
       return unhandled(node);
   }
+}
+
+/** A parallel or inclusive gateway with several incoming flows: where tracks wait for each other. */
+function isJoin(node: Node): boolean {
+  return (node.type === 'parallelGateway' || node.type === 'inclusiveGateway') && node.incoming.length > 1;
 }
 
 /** Every element type the compiler emits is handled above; one that is not fails loudly, never silently waits. */

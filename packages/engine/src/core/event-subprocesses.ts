@@ -1,10 +1,13 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
+import { InvalidStateError } from '../common/errors.js';
 import type { StartEventNode, SubProcessNode } from '../model/types.js';
 import { cancelInside } from './cancel.js';
 import { nodeOf, type StepContext } from './context.js';
+import { runListeners } from './listeners.js';
 import { newScope, scopePath } from './records.js';
+import { startScopeListeners } from './scope-listeners.js';
 import { disarmEventSubProcesses } from './scope-moves.js';
-import { spawnWith } from './tracks.js';
+import { move, spawn } from './tracks.js';
 import { arm } from './waits.js';
 
 /**
@@ -56,8 +59,29 @@ export function startEventSubProcess(
   parent.visits[espId] = pass + 1;
   const path = scopePath(parentPath, espId, { pass });
   ctx.state.scopes.set(path, newScope(path, espId, parentPath, null, {}));
+  if (startScopeListeners(ctx, path, start.id, variables)) return;
+  beginScope(ctx, path, start.id, variables);
+}
+
+/**
+ * A scope's content begins (the process's, or an event sub-process's): the timer, message and signal starts
+ * of its event sub-processes wait, and a track enters its start event — carrying a trigger's payload.
+ */
+export function beginScope(ctx: StepContext, path: string, startNode: string, variables: Variables | null): void {
   armEventSubProcesses(ctx, path, null);
-  spawnWith(ctx, path, start.id, variables);
+  const track = spawn(ctx, path, startNode, null);
+  if (variables !== null) track.result = variables;
+}
+
+/** A process's or event sub-process's own track entering: its start listeners, then the scope begins without it. */
+export function enterScopeTrack(ctx: StepContext, track: TrackRecord): void {
+  if (runListeners(ctx, track, 'start', 'enter')) return;
+  const startNode = track.listening?.startNode;
+  if (startNode === undefined)
+    throw new InvalidStateError(`track ${track.id} of ${track.scopePath} names no start event`);
+  const variables = track.result;
+  move(ctx, track, 'END');
+  beginScope(ctx, track.scopePath, startNode, variables);
 }
 
 /** The event sub-process start of a scope that catches an error or escalation `code`: exact first. */

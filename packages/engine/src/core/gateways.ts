@@ -1,7 +1,7 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../common/errors.js';
 import { evaluateCondition } from '../common/feel.js';
-import type { Flow, GatewayNode, Node, ProcessDef } from '../model/types.js';
+import { type Flow, type GatewayNode, listenersOf, type Node, type ProcessDef } from '../model/types.js';
 import { nodeOf, type StepContext } from './context.js';
 import type { InstanceState } from './state.js';
 import { move } from './tracks.js';
@@ -64,7 +64,10 @@ export function chooseFlows(process: ProcessDef, node: Node, variables: Variable
 
 /** Enter a gateway: a fork passes straight through; a join waits, and a parallel join fires when all arrived. */
 export function enterGateway(ctx: StepContext, track: TrackRecord, node: GatewayNode): void {
-  if (node.type === 'exclusiveGateway' || node.incoming.length <= 1) return move(ctx, track, 'COMPLETE');
+  // A join's survivor back from the gateway's start listeners has joined already.
+  if (node.type === 'exclusiveGateway' || node.incoming.length <= 1 || track.listening) {
+    return move(ctx, track, 'COMPLETE');
+  }
   track.wait = { kind: 'join' };
   move(ctx, track, 'WAIT');
   if (node.type !== 'parallelGateway') return;
@@ -88,14 +91,19 @@ export function fireInclusiveJoins(ctx: StepContext): boolean {
   return fired;
 }
 
-/** The first track continues through the join; the others it absorbed end there. */
+/**
+ * The first track continues through the join; the others it absorbed end there. The gateway's start
+ * listeners run once the join fired, on the survivor, which enters the gateway again for them.
+ */
 function merge(ctx: StepContext, [survivor, ...absorbed]: TrackRecord[]): void {
   for (const track of absorbed) {
     track.wait = null;
     move(ctx, track, 'END');
   }
   survivor!.wait = null;
-  move(ctx, survivor!, 'RESUME');
+  if (listenersOf(ctx.process, survivor!.nodeId, 'start').length === 0) return move(ctx, survivor!, 'RESUME');
+  survivor!.listening = { eventType: 'start', done: 0 };
+  move(ctx, survivor!, 'JOINED');
 }
 
 /** Tracks waiting at a join, the earliest per incoming flow. */

@@ -1,10 +1,11 @@
-import type { IncidentRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import type { IncidentRecord, JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError, NotFoundError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
-import { type Expression, isJobNode, type Mapping } from '../model/types.js';
+import { type Expression, isJobNode, listenersOf, type Mapping } from '../model/types.js';
 import { announce, nextId, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { freshRetries } from './job-retries.js';
+import { jobVariables } from './jobs.js';
 import { MappingError, runMappings } from './mappings.js';
 import { newIncident } from './records.js';
 import { move } from './tracks.js';
@@ -106,15 +107,25 @@ export function retryIncident(ctx: StepContext, incidentId: string): void {
   });
   const job = incident.jobId === null ? undefined : ctx.state.jobs.get(incident.jobId);
   if (job) {
-    const node = nodeOf(ctx, job.nodeId);
-    job.retriesLeft = isJobNode(node) ? freshRetries(ctx, track, node) : ctx.defaultRetries;
+    job.retriesLeft = retriesAgain(ctx, track, job);
     job.notBefore = null;
     track.wait = { kind: 'job', jobId: job.id };
-    move(ctx, track, 'RETRY_WAIT');
+    move(ctx, track, job.listener ? 'RETRY_LISTEN' : 'RETRY_WAIT');
     return;
   }
   track.wait = null;
   // The same activation tries again: it is not announced as entered a second time.
   if (incident.resume !== 'leave') ctx.reentering.add(track.id);
   move(ctx, track, incident.resume === 'leave' ? 'RETRY_LEAVE' : 'RETRY_ENTER');
+}
+
+/** The retries a job gets when its incident is retried: its listener's or its element's, afresh. */
+function retriesAgain(ctx: StepContext, track: TrackRecord, job: JobRecord): number {
+  const view = jobVariables(ctx.state, track, job.listener);
+  if (job.listener) {
+    const listener = listenersOf(ctx.process, job.nodeId, job.listener.eventType)[job.listener.index];
+    return listener ? freshRetries(ctx, listener, view) : ctx.defaultRetries;
+  }
+  const node = nodeOf(ctx, job.nodeId);
+  return isJobNode(node) ? freshRetries(ctx, node, view) : ctx.defaultRetries;
 }

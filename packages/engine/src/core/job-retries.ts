@@ -4,20 +4,21 @@
  *
  * @module
  */
-import type { TrackRecord } from '@thresher/checkpoint';
+import type { Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
-import type { JobNode } from '../model/types.js';
+import type { JobSource } from '../model/types.js';
 import type { StepContext } from './context.js';
 
 /**
- * The retries a job gets again when its incident is resolved: the model's, evaluated afresh where it is
- * an expression; the engine's default where that no longer yields a count.
+ * The retries a job gets again when its incident is resolved: the model's (`source`: the element's task
+ * definition or the listener), evaluated afresh in `view` where it is an expression; the engine's default
+ * where that no longer yields a count.
  */
-export function freshRetries(ctx: StepContext, track: TrackRecord, node: JobNode): number {
-  if (!node.retriesExpression) return node.retries ?? ctx.defaultRetries;
+export function freshRetries(ctx: StepContext, source: JobSource, view: Variables): number {
+  if (!source.retriesExpression) return source.retries ?? ctx.defaultRetries;
   try {
-    const value = evaluate(node.retriesExpression, { ...ctx.state.visible(track.scopePath), ...track.locals }, ctx.now);
+    const value = evaluate(source.retriesExpression, view, ctx.now);
     return isRetryCount(value) ? value : ctx.defaultRetries;
   } catch (error) {
     if (error instanceof ExpressionError) return ctx.defaultRetries;

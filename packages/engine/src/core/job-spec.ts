@@ -1,41 +1,47 @@
 /**
- * A job's type and retries as the element gives them: static in the model, or `=expr` (Zeebe's rule)
- * evaluated in the track's view when the job is created. A value that is not a job type or a retry
- * count is an incident on the element, never a job of the wrong type.
+ * A job's type and retries as the model gives them (an element's `zeebe:taskDefinition`, or an execution
+ * listener): static, or `=expr` (Zeebe's rule) evaluated in the track's view when the job is created. A
+ * value that is not a job type or a retry count is an incident on the element, never a job of the wrong type.
  *
  * @module
  */
-import type { TrackRecord } from '@thresher/checkpoint';
-import type { JobNode } from '../model/types.js';
+import type { TrackRecord, Variables } from '@thresher/checkpoint';
+import type { JobSource } from '../model/types.js';
 import type { StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
 import { isRetryCount } from './job-retries.js';
+import type { JobSpec } from './jobs.js';
 
-/** What a new job is created with. */
-export interface JobSpec {
-  taskType: string;
-  retries: number | undefined;
-}
-
-/** The job an element creates, or undefined when an expression failed and an incident was raised. */
-export function jobSpec(ctx: StepContext, track: TrackRecord, node: JobNode): JobSpec | undefined {
-  let taskType = node.taskType;
-  if (node.typeExpression) {
-    const value = evaluateOrIncident(ctx, track, node.typeExpression, 'enter');
+/**
+ * The job `source` makes, or undefined when an expression failed and an incident was raised (picking up
+ * where `resume` says). `what` names the model element in messages (`zeebe:taskDefinition`); `view` is
+ * what the expressions see (the track's view by default).
+ */
+export function jobSpec(
+  ctx: StepContext,
+  track: TrackRecord,
+  source: JobSource,
+  what = 'zeebe:taskDefinition',
+  resume: 'enter' | 'leave' = 'enter',
+  view?: Variables,
+): JobSpec | undefined {
+  let taskType = source.taskType;
+  if (source.typeExpression) {
+    const value = evaluateOrIncident(ctx, track, source.typeExpression, resume, view);
     if (value === NO_VALUE) return undefined;
     if (typeof value !== 'string' || value.trim() === '') {
       const rule = 'a job type must be a non-empty string';
-      return wrongValueIncident(ctx, track, 'zeebe:taskDefinition type', node.typeExpression, value, rule);
+      return wrongValueIncident(ctx, track, `${what} type`, source.typeExpression, value, rule, resume);
     }
     taskType = value;
   }
-  let retries = node.retries;
-  if (node.retriesExpression) {
-    const value = evaluateOrIncident(ctx, track, node.retriesExpression, 'enter');
+  let retries = source.retries;
+  if (source.retriesExpression) {
+    const value = evaluateOrIncident(ctx, track, source.retriesExpression, resume, view);
     if (value === NO_VALUE) return undefined;
     if (!isRetryCount(value)) {
       const rule = 'retries must be a non-negative integer';
-      return wrongValueIncident(ctx, track, 'zeebe:taskDefinition retries', node.retriesExpression, value, rule);
+      return wrongValueIncident(ctx, track, `${what} retries`, source.retriesExpression, value, rule, resume);
     }
     retries = value;
   }

@@ -7,6 +7,7 @@ import { armEventSubProcesses } from './event-subprocesses.js';
 import { mapOrIncident } from './incidents.js';
 import { bodyCompleted, isBodyScope } from './loops.js';
 import { newScope, scopePath } from './records.js';
+import { endScopeListeners } from './scope-listeners.js';
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
 
@@ -18,7 +19,10 @@ import { move, spawn } from './tracks.js';
 
 export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessNode): void {
   const parent = host.scopePath;
-  const data = mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
+  // With start listeners, the inputs were made before them, with their variables, as the host's locals.
+  const data = host.listening
+    ? { ...host.locals }
+    : mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
   if (!data) return;
   const path = scopePath(parent, node.id, { pass: host.attempt });
   ctx.state.scopes.set(path, newScope(path, node.id, parent, host.id, data));
@@ -26,6 +30,7 @@ export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessN
     ctx.state.scopes.delete(path);
     return;
   }
+  host.locals = null;
   host.wait = { kind: 'scope', path };
   move(ctx, host, 'WAIT');
   const start = node.startNodes[0];
@@ -46,7 +51,7 @@ export function closeDrainedScopes(ctx: StepContext): boolean {
     closed = true;
     if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
     else if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
-    else moveScope(ctx, scope, 'COMPLETE');
+    else if (!endScopeListeners(ctx, scope)) moveScope(ctx, scope, 'COMPLETE');
   }
   return closed;
 }

@@ -135,6 +135,21 @@ export class InstanceState {
     return undefined;
   }
 
+  /** Whether `scope` runs a compensation handler for a sweep: its host is the thrower, waiting on the sweep. */
+  isSweepScope(scope: ScopeRecord | undefined): boolean {
+    if (!scope || scope.hostTrack === null) return false;
+    return this.tracks.get(scope.hostTrack)?.wait?.kind === 'sweep';
+  }
+
+  /**
+   * The scope that takes what an element at `path` produces (its outputs, its end listeners' variables): the
+   * element's own scope, but for a compensation handler, which reads a snapshot, the live scope around it.
+   */
+  outputScope(path: string): string {
+    const scope = this.scope(path);
+    return this.isSweepScope(scope) ? scope.parentPath! : path;
+  }
+
   /** The scope chain from the root down to `path`. */
   chain(path: string): ScopeRecord[] {
     const chain: ScopeRecord[] = [];

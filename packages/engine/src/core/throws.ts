@@ -8,6 +8,7 @@ import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { endsListening } from './listeners.js';
 import { isBodyTrack } from './loops.js';
 import { postSignal } from './outbox.js';
 import { finishInstance, moveScope } from './scope-moves.js';
@@ -38,10 +39,13 @@ export function enterThrow(
     }
     case 'escalation': {
       const code = event.code ?? '';
-      if (ends) ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+      // An end event with end listeners completes, and ends once they ran (`leave.ts`).
+      const endsNow = ends && !endsListening(ctx, node);
+      if (endsNow) ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
       throwEscalation(ctx, track, code, view());
-      // An interrupting catcher may have cancelled the thrower; otherwise it goes on (or ends).
-      if (track.state !== 'cancelled') move(ctx, track, ends ? 'END' : 'COMPLETE');
+      // An interrupting catcher may have cancelled the thrower (its end listeners never run, as in Zeebe);
+      // otherwise it goes on (or ends).
+      if (track.state !== 'cancelled') move(ctx, track, endsNow ? 'END' : 'COMPLETE');
       return;
     }
     case 'link':

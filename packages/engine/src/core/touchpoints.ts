@@ -44,6 +44,8 @@ export function observeTouchpoints(ctx: StepContext, event: Announcement): void 
   ctx.lastCause = event;
   // Most processes have no touchpoint: nothing to look up for any event of theirs.
   if (!ctx.state.touchpoints?.length) return;
+  // An execution listener's job neither answers its element's question nor is an attempt at it.
+  if ('listener' in event && event.listener !== undefined) return;
   switch (event.type) {
     case 'track.entered':
       return entered(ctx, event.elementId, event.trackId);

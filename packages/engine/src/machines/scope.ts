@@ -9,15 +9,21 @@ import { advance, initialState, type Step } from './adapter.js';
 const actions = { disarm: () => {}, resumeHost: () => {}, release: () => {} };
 export type ScopeAction = keyof typeof actions;
 
-/** A scope (an activation of a container with its data): open until its tracks drain or it is terminated. */
+/**
+ * A scope (an activation of a container with its data): open until its tracks drain (and a process's or an
+ * event sub-process's end listeners ran) or it is terminated.
+ */
 export const scopeMachine = setup({
-  types: { events: {} as { type: 'COMPLETE' } | { type: 'TERMINATE' } },
+  types: { events: {} as { type: 'COMPLETE' } | { type: 'TERMINATE' } | { type: 'LISTEN' } },
   actions,
 }).createMachine({
   id: 'scope',
   initial: 'active',
   states: {
-    active: { on: { COMPLETE: 'completed', TERMINATE: 'terminated' } },
+    active: { on: { COMPLETE: 'completed', TERMINATE: 'terminated', LISTEN: 'ending' } },
+    // A process or event sub-process whose tracks drained runs its end listeners before it completes; its
+    // event sub-processes stop waiting first, as Zeebe unsubscribes before the end listeners run.
+    ending: { entry: 'disarm', on: { COMPLETE: 'completed', TERMINATE: 'terminated' } },
     completed: { type: 'final', entry: ['disarm', 'resumeHost'] },
     terminated: { type: 'final', entry: ['disarm', 'release'] },
   },

@@ -21,6 +21,11 @@ export const trackMachine = setup({
       | { type: 'RETRY_ENTER' }
       | { type: 'RETRY_WAIT' }
       | { type: 'RETRY_LEAVE' }
+      | { type: 'RETRY_LISTEN' }
+      | { type: 'LISTEN' }
+      | { type: 'STARTED' }
+      | { type: 'ENDED' }
+      | { type: 'JOINED' }
       | { type: 'CANCEL' },
   },
   actions,
@@ -30,19 +35,31 @@ export const trackMachine = setup({
   states: {
     entering: {
       entry: 'schedule',
-      on: { WAIT: 'waiting', COMPLETE: 'leaving', END: 'done', FAIL: 'incident', CANCEL: 'cancelled' },
+      on: {
+        WAIT: 'waiting',
+        COMPLETE: 'leaving',
+        END: 'done',
+        FAIL: 'incident',
+        CANCEL: 'cancelled',
+        LISTEN: 'listening',
+      },
     },
-    waiting: { on: { RESUME: 'leaving', END: 'done', FAIL: 'incident', CANCEL: 'cancelled' } },
+    // A join that fired goes back to entering when its gateway has start listeners: they run once, on the survivor.
+    waiting: { on: { RESUME: 'leaving', END: 'done', FAIL: 'incident', CANCEL: 'cancelled', JOINED: 'entering' } },
     leaving: {
       entry: 'schedule',
       // A move re-enters `entering` through its entry: the track is scheduled at its next element.
-      on: { MOVE: 'entering', END: 'done', FAIL: 'incident', CANCEL: 'cancelled' },
+      on: { MOVE: 'entering', END: 'done', FAIL: 'incident', CANCEL: 'cancelled', LISTEN: 'listening' },
     },
+    // Waiting on an execution listener's job: a start listener's completion takes the track back to entering
+    // its element, an end listener's to leaving it (`listening` on the record says which, and how far).
+    listening: { on: { STARTED: 'entering', ENDED: 'leaving', FAIL: 'incident', CANCEL: 'cancelled' } },
     incident: {
       on: {
         RETRY_ENTER: 'entering',
         RETRY_WAIT: 'waiting',
         RETRY_LEAVE: 'leaving',
+        RETRY_LISTEN: 'listening',
         FAIL: 'incident',
         CANCEL: 'cancelled',
       },

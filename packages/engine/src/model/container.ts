@@ -11,6 +11,7 @@ import { readExtensions, readIoMapping } from './extensions.js';
 import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
 import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
+import { LISTENERS_EXTENSION, readListeners } from './listeners.js';
 import { readLoop } from './loops.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
 import { compileNode, DATA_ELEMENTS, unsupportedReason } from './nodes.js';
@@ -110,6 +111,8 @@ export function compileContainer(
     if (touchpoint) node.touchpoint = touchpoint;
     const documentation = documentationOf(element);
     if (documentation) node.documentation = documentation;
+    const listeners = readListeners(element, node, context.issues);
+    if (listeners) node.listeners = listeners;
     if (node.type === NodeType.EndEvent && node.event?.kind === 'cancel') context.cancels.add(containerId);
     view.nodes.set(id, { node, element });
     // Sub-process nodes are placed before their children, keeping `nodes` in document order.
@@ -172,7 +175,11 @@ function subProcess(
     context.issues.error(element, `sub-processes nested more than ${MAX_DEPTH} deep are not supported`);
     return null;
   }
-  const extensions = readExtensions(element, ['zeebe:IoMapping', TOUCHPOINT_EXTENSION], context.issues);
+  const extensions = readExtensions(
+    element,
+    ['zeebe:IoMapping', TOUCHPOINT_EXTENSION, LISTENERS_EXTENSION],
+    context.issues,
+  );
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
   const triggeredByEvent = element.triggeredByEvent === true;
   const transaction = element.$type === 'bpmn:Transaction';

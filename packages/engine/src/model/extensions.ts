@@ -36,9 +36,10 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
   'zeebe:PriorityDefinition': { action: 'warn', why: 'user task priorities are not tracked by Thresher yet' },
   'zeebe:JobPriorityDefinition': { action: 'warn', why: 'Thresher dispatches jobs in order, without priorities' },
   'zeebe:LinkedResources': { action: 'warn', why: 'linked resources are not passed to handlers yet' },
+  // Read on every process and flow node (listeners.ts); anywhere else (a loop's characteristics) nothing runs them.
   'zeebe:ExecutionListeners': {
     action: 'refuse',
-    why: 'execution listeners (jobs before and after the element, Camunda 8.6+) are not run by Thresher yet; model their work as service tasks',
+    why: 'execution listeners run on a process or a flow node (a task, an event, a gateway or a sub-process); move them there',
   },
   'zeebe:TaskListeners': {
     action: 'refuse',

@@ -38,7 +38,9 @@ const HANDLER = 'give the task a zeebe:taskDefinition type and register a handle
 const RESULT = 'use a zeebe:ioMapping output (zeebe:script resultVariable on a script task)';
 const CALLED =
   'choose the version with zeebe:calledElement bindingType (latest, deployment or versionTag with versionTag)';
-const LISTENER = 'no listeners run in Thresher; model the work as a service task';
+const LISTENER = 'task and event listeners do not run in Thresher; model the work as a service task';
+const EXECUTION_LISTENER =
+  'a Java listener does not run in Thresher; write a zeebe:executionListener (a job a handler runs) or model the work as a service task';
 const MULTI = 'use zeebe:loopCharacteristics inputCollection / inputElement';
 const ASYNC = 'Thresher persists every step, so it has no effect';
 const DMN = 'business rule tasks (DMN decisions) are not supported';
@@ -56,7 +58,8 @@ const TABLE: readonly (readonly [Rule['kind'], string, string])[] = [
   ['refuse', HANDLER, 'class expression delegateExpression connector triggerable'],
   ['refuse', RESULT, 'resultVariable useLocalScopeForResultVariable'],
   ['refuse', 'use zeebe:ioMapping (zeebe:input / zeebe:output)', 'inputOutput inputParameter outputParameter'],
-  ['refuse', LISTENER, 'executionListener taskListener eventListener'],
+  ['refuse', EXECUTION_LISTENER, 'executionListener'],
+  ['refuse', LISTENER, 'taskListener eventListener'],
   ['refuse', 'field injection is Java-only; pass values with zeebe:ioMapping or zeebe:taskHeaders', 'field'],
   ['refuse', 'use zeebe:calledElement propagateAllChildVariables / zeebe:ioMapping', 'in out'],
   ['refuse', 'use zeebe:calledElement propagateAllParentVariables', 'inheritVariables'],

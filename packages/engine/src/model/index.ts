@@ -7,6 +7,7 @@
  */
 export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../common/feel.js';
 export { type CompileOptions, compile } from './compile.js';
+export { type KnownJob, knownJobs } from './job-types.js';
 export { literalString, reachableProcesses } from './reach.js';
 export type {
   BoundaryEventNode,
@@ -14,12 +15,15 @@ export type {
   EndEventNode,
   EventBasedGatewayNode,
   EventDefinition,
+  ExecutionListener,
+  ExecutionListeners,
   Expression,
   Flow,
   GatewayNode,
   IntermediateCatchEventNode,
   IntermediateThrowEventNode,
   IoMapping,
+  ListenerEvent,
   LoopSpec,
   Mapping,
   ModelWarning,
@@ -39,4 +43,4 @@ export type {
   TimerSpec,
   UserTaskNode,
 } from './types.js';
-export { NodeType } from './types.js';
+export { listenersOf, NodeType } from './types.js';

@@ -22,12 +22,13 @@ import {
   compileRequiredExpression,
   compileValue,
   isExpressionText,
-  literal,
   staticList,
 } from './expression.js';
 import { readExtensions, readHeaders, readIoMapping } from './extensions.js';
 import type { JobDefinition, NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
+import { readJobValues } from './job-values.js';
+import { LISTENERS_EXTENSION } from './listeners.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
 import { TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
 import { type GatewayNode, type Node, NodeType, type UserTaskNode } from './types.js';
@@ -92,8 +93,9 @@ export function usedExtensions(element: ModdleElement): readonly string[] {
     case 'bpmn:StandardLoopCharacteristics':
       return [];
     default:
-      // Every flow node may carry a touchpoint mark (`touchpoint-mark.ts` reads it once the node is compiled).
-      return [...nodeExtensions(element), TOUCHPOINT_EXTENSION];
+      // Every flow node may carry a touchpoint mark and execution listeners (`touchpoint-mark.ts` and
+      // `listeners.ts` read them once the node is compiled).
+      return [...nodeExtensions(element), TOUCHPOINT_EXTENSION, LISTENERS_EXTENSION];
   }
 }
 
@@ -188,30 +190,9 @@ function jobDefinition(
 ): JobDefinition | null {
   const definition = extensions.get('zeebe:TaskDefinition');
   const type = definition ? str(definition, 'type')?.trim() : undefined;
-  const retriesText = definition ? str(definition, 'retries')?.trim() : undefined;
-  const job: JobDefinition = {
-    taskType: type || frame.id,
-    retries: undefined,
-    headers: readHeaders(extensions.get('zeebe:TaskHeaders')),
-  };
-  let ok = true;
-  if (type && isExpressionText(type)) {
-    const expression = compileExpression(type, element, 'zeebe:taskDefinition type', issues);
-    if (expression) job.typeExpression = expression;
-    else ok = false;
-  }
-  if (retriesText && isExpressionText(retriesText)) {
-    const expression = compileExpression(retriesText, element, 'zeebe:taskDefinition retries', issues);
-    if (expression) job.retriesExpression = expression;
-    else ok = false;
-  } else if (retriesText !== undefined) {
-    const retries = /^\d+$/.test(retriesText) ? Number(retriesText) : Number.NaN;
-    // Zeebe deploys a static value that is no count and raises an incident when the job is created: so
-    // does Thresher, evaluating it then as the text it is.
-    if (Number.isSafeInteger(retries)) job.retries = retries;
-    else job.retriesExpression = literal(retriesText, element);
-  }
-  return ok ? job : null;
+  const retries = definition ? str(definition, 'retries')?.trim() : undefined;
+  const values = readJobValues(element, type || frame.id, retries, 'zeebe:taskDefinition', issues);
+  return values ? { ...values, headers: readHeaders(extensions.get('zeebe:TaskHeaders')) } : null;
 }
 
 function scriptTask(

@@ -6,9 +6,10 @@
 import { compileContainer, type ProcessContext } from './container.js';
 import { readExtensions } from './extensions.js';
 import type { IssueCollector } from './issues.js';
+import { LISTENERS_EXTENSION, readListeners } from './listeners.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
-import { NodeType, type ProcessDef } from './types.js';
+import { type ExecutionListeners, NodeType, type ProcessDef } from './types.js';
 
 /**
  * Compiles a process, recording every problem in `issues`.
@@ -25,7 +26,7 @@ export function compileProcess(
     issues.error(element, 'bpmn:Process has no id');
     return null;
   }
-  const tag = readExtensions(element, ['zeebe:VersionTag'], issues).get('zeebe:VersionTag');
+  const tag = readExtensions(element, ['zeebe:VersionTag', LISTENERS_EXTENSION], issues).get('zeebe:VersionTag');
   const versionTag = tag ? str(tag, 'value')?.trim() : undefined;
   const context: ProcessContext = {
     issues,
@@ -47,6 +48,8 @@ export function compileProcess(
     issues.error(element, `the process has ${startNodes.length} none start events; Thresher needs exactly one`);
   }
   checkUniqueStartNames(context, eventStartNodes);
+  const listeners = readListeners(element, 'process', issues);
+  if (listeners) checkProcessListeners(element, listeners, context, issues);
   // The event fields are left out, not empty, when the process has no such events: a model without
   // events compiles to exactly the IR (and digest) it always did.
   return {
@@ -60,6 +63,7 @@ export function compileProcess(
     ...(context.boundaries.size > 0 ? { boundaries: context.boundaries } : {}),
     ...(context.eventSubProcesses.size > 0 ? { eventSubProcesses: context.eventSubProcesses } : {}),
     ...(context.compensation.size > 0 ? { compensation: context.compensation } : {}),
+    ...(listeners ? { listeners } : {}),
     nodes: context.nodes,
     flows: context.flows,
   };
@@ -86,6 +90,36 @@ function checkUniqueStartNames(context: ProcessContext, eventStartNodes: readonl
       id,
       'bpmn:StartEvent',
       `start events "${first}" and "${id}" both start on ${event.kind} ${event.name.source}; the names of a process's ${event.kind} start events must differ`,
+    );
+  }
+}
+
+/**
+ * Process listeners Thresher cannot run as Zeebe runs them, refused by name. A timer start event's instance
+ * waits at its start event before the process starts (the next occurrence is an instance already), so a start
+ * listener would run before the timer fires, where Zeebe runs it when it fires. A terminate end event in the
+ * process ends a Thresher instance `terminated`, where Zeebe completes the process and runs its end listeners.
+ */
+function checkProcessListeners(
+  element: ModdleElement,
+  listeners: ExecutionListeners,
+  context: ProcessContext,
+  issues: IssueCollector,
+): void {
+  const id = idOf(element);
+  const top = [...context.nodes.values()].filter((node) => node.container === id);
+  const timerStart = top.find((node) => node.type === NodeType.StartEvent && node.event?.kind === 'timer');
+  if (listeners.start && timerStart) {
+    issues.error(
+      element,
+      `zeebe:executionListener eventType="start" on a process with the timer start event "${timerStart.id}" is not supported yet: a Thresher instance waits at its timer start event before the process starts, so the listener would run before the timer fires (Zeebe runs it when the timer fires); put the listener on the element after the start event`,
+    );
+  }
+  const terminate = top.find((node) => node.type === NodeType.TerminateEndEvent);
+  if (listeners.end && terminate) {
+    issues.error(
+      element,
+      `zeebe:executionListener eventType="end" on a process with the terminate end event "${terminate.id}" is not supported yet: Thresher ends an instance terminated there, where Zeebe completes the process and runs its end listeners; put the listener on the terminate end event (an end listener runs before it terminates)`,
     );
   }
 }

@@ -50,7 +50,7 @@ export const NodeType = {
 export type NodeType = (typeof NodeType)[keyof typeof NodeType];
 
 /** A job's type or retries given as `=expr` (Zeebe's rule): evaluated when the job is created. */
-interface JobExpressions {
+export interface JobExpressions {
   /** Set when `zeebe:taskDefinition type` is an expression; `taskType` then holds its text. */
   typeExpression?: Expression;
   /** Set when `zeebe:taskDefinition retries` is an expression; `retries` is then undefined. */
@@ -81,7 +81,33 @@ interface NodeBase {
   touchpoint?: TouchpointMark;
   /** The element's first `bpmn:documentation`, trimmed; set only when it has some. Left out of the digest. */
   documentation?: string;
+  /**
+   * Its `zeebe:executionListeners` (Camunda 8.6+): set only when it has some, so a model without listeners
+   * keeps its IR and digest. A looping activity's listeners run for each body, as Zeebe runs them for each
+   * inner instance.
+   */
+  listeners?: ExecutionListeners;
 }
+
+/**
+ * One `zeebe:executionListener`: a job of its own kind that runs when its element starts (`start`: after the
+ * input mappings, before the element does its work) or ends (`end`: after the output mappings, before it
+ * leaves), the element waiting on it. `taskType` and `retries` follow `zeebe:taskDefinition`'s value rule.
+ */
+export interface ExecutionListener extends JobExpressions {
+  /** `type`: the job type its handler is found by (the expression's text when `typeExpression` is set). */
+  taskType: string;
+  /** `retries`, else undefined (the engine's default applies). */
+  retries: number | undefined;
+  /** The listener's own `zeebe:taskHeaders`; set only when it has some. */
+  headers?: Record<string, string>;
+}
+
+/** The two moments an execution listener runs at. */
+export type ListenerEvent = 'start' | 'end';
+
+/** An element's (or a process's) execution listeners by event, each list in model order; a key only when it has some. */
+export type ExecutionListeners = { [E in ListenerEvent]?: ExecutionListener[] };
 
 /**
  * `bpmn:multiInstanceLoopCharacteristics` with `zeebe:loopCharacteristics`: the activity runs once per
@@ -308,6 +334,8 @@ export interface ProcessDef {
   eventSubProcesses?: ReadonlyMap<string, string[]>;
   /** Compensable activities: each one's compensation handler, from its compensation boundary event. */
   compensation?: ReadonlyMap<string, string>;
+  /** The process's own `zeebe:executionListeners`; set only when it has some (the IR and digest stay as they were). */
+  listeners?: ExecutionListeners;
   /** Every node of the process, nested containers included. */
   nodes: ReadonlyMap<string, Node>;
   flows: ReadonlyMap<string, Flow>;
@@ -324,6 +352,9 @@ export interface ProcessModel {
   warnings: ModelWarning[];
 }
 
+/** What a job is made from: an element's `zeebe:taskDefinition`, or an execution listener. */
+export type JobSource = JobExpressions & { taskType: string; retries?: number | undefined };
+
 /** An element that runs as a job (service and send tasks, message throw and end events, as in Zeebe). */
 export type JobNode = Node &
   JobExpressions & { taskType: string; retries?: number | undefined; headers?: Record<string, string> };
@@ -331,4 +362,12 @@ export type JobNode = Node &
 /** Whether an element runs as a job, and so has a task type and retries. */
 export function isJobNode(node: Node | undefined): node is JobNode {
   return node !== undefined && 'taskType' in node && typeof node.taskType === 'string';
+}
+
+const NO_LISTENERS: readonly ExecutionListener[] = Object.freeze([]);
+
+/** The execution listeners of `event` on the element `nodeId`, or on the process when `nodeId` is its id. */
+export function listenersOf(process: ProcessDef, nodeId: string, event: ListenerEvent): readonly ExecutionListener[] {
+  const holder = nodeId === process.id ? process : process.nodes.get(nodeId);
+  return holder?.listeners?.[event] ?? NO_LISTENERS;
 }

@@ -1,27 +1,34 @@
 import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkpoint';
 import { BpmnError } from '../common/errors.js';
+import { jobVariables } from '../core/jobs.js';
 import type { InstanceState } from '../core/state.js';
-import { isJobNode, type ProcessDef } from '../model/types.js';
+import { isJobNode, listenersOf, type ProcessDef } from '../model/types.js';
 import type { Handlers, Job } from './types.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
 
-/** What a handler is given for one attempt of a job. */
+/**
+ * What a handler is given for one attempt of a job. An execution listener's job names its event; its headers
+ * are its element's with the listener's own over them, as Camunda documents.
+ */
 export function jobView(state: InstanceState, process: ProcessDef, job: JobRecord): Job {
   const track = state.track(job.trackId);
   const node = process.nodes.get(job.nodeId);
+  const listener = job.listener && listenersOf(process, job.nodeId, job.listener.eventType)[job.listener.index];
   return {
     id: job.id,
     instanceId: state.instance.id,
     elementId: job.nodeId,
-    elementName: node?.name ?? null,
+    // A process's own listeners run at the process: their element is the process.
+    elementName: job.nodeId === process.id ? process.name : (node?.name ?? null),
     taskType: job.taskType,
-    headers: { ...(isJobNode(node) ? node.headers : undefined) },
-    variables: { ...state.visible(track.scopePath), ...track.locals },
+    headers: { ...(isJobNode(node) ? node.headers : undefined), ...listener?.headers },
+    variables: jobVariables(state, track, job.listener),
     idempotencyKey: job.identity,
     attempt: job.failures + 1,
     businessKey: state.instance.businessKey,
+    ...(job.listener ? { listener: { eventType: job.listener.eventType } } : {}),
   };
 }
 

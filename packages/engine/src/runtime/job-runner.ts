@@ -7,6 +7,7 @@ import {
 } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
 import type { EngineEventType } from '../common/events.js';
+import { listenerOf } from '../core/activities.js';
 import type { Announcement } from '../core/effects.js';
 import { jobEventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
@@ -101,6 +102,7 @@ export class JobRunner {
         elementId: job.nodeId,
         taskType: job.taskType,
         attempt: view.attempt,
+        ...listenerOf(job),
       });
     }
     // The handler runs after this step's effects have all been started, never inside them. It is looked

@@ -8,7 +8,7 @@
 import type { HistoryEntry, IncidentRecord, InstanceStatus, Variables } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 
-/** What a service-task handler receives. */
+/** What a handler receives: a job of a service or send task, a message throw, or an execution listener. */
 export interface Job {
   /** The job record id, unique within its instance. */
   id: string;
@@ -29,6 +29,13 @@ export interface Job {
   /** 1 for the first try, then one more for every later try, including those after `retryIncident`. */
   attempt: number;
   businessKey: string | null;
+  /**
+   * Set on an execution listener's job (`zeebe:executionListener`): the event it runs at — `start` before its
+   * element does its work, `end` before it leaves (a process's own: before its start event, after its last
+   * element). Its `taskType` is the listener's `type`; `elementId` the element (or the process) it listens to.
+   * Absent on every other job.
+   */
+  listener?: { eventType: 'start' | 'end' };
 }
 
 /** A service-task handler: returns the variables it produces (or nothing). Throwing fails the attempt. */
