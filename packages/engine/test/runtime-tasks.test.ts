@@ -418,3 +418,18 @@ describe('ServiceTask#retries', () => {
     ]);
   });
 });
+
+describe('EndEvent#outputs', () => {
+  it('should apply a none end event output mappings, as Zeebe does', async () => {
+    const engine = await engineWith(
+      bpmn(
+        `<bpmn:startEvent id="start" /><bpmn:endEvent id="end">${ext('<zeebe:ioMapping><zeebe:output source="=&quot;done&quot;" target="outcome" /></zeebe:ioMapping>')}</bpmn:endEvent>${chain('start', 'end')}`,
+      ),
+    );
+    const id = await engine.start('p');
+    expect((await engine.settled(id)).status).toBe('completed');
+    const instance = (await engine.instance(id))!;
+    expect(instance.variables).toEqual({ outcome: 'done' });
+    expect(instance.history.map((entry) => entry.node)).toEqual(['start', 'end']);
+  });
+});

@@ -98,8 +98,12 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
       if (!node.event) return move(ctx, track, 'COMPLETE');
       return enterThrow(ctx, track, node, node.event);
     case 'endEvent':
-      // With end listeners an end event completes, and ends once they ran (`leave.ts`).
-      if (!node.event) return endsListening(ctx, node) ? move(ctx, track, 'COMPLETE') : end(ctx, track);
+      // With end listeners or output mappings an end event completes, and ends once it left (`leave.ts`):
+      // its outputs are applied there, as Zeebe applies a none end event's.
+      if (!node.event) {
+        const leaves = endsListening(ctx, node) || node.io.outputs.length > 0;
+        return leaves ? move(ctx, track, 'COMPLETE') : end(ctx, track);
+      }
       return enterThrow(ctx, track, node, node.event);
     case 'terminateEndEvent':
       return endsListening(ctx, node) ? move(ctx, track, 'COMPLETE') : enterTerminateEnd(ctx, track);
