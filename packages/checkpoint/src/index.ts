@@ -53,6 +53,7 @@ export {
   schema6to7,
   schema7to8,
   schema8to9,
+  schema9to10,
 } from './migrations.js';
 export type {
   BufferedMessage,

@@ -84,6 +84,15 @@ export function schema8to9(document: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * Schema 9 → 10: fields a schema-9 document never holds, each optional with its old meaning when absent: the
+ * body's `decisions` (business rule tasks' evaluations) and the incident kind `decision-failed`. A schema-9
+ * document was never written with a business rule task (the compiler refused them), so nothing changes.
+ */
+export function schema9to10(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -96,6 +105,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema6to7,
   schema7to8,
   schema8to9,
+  schema9to10,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

@@ -252,7 +252,9 @@ export interface IncidentRecord {
     | 'uncaught-error'
     | 'call-failed'
     /** The run went past the engine's step limit without waiting (a loop that never waits). @since schema 9 */
-    | 'step-limit';
+    | 'step-limit'
+    /** A business rule task's decision could not be found or evaluated. @since schema 10 */
+    | 'decision-failed';
   /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
   resume: 'enter' | 'leave' | 'job';
   message: string;
@@ -265,6 +267,42 @@ export interface HistoryEntry {
   scope: string;
   /** The track that completed it; for an event sub-process, which has no track, the path of its scope. */
   track: string;
+}
+
+/**
+ * One evaluation of a business rule task's decision, as Operate shows it: what was called, the decisions
+ * evaluated (required ones first, the called one last) with their inputs, matched rules and outputs, and the
+ * result or why there is none. Values are variable values (plain data). @since schema 10
+ */
+export interface DecisionRecord {
+  /** The business rule task. */
+  node: string;
+  track: string;
+  decisionId: string;
+  decisionName: string;
+  /** The decision's version: its place among the deployed versions of its id, 1 first. */
+  version: number;
+  versionTag?: string;
+  /** The DMN deployment it came from (definitions id and digest). */
+  definitionId: string;
+  digest: string;
+  evaluatedAt: number;
+  evaluated: EvaluatedDecisionRecord[];
+  /** The called decision's result, as the task's result variable gets it; absent when it failed. */
+  result?: Value;
+  /** Why it failed (the incident's message); absent when it was decided. */
+  failure?: string;
+}
+
+/** One decision of an evaluation, required or called. @since schema 10 */
+export interface EvaluatedDecisionRecord {
+  decisionId: string;
+  decisionName: string;
+  /** `decisionTable`, `literalExpression`, … */
+  decisionType: string;
+  inputs: { id: string; name: string; value: Value }[];
+  matchedRules: { ruleId: string; ruleIndex: number; outputs: { id: string; name: string; value: Value }[] }[];
+  output: Value;
 }
 
 /**
@@ -403,6 +441,8 @@ export interface CheckpointBody {
    * before touchpoints were tracked (it is not tracked). @since schema 7
    */
   touchpoints: TouchpointRecord[] | null;
+  /** Business rule tasks' evaluations, in order; absent until the first. @since schema 10 */
+  decisions?: DecisionRecord[];
 }
 
 /** How far a touchpoint has come in one instance (engine README § Touchpoints). @since schema 7 */
