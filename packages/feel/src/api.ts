@@ -15,7 +15,7 @@ import { INPUT_VARIABLE } from './eval/compile-logic.js';
 import { JavaException } from './eval/failure.js';
 import { Scope } from './eval/scope.js';
 import { EvalState, type FeelWarning, FeelWarningType } from './eval/state.js';
-import { parseExpressionTree, parseUnaryTestsTree } from './parse.js';
+import { type KnownNames, parseExpressionTree, parseUnaryTestsTree } from './parse.js';
 import { parseZoneId } from './temporal/zone.js';
 import { FeelErrorValue, type FeelValue } from './values.js';
 
@@ -51,6 +51,12 @@ export interface FeelFailure {
 /** The outcome of an evaluation: a value (with the warnings that explain a null), or a failure. */
 export type FeelResult = { ok: true; value: FeelValue; warnings: FeelWarning[] } | { ok: false; failure: FeelFailure };
 
+/** How to read a source. */
+export interface ParseOptions {
+  /** Names with spaces the source may use unquoted, beside the built-ins (see {@link KnownNames}). */
+  names?: KnownNames;
+}
+
 /** What an evaluation reads from outside. */
 export interface EvaluateOptions {
   /** The clock for `now()` and `today()`, as epoch milliseconds. Default: `Date.now`. */
@@ -79,8 +85,8 @@ export function _treeOf(parsed: FeelExpression | FeelUnaryTests): Node {
  * evaluate(expression, { total: 120 }); // { ok: true, value: true, warnings: [] }
  * ```
  */
-export function parseExpression(source: string): FeelExpression {
-  const tree = parseExpressionTree(source);
+export function parseExpression(source: string, options: ParseOptions = {}): FeelExpression {
+  const tree = parseExpressionTree(source, options.names);
   return { kind: 'expression', source, [PARSED]: { tree, code: compile(tree) } };
 }
 
@@ -89,8 +95,8 @@ export function parseExpression(source: string): FeelExpression {
  *
  * @throws FeelSyntaxError when they do not parse.
  */
-export function parseUnaryTests(source: string): FeelUnaryTests {
-  const tree = parseUnaryTestsTree(source);
+export function parseUnaryTests(source: string, options: ParseOptions = {}): FeelUnaryTests {
+  const tree = parseUnaryTestsTree(source, options.names);
   return { kind: 'unary-tests', source, [PARSED]: { tree, code: compile(tree) } };
 }
 

@@ -23,16 +23,31 @@ export {
   type FeelFailure,
   type FeelResult,
   type FeelUnaryTests,
+  type ParseOptions,
   parseExpression,
   parseUnaryTests,
 } from './api.js';
 export { fromFeel, toFeel } from './convert.js';
 export { Decimal, type RoundingMode } from './decimal.js';
 export { FeelConversionError, FeelError, FeelErrorCode, FeelSyntaxError } from './errors.js';
+export { feelEquals, kindOf, order } from './eval/comparison.js';
 export { type FeelWarning, FeelWarningType } from './eval/state.js';
 export { type FunctionIssue, FunctionIssueKind, functionIssues } from './function-issues.js';
+export type { KnownNames } from './parse.js';
 export { FeelDate } from './temporal/date.js';
 export { FeelDateTime, FeelLocalDateTime } from './temporal/date-time.js';
 export { FeelDaysTimeDuration, FeelYearsMonthsDuration } from './temporal/duration.js';
 export { FeelLocalTime, FeelTime } from './temporal/time.js';
-export { FeelContext, FeelFunction, type FeelNumber, FeelRange, type FeelValue, type RangeBoundary } from './values.js';
+export {
+  type CallState,
+  FeelContext,
+  FeelErrorValue,
+  FeelFunction,
+  type FeelNumber,
+  FeelRange,
+  type FeelValue,
+  type Invoke,
+  type RangeBoundary,
+  typeName,
+  type Val,
+} from './values.js';

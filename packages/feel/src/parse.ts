@@ -34,22 +34,54 @@ const unaryTestsParser = parser.configure({
   dialect: 'camunda',
 });
 
-const parseAgain = (text: string) => expressionParser.parse(text);
+/**
+ * Names from outside that lezer-feel must know to read them with their spaces (a DMN model's input data,
+ * decisions, knowledge models): each name maps to 1, or to the names inside it (a context's entries), so
+ * `Applicant data.Monthly income` reads as a path. Changing the names can change the parse, so a caller
+ * passes the names of the whole model at once.
+ */
+export type KnownNames = Readonly<Record<string, unknown>>;
+
+interface Parsers {
+  expression: typeof expressionParser;
+  unaryTests: typeof unaryTestsParser;
+}
+
+const DEFAULT_PARSERS: Parsers = { expression: expressionParser, unaryTests: unaryTestsParser };
+const parsersByNames = new WeakMap<KnownNames, Parsers>();
+
+function parsersFor(names: KnownNames | undefined): Parsers {
+  if (names === undefined) return DEFAULT_PARSERS;
+  let parsers = parsersByNames.get(names);
+  if (parsers === undefined) {
+    const tracker = trackVariables({ ...context, ...names });
+    parsers = {
+      expression: parser.configure({ top: 'Expression', contextTracker: tracker, dialect: 'camunda' }),
+      unaryTests: parser.configure({ top: 'UnaryTests', contextTracker: tracker, dialect: 'camunda' }),
+    };
+    parsersByNames.set(names, parsers);
+  }
+  return parsers;
+}
 
 /** Parses a FEEL expression into feel-scala's syntax. @throws FeelSyntaxError */
-export function parseExpressionTree(source: string): Node {
+export function parseExpressionTree(source: string, names?: KnownNames): Node {
+  const parsers = parsersFor(names);
+  const parseAgain = (text: string) => parsers.expression.parse(text);
   const text = prepareSource(source);
-  const tree = expressionParser.parse(text);
-  const builder = new Builder(text, 0, source, parseAgain);
+  const tree = parsers.expression.parse(text);
+  const builder = new Builder(text, 0, source, parseAgain, names);
   builder.checkErrors(tree.topNode);
   return builder.expression(only(builder.kids(tree.topNode), tree.topNode, builder));
 }
 
 /** Parses FEEL unary tests (a decision table's input entry) into feel-scala's syntax. @throws FeelSyntaxError */
-export function parseUnaryTestsTree(source: string): Node {
+export function parseUnaryTestsTree(source: string, names?: KnownNames): Node {
+  const parsers = parsersFor(names);
+  const parseAgain = (text: string) => parsers.expression.parse(text);
   const text = prepareSource(source);
-  const tree = unaryTestsParser.parse(text);
-  const builder = new Builder(text, 0, source, parseAgain);
+  const tree = parsers.unaryTests.parse(text);
+  const builder = new Builder(text, 0, source, parseAgain, names);
   builder.checkErrors(tree.topNode);
   return builder.unaryTests(tree.topNode);
 }

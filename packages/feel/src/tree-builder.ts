@@ -10,7 +10,11 @@ import type { SyntaxNode, Tree } from '@lezer/common';
 import type { Arguments, ArithOp, Bound, CompareOp, Iterator, Node, Span, TemporalForm, TypeRef } from './ast.js';
 import { FeelSyntaxError } from './errors.js';
 import { parseNumber } from './number.js';
+import type { KnownNames } from './parse.js';
 import { isAtEnd, STAND_INS, unescapeString } from './source.js';
+
+// Properties of temporal values and ranges whose names have spaces: read without backticks.
+const SPACED_PROPERTIES = new Set(['time offset', 'start included', 'end included']);
 
 const SKIPPED = new Set(['LineComment', 'BlockComment']);
 const PUNCTUATION = new Set(['(', ')', '[', ']', '{', '}', ',', '..', ':', '.', '"']);
@@ -35,6 +39,8 @@ export class Builder {
     private readonly original: string,
     /** lezer-feel's expression parser, to read again a name it took with operators in it. */
     private readonly parseAgain: (text: string) => Tree,
+    /** Names with spaces the caller declared (DMN): lezer-feel reads them as one name, so no backticks. */
+    private readonly known: KnownNames | undefined = undefined,
   ) {}
 
   error(reason: string, node: SyntaxNode | Span): FeelSyntaxError {
@@ -198,8 +204,11 @@ export class Builder {
 
   private variable(node: SyntaxNode, span: Span): Node {
     const name = this.nameOf(node);
-    if (!this.isBacktick(node) && SYMBOL_IN_NAME.test(name)) return this.reparse(node);
-    if (!this.isBacktick(node) && /\s/.test(name)) {
+    if (this.known !== undefined && !this.isBacktick(node) && !SYMBOL_IN_NAME.test(name)) {
+      return { ...span, kind: 'ref', name };
+    }
+    if (!this.isBacktick(node) && SYMBOL_IN_NAME.test(name) && !this.known?.[name]) return this.reparse(node);
+    if (this.known === undefined && !this.isBacktick(node) && /\s/.test(name)) {
       throw this.error(`"${name}" is not a name: a name with spaces must be written in backticks (\`${name}\`)`, node);
     }
     return { ...span, kind: 'ref', name };
@@ -209,7 +218,7 @@ export class Builder {
   private reparse(node: SyntaxNode): Node {
     const text = this.text(node);
     const tree = this.parseAgain(text);
-    const inner = new Builder(text, node.from + this.offset, this.original, this.parseAgain);
+    const inner = new Builder(text, node.from + this.offset, this.original, this.parseAgain, this.known);
     inner.checkErrors(tree.topNode);
     const top = only(inner.kids(tree.topNode), tree.topNode, inner);
     if (top.name === 'VariableName' && top.to - top.from === text.length)
@@ -220,13 +229,18 @@ export class Builder {
   private path(node: SyntaxNode, span: Span): Node {
     const [target, key] = this.operands(node);
     const name = this.nameOf(key!);
-    if (!this.isBacktick(key!) && /\s/.test(name) && name.replace(/\s+/g, ' ') !== 'time offset') {
+    if (
+      this.known === undefined &&
+      !this.isBacktick(key!) &&
+      /\s/.test(name) &&
+      !SPACED_PROPERTIES.has(name.replace(/\s+/g, ' '))
+    ) {
       throw this.error(`"${name}" is not a name: a name with spaces must be written in backticks`, key!);
     }
     // feel-scala's names exclude its reserved words: `{null: 1}.null` does not parse.
     if (!this.isBacktick(key!) && RESERVED.has(name))
       throw this.error(`"${name}" is a reserved word, not a name`, key!);
-    const keyName = name === 'time offset' || this.isBacktick(key!) ? name : name.replace(/\s+/g, ' ');
+    const keyName = this.isBacktick(key!) ? name : name.replace(/\s+/g, ' ');
     return { ...span, kind: 'path', target: this.expression(target!), key: keyName };
   }
 

@@ -98,7 +98,9 @@ export function compileQualifiedCall(target: Code, name: string, args: CompiledA
     if (!(context instanceof FeelContext)) {
       return state.error(FeelWarningType.InvalidType, `Expected context but found '${show(context)}'`);
     }
-    const defined = context.functions?.get(name);
+    // A context built outside FEEL (a DMN boxed context) holds its functions as entries.
+    const entry = context.get(name);
+    const defined = context.functions?.get(name) ?? (entry instanceof FeelFunction ? entry : undefined);
     const fn = resolve(defined ? [defined] : [], name, args, state);
     if (isError(fn)) return fn;
     return invoke(fn, args, scope, state);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type FeelFunction, type FeelValue, lazyConversion } from '../values.js';
+import { FeelFunction, type FeelValue, lazyConversion } from '../values.js';
 
 /** @internal */
 export class Scope {
@@ -45,12 +45,17 @@ export class Scope {
     return undefined;
   }
 
-  /** The functions named `name` the frames define, innermost first. */
+  /**
+   * The functions named `name` the frames define, innermost first; a variable whose value is a function
+   * (a parameter `f` of `function(f) f(1)`, a DMN knowledge model) is one too.
+   */
   functions(name: string): FeelFunction[] {
     const found: FeelFunction[] = [];
     for (let scope: Scope | null = this; scope; scope = scope.parent) {
       const fn = scope.funcs?.get(name);
       if (fn) found.push(fn);
+      const held = scope.vars ? scope.vars.get(name) : scope.root?.[name];
+      if (held instanceof FeelFunction && (scope.vars !== null || Object.hasOwn(scope.root!, name))) found.push(held);
     }
     return found;
   }

@@ -53,7 +53,7 @@ function dateOf(match: RegExpExecArray): FeelDate | null {
 }
 
 /** Reads `HH:mm[:ss][.fffffffff]` at the start of `text`: the nanosecond of the day and the length read. */
-function readClock(text: string, allowEndOfDay: boolean): { nano: number; length: number } | null {
+function readClock(text: string): { nano: number; length: number; endOfDay: boolean } | null {
   const match = CLOCK.exec(text);
   if (!match) return null;
   let hour = Number(match[1]);
@@ -61,15 +61,17 @@ function readClock(text: string, allowEndOfDay: boolean): { nano: number; length
   const second = Number(match[3] ?? 0);
   const fraction = Number((match[4] ?? '').padEnd(9, '0'));
   if (minute > 59 || second > 59) return null;
-  if (hour === 24 && allowEndOfDay && minute === 0 && second === 0 && fraction === 0) hour = 0;
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && fraction === 0;
+  if (endOfDay) hour = 0;
   if (hour > 23) return null;
-  return { nano: ((hour * 60 + minute) * 60 + second) * NANOS_PER_SECOND + fraction, length: match[0].length };
+  const nano = ((hour * 60 + minute) * 60 + second) * NANOS_PER_SECOND + fraction;
+  return { nano, length: match[0].length, endOfDay };
 }
 
 /** Java's `LocalTime.parse` with feel-scala's formatter: an optional `T`, optional seconds. */
 export function parseLocalTime(text: string): FeelLocalTime | null {
   const body = text.startsWith('T') ? text.slice(1) : text;
-  const clock = readClock(body, true);
+  const clock = readClock(body);
   if (!clock || clock.length !== body.length) return null;
   return new FeelLocalTime(clock.nano);
 }
@@ -105,7 +107,7 @@ function readZoneSuffix(text: string): { offset: number | null; zoneId: string |
  */
 export function parseZonedTime(text: string, nowEpochSecond: number): FeelTime | null {
   const body = text.startsWith('T') ? text.slice(1) : text;
-  const clock = readClock(body, true);
+  const clock = readClock(body);
   if (!clock) return null;
   const suffix = readZoneSuffix(body.slice(clock.length));
   if (!suffix) return null;
@@ -121,10 +123,10 @@ export function parseLocalDateTime(text: string): FeelLocalDateTime | null {
   const date = DATE.exec(text);
   if (!date || text[date[0].length] !== 'T') return null;
   const rest = text.slice(date[0].length + 1);
-  const clock = readClock(rest, false);
+  const clock = readClock(rest);
   if (!clock || clock.length !== rest.length) return null;
   const day = dateOf(date);
-  return day && new FeelLocalDateTime(day, clock.nano);
+  return day && new FeelLocalDateTime(clock.endOfDay ? day.plusDays(1) : day, clock.nano);
 }
 
 /** Java's `ZonedDateTime.parse` with feel-scala's formatter: an offset, a zone id, or both. */
@@ -132,12 +134,13 @@ export function parseDateTime(text: string): FeelDateTime | null {
   const date = DATE.exec(text);
   if (!date || text[date[0].length] !== 'T') return null;
   const rest = text.slice(date[0].length + 1);
-  const clock = readClock(rest, false);
+  const clock = readClock(rest);
   if (!clock) return null;
   const suffix = readZoneSuffix(rest.slice(clock.length));
   const day = dateOf(date);
   if (!suffix || !day) return null;
-  const local = new FeelLocalDateTime(day, clock.nano);
+  // `T24:00:00` is the next day's midnight, as Java's SMART resolver (feel-scala's) reads it.
+  const local = new FeelLocalDateTime(clock.endOfDay ? day.plusDays(1) : day, clock.nano);
   if (suffix.zoneId === null) return FeelDateTime.atOffset(local, suffix.offset!);
   const zone = parseZoneId(suffix.zoneId);
   if (!zone) return null;

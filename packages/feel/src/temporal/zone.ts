@@ -104,8 +104,20 @@ function isKnownRegion(id: string): boolean {
  */
 export function offsetAt(zone: Zone, epochSecond: number): number {
   if (zone.fixed !== null) return zone.fixed;
-  const instant = Temporal.Instant.fromEpochMilliseconds(epochSecond * 1000);
+  const instant = Temporal.Instant.fromEpochMilliseconds(inTemporalRange(epochSecond) * 1000);
   return instant.toZonedDateTimeISO(zone.id).offsetNanoseconds / 1_000_000_000;
+}
+
+// Temporal reads instants within ±100,000,000 days of 1970; FEEL (as Java) reaches year ±999,999,999.
+// Beyond, the zone's rules are read a whole number of 400-year Gregorian cycles nearer: the same
+// calendar day, so the same rule applies.
+const CYCLE_SECONDS = 146_097 * 86_400;
+const TEMPORAL_LIMIT_SECONDS = 8_640_000_000_000 - 2 * 86_400;
+
+function inTemporalRange(epochSecond: number): number {
+  if (Math.abs(epochSecond) <= TEMPORAL_LIMIT_SECONDS) return epochSecond;
+  const cycles = Math.ceil((Math.abs(epochSecond) - TEMPORAL_LIMIT_SECONDS) / CYCLE_SECONDS);
+  return epochSecond - Math.sign(epochSecond) * cycles * CYCLE_SECONDS;
 }
 
 /**
@@ -114,7 +126,7 @@ export function offsetAt(zone: Zone, epochSecond: number): number {
  */
 export function standardOffsetAt(zone: Zone, epochSecond: number): number {
   if (zone.fixed !== null) return zone.fixed;
-  const year = new Date(epochSecond * 1000).getUTCFullYear();
+  const year = new Date(inTemporalRange(epochSecond) * 1000).getUTCFullYear();
   const january = offsetAt(zone, Date.UTC(year, 0, 15) / 1000);
   const july = offsetAt(zone, Date.UTC(year, 6, 15) / 1000);
   return Math.min(january, july);
