@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@thresher\/checkpoint$/, replacement: src('checkpoint/src/index.ts') },
       { find: /^@thresher\/conformance$/, replacement: src('conformance/src/index.ts') },
       { find: /^@thresher\/feel$/, replacement: src('feel/src/index.ts') },
+      { find: /^@thresher\/dmn$/, replacement: src('dmn/src/index.ts') },
       { find: /^@thresher\/engine\/testing$/, replacement: src('engine/src/testing/index.ts') },
       { find: /^@thresher\/engine$/, replacement: src('engine/src/index.ts') },
       { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },
