@@ -25,6 +25,7 @@ const SCENARIOS = [
   'kill-resume',
   'sequential-loop',
   'workers',
+  'decisions',
 ];
 
 function parseArgs(argv) {

@@ -6,7 +6,6 @@
  */
 import type { Repository, Variables } from '@thresher/checkpoint';
 import type { Clock } from './common/clock.js';
-import type { ModelWarning } from './model/types.js';
 import type { Handlers } from './runtime/types.js';
 
 export type { Clock } from './common/clock.js';
@@ -52,16 +51,6 @@ export interface EngineOptions {
    * thousand moves (a persist point of its own), so no instance holds the engine.
    */
   stepLimit?: number;
-}
-
-export interface DeployResult {
-  definitionId: string;
-  version: number;
-  digest: string;
-  /** Ids of the executable processes in the deployment. */
-  processes: string[];
-  /** What the compiler noted but does not stop the model (ignored extensions, dangling diagram shapes…). */
-  warnings: ModelWarning[];
 }
 
 export interface StartOptions {

@@ -5,6 +5,7 @@ import {
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
+import { isDmn } from '@thresher/dmn';
 import type {
   CorrelateOptions,
   CorrelateResult,
@@ -31,6 +32,7 @@ import { compileShared } from './model/shared-models.js';
 import { openStored } from './runtime/capture.js';
 import { isStaleDeployments, type StartChoice } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
+import { deployDmn } from './runtime/deploy-dmn.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
 import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
@@ -85,6 +87,7 @@ export class Engine {
   /** Compile and store a model; the same model deployed twice is one deployment. Throws `ModelError`. */
   async deploy(xml: string): Promise<DeployResult> {
     this.assertOpen();
+    if (isDmn(xml)) return deployDmn(this.parts, xml);
     const model = await compileShared(xml);
     const deployment = await this.repository.putDeployment({
       definitionId: model.definitionId,
@@ -95,10 +98,12 @@ export class Engine {
     this.parts.definitions.add(deployment, model);
     await scheduleTimerStarts(this.parts.deliveries, deployment, model);
     return {
+      kind: 'bpmn',
       definitionId: deployment.definitionId,
       version: deployment.version,
       digest: deployment.digest,
       processes: [...model.processes.values()].filter((p) => p.executable).map((p) => p.id),
+      decisions: [],
       warnings: model.warnings.map((warning) => ({ ...warning })),
     };
   }

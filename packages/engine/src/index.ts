@@ -5,6 +5,7 @@
  * its effects, and restore them exactly where they were after a crash.
  */
 
+export type { DmnDefinitions } from '@thresher/dmn';
 export type * from './api-types.js';
 export type { ModelIssue } from './common/errors.js';
 export {
@@ -21,12 +22,14 @@ export {
   RollbackRefusedError,
 } from './common/errors.js';
 export type * from './common/touchpoint-types.js';
+export { type DecisionEvaluation, decide } from './core/decisions.js';
 export { Engine } from './engine.js';
 export { compile, type KnownJob, knownJobs, reachableProcesses } from './model/index.js';
 export type * from './model/types.js';
 export { isJobNode, listenersOf, NodeType } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/clock.js';
+export { isDmn, readDmn } from './runtime/deploy-dmn.js';
 export type { Worker } from './runtime/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';
 export { timerStartInstanceId, timerStartInstancePrefix } from './timers/occurrences.js';

@@ -262,7 +262,13 @@ describe('compile refuses elements Thresher does not run yet', () => {
       /loopCondition|loopMaximum/,
     ],
     ['an ad-hoc sub-process', '<bpmn:adHocSubProcess id="x" />', 'x', 'bpmn:AdHocSubProcess', /is not supported yet/],
-    ['a business rule task', '<bpmn:businessRuleTask id="x" />', 'x', 'bpmn:BusinessRuleTask', /is not supported yet/],
+    [
+      'a business rule task that neither calls a decision nor makes a job',
+      '<bpmn:businessRuleTask id="x" />',
+      'x',
+      'bpmn:BusinessRuleTask',
+      /needs a zeebe:calledDecision .* or a zeebe:taskDefinition/,
+    ],
     ['a complex gateway', '<bpmn:complexGateway id="x" />', 'x', 'bpmn:ComplexGateway', /is not supported yet/],
   ];
 
@@ -288,7 +294,7 @@ describe('compile refuses elements Thresher does not run yet', () => {
     );
     expect(error.issues.map((issue) => issue.elementId)).toEqual(['rules', 'complex']);
     expect(error.message).toBe(
-      'THRESHER_MODEL: bpmn:BusinessRuleTask "rules": bpmn:BusinessRuleTask is not supported yet (line 12) (and 1 more)',
+      'THRESHER_MODEL: bpmn:BusinessRuleTask "rules": bpmn:BusinessRuleTask needs a zeebe:calledDecision (a DMN decision the engine evaluates: <zeebe:calledDecision decisionId="risk" resultVariable="risk" />) or a zeebe:taskDefinition (a job a worker runs) (line 12) (and 1 more)',
     );
   });
 });

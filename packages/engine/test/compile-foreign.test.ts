@@ -163,14 +163,14 @@ describe('Camunda 7 / Flowable / Activiti service implementations are refused', 
     ]);
   });
 
-  it('a business rule task with camunda:decisionRef is refused: DMN is not supported', async () => {
+  it('a business rule task with camunda:decisionRef is refused, pointing to zeebe:calledDecision', async () => {
     const issues = await foreignIssuesOf(
       aroundForeign(
         '<bpmn:businessRuleTask id="x" camunda:decisionRef="risk" camunda:mapDecisionResult="singleEntry" />',
       ),
     );
     expect(issues).toEqual([
-      issue('x', 'bpmn:BusinessRuleTask', /^camunda:decisionRef="risk" .*DMN decisions\) are not supported/),
+      issue('x', 'bpmn:BusinessRuleTask', /^camunda:decisionRef="risk" .*write <zeebe:calledDecision decisionId=/),
       issue('x', 'bpmn:BusinessRuleTask', /^camunda:mapDecisionResult="singleEntry" /),
     ]);
   });

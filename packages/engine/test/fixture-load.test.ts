@@ -120,7 +120,7 @@ describe('loadFixture: a valid fixture', () => {
     expect(fixture).toEqual({
       file: join(dir, `case-${count}.fixture.yaml`),
       name: 'order approved, express',
-      models: [{ path: ORDER, xml: readFileSync(ORDER, 'utf8') }],
+      models: [{ path: ORDER, xml: readFileSync(ORDER, 'utf8'), dmn: false }],
       process: 'order-fulfilment',
       start: { variables: { orderId: 'A-1', total: 120, express: true }, businessKey: 'A-1' },
       handlers: {
@@ -203,7 +203,7 @@ describe('loadFixture: a valid fixture', () => {
     const fixture = await load(...SMALL_HEAD);
     expect(fixture).toMatchObject({
       name: `case-${count}`,
-      models: [{ path: join(dir, 'small.bpmn'), xml: SMALL }],
+      models: [{ path: join(dir, 'small.bpmn'), xml: SMALL, dmn: false }],
       process: 'p',
       start: { variables: {}, businessKey: null },
       handlers: { 'do-work': { fail: 0, failMessage: 'scripted failure', delayMs: 0, result: {}, bpmnError: null } },
@@ -374,6 +374,17 @@ describe('loadFixture: called processes', () => {
 });
 
 describe('loadFixture: moves', () => {
+  it('should load a retry of the incident at an element', async () => {
+    const fixture = await load(...SMALL_HEAD, 'moves:', '  - retry: work');
+    expect(fixture.moves).toEqual([expect.objectContaining({ kind: 'retry', element: 'work', index: 0 })]);
+  });
+  refuses(
+    'retrying at an element the models do not have',
+    [...SMALL_HEAD, 'moves:', '  - retry: wrok'],
+    5,
+    'moves[0].retry',
+    /"wrok" is not an element of /,
+  );
   refuses(
     'completing an element that is not a user task',
     [...SMALL_HEAD, 'moves:', '  - complete: work'],

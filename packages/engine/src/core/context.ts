@@ -1,6 +1,7 @@
 import type { Variables } from '@thresher/checkpoint';
+import type { DmnDefinitions } from '@thresher/dmn';
 import { InvalidStateError } from '../common/errors.js';
-import type { Node, ProcessDef } from '../model/types.js';
+import type { Binding, Node, ProcessDef } from '../model/types.js';
 import type { TimerSchedule } from '../timers/schedule.js';
 import type { Announcement, Effect } from './effects.js';
 import type { InstanceState } from './state.js';
@@ -18,6 +19,22 @@ export interface CoreContext {
   yieldAfter: number;
   /** Element moves a run may make without waiting before its tracks stop with a `step-limit` incident. */
   stepLimit: number;
+  /** The deployed decisions business rule tasks evaluate (`runtime/decisions.ts`). */
+  decisions: DecisionLookup;
+}
+
+/** A deployed decision as a business rule task's binding takes it, or why there is none (an incident's message). */
+export type DecisionLookup = (decisionId: string, binding: Binding) => FoundDecision | string;
+
+/** A decision found for a business rule task: the definitions that hold it and which version it is. */
+export interface FoundDecision {
+  definitions: DmnDefinitions;
+  decisionId: string;
+  version: number;
+  versionTag?: string;
+  /** The DMN deployment: its definitions id and digest. */
+  definitionId: string;
+  digest: string;
 }
 
 /**
@@ -61,6 +78,7 @@ export function createStepContext(
     backoff: core.backoff,
     yieldAfter: core.yieldAfter,
     stepLimit: core.stepLimit,
+    decisions: core.decisions,
     state,
     id: state.instance.id,
     effects,

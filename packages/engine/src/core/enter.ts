@@ -1,10 +1,11 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import { isJobNode, listenersOf, type Node } from '../model/types.js';
+import { type BusinessRuleTaskNode, isJobNode, listenersOf, type Node } from '../model/types.js';
 import { createUserTask, runScript } from './activities.js';
 import { enterCall } from './calls.js';
 import { enterCatch, enterEventGateway } from './catches.js';
 import { announce, nodeOf, type StepContext } from './context.js';
+import { runDecision } from './decisions.js';
 import { trackEventId } from './event-ids.js';
 import { enterScopeTrack } from './event-subprocesses.js';
 import { enterGateway } from './gateways.js';
@@ -111,6 +112,9 @@ function run(ctx: StepContext, track: TrackRecord, node: Node): void {
       return openScope(ctx, track, node);
     case 'callActivity':
       return enterCall(ctx, track, node);
+    case 'businessRuleTask':
+      // One with a zeebe:taskDefinition is a job, created above.
+      return runDecision(ctx, track, node as BusinessRuleTaskNode);
     default:
       return unhandled(node);
   }

@@ -1,5 +1,6 @@
 import type {
   CheckpointBody,
+  DecisionRecord,
   IncidentRecord,
   InstanceRecord,
   JobRecord,
@@ -55,6 +56,8 @@ export class InstanceState {
   readonly #sparse: { [K in keyof SparseRecords]?: Map<string, SparseRecords[K]> } = {};
   readonly outbox: OutboxEntry[];
   readonly history: CheckpointBody['history'];
+  /** Business rule tasks' evaluations, in order (written into the document only once there is one). */
+  readonly decisions: DecisionRecord[];
   /** Each touchpoint's progress; null when the instance is not tracked (started before schema 7). */
   touchpoints: TouchpointRecord[] | null;
 
@@ -69,6 +72,7 @@ export class InstanceState {
     for (const subscription of body.subscriptions) this.write('subscriptions').set(subscription.id, subscription);
     this.outbox = body.outbox;
     this.history = body.history;
+    this.decisions = body.decisions ?? [];
     this.touchpoints = body.touchpoints;
   }
 

@@ -8,7 +8,7 @@ import { compileValue } from './expression.js';
 import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
-import { type CallActivityNode, type Expression, NodeType } from './types.js';
+import { type Binding, type CallActivityNode, type Expression, NodeType } from './types.js';
 
 const BINDING_TYPES = ['latest', 'deployment', 'versionTag'] as const;
 
@@ -29,7 +29,7 @@ export function callActivity(
     ...frame,
     type: NodeType.CallActivity,
     calledElement: calledElement ?? { source: 'null', elementId: idOf(element) ?? '' },
-    binding: called ? binding(element, called, issues) : { kind: 'latest' },
+    binding: called ? readBinding(element, called, 'zeebe:calledElement', issues) : { kind: 'latest' },
     // Zeebe's defaults: both directions propagate every variable unless switched off.
     propagateAllChildVariables: called?.propagateAllChildVariables !== false,
     propagateAllParentVariables: called?.propagateAllParentVariables !== false,
@@ -84,14 +84,23 @@ function processId(element: ModdleElement, called: ModdleElement, issues: IssueC
   return compileValue(text, element, 'zeebe:calledElement processId', issues);
 }
 
-function binding(element: ModdleElement, called: ModdleElement, issues: IssueCollector): CallActivityNode['binding'] {
+/**
+ * `bindingType` and `versionTag` of a reference (`zeebe:calledElement`, `zeebe:calledDecision`): which version
+ * it takes — the latest deployed (Zeebe's default), the one deployed with the caller, or the latest tagged.
+ */
+export function readBinding(
+  element: ModdleElement,
+  holder: ModdleElement,
+  name: string,
+  issues: IssueCollector,
+): Binding {
   // bpmn-moddle answers Zeebe's default, `latest`, when the attribute is absent.
-  const type = str(called, 'bindingType')?.trim() || 'latest';
-  const versionTag = str(called, 'versionTag')?.trim();
+  const type = str(holder, 'bindingType')?.trim() || 'latest';
+  const versionTag = str(holder, 'versionTag')?.trim();
   if (!(BINDING_TYPES as readonly string[]).includes(type)) {
     issues.error(
       element,
-      `zeebe:calledElement bindingType "${type}" is not one of ${BINDING_TYPES.map((name) => `"${name}"`).join(', ')}`,
+      `${name} bindingType "${type}" is not one of ${BINDING_TYPES.map((value) => `"${value}"`).join(', ')}`,
     );
     return { kind: 'latest' };
   }
@@ -99,14 +108,14 @@ function binding(element: ModdleElement, called: ModdleElement, issues: IssueCol
     if (versionTag) return { kind: 'versionTag', versionTag };
     issues.error(
       element,
-      'zeebe:calledElement bindingType="versionTag" needs a versionTag: write versionTag="v1.0" (the tag of the version to call)',
+      `${name} bindingType="versionTag" needs a versionTag: write versionTag="v1.0" (the tag of the version to take)`,
     );
     return { kind: 'latest' };
   }
   if (versionTag) {
     issues.warn(
       idOf(element) ?? null,
-      `zeebe:calledElement versionTag "${versionTag}" is ignored: bindingType is "${type}"; set bindingType="versionTag" to call that version`,
+      `${name} versionTag "${versionTag}" is ignored: bindingType is "${type}"; set bindingType="versionTag" to take that version`,
     );
   }
   return type === 'deployment' ? { kind: 'deployment' } : { kind: 'latest' };

@@ -43,7 +43,9 @@ const EXECUTION_LISTENER =
   'a Java listener does not run in Thresher; write a zeebe:executionListener (a job a handler runs) or model the work as a service task';
 const MULTI = 'use zeebe:loopCharacteristics inputCollection / inputElement';
 const ASYNC = 'Thresher persists every step, so it has no effect';
-const DMN = 'business rule tasks (DMN decisions) are not supported';
+const DMN =
+  'write <zeebe:calledDecision decisionId="…" resultVariable="…" /> (bindingType / versionTag choose the version)';
+const DECISION_RESULT = "Zeebe hands over the decision's result as it is: shape it with zeebe:ioMapping outputs";
 const BPMN_ERROR = 'throw a BPMN error from the job handler and catch it with an error event';
 const NOT_STORED = 'the caught code is not stored in a variable';
 const EVENTS = 'the Flowable event registry is not supported; use a bpmn:message with zeebe:subscription';
@@ -74,7 +76,7 @@ const TABLE: readonly (readonly [Rule['kind'], string, string])[] = [
   ['refuse', NOT_STORED, 'errorCodeVariable errorMessageVariable escalationCodeVariable'],
   ['refuse', 'a conditional event evaluates its FEEL condition on every change', 'variableName variableEvents'],
   ['refuse', DMN, 'decisionRef decisionRefBinding decisionRefVersion decisionRefVersionTag decisionRefTenantId'],
-  ['refuse', DMN, 'mapDecisionResult decisionTableReferenceKey'],
+  ['refuse', DECISION_RESULT, 'mapDecisionResult decisionTableReferenceKey'],
   ['refuse', 'Java form handlers do not run; use zeebe:formDefinition', 'formHandlerClass'],
   ['refuse', 'model the skip with an exclusive gateway and a FEEL condition', 'skipExpression'],
   ['refuse', EVENTS, 'eventType eventName eventCorrelationParameter eventInParameter eventOutParameter channelKey'],
@@ -189,6 +191,9 @@ const ZEEBE_COUNTERPART: Readonly<Record<string, readonly string[]>> = Object.fr
   ...'class expression delegateExpression connector triggerable type topic resultVariable useLocalScopeForResultVariable'
     .split(' ')
     .map((name) => [name, ['zeebe:TaskDefinition', 'zeebe:Script', 'zeebe:CalledDecision']] as const),
+  ...'decisionRef decisionRefBinding decisionRefVersion decisionRefVersionTag decisionRefTenantId mapDecisionResult'
+    .split(' ')
+    .map((name) => [name, ['zeebe:CalledDecision']] as const),
   ...'collection elementVariable elementIndexVariable'
     .split(' ')
     .map((name) => [name, ['zeebe:LoopCharacteristics']] as const),

@@ -11,6 +11,8 @@ export { type KnownJob, knownJobs } from './job-types.js';
 export { literalString, reachableProcesses } from './reach.js';
 export type {
   BoundaryEventNode,
+  BusinessRuleJobNode,
+  BusinessRuleTaskNode,
   CallActivityNode,
   EndEventNode,
   EventBasedGatewayNode,

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { businessRuleTask, CALLED_DECISION } from './business-rule.js';
 import { callActivity } from './calls.js';
 import {
   boundaryEvent,
@@ -55,6 +57,7 @@ const SUPPORTED: Readonly<Record<string, NodeType>> = {
   'bpmn:SendTask': NodeType.SendTask,
   'bpmn:EventBasedGateway': NodeType.EventBasedGateway,
   'bpmn:CallActivity': NodeType.CallActivity,
+  'bpmn:BusinessRuleTask': NodeType.BusinessRuleTask,
 };
 
 /** Flow elements that carry data or documentation only: accepted and not executed. */
@@ -111,6 +114,8 @@ function nodeExtensions(element: ModdleElement): readonly string[] {
       return isMessageThrow(element) ? JOB_EXTENSIONS : ['zeebe:IoMapping'];
     case 'bpmn:ScriptTask':
       return ['zeebe:Script', 'zeebe:IoMapping'];
+    case 'bpmn:BusinessRuleTask':
+      return [CALLED_DECISION, ...JOB_EXTENSIONS];
     case 'bpmn:UserTask':
       return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping', 'zeebe:TaskHeaders', 'zeebe:FormDefinition'];
     case 'bpmn:ExclusiveGateway':
@@ -161,6 +166,13 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
     case 'bpmn:ServiceTask': {
       const definition = job();
       return definition ? { ...frame, type: NodeType.ServiceTask, ...definition } : null;
+    }
+    case 'bpmn:BusinessRuleTask': {
+      const asJob = () => {
+        const definition = job();
+        return definition ? { ...frame, type: NodeType.BusinessRuleTask, ...definition } : null;
+      };
+      return businessRuleTask(element, frame, extensions, asJob, issues);
     }
     case 'bpmn:ScriptTask':
       return scriptTask(element, frame, extensions.get('zeebe:Script'), issues);

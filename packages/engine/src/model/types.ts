@@ -46,6 +46,7 @@ export const NodeType = {
   SendTask: 'sendTask',
   EventBasedGateway: 'eventBasedGateway',
   CallActivity: 'callActivity',
+  BusinessRuleTask: 'businessRuleTask',
 } as const;
 export type NodeType = (typeof NodeType)[keyof typeof NodeType];
 
@@ -243,6 +244,25 @@ export interface ScriptTaskNode extends NodeBase {
   /** `zeebe:script resultVariable`. */
   resultVariable: string;
 }
+/** Which version of a decision (or process) a reference takes: Zeebe's `bindingType`. */
+export type Binding = { kind: 'latest' } | { kind: 'deployment' } | { kind: 'versionTag'; versionTag: string };
+
+/** A business rule task that evaluates a DMN decision in the engine (`zeebe:calledDecision`), as Zeebe does. */
+export interface BusinessRuleTaskNode extends NodeBase {
+  type: typeof NodeType.BusinessRuleTask;
+  /** `decisionId`: a static id (as a FEEL string) or `=` FEEL evaluated when the task runs. */
+  decisionId: Expression;
+  /** `resultVariable`: where the decision's result goes (then through the output mappings). */
+  resultVariable: string;
+  binding: Binding;
+}
+/** A business rule task implemented by a job worker (`zeebe:taskDefinition`), as Zeebe runs it. */
+export interface BusinessRuleJobNode extends NodeBase, JobExpressions {
+  type: typeof NodeType.BusinessRuleTask;
+  taskType: string;
+  retries: number | undefined;
+  headers?: Record<string, string>;
+}
 export interface UserTaskNode extends NodeBase {
   type: typeof NodeType.UserTask;
   /** `zeebe:assignmentDefinition assignee` (a static value is a FEEL string), evaluated at creation; null when none. */
@@ -269,7 +289,7 @@ export interface CallActivityNode extends NodeBase {
    * `bindingType`: which version is called — the latest deployed (default), the one deployed with the
    * caller (`deployment`), or the latest with `versionTag`.
    */
-  binding: { kind: 'latest' } | { kind: 'deployment' } | { kind: 'versionTag'; versionTag: string };
+  binding: Binding;
   /** `propagateAllChildVariables` (Zeebe's default true): the child's variables come back when it ends (else only the outputs). */
   propagateAllChildVariables: boolean;
   /** `propagateAllParentVariables` (Zeebe's default true): the child starts with the caller's variables (else only the inputs). */
@@ -306,7 +326,9 @@ export type Node =
   | ReceiveTaskNode
   | SendTaskNode
   | EventBasedGatewayNode
-  | CallActivityNode;
+  | CallActivityNode
+  | BusinessRuleTaskNode
+  | BusinessRuleJobNode;
 
 export interface Flow {
   id: string;

@@ -86,6 +86,8 @@ export function packBody(state: InstanceState): CheckpointBody {
     subscriptions: [...state.subscriptions.values()],
     outbox: state.outbox,
     touchpoints: state.touchpoints,
+    // Absent until the first evaluation, so a document without business rule tasks is what schema 9 wrote.
+    ...(state.decisions.length > 0 ? { decisions: state.decisions } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { InvalidStateError, NotFoundError, RestoreError } from '../common/errors
 import type { InstanceState } from '../core/state.js';
 import { compileShared } from '../model/shared-models.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
+import { isDecisionDeployment } from './decisions.js';
 
 /** Whether a new instance's first put was refused because it chose among deployments read before another one. */
 export function isStaleDeployments(error: unknown): boolean {
@@ -14,6 +15,10 @@ export interface StartChoice {
   deployment: Deployment;
   process: ProcessDef;
   deploymentsSeen?: number;
+}
+
+function noProcesses(deployment: Deployment): ProcessModel {
+  return { definitionId: deployment.definitionId, digest: deployment.digest, processes: new Map(), warnings: [] };
 }
 
 /** A deployment and its compiled model. */
@@ -54,7 +59,11 @@ export class Definitions {
   from(deployment: Deployment): Promise<LoadedDefinition> {
     let loaded = this.loaded.get(deployment.digest);
     if (!loaded) {
-      loaded = compileShared(deployment.xml).then((model) => ({ deployment, model }));
+      // A DMN deployment holds decisions (`decisions.ts`), no process: every search for one passes it by.
+      const model = isDecisionDeployment(deployment)
+        ? Promise.resolve(noProcesses(deployment))
+        : compileShared(deployment.xml);
+      loaded = model.then((compiled) => ({ deployment, model: compiled }));
       this.loaded.set(deployment.digest, loaded);
     }
     return loaded;

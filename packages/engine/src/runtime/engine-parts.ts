@@ -5,6 +5,7 @@ import { EngineError, EngineErrorCode, NotFoundError } from '../common/errors.js
 import type { EngineEvent, EngineEventType } from '../common/events.js';
 import { CallLinks } from './call-links.js';
 import { defaultBackoff, systemClock } from './clock.js';
+import { DecisionBook } from './decisions.js';
 import { Definitions } from './definitions.js';
 import { broadcastSignal } from './deliveries.js';
 import { DuePoll } from './due-poll.js';
@@ -44,6 +45,7 @@ export interface EngineParts {
   readonly handlers: Handlers;
   readonly leases: Leases;
   readonly definitions: Definitions;
+  readonly decisions: DecisionBook;
   readonly instances: Instances;
   readonly calls: CallLinks;
   /** What deliveries of messages, signals and timer starts use. */
@@ -79,6 +81,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   const flags = { closed: false, dehydrate: options.dehydrate ?? false };
   const handlers: Handlers = { ...options.handlers };
   const definitions = new Definitions(repository);
+  const decisions = new DecisionBook(repository);
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const reportFault = (instanceId: string, error: unknown): void => {
@@ -170,6 +173,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       backoff: options.backoff ?? defaultBackoff,
       yieldAfter: YIELD_AFTER,
       stepLimit,
+      decisions,
     },
     events: eventSink(emitter),
     store: new LeasedStore(repository, leases),
@@ -186,6 +190,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     handlers,
     leases,
     definitions,
+    decisions,
     instances,
     calls,
     deliveries,

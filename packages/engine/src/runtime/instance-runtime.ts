@@ -15,6 +15,7 @@ import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { capture, openState } from './capture.js';
+import { callsDecisions } from './decisions.js';
 import { isStaleDeployments } from './definitions.js';
 import { signalInbox } from './handover.js';
 import { JobRunner } from './job-runner.js';
@@ -213,6 +214,7 @@ export class InstanceRuntime {
    */
   private async step(events: InstanceEvent[], owed?: Obligations): Promise<Effect[]> {
     let effects: Effect[];
+    if (callsDecisions(this.process)) await this.host.settings.decisions.ready();
     try {
       effects = applyEvents(this.context(), this.state, events, owed);
     } catch (error) {
@@ -239,6 +241,7 @@ export class InstanceRuntime {
       backoff: settings.backoff,
       yieldAfter: settings.yieldAfter,
       stepLimit: settings.stepLimit,
+      decisions: settings.decisions.lookup,
     };
   }
 

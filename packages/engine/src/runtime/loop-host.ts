@@ -1,6 +1,7 @@
 import type { InstanceStatus, OutboxEntry } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
 import type { EngineEvent } from '../common/events.js';
+import type { DecisionBook } from './decisions.js';
 import type { LeasedStore } from './leased-store.js';
 import type { Handlers } from './types.js';
 
@@ -31,6 +32,8 @@ export interface LoopSettings {
   readonly yieldAfter: number;
   /** Element moves a run may make without waiting before it stops with `step-limit` incidents. */
   readonly stepLimit: number;
+  /** The deployed decisions business rule tasks evaluate. */
+  readonly decisions: DecisionBook;
 }
 
 /** Where a loop's events go, once the step that made them is durable. */

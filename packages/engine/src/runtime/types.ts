@@ -5,8 +5,15 @@
  *
  * @module
  */
-import type { HistoryEntry, IncidentRecord, InstanceStatus, Variables } from '@thresher/checkpoint';
+import type {
+  EvaluatedDecisionRecord,
+  HistoryEntry,
+  IncidentRecord,
+  InstanceStatus,
+  Variables,
+} from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
+import type { ModelWarning } from '../model/types.js';
 
 /** What a handler receives: a job of a service or send task, a message throw, or an execution listener. */
 export interface Job {
@@ -84,11 +91,33 @@ export interface InstanceView {
   received: string[];
   /** Completed elements in order. */
   history: HistoryEntry[];
+  /** Its business rule tasks' decision evaluations, in order (what Operate shows). */
+  decisions: DecisionEvaluationView[];
   startedAt: number;
   endedAt: number | null;
   seq: number;
   /** Its touchpoints as they stand; null when not tracked (started before schema 7) or its deployment is not here. */
   touchpoints: LiveTouchpoint[] | null;
+}
+
+/** One evaluation of a business rule task's decision: what was called, what was decided, and from what. */
+export interface DecisionEvaluationView {
+  /** The business rule task. */
+  elementId: string;
+  decisionId: string;
+  decisionName: string;
+  version: number;
+  versionTag?: string;
+  /** The DMN deployment it came from: its definitions id and digest. */
+  definitionId: string;
+  digest: string;
+  evaluatedAt: number;
+  /** The result the task's result variable got; absent when the evaluation failed. */
+  result?: unknown;
+  /** Why it failed (the incident's message); absent when it was decided. */
+  failure?: string;
+  /** Each decision evaluated, required ones first and the called one last: inputs, matched rules, outputs. */
+  evaluated: EvaluatedDecisionRecord[];
 }
 
 /** A call activity waiting on the instance it called. */
@@ -234,4 +263,28 @@ export interface RecoverReport {
   restored: string[];
   /** Instances that could not be restored, with why; the others went on. */
   failed: { instanceId: string; error: Error }[];
+}
+
+/** What `deploy` reports: the deployment a file became (a new version, or the one it already was). */
+export interface DeployResult {
+  /** A BPMN file (processes) or a DMN file (decisions), told apart by namespace. */
+  kind: 'bpmn' | 'dmn';
+  definitionId: string;
+  version: number;
+  digest: string;
+  /** Ids of the executable processes in the deployment (none for DMN). */
+  processes: string[];
+  /** The decisions of a DMN deployment, each with the version this deployment gives it (none for BPMN). */
+  decisions: DeployedDecision[];
+  /** What the compiler noted but does not stop the model (ignored extensions, dangling diagram shapes…). */
+  warnings: ModelWarning[];
+}
+
+/** A decision a DMN deployment holds. */
+export interface DeployedDecision {
+  id: string;
+  name: string;
+  /** Its place among the deployed versions of its id, 1 first. */
+  version: number;
+  versionTag?: string;
 }

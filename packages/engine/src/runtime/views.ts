@@ -65,6 +65,7 @@ export function instanceView(
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, task)),
     received: [...instance.receivedIds],
     history: [...state.history],
+    decisions: state.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),
     startedAt: instance.startedAt,
     endedAt: instance.endedAt,
     seq,
