@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { EngineError, EngineErrorCode, type ModelError, type ModelIssue } from '@thresher/engine';
 import { UsageError } from './errors.js';
 
-/** Reads a BPMN file named on the command line; an unreadable file is a usage error naming it. */
-export async function readBpmn(file: string, cwd: string, usage: string): Promise<string> {
+/** Reads a model file (BPMN, DMN, a fixture) named on the command line; an unreadable file is a usage error naming it. */
+export async function readModelFile(file: string, cwd: string, usage: string): Promise<string> {
   const path = resolve(cwd, file);
   try {
     return await readFile(path, 'utf8');

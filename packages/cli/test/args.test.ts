@@ -51,6 +51,7 @@ describe('parseRunArgs', () => {
     ).toEqual({
       help: false,
       file: 'order.bpmn',
+      files: ['order.bpmn'],
       process: 'order',
       variables: { total: 120, express: true },
       businessKey: 'A-1',
@@ -68,6 +69,7 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(['order.bpmn'])).toEqual({
       help: false,
       file: 'order.bpmn',
+      files: ['order.bpmn'],
       process: undefined,
       variables: {},
       businessKey: undefined,
@@ -127,11 +129,14 @@ describe('parseRunArgs', () => {
   });
 
   it('should refuse a missing file', () => {
-    refuses(() => parseRunArgs([]), /missing FILE\.bpmn/, usage);
+    refuses(() => parseRunArgs([]), /missing FILE/, usage);
   });
 
-  it('should refuse an extra argument', () => {
-    refuses(() => parseRunArgs(['a.bpmn', 'b.bpmn']), /unexpected argument "b\.bpmn"/, usage);
+  it('should take the files after the first as the models it needs, in order', () => {
+    expect(parseRunArgs(['a.bpmn', 'b.bpmn', 'rules.dmn'])).toMatchObject({
+      file: 'a.bpmn',
+      files: ['a.bpmn', 'b.bpmn', 'rules.dmn'],
+    });
   });
 
   it('should refuse a --var without "=", naming it', () => {

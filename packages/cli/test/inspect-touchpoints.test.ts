@@ -83,7 +83,7 @@ describe('thresher inspect --touchpoints', () => {
 
   it('is in the help, with its examples', async () => {
     const run = await ws.thresher(['inspect', '--help']);
-    expect(run.stdout).toContain('thresher inspect FILE.bpmn [--touchpoints] [--json]');
+    expect(run.stdout).toContain('thresher inspect FILE.bpmn|FILE.dmn [--touchpoints] [--json]');
     expect(run.stdout).toMatch(/--touchpoints\s+list the touchpoints instead/);
     expect(run.stdout).toContain('thresher inspect order.bpmn --touchpoints --json');
   });

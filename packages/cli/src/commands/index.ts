@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { completeCommand } from './complete.js';
+import { decideCommand } from './decide.js';
 import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { instancesCommand } from './instances.js';
@@ -18,6 +19,7 @@ import { workerCommand } from './worker.js';
 export const COMMANDS: readonly Command[] = [
   runCommand,
   inspectCommand,
+  decideCommand,
   instancesCommand,
   showCommand,
   completeCommand,

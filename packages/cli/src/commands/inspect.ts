@@ -1,16 +1,31 @@
-import { compile, type Node, type ProcessDef, type ProcessModel, type Touchpoint, touchpoints } from '@thresher/engine';
+import {
+  compile,
+  type DmnDefinitions,
+  isDmn,
+  type Node,
+  type ProcessDef,
+  type ProcessModel,
+  readDmn,
+  type Touchpoint,
+  touchpoints,
+} from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
+import { dmnDocument, formatDmn } from '../dmn-report.js';
 import { jsonOption } from '../drive-options.js';
+import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
-import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
+import { formatModelError, isModelError, modelErrorDocument, readModelFile } from '../model-report.js';
 import { formatTable, humanDuration } from '../output.js';
 
 export const inspectSpec = commandSpec({
   name: 'inspect',
-  usage: 'thresher inspect FILE.bpmn [--touchpoints] [--json]',
-  summary: 'compile a BPMN file and list its processes and elements, or every problem found',
-  positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to compile' }],
+  usage: 'thresher inspect FILE.bpmn|FILE.dmn [--touchpoints] [--json]',
+  summary:
+    'compile a BPMN or DMN file and list what it holds (processes and elements, decisions), or every problem found',
+  positionals: [
+    { name: 'FILE.bpmn|FILE.dmn', required: true, description: 'the BPMN 2.0 or DMN 1.1–1.5 file to compile' },
+  ],
   options: {
     touchpoints: {
       type: 'boolean',
@@ -24,6 +39,7 @@ export const inspectSpec = commandSpec({
     'thresher inspect order.bpmn --json',
     'thresher inspect order.bpmn --touchpoints',
     'thresher inspect order.bpmn --touchpoints --json',
+    'thresher inspect rules.dmn',
   ],
 });
 
@@ -154,9 +170,26 @@ function notes(touchpoint: Touchpoint): string {
   return said.filter((note) => note !== '').join(', ');
 }
 
-/** `thresher inspect FILE.bpmn`: compile without a store and describe the model, or every problem in it. */
+/** `thresher inspect FILE.bpmn|FILE.dmn`: compile without a store and describe the model, or every problem in it. */
 export const inspectCommand = defineCommand(inspectSpec, parseInspectArgs, async (args, { io, out }) => {
-  const xml = await readBpmn(args.file, io.cwd, usage);
+  const xml = await readModelFile(args.file, io.cwd, usage);
+  if (isDmn(xml)) {
+    if (args.touchpoints) {
+      throw new UsageError(`--touchpoints lists where a BPMN process waits; ${args.file} is a DMN file`, usage);
+    }
+    let definitions: DmnDefinitions;
+    try {
+      definitions = readDmn(xml);
+    } catch (error) {
+      if (!isModelError(error)) throw error;
+      if (out.json) out.document(modelErrorDocument(error, args.file));
+      else out.print(formatModelError(error, args.file));
+      return ExitCode.Failed;
+    }
+    out.print(formatDmn(args.file, definitions));
+    out.document(dmnDocument(args.file, definitions));
+    return ExitCode.Ok;
+  }
   let model: ProcessModel;
   try {
     model = await compile(xml);

@@ -1,6 +1,6 @@
 import type { Variables } from '@thresher/checkpoint';
 import {
-  compile,
+  type DeployResult,
   type Handlers,
   type LiveTouchpoint,
   type ProcessDef,
@@ -13,7 +13,8 @@ import { type AnswerArgs, answerFlags, variablesFlag } from '../drive-options.js
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { missingHandlers, missingHandlersRefusal, missingHandlersWarning } from '../handler-check.js';
-import { formatModelError, isModelError, modelErrorDocument, readBpmn } from '../model-report.js';
+import { deployOrder, readModelFiles } from '../model-files.js';
+import { formatModelError, modelErrorDocument } from '../model-report.js';
 import { createTerminalOperator, type TerminalOperator } from '../operator/terminal-operator.js';
 import { formatOutcome } from '../report.js';
 import { type Session, withSession } from '../session.js';
@@ -23,11 +24,24 @@ const variables = variablesFlag();
 export const runSpec = commandSpec({
   name: 'run',
   usage:
-    'thresher run FILE.bpmn [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
-  summary: 'deploy a BPMN file, start an instance and drive it until it ends or parks',
-  positionals: [{ name: 'FILE.bpmn', required: true, description: 'the BPMN 2.0 file to deploy and start' }],
+    'thresher run FILE.bpmn [MORE.bpmn|RULES.dmn]... [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
+  summary:
+    'deploy a BPMN file (with the BPMN and DMN files it uses), start an instance and drive it until it ends or parks',
+  positionals: [
+    {
+      name: 'FILE',
+      required: true,
+      variadic: true,
+      description:
+        'the BPMN 2.0 file whose process starts, then any files it needs: BPMN files of the processes it calls, DMN files of the decisions its business rule tasks evaluate (all deployed first)',
+    },
+  ],
   options: {
-    process: { type: 'string', placeholder: 'ID', description: 'the process to start when the file has several' },
+    process: {
+      type: 'string',
+      placeholder: 'ID',
+      description: 'the process to start when the first BPMN file has several',
+    },
     ...variables.options,
     'business-key': { type: 'string', placeholder: 'KEY', description: 'the business key of the new instance' },
     // Listed right after --handlers, as in the usage line; the spread below keeps that order.
@@ -44,6 +58,7 @@ export const runSpec = commandSpec({
     `echo '{"approved":true}' | thresher run order.bpmn --handlers handlers.mjs --json`,
     'thresher run order.bpmn --handlers handlers.mjs --yes --store memory:',
     'thresher run order.bpmn --handlers handlers.mjs --choose approve=yes --choose ship=2',
+    'thresher run order.bpmn rules.dmn shipping.bpmn --handlers handlers.mjs --var total=120',
   ],
 });
 
@@ -51,7 +66,10 @@ const usage = runSpec.usage;
 
 /** `thresher run`, parsed; `variables` already read from `--var`. */
 export interface RunArgs extends AnswerArgs {
+  /** The BPMN file whose process starts. */
   file: string;
+  /** Every file named, in order: the first BPMN file and the BPMN and DMN files it needs. */
+  files: string[];
   process: string | undefined;
   variables: Variables;
   businessKey: string | undefined;
@@ -63,6 +81,7 @@ export interface RunArgs extends AnswerArgs {
 export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
   return parseWith(runSpec, argv, ({ values, positionals }) => ({
     file: positionals[0]!,
+    files: positionals,
     process: text(values, 'process'),
     ...variables.read(values, usage),
     businessKey: text(values, 'business-key'),
@@ -195,30 +214,33 @@ const NOT_APPROVED =
   '(--yes approves too, and completes user tasks no --choose answers with no variables).';
 
 /**
- * `thresher run FILE.bpmn …`: compile, check the handlers, deploy, brief the operator (on a terminal),
+ * `thresher run FILE.bpmn [MORE.bpmn|RULES.dmn]… …`: read and check every file, check the handlers, deploy
+ * them all, brief the operator (on a terminal),
  * start, drive until the instance ends or parks.
  */
 export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io, out }) => {
-  const xml = await readBpmn(args.file, io.cwd, usage);
-  // Compiled before the store is opened: an invalid model, a wrong --process or a missing handler
-  // touches nothing.
-  let model: Awaited<ReturnType<typeof compile>>;
-  try {
-    model = await compile(xml);
-  } catch (error) {
-    if (!isModelError(error)) throw error;
-    out.error(formatModelError(error, args.file));
-    out.document(modelErrorDocument(error, args.file));
+  // Read and checked before the store is opened: an invalid model, a wrong --process or a missing
+  // handler touches nothing.
+  const read = await readModelFiles(args.files, io.cwd, usage);
+  if (!read.ok) {
+    out.error(formatModelError(read.refused.error, read.refused.file));
+    out.document(modelErrorDocument(read.refused.error, read.refused.file));
     return ExitCode.Failed;
   }
-  // What the model says that Thresher will not do is said before it runs, in both output modes.
-  for (const warning of model.warnings) {
+  const bpmn = read.files.filter((file) => file.kind === 'bpmn');
+  const main = bpmn[0];
+  if (main === undefined)
+    throw new UsageError(`no BPMN file among ${args.files.join(', ')}: there is no process to start`, usage);
+  const model = main.model;
+  // What the models say that Thresher will not do is said before it runs, in both output modes.
+  for (const warning of bpmn.flatMap((file) => file.model.warnings)) {
     out.error(`warning: ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
   }
+  const processes = new Map(bpmn.flatMap((file) => [...file.model.processes]));
   const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);
-  const process = model.processes.get(pickProcess(executable, args.process, args.file))!;
-  checkChoose(args.choose, model.processes, args.file);
-  const checkHandlers = handlerCheck(args, process, model.processes, (line) => out.error(line));
+  const process = model.processes.get(pickProcess(executable, args.process, main.file))!;
+  checkChoose(args.choose, processes, args.files.join(', '));
+  const checkHandlers = handlerCheck(args, process, processes, (line) => out.error(line));
   const options = {
     store: args.store,
     handlers: args.handlers,
@@ -228,10 +250,16 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
   };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
-    const deployment = await engine.deploy(xml);
-    out.progress(
-      `deployed ${deployment.definitionId} version ${deployment.version} (${deployment.digest.slice(0, 12)})`,
-    );
+    const deployments: DeployResult[] = [];
+    for (const file of deployOrder(read.files)) {
+      const deployed = await engine.deploy(file.xml);
+      deployments.push(deployed);
+      out.progress(
+        `deployed ${deployed.kind === 'dmn' ? 'decisions ' : ''}${deployed.definitionId} version ${deployed.version} (${deployed.digest.slice(0, 12)})`,
+      );
+    }
+    // The first BPMN file is deployed last: the last deployment is the one whose process starts.
+    const deployment = deployments.at(-1)!;
     const scheduled = await scheduledByTimer(session, process, deployment.digest);
     // Only a person at a terminal is briefed; without one, answers come from --yes, --choose or stdin.
     const operator = io.isTTY ? createTerminalOperator(session, args.yes) : undefined;

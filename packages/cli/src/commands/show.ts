@@ -2,6 +2,7 @@ import { CheckpointErrorCode } from '@thresher/checkpoint';
 import type { Engine, InstanceView } from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
+import { formatDecisionViews } from '../decisions-report.js';
 import type { TaskInfo } from '../drive.js';
 import { type StoreArgs, storeFlags } from '../drive-options.js';
 import { FailedError } from '../errors.js';
@@ -12,7 +13,8 @@ import { withSession } from '../session.js';
 export const showSpec = commandSpec({
   name: 'show',
   usage: 'thresher show ID [--history] [--store URL] [--json]',
-  summary: 'show one instance: status, variables, scopes, active elements, incidents and open user tasks',
+  summary:
+    'show one instance: status, variables, scopes, active elements, incidents, open user tasks and the decisions it evaluated',
   positionals: [{ name: 'ID', required: true, description: 'the instance id' }],
   options: {
     history: { type: 'boolean', description: 'also list the completed elements in order' },
@@ -78,6 +80,7 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
       lines.push(`  ${incident.nodeId}: ${incident.message} [incident ${incident.id}, ${incident.kind}]`);
     }
   }
+  lines.push(...formatDecisionViews(view.decisions));
   if (view.touchpoints && view.touchpoints.length > 0) {
     lines.push('Touchpoints:');
     const rows = view.touchpoints.map((t) => [
