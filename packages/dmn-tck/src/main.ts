@@ -44,16 +44,16 @@ for (const level of levels) {
   }
 }
 
-const count = (rows: CaseResult[]) => ({
-  passed: rows.filter((row) => row.status === 'SUCCESS').length,
-  all: rows.length,
-});
+// Nothing is skipped: a case Thresher cannot run (a model it refuses, an unknown decision) fails, saying why.
+const summary = (rows: CaseResult[]) => {
+  const passed = rows.filter((row) => row.status === 'SUCCESS').length;
+  const skipped = rows.filter((row) => row.status === 'IGNORED').length;
+  return `${passed} passed, ${rows.length - passed - skipped} failed, ${skipped} skipped, of ${rows.length} test cases`;
+};
 for (const level of levels) {
-  const { passed, all } = count(results.filter((row) => row.folder.startsWith(level)));
-  process.stdout.write(`${level}: ${passed} of ${all} test cases passed\n`);
+  process.stdout.write(`${level}: ${summary(results.filter((row) => row.folder.startsWith(level)))}\n`);
 }
-const total = count(results);
-process.stdout.write(`total: ${total.passed} of ${total.all} test cases passed\n`);
+process.stdout.write(`total: ${summary(results)}\n`);
 // The FEEL part of the kit: level-3 folders about FEEL itself, counted by result node as the FEEL issue asks.
 const feelRows = results.filter((row) => row.folder.startsWith('compliance-level-3/') && /feel/i.test(row.folder));
 const feelPassed = feelRows.reduce((sum, row) => sum + row.nodesPassed, 0);
