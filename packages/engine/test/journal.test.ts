@@ -46,7 +46,7 @@ const handlers: Handlers = {
 const fixture: Fixture = {
   file: 'three-steps.fixture.yaml',
   name: 'three service tasks',
-  models: [{ path: 'three-steps.bpmn', xml: threeSteps }],
+  models: [{ path: 'three-steps.bpmn', xml: threeSteps, dmn: false }],
   process: 'p',
   start: { variables: { n: 1 }, businessKey: null },
   handlers: {

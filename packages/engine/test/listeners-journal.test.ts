@@ -25,7 +25,7 @@ const script = (result: Record<string, unknown>) => ({ fail: 0, failMessage: '',
 const fixture: Fixture = {
   file: 'listened.fixture.yaml',
   name: 'parallel listeners',
-  models: [{ path: 'listened.bpmn', xml: listened }],
+  models: [{ path: 'listened.bpmn', xml: listened, dmn: false }],
   process: 'p',
   start: { variables: {}, businessKey: null },
   handlers: {
