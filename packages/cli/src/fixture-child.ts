@@ -109,7 +109,7 @@ async function main(fixtureFile: string, dir: string, dieAfterSave: number | nul
     for (const failure of failures) appendFileSync(join(dir, CHILD_FILES.expectations), `${canonicalJson(failure)}\n`);
   };
   try {
-    for (const model of fixture.models) await engine.deploy(model.xml);
+    await engine.deployTogether(fixture.models.map((model) => model.xml));
     process.stdout.write('ready\n');
     if (previous) {
       const report = await engine.recover();

@@ -25,14 +25,15 @@ import type {
   UserTaskView,
   WorkerOptions,
 } from './api-types.js';
-import { InstanceHeldError, InvalidStateError, NotFoundError } from './common/errors.js';
+import { InstanceHeldError, InvalidStateError, ModelError, NotFoundError } from './common/errors.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import { aheadRecord, live } from './core/touchpoints.js';
 import { compileShared } from './model/shared-models.js';
 import { openStored } from './runtime/capture.js';
 import { isStaleDeployments, type StartChoice } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
-import { deployDmn } from './runtime/deploy-dmn.js';
+import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
+import { manifestOf } from './runtime/deployed-together.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
 import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
@@ -106,6 +107,38 @@ export class Engine {
       decisions: [],
       warnings: model.warnings.map((warning) => ({ ...warning })),
     };
+  }
+
+  /**
+   * Deploy several files (BPMN and DMN) as one deployment, as Zeebe deploys several resources at once: each
+   * is deployed as `deploy` deploys it (DMN first, so a process never finds its decisions missing), and a
+   * process's `bindingType="deployment"` calls take what was deployed with it. Nothing is stored unless every
+   * file compiles: a `ModelError` names the file's problems, its `fileIndex` which file.
+   */
+  async deployTogether(files: readonly string[]): Promise<DeployResult[]> {
+    this.assertOpen();
+    for (const [index, xml] of files.entries()) {
+      try {
+        if (isDmn(xml)) readDmn(xml);
+        else await compileShared(xml);
+      } catch (error) {
+        if (error instanceof ModelError) error.fileIndex = index;
+        throw error;
+      }
+    }
+    const order = [...files.keys()].sort((a, b) => Number(!isDmn(files[a]!)) - Number(!isDmn(files[b]!)));
+    const results: DeployResult[] = [];
+    for (const index of order) results[index] = await this.deploy(files[index]!);
+    if (files.length > 1) {
+      const manifest = await this.repository.putDeployment(
+        manifestOf(
+          results.map((result) => result.digest),
+          this.parts.clock.now(),
+        ),
+      );
+      this.parts.decisions.addManifest(manifest);
+    }
+    return results;
   }
 
   /**

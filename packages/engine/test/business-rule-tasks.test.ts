@@ -190,6 +190,59 @@ describe('a business rule task', () => {
     await e.close();
   });
 
+  it('should take, with bindingType="deployment", the version deployed together with the process', async () => {
+    const e = engine();
+    const [decisions, processFile] = await e.deployTogether([
+      dmn(literal('fee', '1')),
+      calling('fee', 'bindingType="deployment"'),
+    ]);
+    expect(decisions).toMatchObject({ kind: 'dmn', decisions: [{ id: 'fee', version: 1 }] });
+    expect(processFile).toMatchObject({ kind: 'bpmn', processes: ['p'] });
+    await e.deploy(dmn(literal('fee', '2')));
+    const bound = await run(e);
+    expect(bound.view.variables.result).toBe(1);
+    expect(bound.view.decisions[0]).toMatchObject({ decisionId: 'fee', version: 1 });
+    await e.close();
+  });
+
+  it('should keep what was deployed together across engines on one store', async () => {
+    const repository = createMemoryRepository();
+    const first = new Engine({ repository, handlers: {} });
+    await first.deployTogether([dmn(literal('fee', '1')), calling('fee', 'bindingType="deployment"')]);
+    await first.deploy(dmn(literal('fee', '2')));
+    await first.close();
+    const second = new Engine({ repository, handlers: {} });
+    expect((await run(second)).view.variables.result).toBe(1);
+    await second.close();
+  });
+
+  it('should raise an incident, with bindingType="deployment", when the decision was not deployed with the process', async () => {
+    const e = engine();
+    await e.deploy(dmn(literal('fee', '1')));
+    await e.deploy(calling('fee', 'bindingType="deployment"'));
+    const { settled } = await run(e);
+    expect(settled.status === 'waiting' && settled.incidents).toEqual([
+      expect.objectContaining({
+        kind: 'decision-failed',
+        message:
+          "Expected to evaluate decision 'fee' with binding type 'deployment', but no file deployed together with the process holds it",
+      }),
+    ]);
+    await e.close();
+  });
+
+  it('should store nothing of files deployed together when one of them is refused, naming which', async () => {
+    const repository = createMemoryRepository();
+    const e = new Engine({ repository, handlers: {} });
+    const error = await e
+      .deployTogether([dmn(literal('fee', '1')), calling('fee').replace('zeebe:calledDecision', 'zeebe:calledNothing')])
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).fileIndex).toBe(1);
+    expect(await repository.deployments()).toEqual([]);
+    await e.close();
+  });
+
   it('should raise an incident for a decision not deployed, which a retry evaluates once it is', async () => {
     const e = engine();
     await e.deploy(calling('grade'));
@@ -305,12 +358,6 @@ describe('a business rule task as the compiler reads it', () => {
     expect(await refused(ext('<zeebe:calledDecision decisionId="d" />'))).toEqual([
       expect.stringContaining('zeebe:calledDecision needs a resultVariable'),
     ]);
-  });
-
-  it('should refuse bindingType="deployment" by name: one file is one deployment', async () => {
-    expect(
-      await refused(ext('<zeebe:calledDecision decisionId="d" resultVariable="r" bindingType="deployment" />')),
-    ).toEqual([expect.stringContaining('bindingType="deployment" is not supported yet')]);
   });
 
   it("should refuse a bindingType that is not one of Zeebe's", async () => {

@@ -250,10 +250,9 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
   };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
-    const deployments: DeployResult[] = [];
-    for (const file of deployOrder(read.files)) {
-      const deployed = await engine.deploy(file.xml);
-      deployments.push(deployed);
+    // One deployment of every file, as Zeebe deploys resources together: bindingType="deployment" reads it.
+    const deployments: DeployResult[] = await engine.deployTogether(deployOrder(read.files).map((file) => file.xml));
+    for (const deployed of deployments) {
       out.progress(
         `deployed ${deployed.kind === 'dmn' ? 'decisions ' : ''}${deployed.definitionId} version ${deployed.version} (${deployed.digest.slice(0, 12)})`,
       );

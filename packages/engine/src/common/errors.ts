@@ -50,6 +50,8 @@ export class ModelError extends EngineError {
   readonly line: number | undefined;
   /** Every problem found, the first of which is the message. */
   readonly issues: ModelIssue[];
+  /** Which file it is about (0-based) when several are deployed together (`deployTogether`). */
+  fileIndex: number | undefined = undefined;
 
   constructor(issues: ModelIssue[]) {
     const first = issues[0] ?? { elementId: null, elementType: null, message: 'invalid model' };

@@ -24,7 +24,7 @@ export interface CoreContext {
 }
 
 /** A deployed decision as a business rule task's binding takes it, or why there is none (an incident's message). */
-export type DecisionLookup = (decisionId: string, binding: Binding) => FoundDecision | string;
+export type DecisionLookup = (decisionId: string, binding: Binding, processDigest: string) => FoundDecision | string;
 
 /** A decision found for a business rule task: the definitions that hold it and which version it is. */
 export interface FoundDecision {

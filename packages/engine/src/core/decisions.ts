@@ -30,7 +30,7 @@ export function runDecision(ctx: StepContext, track: TrackRecord, node: Business
     );
     return;
   }
-  const found = ctx.decisions(decisionId, node.binding);
+  const found = ctx.decisions(decisionId, node.binding, ctx.state.instance.definition.digest);
   if (typeof found === 'string') {
     raiseIncident(ctx, track, 'decision-failed', 'enter', found, null);
     return;

@@ -63,13 +63,6 @@ function calledDecision(
   if (!resultVariable)
     issues.error(element, `zeebe:calledDecision needs a resultVariable (where the decision's result goes): ${EXAMPLE}`);
   const binding = readBinding(element, called, 'zeebe:calledDecision', issues);
-  if (binding.kind === 'deployment') {
-    issues.error(
-      element,
-      'zeebe:calledDecision bindingType="deployment" is not supported yet: Thresher deploys one file at a time, so no decision is deployed together with a process; use bindingType="latest" (the default) or "versionTag"',
-    );
-    return null;
-  }
   if (!id || !resultVariable) return null;
   const decisionId = compileValue(id, element, 'zeebe:calledDecision decisionId', issues);
   return decisionId ? { ...frame, type: NodeType.BusinessRuleTask, decisionId, resultVariable, binding } : null;

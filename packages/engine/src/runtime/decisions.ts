@@ -10,6 +10,7 @@ import type { Deployment, Repository } from '@thresher/checkpoint';
 import { type DmnDefinitions, isDmn, parseDmn } from '@thresher/dmn';
 import type { DecisionLookup, FoundDecision } from '../core/context.js';
 import type { Binding, ProcessDef } from '../model/types.js';
+import { isManifest, Together } from './deployed-together.js';
 
 /** How old the book may be before a step re-reads the store: deployments made by other engines show up by then. */
 const FRESH_MS = 5_000;
@@ -29,6 +30,9 @@ export class DecisionBook {
   private versions = new Map<string, Version[]>();
   /** Deployments made by this engine: kept across re-reads, as one may have been stored after a read began. */
   private readonly added: Version[] = [];
+  /** Files deployed together, for `bindingType="deployment"`; manifests made here are kept across re-reads too. */
+  private together = new Together();
+  private readonly addedManifests: Deployment[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | undefined;
 
@@ -54,19 +58,36 @@ export class DecisionBook {
     this.index(deployment, definitions);
   }
 
-  /** The decision `decisionId` as `binding` takes it, or why there is none (an incident's message). */
-  find(decisionId: string, binding: Binding): FoundDecision | string {
-    const found = this.choose(decisionId, binding);
+  /** A manifest of files deployed together, stored by this engine: known at once. */
+  addManifest(manifest: Deployment): void {
+    this.addedManifests.push(manifest);
+    this.together.add(manifest);
+  }
+
+  /**
+   * The decision `decisionId` as `binding` takes it for a process of the deployment `processDigest`, or why
+   * there is none (an incident's message).
+   */
+  find(decisionId: string, binding: Binding, processDigest: string): FoundDecision | string {
+    const found = this.choose(decisionId, binding, processDigest);
     // Not deployed as far as this book knows: the next step (a retry) reads the store again first.
     if (typeof found === 'string') this.readAt = Number.NEGATIVE_INFINITY;
     return found;
   }
 
-  private choose(decisionId: string, binding: Binding): FoundDecision | string {
+  private choose(decisionId: string, binding: Binding, processDigest: string): FoundDecision | string {
     const versions = this.versions.get(decisionId) ?? [];
     let chosen: Version | undefined;
     let version = 0;
-    if (binding.kind === 'versionTag') {
+    if (binding.kind === 'deployment') {
+      const together = this.together.of(processDigest);
+      const index = versions.findLastIndex((known) => together.has(known.deployment.digest));
+      if (index < 0) {
+        return `Expected to evaluate decision '${decisionId}' with binding type 'deployment', but no file deployed together with the process holds it`;
+      }
+      chosen = versions[index]!;
+      version = index + 1;
+    } else if (binding.kind === 'versionTag') {
       for (let index = versions.length - 1; index >= 0; index--) {
         const decision = versions[index]!.definitions.decisions.get(decisionId);
         if (decision?.versionTag === binding.versionTag) {
@@ -100,14 +121,18 @@ export class DecisionBook {
   }
 
   /** `find`, as the steps' context takes it. */
-  readonly lookup: DecisionLookup = (decisionId, binding) => this.find(decisionId, binding);
+  readonly lookup: DecisionLookup = (decisionId, binding, processDigest) =>
+    this.find(decisionId, binding, processDigest);
 
   private async read(): Promise<void> {
     const startedAt = this.elapsed();
     const deployments = await this.repository.deployments();
     const versions = new Map<string, Version[]>();
     this.versions = versions;
+    const together = new Together();
+    this.together = together;
     for (const deployment of deployments) {
+      if (isManifest(deployment)) together.add(deployment);
       if (!isDecisionDeployment(deployment)) continue;
       let definitions = this.parsed.get(deployment.digest);
       if (!definitions) {
@@ -117,6 +142,7 @@ export class DecisionBook {
       this.index(deployment, definitions);
     }
     for (const { deployment, definitions } of this.added) this.index(deployment, definitions);
+    for (const manifest of this.addedManifests) together.add(manifest);
     this.readAt = startedAt;
   }
 

@@ -4,6 +4,7 @@ import type { InstanceState } from '../core/state.js';
 import { compileShared } from '../model/shared-models.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
 import { isDecisionDeployment } from './decisions.js';
+import { isManifest } from './deployed-together.js';
 
 /** Whether a new instance's first put was refused because it chose among deployments read before another one. */
 export function isStaleDeployments(error: unknown): boolean {
@@ -59,10 +60,12 @@ export class Definitions {
   from(deployment: Deployment): Promise<LoadedDefinition> {
     let loaded = this.loaded.get(deployment.digest);
     if (!loaded) {
-      // A DMN deployment holds decisions (`decisions.ts`), no process: every search for one passes it by.
-      const model = isDecisionDeployment(deployment)
-        ? Promise.resolve(noProcesses(deployment))
-        : compileShared(deployment.xml);
+      // A DMN deployment holds decisions (`decisions.ts`) and a manifest lists files (`deployed-together.ts`):
+      // neither holds a process, so every search for one passes them by.
+      const model =
+        isDecisionDeployment(deployment) || isManifest(deployment)
+          ? Promise.resolve(noProcesses(deployment))
+          : compileShared(deployment.xml);
       loaded = model.then((compiled) => ({ deployment, model: compiled }));
       this.loaded.set(deployment.digest, loaded);
     }
