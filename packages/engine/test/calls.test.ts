@@ -173,6 +173,30 @@ describe('which version a call starts', () => {
     expect((await engine.instance(id))?.variables.version).toBe(0);
   });
 
+  it('deployment: the version of another file deployed together with the caller (deployTogether)', async () => {
+    const engine = engineOn();
+    await engine.deployTogether([v(1), parent(called('processId="c" bindingType="deployment"'))]);
+    await engine.deploy(v(2));
+    const id = await engine.start('p');
+    await engine.settled(id);
+    expect((await engine.instance(id))?.variables.version).toBe(1);
+  });
+
+  it('deployment: a caller deployed alone finds no process of another file, an incident', async () => {
+    const engine = engineOn();
+    await engine.deploy(v(1));
+    await engine.deploy(parent(called('processId="c" bindingType="deployment"')));
+    const id = await engine.start('p');
+    const settled = await engine.settled(id);
+    expect(settled.status === 'waiting' && settled.incidents).toEqual([
+      expect.objectContaining({
+        nodeId: 'call',
+        kind: 'call-failed',
+        message: expect.stringContaining('no process "c@'),
+      }),
+    ]);
+  });
+
   it('versionTag: the latest version with that zeebe:versionTag', async () => {
     const engine = engineOn();
     await engine.deploy(v(1, 'stable'));

@@ -132,7 +132,7 @@ export class CallLinks {
       case 'latest':
         return definitions.findProcess(entry.processId);
       case 'deployment':
-        return definitions.findProcess(entry.processId, caller.instance.definition.digest);
+        return definitions.findDeployedWith(entry.processId, caller.instance.definition.digest);
       case 'versionTag':
         return definitions.findTagged(entry.processId, entry.binding.versionTag);
     }

@@ -4,7 +4,7 @@ import type { InstanceState } from '../core/state.js';
 import { compileShared } from '../model/shared-models.js';
 import type { ProcessDef, ProcessModel } from '../model/types.js';
 import { isDecisionDeployment } from './decisions.js';
-import { isManifest } from './deployed-together.js';
+import { isManifest, Together } from './deployed-together.js';
 
 /** Whether a new instance's first put was refused because it chose among deployments read before another one. */
 export function isStaleDeployments(error: unknown): boolean {
@@ -83,6 +83,22 @@ export class Definitions {
       digest === undefined
         ? [...(await this.latestDeployments())].reverse()
         : [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
+    return this.findIn(processId, digest, candidates);
+  }
+
+  /**
+   * A process of the deployment `digest`, or of a file deployed together with it (`deployTogether`), as a
+   * call activity's `bindingType="deployment"` takes it in Zeebe: the resources of one deployment.
+   */
+  async findDeployedWith(processId: string, digest: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
+    const own = await this.repository.getDeployment(digest);
+    const ownProcess = own && (await this.from(own)).model.processes.get(processId);
+    if (own && ownProcess) return this.findIn(processId, digest, [own]);
+    const deployments = await this.latestDeployments();
+    const together = new Together();
+    for (const deployment of deployments) if (isManifest(deployment)) together.add(deployment);
+    const withIt = together.of(digest);
+    const candidates = [...deployments].reverse().filter((d) => d.digest !== digest && withIt.has(d.digest));
     return this.findIn(processId, digest, candidates);
   }
 
