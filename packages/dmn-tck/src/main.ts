@@ -12,6 +12,10 @@ import { parseArgs } from 'node:util';
 import { type CaseResult, folders, runFolder } from './runner.js';
 
 const LEVELS = ['compliance-level-2', 'compliance-level-3'] as const;
+// Output piped into `head` closes early: the results files are still written.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const { values } = parseArgs({

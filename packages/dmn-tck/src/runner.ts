@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DmnDefinitions, DmnModelError, evaluateDecision, evaluateInvocable, parseDmn } from '@thresher/dmn';
-import type { FeelValue } from '@thresher/feel';
+import { FeelContext, type FeelValue } from '@thresher/feel';
 import { sameValue, show } from './compare.js';
 import { readTestFile, type TestCase } from './test-file.js';
 
@@ -143,5 +143,12 @@ function evaluateNode(
     if (!invocable) return { ok: false, message: `no ${testCase.type} named "${invocableName}"` };
     outcome = evaluateInvocable(model, invocable.id, variables);
   }
-  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, message: outcome.failure.message };
+  if (!outcome.ok) return { ok: false, message: outcome.failure.message };
+  // A service with several output decisions gives a context of them; a result node names one of them.
+  const value = outcome.value;
+  if (testCase.type === 'decisionService' && value instanceof FeelContext && name !== testCase.invocableName) {
+    const entry = value.get(name);
+    if (entry !== undefined) return { ok: true, value: entry };
+  }
+  return { ok: true, value };
 }

@@ -22,10 +22,10 @@ describe('the DMN TCK', () => {
   });
 
   // The floor is the count this code reached (README, "Decisions"); a change that loses a test case fails here.
-  test('compliance level 3 passes at least 2,969 of its 3,275 test cases', () => {
+  test('compliance level 3 passes at least 2,974 of its 3,275 test cases', () => {
     const rows = run('compliance-level-3');
     expect(rows).toHaveLength(3275);
-    expect(passed(rows)).toBeGreaterThanOrEqual(2969);
+    expect(passed(rows)).toBeGreaterThanOrEqual(2974);
   });
 });
 

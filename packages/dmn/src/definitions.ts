@@ -224,7 +224,7 @@ function decisionInfo(decision: DmnModel['decisions'][number]): DecisionInfo {
   };
 }
 
-/** A decision service's parameters: its input decisions' names, then its input data's (DMN 1.5, 10.4). */
+/** A decision service's parameters: its input data's names, then its input decisions' (as the TCK's 0085 reads DMN 10.4). */
 export function serviceParameters(compiled: CompiledModel, serviceId: string): string[] {
   const service = compiled.model.services.find((candidate) => candidate.id === serviceId);
   if (!service) return [];
@@ -234,8 +234,8 @@ export function serviceParameters(compiled: CompiledModel, serviceId: string): s
     return list?.find((element) => element.id === ref.id)?.name ?? ref.id;
   };
   return [
-    ...service.inputDecisions.map((ref) => nameOf(ref, 'decisions')),
     ...service.inputData.map((ref) => nameOf(ref, 'inputData')),
+    ...service.inputDecisions.map((ref) => nameOf(ref, 'decisions')),
   ];
 }
 

@@ -193,16 +193,36 @@ function knowledgeFunction(compiled: CompiledModel, ref: Ref, run: Run): FeelFun
   const service = model.model.services.find((candidate) => candidate.id === ref.id);
   if (!service) throw new DmnEvaluationError(`no knowledge model or decision service '${ref.id}'`);
   const params = serviceParameters(model, service.id);
-  return new FeelFunction(params, (args) => {
+  // A parameter takes the type of its input data or input decision (DMN 10.3.2.9.4): an input data's value is
+  // converted (a singleton list to its item, another type to null); an input decision of another type is
+  // refused, as the TCK's 0085 holds: the service is not invoked.
+  const dataTypes = service.inputData.map((inputRef) => target(model, inputRef).model.inputTypes.get(inputRef.id));
+  const decisionTypes = service.inputDecisions.map(
+    (decisionRef) => target(model, decisionRef).model.decisions.get(decisionRef.id)?.type,
+  );
+  return new FeelFunction(params, (given) => {
+    const args = params.map((_, i) => {
+      const type = i < dataTypes.length ? dataTypes[i] : decisionTypes[i - dataTypes.length];
+      return type === undefined ? (given[i] ?? null) : coerce(given[i] ?? null, type);
+    });
+    const refused = decisionTypes.findIndex((_, i) => {
+      const at = dataTypes.length + i;
+      return (given[at] ?? null) !== null && args[at] === null;
+    });
+    if (refused >= 0) {
+      const name = params[dataTypes.length + refused];
+      return new FeelErrorValue(`decision service '${service.id}': parameter '${name}' is not of its decision's type`);
+    }
     const variables: Record<string, unknown> = {};
     params.forEach((param, i) => {
       variables[param] = args[i] ?? null;
     });
     const inner = new Run(run.options, variables);
     // Input decisions are given, not evaluated: their values are the parameters of their names.
+    const first = service.inputData.length;
     service.inputDecisions.forEach((decisionRef, i) => {
       const owner = target(model, decisionRef).model;
-      inner.results.set(`${owner.model.namespace}#${decisionRef.id}`, args[i] ?? null);
+      inner.results.set(`${owner.model.namespace}#${decisionRef.id}`, args[first + i] ?? null);
     });
     try {
       const outputs = service.outputDecisions.map((decisionRef) => {

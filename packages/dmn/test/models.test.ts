@@ -96,6 +96,41 @@ describe('knowledge models and services', () => {
   });
 });
 
+describe('decision service parameters', () => {
+  const xml = definitions(`
+    <inputData id="given" name="given"><variable name="given" typeRef="string"/></inputData>
+    <decision id="known" name="known"><variable name="known" typeRef="string"/><literalExpression id="known-x"><text>"never evaluated"</text></literalExpression></decision>
+    <decision id="joined" name="joined">
+      <informationRequirement id="j-given"><requiredInput href="#given"/></informationRequirement>
+      <informationRequirement id="j-known"><requiredDecision href="#known"/></informationRequirement>
+      <literalExpression id="joined-x"><text>given + " " + known</text></literalExpression>
+    </decision>
+    <decisionService id="svc" name="svc">
+      <outputDecision href="#joined"/><inputDecision href="#known"/><inputData href="#given"/>
+    </decisionService>
+    <decision id="call" name="call">
+      <knowledgeRequirement id="call-svc"><requiredKnowledge href="#svc"/></knowledgeRequirement>
+      <literalExpression id="call-x"><text>svc(["A"], "B")</text></literalExpression>
+    </decision>
+    <decision id="wrong" name="wrong">
+      <knowledgeRequirement id="wrong-svc"><requiredKnowledge href="#svc"/></knowledgeRequirement>
+      <literalExpression id="wrong-x"><text>svc("A", 1)</text></literalExpression>
+    </decision>`);
+
+  it('are the input data, then the input decisions, whose given values stand in for evaluating them', () => {
+    expect(parseDmn(xml).decisionServices.get('svc')?.parameters).toEqual(['given', 'known']);
+    expect(value(xml, 'call')).toBe('A B');
+  });
+
+  it('refuse an input decision value of another type: the service is not invoked', () => {
+    const outcome = evaluateInvocable(parseDmn(xml), 'svc', { given: 'A', known: 1 });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.failure.message).toMatch(/parameter 'known' is not of its decision's type/);
+    // called from FEEL, the failed call is null, as DMN makes an invocation error
+    expect(value(xml, 'wrong')).toBeNull();
+  });
+});
+
 describe('boxed expressions', () => {
   const boxed = (id: string, inner: string) => `<decision id="${id}" name="${id}">${inner}</decision>`;
 
