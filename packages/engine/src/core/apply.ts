@@ -1,5 +1,6 @@
 import { jobCompleted, jobFailed, userTaskCompleted } from './activities.js';
 import { callEnded, callFailed } from './calls.js';
+import { fireConditions } from './conditions.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
 import { type Effect, effectsBetween, type Obligations, obligationsOf } from './effects.js';
 import { enter } from './enter.js';
@@ -119,7 +120,7 @@ function drain(ctx: StepContext): void {
       sinceYield++;
     }
     for (const id of ctx.retired.splice(0)) ctx.state.tracks.delete(id);
-    if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx)) break;
+    if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx) && !fireConditions(ctx)) break;
   }
 }
 

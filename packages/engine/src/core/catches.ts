@@ -1,5 +1,6 @@
 import type { TrackRecord, WaitOwner } from '@thresher/checkpoint';
 import type { EventBasedGatewayNode, IntermediateCatchEventNode, ReceiveTaskNode } from '../model/types.js';
+import { enterConditional, isConditionalCatch } from './conditions.js';
 import { nodeOf, type StepContext } from './context.js';
 import { ownedBy } from './state.js';
 import { move } from './tracks.js';
@@ -16,6 +17,7 @@ export function enterCatch(
   // The event-based gateway's winner: its event has already happened, its payload kept as the result (`enter.ts`).
   if (track.result !== null) return move(ctx, track, 'COMPLETE');
   if (node.event.kind === 'link') return move(ctx, track, 'COMPLETE');
+  if (node.type === 'intermediateCatchEvent' && isConditionalCatch(node)) return enterConditional(ctx, track, node);
   const view = { ...ctx.state.visible(track.scopePath), ...track.locals };
   if (!arm(ctx, { kind: 'track', trackId: track.id }, node, node.event, view, track)) return;
   track.wait = { kind: 'event' };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { compileExpression, compileValue, isExpressionText, literal } from './expression.js';
+import { compileExpression, compileRequiredExpression, compileValue, isExpressionText, literal } from './expression.js';
 import type { IssueCollector } from './issues.js';
 import { child, children, extensions, idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
@@ -39,6 +39,7 @@ const KINDS: Readonly<Record<string, EventKind>> = {
   'bpmn:TerminateEventDefinition': 'terminate',
   'bpmn:CompensateEventDefinition': 'compensate',
   'bpmn:CancelEventDefinition': 'cancel',
+  'bpmn:ConditionalEventDefinition': 'conditional',
 };
 
 /**
@@ -66,10 +67,7 @@ export function eventDefinitionOf(element: ModdleElement, issues: IssueCollector
   return definitions[0];
 }
 
-/**
- * The kind of a definition, or null (with an issue) for the ones Thresher refuses outright:
- * conditional events and anything unknown.
- */
+/** The kind of a definition, or null (with an issue) for one Thresher does not know. */
 export function definitionKind(
   definition: ModdleElement,
   element: ModdleElement,
@@ -77,16 +75,7 @@ export function definitionKind(
 ): EventKind | null {
   const kind = KINDS[definition.$type];
   if (kind) return kind;
-  switch (definition.$type) {
-    case 'bpmn:ConditionalEventDefinition':
-      issues.error(
-        element,
-        `conditional events (${element.$type} with bpmn:ConditionalEventDefinition) are not supported`,
-      );
-      break;
-    default:
-      issues.error(element, `${element.$type} with ${definition.$type} is not supported yet`);
-  }
+  issues.error(element, `${element.$type} with ${definition.$type} is not supported yet`);
   return null;
 }
 
@@ -122,8 +111,8 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
           };
     case 'catch':
       return {
-        kinds: new Set(['timer', 'message', 'signal', 'link']),
-        rule: 'an intermediate catch event waits for a timer, a message, a signal or a link',
+        kinds: new Set(['timer', 'message', 'signal', 'link', 'conditional']),
+        rule: 'an intermediate catch event waits for a timer, a message, a signal, a link or a condition',
       };
     case 'throw':
       return {
@@ -172,7 +161,38 @@ export function compileEvent(
       return compensate(definition, element, role, context);
     case 'cancel':
       return { kind: 'cancel' };
+    case 'conditional':
+      return conditional(definition, element, context.issues);
   }
+}
+
+/**
+ * A condition: `=` FEEL, as every Zeebe expression. A `zeebe:conditionalFilter` (which variables, and which
+ * of their changes, trigger it) is refused by name: Thresher checks the condition after every step.
+ */
+function conditional(
+  definition: ModdleElement,
+  element: ModdleElement,
+  issues: IssueCollector,
+): EventDefinition | null {
+  if (extensions(definition).some((extension) => extension.$type === 'zeebe:ConditionalFilter')) {
+    issues.error(
+      element,
+      'zeebe:conditionalFilter is not supported yet: Thresher checks the condition after every step that may change a variable; remove the filter',
+    );
+    return null;
+  }
+  const expression = child(definition, 'condition');
+  const body = (expression ? (str(expression, 'body') ?? '') : '').trim();
+  if (body === '') {
+    issues.error(
+      element,
+      `${element.$type} needs a condition: <bpmn:condition xsi:type="bpmn:tFormalExpression">=x &gt; 5</bpmn:condition>`,
+    );
+    return null;
+  }
+  const condition = compileRequiredExpression(body, element, 'condition', issues);
+  return condition ? { kind: 'conditional', condition } : null;
 }
 
 /**

@@ -10,7 +10,7 @@ const SUPPORTED: Record<string, ReadonlySet<string>> = {
   startEvent: new Set(['none', 'message', 'signal', 'timer']),
   eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate']),
   endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message', 'compensate', 'cancel']),
-  intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link']),
+  intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link', 'conditional']),
   intermediateThrowEvent: new Set(['none', 'signal', 'escalation', 'link', 'message', 'compensate']),
   boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel']),
   receiveTask: new Set(['message']),

@@ -162,7 +162,9 @@ export type EventDefinition =
    */
   | { kind: 'compensate'; activity: string | null }
   /** A transaction's cancel: its cancel end event, or the cancel boundary event on it. */
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  /** A condition (`=` FEEL) that the event waits to hold: checked on arrival and after every step. */
+  | { kind: 'conditional'; condition: Expression };
 
 export interface StartEventNode extends NodeBase {
   type: typeof NodeType.StartEvent;

@@ -1,0 +1,128 @@
+/**
+ * Conditional intermediate catch events (Camunda 8.9): the condition is checked when the token arrives and
+ * after every step while it waits; the first time it holds the event completes, once. Boundary and start
+ * events with a condition, and `zeebe:conditionalFilter`, are refused by name.
+ */
+import { createMemoryRepository } from '@thresher/checkpoint';
+import { describe, expect, it } from 'vitest';
+import { ModelError } from '../src/common/errors.js';
+import { Engine } from '../src/engine.js';
+import { around, boundary, bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
+
+const when = (condition: string, filter = '') =>
+  `<bpmn:conditionalEventDefinition>${filter}<bpmn:condition xsi:type="bpmn:tFormalExpression">${condition}</bpmn:condition></bpmn:conditionalEventDefinition>`;
+
+const conditionalCatch = (id: string, condition: string) =>
+  `<bpmn:intermediateCatchEvent id="${id}">${when(condition)}</bpmn:intermediateCatchEvent>`;
+
+/** A fork: one branch waits on `x > 5` at `wait`, the other runs the job `bump`, which sets x. */
+const RACE = bpmn(`
+  <bpmn:startEvent id="start" />
+  <bpmn:parallelGateway id="fork" />
+  ${conditionalCatch('wait', '=x &gt; 5')}
+  <bpmn:serviceTask id="bump">${ext('<zeebe:taskDefinition type="bump" />')}</bpmn:serviceTask>
+  <bpmn:parallelGateway id="join" />
+  <bpmn:endEvent id="end" />
+  ${chain('start', 'fork', 'wait', 'join', 'end')}
+  ${flow('f_fork_bump', 'fork', 'bump')}
+  ${flow('f_bump_join', 'bump', 'join')}`);
+
+function engine(handlers: ConstructorParameters<typeof Engine>[0]['handlers'] = {}): Engine {
+  return new Engine({ repository: createMemoryRepository(), handlers });
+}
+
+const runs = (history: { node: string }[], node: string) => history.filter((entry) => entry.node === node).length;
+
+describe('a conditional intermediate catch event', () => {
+  it('should pass at once when its condition holds as the token arrives', async () => {
+    const e = engine();
+    await e.deploy(around(conditionalCatch('x', '=amount &gt; 100')));
+    const id = await e.start('p', { variables: { amount: 150 } });
+    expect((await e.settled(id)).status).toBe('completed');
+    await e.close();
+  });
+
+  it('should wait while it does not hold, and go on, once, in the step that makes it hold', async () => {
+    const e = engine({ bump: () => ({ x: 10 }) });
+    await e.deploy(RACE);
+    const id = await e.start('p', { variables: { x: 1 } });
+    expect((await e.settled(id)).status).toBe('completed');
+    const view = await e.instance(id);
+    expect(runs(view!.history, 'wait')).toBe(1);
+    expect(runs(view!.history, 'end')).toBe(1);
+    await e.close();
+  });
+
+  it('should keep waiting after a step that leaves it false', async () => {
+    const e = engine({ bump: () => ({ x: 3 }) });
+    await e.deploy(RACE);
+    const id = await e.start('p', { variables: { x: 1 } });
+    const settled = await e.settled(id);
+    expect(settled.status).toBe('waiting');
+    expect((await e.instance(id))?.activeElements).toContain('wait');
+    await e.close();
+  });
+
+  it('should go on when a user task completes with the variable that makes it hold', async () => {
+    const e = engine();
+    await e.deploy(
+      bpmn(`
+        <bpmn:startEvent id="start" />
+        <bpmn:parallelGateway id="fork" />
+        ${conditionalCatch('wait', '=approved = true')}
+        <bpmn:userTask id="review" />
+        <bpmn:endEvent id="end1" /><bpmn:endEvent id="end2" />
+        ${chain('start', 'fork', 'wait', 'end1')}
+        ${flow('f_fork_review', 'fork', 'review')}
+        ${flow('f_review_end2', 'review', 'end2')}`),
+    );
+    const id = await e.start('p');
+    const settled = await e.settled(id);
+    if (settled.status !== 'waiting') throw new Error('expected the review to wait');
+    await e.completeUserTask(settled.userTasks[0]!.id, { approved: true });
+    expect((await e.settled(id)).status).toBe('completed');
+    await e.close();
+  });
+
+  it('should raise an incident when its condition is not true or false', async () => {
+    const e = engine();
+    await e.deploy(around(conditionalCatch('x', '=amount')));
+    const id = await e.start('p', { variables: { amount: 3 } });
+    const settled = await e.settled(id);
+    expect(settled.status === 'waiting' && settled.incidents).toEqual([
+      expect.objectContaining({ nodeId: 'x', message: expect.stringContaining('it must be true or false') }),
+    ]);
+    await e.close();
+  });
+});
+
+describe('conditional events as the compiler reads them', () => {
+  const refused = async (xml: string) => {
+    const e = engine();
+    const error = await e.deploy(xml).catch((caught: unknown) => caught);
+    await e.close();
+    return error instanceof ModelError ? error.issues.map((issue) => issue.message) : error;
+  };
+
+  it('should refuse a condition without "=", showing the FEEL form', async () => {
+    expect(await refused(around(conditionalCatch('x', 'amount &gt; 100')))).toEqual([
+      expect.stringContaining('condition'),
+    ]);
+  });
+
+  it('should refuse a zeebe:conditionalFilter by name', async () => {
+    const filtered = `<bpmn:intermediateCatchEvent id="x">${when('=a', ext('<zeebe:conditionalFilter variableNames="a" />'))}</bpmn:intermediateCatchEvent>`;
+    expect(await refused(around(filtered))).toEqual([
+      expect.stringContaining('zeebe:conditionalFilter is not supported yet'),
+    ]);
+  });
+
+  it('should refuse a conditional boundary event and a conditional start event, naming the rule', async () => {
+    const task = `<bpmn:task id="x" />${boundary('b', 'x', when('=a'))}<bpmn:endEvent id="be" />${flow('f_b', 'b', 'be')}`;
+    expect(await refused(around(task))).toEqual([expect.stringContaining('conditional boundary events')]);
+    const start = bpmn(
+      `<bpmn:startEvent id="start">${when('=a')}</bpmn:startEvent><bpmn:endEvent id="end" />${chain('start', 'end')}`,
+    );
+    expect(await refused(start)).toEqual([expect.stringContaining('conditional start events')]);
+  });
+});
