@@ -138,4 +138,5 @@ function assertShape(
   for (const list of BODY_LISTS) if (!Array.isArray(body[list])) fail(`body.${list} is not a list`);
   if (body.touchpoints !== null && !Array.isArray(body.touchpoints)) fail('body.touchpoints is not a list or null');
   if (body.decisions !== undefined && !Array.isArray(body.decisions)) fail('body.decisions is not a list');
+  if (body.conditions !== undefined && !Array.isArray(body.conditions)) fail('body.conditions is not a list');
 }

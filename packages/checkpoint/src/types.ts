@@ -316,6 +316,19 @@ export type WaitOwner =
   | { kind: 'boundary'; trackId: string; nodeId: string }
   | { kind: 'eventSubProcess'; scopePath: string; nodeId: string };
 
+/**
+ * A conditional event that waits (a boundary event or an event sub-process start): its condition is checked
+ * after every step, and `holding` is what the last check found, so a non-interrupting one fires once each
+ * time its condition turns true, not on every step while it stays true. @since schema 10
+ */
+export interface ConditionRecord {
+  id: string;
+  /** The conditional event. */
+  nodeId: string;
+  owner: WaitOwner;
+  holding: boolean;
+}
+
 /** A timer: absolute due time, and what is left of its cycle. @since schema 3 */
 export interface TimerRecord {
   id: string;
@@ -443,6 +456,8 @@ export interface CheckpointBody {
   touchpoints: TouchpointRecord[] | null;
   /** Business rule tasks' evaluations, in order; absent until the first. @since schema 10 */
   decisions?: DecisionRecord[];
+  /** Conditional boundary and event sub-process start events waiting; absent while there are none. @since schema 10 */
+  conditions?: ConditionRecord[];
 }
 
 /** How far a touchpoint has come in one instance (engine README § Touchpoints). @since schema 7 */

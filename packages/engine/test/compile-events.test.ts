@@ -856,7 +856,6 @@ describe('compile events refuses event definitions it cannot take', () => {
       START,
       /^conditional start events \(.*\) are not supported yet/,
     ],
-    ['a conditional boundary event', bounded(conditional), 'b', BOUNDARY, /^conditional boundary events/],
     [
       'a compensation throw that would not wait for its handlers',
       throwing('<bpmn:compensateEventDefinition waitForCompletion="false" />'),

@@ -1,13 +1,17 @@
 /**
- * Conditional intermediate catch events (Camunda 8.9): the condition is checked when the token arrives and
- * after every step while it waits; the first time it holds the event completes, once. Boundary and start
- * events with a condition, and `zeebe:conditionalFilter`, are refused by name.
+ * Conditional events (Camunda 8.9): checked after every step. An intermediate catch completes the first time
+ * its condition holds; a boundary event and an event sub-process start fire when it turns true (a
+ * non-interrupting one again only after it was false). A process's conditional start event and
+ * `zeebe:conditionalFilter` are refused by name.
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { around, boundary, bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
+
+const job = (id: string) =>
+  `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
 
 const when = (condition: string, filter = '') =>
   `<bpmn:conditionalEventDefinition>${filter}<bpmn:condition xsi:type="bpmn:tFormalExpression">${condition}</bpmn:condition></bpmn:conditionalEventDefinition>`;
@@ -96,6 +100,105 @@ describe('a conditional intermediate catch event', () => {
   });
 });
 
+/** A user task `review` with a conditional boundary `alarm` on `x > 5`, beside a branch of jobs `steps`. */
+function watched(interrupting: boolean, steps: string[]) {
+  return bpmn(`
+    <bpmn:startEvent id="start" />
+    <bpmn:parallelGateway id="fork" />
+    <bpmn:userTask id="review" />
+    ${boundary('alarm', 'review', when('=x &gt; 5'), interrupting ? '' : 'cancelActivity="false"')}
+    <bpmn:serviceTask id="raise">${ext('<zeebe:taskDefinition type="raise" />')}</bpmn:serviceTask>
+    <bpmn:endEvent id="reviewed" /><bpmn:endEvent id="raised" /><bpmn:endEvent id="stepped" />
+    ${steps.map(job).join('')}
+    ${chain('start', 'fork', 'review', 'reviewed')}
+    ${chain('alarm', 'raise', 'raised')}
+    ${steps.length > 0 ? `${flow('f_fork_steps', 'fork', steps[0]!)}${chain(...steps, 'stepped')}` : ''}`);
+}
+
+describe('a conditional boundary event', () => {
+  it('should interrupt its activity in the step that makes its condition hold', async () => {
+    const e = engine({ set: () => ({ x: 10 }), raise: () => ({}) });
+    await e.deploy(watched(true, ['set']));
+    const id = await e.start('p', { variables: { x: 0 } });
+    expect((await e.settled(id)).status).toBe('completed');
+    const view = await e.instance(id);
+    expect(runs(view!.history, 'raised')).toBe(1);
+    expect(runs(view!.history, 'reviewed')).toBe(0);
+    await e.close();
+  });
+
+  it('should fire as its activity is entered when its condition already holds', async () => {
+    const e = engine({ raise: () => ({}) });
+    await e.deploy(watched(true, []));
+    const id = await e.start('p', { variables: { x: 7 } });
+    expect((await e.settled(id)).status).toBe('completed');
+    expect(runs((await e.instance(id))!.history, 'raised')).toBe(1);
+    await e.close();
+  });
+
+  it('should, not interrupting, fire each time its condition turns true and not while it stays true', async () => {
+    let raised = 0;
+    const values = [10, 11, 0, 20];
+    const handlers = Object.fromEntries(values.map((x, i) => [`s${i}`, () => ({ x })]));
+    const e = engine({ ...handlers, raise: () => ({ raised: ++raised }) });
+    await e.deploy(
+      watched(
+        false,
+        values.map((_, i) => `s${i}`),
+      ),
+    );
+    const id = await e.start('p', { variables: { x: 0 } });
+    const settled = await e.settled(id);
+    if (settled.status !== 'waiting') throw new Error('expected the review to wait');
+    expect(runs((await e.instance(id))!.history, 'raised')).toBe(2);
+    await e.completeUserTask(settled.userTasks[0]!.id);
+    expect((await e.settled(id)).status).toBe('completed');
+    await e.close();
+  });
+});
+
+describe('a conditional event sub-process start', () => {
+  const guarded = (interrupting: boolean) =>
+    bpmn(`
+      <bpmn:startEvent id="start" />
+      <bpmn:parallelGateway id="fork" />
+      <bpmn:userTask id="review" />
+      <bpmn:endEvent id="end" />
+      ${job('flag')}
+      <bpmn:endEvent id="flagged" />
+      ${chain('start', 'fork', 'review', 'end')}
+      ${flow('f_fork_flag', 'fork', 'flag')}${chain('flag', 'flagged')}
+      <bpmn:subProcess id="guard" triggeredByEvent="true">
+        <bpmn:startEvent id="guard-start" isInterrupting="${interrupting}">${when('=cancelled = true')}</bpmn:startEvent>
+        <bpmn:endEvent id="guard-end" />
+        ${chain('guard-start', 'guard-end')}
+      </bpmn:subProcess>`);
+
+  it('should start, interrupting, when a step makes its condition hold', async () => {
+    const e = engine({ flag: () => ({ cancelled: true }) });
+    await e.deploy(guarded(true));
+    const id = await e.start('p', { variables: { cancelled: false } });
+    expect((await e.settled(id)).status).toBe('completed');
+    const history = (await e.instance(id))!.history;
+    expect(runs(history, 'guard-end')).toBe(1);
+    expect(runs(history, 'end')).toBe(0);
+    await e.close();
+  });
+
+  it('should start, not interrupting, beside the work it watches, once', async () => {
+    const e = engine({ flag: () => ({ cancelled: true }) });
+    await e.deploy(guarded(false));
+    const id = await e.start('p', { variables: { cancelled: false } });
+    const settled = await e.settled(id);
+    if (settled.status !== 'waiting') throw new Error('expected the review to wait');
+    expect(runs((await e.instance(id))!.history, 'guard-end')).toBe(1);
+    await e.completeUserTask(settled.userTasks[0]!.id);
+    expect((await e.settled(id)).status).toBe('completed');
+    expect(runs((await e.instance(id))!.history, 'guard-end')).toBe(1);
+    await e.close();
+  });
+});
+
 describe('conditional events as the compiler reads them', () => {
   const refused = async (xml: string) => {
     const e = engine();
@@ -117,9 +220,7 @@ describe('conditional events as the compiler reads them', () => {
     ]);
   });
 
-  it('should refuse a conditional boundary event and a conditional start event, naming the rule', async () => {
-    const task = `<bpmn:task id="x" />${boundary('b', 'x', when('=a'))}<bpmn:endEvent id="be" />${flow('f_b', 'b', 'be')}`;
-    expect(await refused(around(task))).toEqual([expect.stringContaining('conditional boundary events')]);
+  it("should refuse a process's conditional start event, naming it", async () => {
     const start = bpmn(
       `<bpmn:startEvent id="start">${when('=a')}</bpmn:startEvent><bpmn:endEvent id="end" />${chain('start', 'end')}`,
     );

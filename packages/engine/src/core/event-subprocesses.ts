@@ -25,8 +25,9 @@ export function armEventSubProcesses(ctx: StepContext, path: string, blame: Trac
   const view = ctx.state.visible(path);
   for (const start of eventSubProcessStarts(ctx, scope.nodeId)) {
     const event = start.event;
-    if (event?.kind !== 'timer' && event?.kind !== 'message' && event?.kind !== 'signal') continue;
-    if (!arm(ctx, { kind: 'eventSubProcess', scopePath: path, nodeId: start.id }, start, event, view, blame)) {
+    const waits = event?.kind === 'timer' || event?.kind === 'message' || event?.kind === 'signal';
+    if (!waits && event?.kind !== 'conditional') continue;
+    if (!arm(ctx, { kind: 'eventSubProcess', scopePath: path, nodeId: start.id }, start, event!, view, blame)) {
       disarmEventSubProcesses(ctx, path);
       return false;
     }

@@ -1,5 +1,6 @@
 import type {
   CheckpointBody,
+  ConditionRecord,
   DecisionRecord,
   IncidentRecord,
   InstanceRecord,
@@ -37,6 +38,7 @@ interface SparseRecords {
   incidents: IncidentRecord;
   timers: TimerRecord;
   subscriptions: SubscriptionRecord;
+  conditions: ConditionRecord;
 }
 
 /** What `jobs` & co. read while there is none of them: one empty map, which nothing can write through its type. */
@@ -70,6 +72,7 @@ export class InstanceState {
     for (const incident of body.incidents) this.write('incidents').set(incident.id, incident);
     for (const timer of body.timers) this.write('timers').set(timer.id, timer);
     for (const subscription of body.subscriptions) this.write('subscriptions').set(subscription.id, subscription);
+    for (const condition of body.conditions ?? []) this.write('conditions').set(condition.id, condition);
     this.outbox = body.outbox;
     this.history = body.history;
     this.decisions = body.decisions ?? [];
@@ -90,6 +93,11 @@ export class InstanceState {
 
   get subscriptions(): ReadonlyMap<string, SubscriptionRecord> {
     return this.#sparse.subscriptions ?? NONE;
+  }
+
+  /** Conditional boundary and event sub-process start events waiting (`conditions.ts`). */
+  get conditions(): ReadonlyMap<string, ConditionRecord> {
+    return this.#sparse.conditions ?? NONE;
   }
 
   /** The map of `name` to change, made now if the instance had none of those records. */
@@ -184,12 +192,15 @@ export class InstanceState {
     }
   }
 
-  /** Remove every timer and subscription a predicate picks; returns how many went. */
+  /** Remove every timer, subscription and condition a predicate picks; returns how many went. */
   dropWaits(owned: (owner: WaitOwner) => boolean): number {
     let dropped = 0;
     for (const [id, timer] of this.timers) if (owned(timer.owner) && this.write('timers').delete(id)) dropped++;
     for (const [id, subscription] of this.subscriptions) {
       if (owned(subscription.owner) && this.write('subscriptions').delete(id)) dropped++;
+    }
+    for (const [id, condition] of this.conditions) {
+      if (owned(condition.owner) && this.write('conditions').delete(id)) dropped++;
     }
     return dropped;
   }

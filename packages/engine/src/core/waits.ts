@@ -76,6 +76,12 @@ export function arm(
         ctx.state.write('subscriptions').set(subscription.id, subscription);
         return true;
       }
+      case 'conditional': {
+        // Checked after every step (`conditions.ts`), the first time in the step that armed it.
+        const id = nextId(ctx, 'w');
+        ctx.state.write('conditions').set(id, { id, nodeId: node.id, owner, holding: false });
+        return true;
+      }
       default:
         return true;
     }

@@ -85,8 +85,8 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
     case 'start':
       if (scope === 'eventSubProcess') {
         return {
-          kinds: new Set(['message', 'timer', 'signal', 'error', 'escalation', 'compensate']),
-          rule: 'an event sub-process starts on a message, timer, signal, error, escalation or compensation',
+          kinds: new Set(['message', 'timer', 'signal', 'error', 'escalation', 'compensate', 'conditional']),
+          rule: 'an event sub-process starts on a message, timer, signal, error, escalation, compensation or condition',
         };
       }
       if (scope === 'subProcess' || scope === 'transaction') {
@@ -121,8 +121,8 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
       };
     case 'boundary':
       return {
-        kinds: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel']),
-        rule: 'a boundary event catches a timer, a message, a signal, an error, an escalation, a compensation or a cancel',
+        kinds: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel', 'conditional']),
+        rule: 'a boundary event catches a timer, a message, a signal, an error, an escalation, a compensation, a cancel or a condition',
       };
   }
 }

@@ -8,11 +8,11 @@ import type { EventDefinition, Node, ProcessDef } from './types.js';
  */
 const SUPPORTED: Record<string, ReadonlySet<string>> = {
   startEvent: new Set(['none', 'message', 'signal', 'timer']),
-  eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate']),
+  eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'conditional']),
   endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message', 'compensate', 'cancel']),
   intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link', 'conditional']),
   intermediateThrowEvent: new Set(['none', 'signal', 'escalation', 'link', 'message', 'compensate']),
-  boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel']),
+  boundaryEvent: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'cancel', 'conditional']),
   receiveTask: new Set(['message']),
   sendTask: new Set(['none']),
   eventBasedGateway: new Set(['none']),

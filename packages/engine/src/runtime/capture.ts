@@ -88,6 +88,7 @@ export function packBody(state: InstanceState): CheckpointBody {
     touchpoints: state.touchpoints,
     // Absent until the first evaluation, so a document without business rule tasks is what schema 9 wrote.
     ...(state.decisions.length > 0 ? { decisions: state.decisions } : {}),
+    ...(state.conditions.size > 0 ? { conditions: [...state.conditions.values()] } : {}),
   };
 }
 
