@@ -30,6 +30,11 @@ import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import { aheadRecord, live } from './core/touchpoints.js';
 import { compileShared } from './model/shared-models.js';
 import { openStored } from './runtime/capture.js';
+import {
+  type ConditionalStart,
+  type EvaluateConditionalsOptions,
+  evaluateConditionals,
+} from './runtime/conditional-starts.js';
 import { isStaleDeployments, type StartChoice } from './runtime/definitions.js';
 import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
@@ -178,6 +183,15 @@ export class Engine {
         this.parts.definitions.forget();
       }
     }
+  }
+
+  /**
+   * Evaluate the conditional start events of the latest version of each deployed process (or of `processId`)
+   * on `variables`, as Zeebe's conditional evaluation does: each that holds starts an instance with them.
+   */
+  evaluateConditionals(options: EvaluateConditionalsOptions): Promise<ConditionalStart[]> {
+    this.assertOpen();
+    return evaluateConditionals(this.parts, options);
   }
 
   /**

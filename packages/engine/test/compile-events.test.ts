@@ -850,11 +850,11 @@ describe('compile events refuses event definitions it cannot take', () => {
       /^bpmn:IntermediateCatchEvent has 2 event definitions \(bpmn:TimerEventDefinition and bpmn:MessageEventDefinition\): multiple events on one event are not supported$/,
     ],
     [
-      'a conditional start event',
-      starting(conditional),
+      'a conditional throw event',
+      throwing(conditional),
       'x',
-      START,
-      /^conditional start events \(.*\) are not supported yet/,
+      THROW,
+      /^bpmn:IntermediateThrowEvent cannot have a bpmn:ConditionalEventDefinition: an intermediate throw event is/,
     ],
     [
       'a compensation throw that would not wait for its handlers',
@@ -889,7 +889,7 @@ describe('compile events refuses event definitions it cannot take', () => {
       starting(errorDefinition('e-card')),
       'x',
       START,
-      /^bpmn:StartEvent cannot have a bpmn:ErrorEventDefinition: a process starts on none, a message, a timer or a signal; error and escalation start events belong in an event sub-process$/,
+      /^bpmn:StartEvent cannot have a bpmn:ErrorEventDefinition: a process starts on none, a message, a timer, a signal or a condition; error and escalation start events belong in an event sub-process$/,
     ],
     [
       'an escalation start event of a process',

@@ -1,14 +1,14 @@
 /**
  * Conditional events (Camunda 8.9): checked after every step. An intermediate catch completes the first time
  * its condition holds; a boundary event and an event sub-process start fire when it turns true (a
- * non-interrupting one again only after it was false). A process's conditional start event and
- * `zeebe:conditionalFilter` are refused by name.
+ * non-interrupting one again only after it was false). A process's conditional start events are evaluated
+ * when asked (`evaluateConditionals`). `zeebe:conditionalFilter` is refused by name.
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { around, boundary, bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
+import { around, boundary, bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 
 const job = (id: string) =>
   `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${id}" />`)}</bpmn:serviceTask>`;
@@ -199,6 +199,45 @@ describe('a conditional event sub-process start', () => {
   });
 });
 
+describe("a process's conditional start event", () => {
+  const started = (condition: string, id = 'p') =>
+    definitions(
+      process(
+        `<bpmn:startEvent id="big">${when(condition)}</bpmn:startEvent><bpmn:endEvent id="end" />${chain('big', 'end')}`,
+        id,
+      ),
+      `${id}-defs`,
+    );
+
+  it('should start an instance, with the variables, when evaluateConditionals finds its condition true', async () => {
+    const e = engine();
+    await e.deploy(started('=amount &gt; 100'));
+    expect(await e.evaluateConditionals({ variables: { amount: 50 } })).toEqual([]);
+    const [start, ...more] = await e.evaluateConditionals({ variables: { amount: 150 } });
+    expect(more).toEqual([]);
+    expect(start).toMatchObject({ processId: 'p', startEventId: 'big' });
+    expect((await e.settled(start!.instanceId)).status).toBe('completed');
+    expect((await e.instance(start!.instanceId))?.variables).toEqual({ amount: 150 });
+    await e.close();
+  });
+
+  it('should evaluate only the process named, in its latest version', async () => {
+    const e = engine();
+    await e.deploy(started('=true', 'one'));
+    await e.deploy(started('=true', 'two'));
+    const only = await e.evaluateConditionals({ variables: {}, processId: 'two' });
+    expect(only.map((start) => start.processId)).toEqual(['two']);
+    await e.close();
+  });
+
+  it('should throw, starting nothing, when a condition is neither true nor false', async () => {
+    const e = engine();
+    await e.deploy(started('=amount'));
+    await expect(e.evaluateConditionals({ variables: { amount: 3 } })).rejects.toThrow(/big.*must be boolean/);
+    await e.close();
+  });
+});
+
 describe('conditional events as the compiler reads them', () => {
   const refused = async (xml: string) => {
     const e = engine();
@@ -218,12 +257,5 @@ describe('conditional events as the compiler reads them', () => {
     expect(await refused(around(filtered))).toEqual([
       expect.stringContaining('zeebe:conditionalFilter is not supported yet'),
     ]);
-  });
-
-  it("should refuse a process's conditional start event, naming it", async () => {
-    const start = bpmn(
-      `<bpmn:startEvent id="start">${when('=a')}</bpmn:startEvent><bpmn:endEvent id="end" />${chain('start', 'end')}`,
-    );
-    expect(await refused(start)).toEqual([expect.stringContaining('conditional start events')]);
   });
 });

@@ -34,14 +34,6 @@ function readEvent(element: ModdleElement, role: EventRole, context: EventContex
   const kind = definitionKind(definition, element, context.issues);
   if (kind === null) return null;
   const { kinds, rule } = allowedKinds(role, context.scope);
-  if (kind === 'conditional' && !kinds.has(kind)) {
-    const what = role === 'boundary' ? 'boundary' : role === 'start' ? 'start' : role;
-    context.issues.error(
-      element,
-      `conditional ${what} events (${element.$type} with bpmn:ConditionalEventDefinition) are not supported yet; a conditional intermediate catch event is`,
-    );
-    return null;
-  }
   if (!kinds.has(kind)) {
     context.issues.error(element, `${element.$type} cannot have a ${definition.$type}: ${rule}`);
     return null;

@@ -96,8 +96,8 @@ export function allowedKinds(role: EventRole, scope: Scope): { kinds: ReadonlySe
         };
       }
       return {
-        kinds: new Set(['message', 'timer', 'signal']),
-        rule: 'a process starts on none, a message, a timer or a signal; error and escalation start events belong in an event sub-process',
+        kinds: new Set(['message', 'timer', 'signal', 'conditional']),
+        rule: 'a process starts on none, a message, a timer, a signal or a condition; error and escalation start events belong in an event sub-process',
       };
     case 'end':
       return scope === 'transaction'
@@ -187,7 +187,7 @@ function conditional(
   if (body === '') {
     issues.error(
       element,
-      `${element.$type} needs a condition: <bpmn:condition xsi:type="bpmn:tFormalExpression">=x &gt; 5</bpmn:condition>`,
+      `${element.$type} needs a condition: <bpmn:condition xsi:type="bpmn:tFormalExpression">=x > 5</bpmn:condition>`,
     );
     return null;
   }

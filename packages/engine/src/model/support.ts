@@ -7,7 +7,7 @@ import type { EventDefinition, Node, ProcessDef } from './types.js';
  * starts with an element that would be silently skipped. Widen it as the runtime grows.
  */
 const SUPPORTED: Record<string, ReadonlySet<string>> = {
-  startEvent: new Set(['none', 'message', 'signal', 'timer']),
+  startEvent: new Set(['none', 'message', 'signal', 'timer', 'conditional']),
   eventSubProcessStart: new Set(['timer', 'message', 'signal', 'error', 'escalation', 'compensate', 'conditional']),
   endEvent: new Set(['none', 'error', 'escalation', 'signal', 'message', 'compensate', 'cancel']),
   intermediateCatchEvent: new Set(['timer', 'message', 'signal', 'link', 'conditional']),
