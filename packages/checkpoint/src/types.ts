@@ -317,9 +317,9 @@ export type WaitOwner =
   | { kind: 'eventSubProcess'; scopePath: string; nodeId: string };
 
 /**
- * A conditional event that waits (a boundary event or an event sub-process start): its condition is checked
- * after every step, and `holding` is what the last check found, so a non-interrupting one fires once each
- * time its condition turns true, not on every step while it stays true. @since schema 10
+ * A conditional event that waits (an intermediate catch, a boundary event, an event sub-process start): its
+ * condition is checked after every step, and `holding` is what the last check found, so a non-interrupting
+ * one fires once each time its condition turns true, not on every step while it stays true. @since schema 10
  */
 export interface ConditionRecord {
   id: string;
@@ -327,6 +327,11 @@ export interface ConditionRecord {
   nodeId: string;
   owner: WaitOwner;
   holding: boolean;
+  /**
+   * With a `zeebe:conditionalFilter`: the digest of each filtered variable at the last check (absent ones
+   * not listed), to tell a step that created or updated one from a step that did not.
+   */
+  seen?: Record<string, string>;
 }
 
 /** A timer: absolute due time, and what is left of its cycle. @since schema 3 */

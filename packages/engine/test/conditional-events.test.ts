@@ -2,7 +2,7 @@
  * Conditional events (Camunda 8.9): checked after every step. An intermediate catch completes the first time
  * its condition holds; a boundary event and an event sub-process start fire when it turns true (a
  * non-interrupting one again only after it was false). A process's conditional start events are evaluated
- * when asked (`evaluateConditionals`). `zeebe:conditionalFilter` is refused by name.
+ * when asked (`evaluateConditionals`). A `zeebe:conditionalFilter` narrows the checks to the changes it names.
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
@@ -101,12 +101,12 @@ describe('a conditional intermediate catch event', () => {
 });
 
 /** A user task `review` with a conditional boundary `alarm` on `x > 5`, beside a branch of jobs `steps`. */
-function watched(interrupting: boolean, steps: string[]) {
+function watched(interrupting: boolean, steps: string[], filter = '') {
   return bpmn(`
     <bpmn:startEvent id="start" />
     <bpmn:parallelGateway id="fork" />
     <bpmn:userTask id="review" />
-    ${boundary('alarm', 'review', when('=x &gt; 5'), interrupting ? '' : 'cancelActivity="false"')}
+    ${boundary('alarm', 'review', when('=x &gt; 5', filter), interrupting ? '' : 'cancelActivity="false"')}
     <bpmn:serviceTask id="raise">${ext('<zeebe:taskDefinition type="raise" />')}</bpmn:serviceTask>
     <bpmn:endEvent id="reviewed" /><bpmn:endEvent id="raised" /><bpmn:endEvent id="stepped" />
     ${steps.map(job).join('')}
@@ -154,6 +154,33 @@ describe('a conditional boundary event', () => {
     await e.completeUserTask(settled.userTasks[0]!.id);
     expect((await e.settled(id)).status).toBe('completed');
     await e.close();
+  });
+});
+
+describe('a zeebe:conditionalFilter', () => {
+  const filter = (attributes: string) => ext(`<zeebe:conditionalFilter ${attributes} />`);
+
+  async function raisedAfter(attributes: string, steps: Record<string, Record<string, unknown>>) {
+    let raised = 0;
+    const handlers = Object.fromEntries(Object.entries(steps).map(([id, result]) => [id, () => result]));
+    const e = engine({ ...handlers, raise: () => ({ raised: ++raised }) });
+    await e.deploy(watched(false, Object.keys(steps), filter(attributes)));
+    const id = await e.start('p', { variables: { x: 0 } });
+    await e.settled(id);
+    await e.close();
+    return raised;
+  }
+
+  it('should check the condition only after a step that changes a variable it names', async () => {
+    // x turns true, but only `go` is watched: the alarm waits for go, then finds x true.
+    expect(await raisedAfter('variableNames="go"', { s0: { x: 10 } })).toBe(0);
+    expect(await raisedAfter('variableNames="go"', { s0: { x: 10 }, s1: { go: 1 } })).toBe(1);
+  });
+
+  it('should check it only on the events it names: an update, not a creation', async () => {
+    expect(await raisedAfter('variableNames="x" variableEvents="create"', { s0: { x: 10 } })).toBe(0);
+    expect(await raisedAfter('variableNames="x" variableEvents="update"', { s0: { x: 10 } })).toBe(1);
+    expect(await raisedAfter('variableNames="go" variableEvents="update"', { s0: { x: 10 }, s1: { go: 1 } })).toBe(0);
   });
 });
 
@@ -252,10 +279,10 @@ describe('conditional events as the compiler reads them', () => {
     ]);
   });
 
-  it('should refuse a zeebe:conditionalFilter by name', async () => {
-    const filtered = `<bpmn:intermediateCatchEvent id="x">${when('=a', ext('<zeebe:conditionalFilter variableNames="a" />'))}</bpmn:intermediateCatchEvent>`;
+  it('should refuse a zeebe:conditionalFilter with an event that is not create or update', async () => {
+    const filtered = `<bpmn:intermediateCatchEvent id="x">${when('=a', ext('<zeebe:conditionalFilter variableEvents="delete" />'))}</bpmn:intermediateCatchEvent>`;
     expect(await refused(around(filtered))).toEqual([
-      expect.stringContaining('zeebe:conditionalFilter is not supported yet'),
+      expect.stringContaining('variableEvents "delete" is not create or update'),
     ]);
   });
 });

@@ -11,6 +11,7 @@ import { ExpressionError, InvalidStateError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
 import type { BoundaryEventNode, EventDefinition, Node } from '../model/types.js';
 import { scheduleTimer, TimerSpecError } from '../timers/schedule.js';
+import { armCondition } from './condition-waits.js';
 import { announce, nextId, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { raiseIncident } from './incidents.js';
@@ -76,12 +77,10 @@ export function arm(
         ctx.state.write('subscriptions').set(subscription.id, subscription);
         return true;
       }
-      case 'conditional': {
-        // Checked after every step (`conditions.ts`), the first time in the step that armed it.
-        const id = nextId(ctx, 'w');
-        ctx.state.write('conditions').set(id, { id, nodeId: node.id, owner, holding: false });
+      case 'conditional':
+        // Checked after every step (`conditions.ts`), the first time at the end of the step that armed it.
+        armCondition(ctx, owner, node, event, view);
         return true;
-      }
       default:
         return true;
     }

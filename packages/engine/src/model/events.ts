@@ -10,7 +10,7 @@ import type { IssueCollector } from './issues.js';
 import { child, children, extensions, idOf, type ModdleElement, str } from './moddle.js';
 import type { UnresolvedReferences } from './read-warnings.js';
 import { timerLiteralIssue } from './timers.js';
-import type { EventDefinition, Expression, TimerSpec } from './types.js';
+import type { ConditionFilter, EventDefinition, Expression, TimerSpec } from './types.js';
 
 /** Where a container sits: the process itself, an embedded sub-process, or an event sub-process. */
 export type Scope = 'process' | 'subProcess' | 'eventSubProcess' | 'transaction';
@@ -167,21 +167,14 @@ export function compileEvent(
 }
 
 /**
- * A condition: `=` FEEL, as every Zeebe expression. A `zeebe:conditionalFilter` (which variables, and which
- * of their changes, trigger it) is refused by name: Thresher checks the condition after every step.
+ * A condition: `=` FEEL, as every Zeebe expression, with the `zeebe:conditionalFilter` that says which
+ * variable changes (`variableNames`, `variableEvents` create / update) make it checked again.
  */
 function conditional(
   definition: ModdleElement,
   element: ModdleElement,
   issues: IssueCollector,
 ): EventDefinition | null {
-  if (extensions(definition).some((extension) => extension.$type === 'zeebe:ConditionalFilter')) {
-    issues.error(
-      element,
-      'zeebe:conditionalFilter is not supported yet: Thresher checks the condition after every step that may change a variable; remove the filter',
-    );
-    return null;
-  }
   const expression = child(definition, 'condition');
   const body = (expression ? (str(expression, 'body') ?? '') : '').trim();
   if (body === '') {
@@ -192,7 +185,37 @@ function conditional(
     return null;
   }
   const condition = compileRequiredExpression(body, element, 'condition', issues);
-  return condition ? { kind: 'conditional', condition } : null;
+  const filter = conditionFilter(definition, element, issues);
+  return condition && filter !== undefined ? { kind: 'conditional', condition, filter } : null;
+}
+
+/** The `zeebe:conditionalFilter`, null without one, undefined (with an issue) when it names an unknown event. */
+function conditionFilter(
+  definition: ModdleElement,
+  element: ModdleElement,
+  issues: IssueCollector,
+): ConditionFilter | null | undefined {
+  const filter = extensions(definition).find((extension) => extension.$type === 'zeebe:ConditionalFilter');
+  if (!filter) return null;
+  const list = (text: string | undefined) =>
+    (text ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  const names = list(str(filter, 'variableNames'));
+  const events = list(str(filter, 'variableEvents'));
+  const unknown = events.filter((event) => event !== 'create' && event !== 'update');
+  if (unknown.length > 0) {
+    issues.error(
+      element,
+      `zeebe:conditionalFilter variableEvents "${unknown.join(', ')}" is not create or update (the variable changes a condition is checked on)`,
+    );
+    return undefined;
+  }
+  return {
+    variables: names.length > 0 ? names : null,
+    events: events.length > 0 ? (events as ConditionFilter['events']) : ['create', 'update'],
+  };
 }
 
 /**

@@ -163,8 +163,18 @@ export type EventDefinition =
   | { kind: 'compensate'; activity: string | null }
   /** A transaction's cancel: its cancel end event, or the cancel boundary event on it. */
   | { kind: 'cancel' }
-  /** A condition (`=` FEEL) that the event waits to hold: checked on arrival and after every step. */
-  | { kind: 'conditional'; condition: Expression };
+  /**
+   * A condition (`=` FEEL) that the event waits to hold: checked on arrival and after every step; with a
+   * `zeebe:conditionalFilter`, only after a step that created or updated (`events`) one of `variables`
+   * (null: any variable).
+   */
+  | { kind: 'conditional'; condition: Expression; filter: ConditionFilter | null };
+
+/** Which variable changes make a conditional event check its condition (`zeebe:conditionalFilter`). */
+export interface ConditionFilter {
+  variables: string[] | null;
+  events: ('create' | 'update')[];
+}
 
 export interface StartEventNode extends NodeBase {
   type: typeof NodeType.StartEvent;
