@@ -14,7 +14,7 @@
 import type { ConditionRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
-import type { ConditionFilter, EventDefinition, IntermediateCatchEventNode, Node } from '../model/types.js';
+import type { ConditionFilter, EventDefinition, IntermediateCatchEventNode } from '../model/types.js';
 import { armCondition, snapshot } from './condition-waits.js';
 import { nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
