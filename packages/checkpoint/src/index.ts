@@ -54,6 +54,7 @@ export {
   schema7to8,
   schema8to9,
   schema9to10,
+  schema10to11,
 } from './migrations.js';
 export type {
   BufferedMessage,

@@ -93,6 +93,15 @@ export function schema9to10(document: Record<string, unknown>): Record<string, u
 }
 
 /**
+ * Schema 11 adds user task listeners (`JobRecord.taskListener`, `UserTaskRecord.transition`, the incident
+ * resume `task`) and a user task's `dueDate`, `followUpDate` and `priority`. A schema-10 document was never
+ * written with any of them (the compiler refused task listeners and ignored schedules and priorities).
+ */
+export function schema10to11(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -106,6 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema7to8,
   schema8to9,
   schema9to10,
+  schema10to11,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

@@ -219,6 +219,11 @@ export interface JobRecord {
    * among that event's listeners of the element. Absent for the element's own job. @since schema 9
    */
   listener?: { eventType: 'start' | 'end'; index: number };
+  /**
+   * A task listener's job (`zeebe:taskListener`): the user task and event it runs at, and its index among that
+   * event's listeners. Its track keeps waiting on the user task meanwhile. @since schema 11
+   */
+  taskListener?: { taskId: string; eventType: UserTaskEvent; index: number; round: number };
 }
 
 export interface UserTaskRecord {
@@ -232,6 +237,54 @@ export interface UserTaskRecord {
   /** `zeebe:assignmentDefinition candidateUsers`, evaluated at creation; absent when the model gives none. @since schema 4 */
   candidateUsers?: string[];
   createdAt: number;
+  /** `zeebe:taskSchedule dueDate` (an ISO 8601 date-time), or as updated or corrected since; absent when none. @since schema 11 */
+  dueDate?: string;
+  /** `zeebe:taskSchedule followUpDate`, as `dueDate`. @since schema 11 */
+  followUpDate?: string;
+  /** `zeebe:priorityDefinition priority` (0–100), or as updated or corrected since; absent means 50. @since schema 11 */
+  priority?: number;
+  /** The lifecycle transition under way while its task listeners run; absent when none is. @since schema 11 */
+  transition?: UserTaskTransition;
+  /** Transitions begun on the task (denied ones too): each one's listener jobs are invocations of their own. @since schema 11 */
+  transitions?: number;
+}
+
+/** The fields of a user task that can be assigned, updated or corrected by a task listener. @since schema 11 */
+export interface UserTaskFields {
+  assignee: string | null;
+  candidateGroups?: string[];
+  candidateUsers?: string[];
+  dueDate?: string;
+  followUpDate?: string;
+  priority?: number;
+}
+
+/** A user task event its task listeners (`zeebe:taskListener`) run at. @since schema 11 */
+export type UserTaskEvent = 'creating' | 'assigning' | 'updating' | 'completing';
+
+/**
+ * A user task's lifecycle transition while its task listeners run, one at a time (`zeebe:taskListener`, Camunda
+ * 8.8). The task's fields already hold the transition's values (and the listeners' corrections); `before` holds
+ * them as they were, which a denial restores. @since schema 11
+ */
+export interface UserTaskTransition {
+  event: UserTaskEvent;
+  /** What asked for it (`assign`, `unassign`, `update`, `complete`, or the caller's own word); '' for the engine. */
+  action: string;
+  /** The task's fields before the transition. */
+  before: UserTaskFields;
+  /** Its fields as the transition asked for them, before any correction: a retried incident starts again from them. */
+  requested: UserTaskFields;
+  /** Listeners of the event that completed; the next to run is the one at this index. */
+  done: number;
+  /** The task's `transitions` before this one began: its listener jobs' identities are its own. */
+  round: number;
+  /** The job of the listener running now; absent while none is (its expression raised an incident). */
+  jobId?: string;
+  /** `completing`: the variables the completion carries, applied once every listener allowed it. */
+  variables?: Variables;
+  /** `creating`: the assignee the task is assigned to once created (through its assigning listeners). */
+  assignee?: string;
 }
 
 export interface IncidentRecord {
@@ -255,8 +308,11 @@ export interface IncidentRecord {
     | 'step-limit'
     /** A business rule task's decision could not be found or evaluated. @since schema 10 */
     | 'decision-failed';
-  /** Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch. */
-  resume: 'enter' | 'leave' | 'job';
+  /**
+   * Where a retry picks up: re-run the element (`enter`), or retry leaving it (`leave`); jobs re-dispatch; `task`
+   * (schema 11): run the user task's transition under way again from its first task listener.
+   */
+  resume: 'enter' | 'leave' | 'job' | 'task';
   message: string;
   raisedAt: number;
 }

@@ -21,12 +21,20 @@ import type {
   SettledState,
   SignalOptions,
   StartOptions,
+  UserTaskChanges,
   UserTaskFilter,
   UserTaskView,
   WorkerOptions,
 } from './api-types.js';
-import { InstanceHeldError, InvalidStateError, ModelError, NotFoundError } from './common/errors.js';
+import {
+  InstanceHeldError,
+  InvalidArgumentError,
+  InvalidStateError,
+  ModelError,
+  NotFoundError,
+} from './common/errors.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
+import type { InstanceEvent } from './core/instance-event.js';
 import { aheadRecord, live } from './core/touchpoints.js';
 import { compileShared } from './model/shared-models.js';
 import { openStored } from './runtime/capture.js';
@@ -264,7 +272,7 @@ export class Engine {
     const process = await this.parts.definitions.pinnedProcess(state).catch(() => undefined);
     const touchpoints = process ? liveTouchpoints(state, process) : null;
     const seq = live ? live.latestSeq : stored!.seq;
-    return instanceView(state, seq, await this.parts.definitions.deploymentOf(state), touchpoints);
+    return instanceView(state, process, seq, await this.parts.definitions.deploymentOf(state), touchpoints);
   }
 
   /**
@@ -296,19 +304,68 @@ export class Engine {
       if (filter.instanceId && state.instance.id !== filter.instanceId) continue;
       for (const task of state.userTasks.values()) {
         if (filter.elementId && task.nodeId !== filter.elementId) continue;
-        out.push(userTaskView(state, task));
+        out.push(userTaskView(state, runtime.definition, task));
       }
     }
     return out;
   }
 
-  /** Complete a user task (`<instanceId>/<taskId>`) with the variables it produced. */
-  async completeUserTask(taskId: string, variables: Variables = {}): Promise<void> {
-    const { instanceId, localId } = this.parseId('userTask', taskId);
+  /**
+   * Complete a user task (`<instanceId>/<taskId>`) with the variables it produced. With completing listeners
+   * (`zeebe:taskListener`), it is completed once they all allowed it: resolves when the first is on its way;
+   * a denial leaves it open (`userTask.denied`). `action` is what they are told asked (`complete`).
+   */
+  async completeUserTask(taskId: string, variables: Variables = {}, options: { action?: string } = {}): Promise<void> {
     encodeValue(variables, '$variables');
+    const event = { variables: { ...variables }, ...(options.action ? { action: options.action } : {}) };
+    await this.taskCommand(taskId, (localId) => ({ type: 'userTask.completed', taskId: localId, ...event }));
+  }
+
+  /**
+   * Assign a user task to `assignee`, or unassign it (null). With assigning listeners, once they allowed it
+   * (`userTask.assigned`). `allowOverride: false` refuses a task assigned to someone else (a claim);
+   * `action` is what the listeners are told asked (`assign`, `unassign`).
+   */
+  async assignUserTask(
+    taskId: string,
+    assignee: string | null,
+    options: { action?: string; allowOverride?: boolean } = {},
+  ): Promise<void> {
+    if (assignee !== null && typeof assignee !== 'string') {
+      throw new InvalidArgumentError(`an assignee must be a string or null, not ${JSON.stringify(assignee)}`);
+    }
+    const action = options.action ?? (assignee === null ? 'unassign' : 'assign');
+    const allowOverride = options.allowOverride ?? true;
+    await this.taskCommand(taskId, (localId) => ({
+      type: 'userTask.assign',
+      taskId: localId,
+      assignee,
+      action,
+      allowOverride,
+    }));
+  }
+
+  /**
+   * Change a user task's `candidateGroups`, `candidateUsers`, `dueDate`, `followUpDate` or `priority` (null or
+   * '' clears one). With updating listeners, once they allowed it (`userTask.updated`). A value that does not
+   * fit its field is refused (`InvalidArgumentError`), changing nothing.
+   */
+  async updateUserTask(taskId: string, changes: UserTaskChanges, options: { action?: string } = {}): Promise<void> {
+    encodeValue(changes, '$changes');
+    const action = options.action ?? 'update';
+    await this.taskCommand(taskId, (localId) => ({
+      type: 'userTask.update',
+      taskId: localId,
+      changes: { ...changes },
+      action,
+    }));
+  }
+
+  private async taskCommand(taskId: string, event: (localId: string) => InstanceEvent): Promise<void> {
+    const { instanceId, localId } = this.parseId('userTask', taskId);
     const runtime = await this.parts.instances.runtime(instanceId);
     if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
-    await runtime.submit({ type: 'userTask.completed', taskId: localId, variables: { ...variables } });
+    await runtime.submit(event(localId));
   }
 
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */

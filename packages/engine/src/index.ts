@@ -15,6 +15,7 @@ export {
   ExpressionError,
   IllegalTransitionError,
   InstanceHeldError,
+  InvalidArgumentError,
   InvalidStateError,
   ModelError,
   NotFoundError,

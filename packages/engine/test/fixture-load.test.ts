@@ -184,6 +184,7 @@ describe('loadFixture: a valid fixture', () => {
         history: null,
         elementRuns: {},
         userTasks: null,
+        tasks: null,
         active: null,
         waits: null,
       },
@@ -391,6 +392,44 @@ describe('loadFixture: moves', () => {
     5,
     'moves[0].complete',
     /"work" is not a user task of process p; its user tasks: review/,
+  );
+  it('should load assign and update moves and a tasks expectation', async () => {
+    const fixture = await load(
+      ...SMALL_HEAD,
+      'moves:',
+      '  - assign: review',
+      '    assignee: kim',
+      '  - update: review',
+      '    changes: { priority: 90 }',
+      '    where: { region: north }',
+      '  - assign: review',
+      '    assignee: null',
+      '  - expect:',
+      '      tasks: [{ element: review, assignee: null, priority: 90 }]',
+    );
+    expect(fixture.moves.map(({ line: _line, ...move }) => move)).toEqual([
+      { index: 0, kind: 'assign', element: 'review', where: null, assignee: 'kim' },
+      { index: 1, kind: 'update', element: 'review', where: { region: 'north' }, changes: { priority: 90 } },
+      { index: 2, kind: 'assign', element: 'review', where: null, assignee: null },
+      expect.objectContaining({
+        kind: 'expect',
+        expect: expect.objectContaining({ tasks: [{ element: 'review', assignee: null, priority: 90 }] }),
+      }),
+    ]);
+  });
+  refuses(
+    'assigning an element that is not a user task',
+    [...SMALL_HEAD, 'moves:', '  - assign: work', '    assignee: kim'],
+    5,
+    'moves[0].assign',
+    /"work" is not a user task of process p/,
+  );
+  refuses(
+    'a tasks expectation of an element that is not a user task',
+    [...SMALL_HEAD, 'expect:', '  tasks: [{ element: work }]'],
+    5,
+    'expect.tasks[0].element',
+    /"work" is not a user task of process p/,
   );
   refuses(
     'a malformed advance',

@@ -53,6 +53,7 @@ const fixture: Fixture = {
     history: null,
     elementRuns: {},
     userTasks: null,
+    tasks: null,
     active: null,
     waits: null,
   },

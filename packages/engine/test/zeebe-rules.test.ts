@@ -50,6 +50,7 @@ describe('every Zeebe extension has a stated fate', () => {
       'zeebe:Input',
       'zeebe:Output',
       'zeebe:ExecutionListener',
+      'zeebe:TaskListener',
       'zeebe:VersionTag',
     ]);
     // On elements Thresher refuses as a whole (business rule tasks, ad-hoc sub-processes, conditional events…).
@@ -58,7 +59,6 @@ describe('every Zeebe extension has a stated fate', () => {
       'zeebe:AdHoc',
       'zeebe:ConditionalFilter',
       'zeebe:AgentDefinition',
-      'zeebe:TaskListener',
     ]);
     const unstated = placed.filter(
       (type) => !read.has(type) && !readElsewhere.has(type) && !onRefusedElements.has(type) && !UNREAD_EXTENSIONS[type],
@@ -68,13 +68,26 @@ describe('every Zeebe extension has a stated fate', () => {
 
   it.each([
     ['zeebe:formDefinition', '<zeebe:formDefinition formKey="camunda-forms:bpmn:form_1" />', /forms are not shown/],
-    ['zeebe:taskSchedule', '<zeebe:taskSchedule dueDate="2026-12-01T09:00:00Z" />', /due and follow-up dates/],
-    ['zeebe:priorityDefinition', '<zeebe:priorityDefinition priority="80" />', /priorities/],
-    ['zeebe:taskHeaders', '<zeebe:taskHeaders><zeebe:header key="a" value="b" /></zeebe:taskHeaders>', /not a job/],
   ])('%s on a user task compiles with a warning naming it', async (name, extension, why) => {
     const model = await compile(userTask(extension));
     expect(model.warnings).toContainEqual({ elementId: 'x', message: expect.stringMatching(why) });
     expect(model.warnings.map((warning) => warning.message).join('\n')).toContain(name);
+  });
+
+  it('zeebe:taskSchedule, zeebe:priorityDefinition and zeebe:taskHeaders on a user task are read into it, without a word', async () => {
+    const model = await compile(
+      userTask(
+        '<zeebe:taskSchedule dueDate="2026-12-01T09:00:00Z" followUpDate="=due" /><zeebe:priorityDefinition priority="80" /><zeebe:taskHeaders><zeebe:header key="a" value="b" /></zeebe:taskHeaders>',
+      ),
+    );
+    expect(model.warnings).toEqual([]);
+    const node = model.processes.get('p')?.nodes.get('x') as UserTaskNode;
+    expect(node).toMatchObject({
+      dueDate: { source: '"2026-12-01T09:00:00Z"' },
+      followUpDate: { source: 'due' },
+      priority: { source: '80' },
+      headers: { a: 'b' },
+    });
   });
 
   it('zeebe:properties and zeebe:versionTag describe only: they compile without a word', async () => {

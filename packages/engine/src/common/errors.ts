@@ -7,6 +7,7 @@ export const EngineErrorCode = {
   Model: 'THRESHER_MODEL',
   NotFound: 'THRESHER_NOT_FOUND',
   InvalidState: 'THRESHER_INVALID_STATE',
+  InvalidArgument: 'THRESHER_INVALID_ARGUMENT',
   IllegalTransition: 'THRESHER_ILLEGAL_TRANSITION',
   Expression: 'THRESHER_EXPRESSION',
   Closed: 'THRESHER_ENGINE_CLOSED',
@@ -79,6 +80,13 @@ export class NotFoundError extends EngineError {
 export class InvalidStateError extends EngineError {
   constructor(message: string) {
     super(EngineErrorCode.InvalidState, message);
+  }
+}
+
+/** A caller's value that does not fit what it is for (a user task's priority out of 0–100, a date that is no date-time). */
+export class InvalidArgumentError extends EngineError {
+  constructor(message: string) {
+    super(EngineErrorCode.InvalidArgument, message);
   }
 }
 

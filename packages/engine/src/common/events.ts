@@ -4,7 +4,11 @@
  *
  * @module
  */
+import type { UserTaskEvent } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from './touchpoint-types.js';
+
+/** What a listener's job runs at: an execution listener's event, or a task listener's user task event. */
+export type ListenerEventName = 'start' | 'end' | UserTaskEvent;
 
 /** What every event carries. */
 export interface EventBase {
@@ -23,26 +27,32 @@ export type EngineEvent = EventBase &
     | { type: 'instance.restored'; seq: number }
     | { type: 'track.entered'; trackId: string; elementId: string }
     | { type: 'track.left'; trackId: string; elementId: string }
-    // `listener`: set on an execution listener's job, the event it runs at (its element is `elementId`).
+    // `listener`: set on a listener's job (execution or task listener), the event it runs at (its element is `elementId`).
     | {
         type: 'job.dispatched';
         jobId: string;
         elementId: string;
         taskType: string;
         attempt: number;
-        listener?: 'start' | 'end';
+        listener?: ListenerEventName;
       }
-    | { type: 'job.completed'; jobId: string; elementId: string; listener?: 'start' | 'end' }
+    | { type: 'job.completed'; jobId: string; elementId: string; listener?: ListenerEventName }
     | {
         type: 'job.failed';
         jobId: string;
         elementId: string;
         error: string;
         retriesLeft: number;
-        listener?: 'start' | 'end';
+        listener?: ListenerEventName;
       }
     | { type: 'userTask.created'; taskId: string; elementId: string }
     | { type: 'userTask.completed'; taskId: string; elementId: string }
+    /** The task's assignee changed (null: unassigned), once its assigning listeners allowed it. */
+    | { type: 'userTask.assigned'; taskId: string; elementId: string; assignee: string | null }
+    /** Fields of the task changed (by `updateUserTask`), once its updating listeners allowed it. */
+    | { type: 'userTask.updated'; taskId: string; elementId: string; changed: string[] }
+    /** A task listener denied the transition: the task stays as it was before it. */
+    | { type: 'userTask.denied'; taskId: string; elementId: string; event: UserTaskEvent; reason: string | null }
     | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
     | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
     | { type: 'timer.fired'; timerId: string; elementId: string }

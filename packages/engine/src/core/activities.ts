@@ -1,17 +1,18 @@
-import type { JobRecord, TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
-import { NotFoundError } from '../common/errors.js';
-import type { ScriptTaskNode, UserTaskNode } from '../model/types.js';
-import { announce, nextId, type StepContext } from './context.js';
-import { eventId, jobEventId } from './event-ids.js';
-import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
+import type { JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import type { ListenerEventName } from '../common/events.js';
+import type { ScriptTaskNode } from '../model/types.js';
+import { announce, type StepContext } from './context.js';
+import { jobEventId } from './event-ids.js';
+import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
 import { listened } from './listeners.js';
 import { throwError } from './throws.js';
 import { move } from './tracks.js';
+import { taskListened } from './user-task-transitions.js';
 
 /**
- * Activities that do work: jobs (service and send tasks, message throws, execution listeners — a handler runs
- * them; `jobs.ts` makes them), user tasks (a person completes them) and script tasks (a FEEL expression) — and
- * how a job's outcome comes back.
+ * Activities that do work: jobs (service and send tasks, message throws, execution and task listeners — a
+ * handler runs them; `jobs.ts` makes them) and script tasks (a FEEL expression) — and how a job's outcome comes
+ * back. User tasks are `user-tasks.ts`.
  */
 
 /**
@@ -22,19 +23,27 @@ export function jobCompleted(ctx: StepContext, jobId: string, result: Variables)
   const job = ctx.state.jobs.get(jobId);
   // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
   if (!job) return;
+  if (job.taskListener) {
+    const refused = taskListened(ctx, job, result, () => announceCompleted(ctx, job));
+    return void (refused === null || jobFailed(ctx, jobId, refused, false, undefined));
+  }
   const track = ctx.state.track(job.trackId);
   ctx.state.write('jobs').delete(jobId);
   if (!job.listener) track.result = result;
   track.wait = null;
+  announceCompleted(ctx, job);
+  if (job.listener) return listened(ctx, track, job.listener, result);
+  move(ctx, track, 'RESUME');
+}
+
+function announceCompleted(ctx: StepContext, job: JobRecord): void {
   announce(ctx, {
     id: jobEventId(ctx.id, job.identity, 'job.completed'),
     type: 'job.completed',
-    jobId,
+    jobId: job.id,
     elementId: job.nodeId,
     ...listenerOf(job),
   });
-  if (job.listener) return listened(ctx, track, job.listener, result);
-  move(ctx, track, 'RESUME');
 }
 
 /**
@@ -51,10 +60,11 @@ export function jobFailed(
 ): void {
   const job = ctx.state.jobs.get(jobId);
   if (!job) return;
-  if (errorCode !== undefined && job.listener) {
+  const listening = job.listener?.eventType ?? job.taskListener?.eventType;
+  if (errorCode !== undefined && listening) {
     // Zeebe rejects a BPMN error from a listener's job (its element is not active to catch it): a failure no
     // retry mends, whose incident says why.
-    const listener = `${job.listener.eventType} listener "${job.taskType}"`;
+    const listener = `${listening} listener "${job.taskType}"`;
     error = `the ${listener} threw the BPMN error ${errorCode} (${error}), which a listener cannot throw, as in Zeebe: complete or fail its job instead; retrying the incident runs the listener again`;
     retryable = false;
     errorCode = undefined;
@@ -88,77 +98,10 @@ export function jobFailed(
   raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', message, jobId);
 }
 
-/** What a job's events say of it: the event an execution listener's job runs at, nothing for any other. */
-export function listenerOf(job: JobRecord): { listener?: 'start' | 'end' } {
-  return job.listener ? { listener: job.listener.eventType } : {};
-}
-
-/** The track waits at a user task until someone completes it. */
-export function createUserTask(ctx: StepContext, track: TrackRecord, node: UserTaskNode): void {
-  const assignee = node.assignee ? evaluateOrIncident(ctx, track, node.assignee, 'enter') : null;
-  if (assignee === NO_VALUE) return;
-  if (assignee !== null && typeof assignee !== 'string') {
-    const rule = 'an assignee must be a string or null';
-    return wrongValueIncident(ctx, track, 'zeebe:assignmentDefinition assignee', node.assignee!, assignee, rule);
-  }
-  const candidates = candidatesOf(ctx, track, node);
-  if (!candidates) return;
-  const taskId = nextId(ctx, 'u');
-  ctx.state.userTasks.set(taskId, {
-    id: taskId,
-    trackId: track.id,
-    nodeId: node.id,
-    name: node.name,
-    assignee,
-    ...candidates,
-    createdAt: ctx.now,
-  });
-  track.wait = { kind: 'userTask', taskId };
-  move(ctx, track, 'WAIT');
-  announce(ctx, {
-    id: eventId(ctx.id, 'userTask.created', taskId),
-    type: 'userTask.created',
-    taskId,
-    elementId: node.id,
-  });
-}
-
-/** A user task's candidate groups and users, each a list of strings; undefined when an incident was raised. */
-function candidatesOf(
-  ctx: StepContext,
-  track: TrackRecord,
-  node: UserTaskNode,
-): Pick<UserTaskRecord, 'candidateGroups' | 'candidateUsers'> | undefined {
-  const candidates: Pick<UserTaskRecord, 'candidateGroups' | 'candidateUsers'> = {};
-  for (const property of ['candidateGroups', 'candidateUsers'] as const) {
-    const expression = node[property];
-    if (!expression) continue;
-    const value = evaluateOrIncident(ctx, track, expression, 'enter');
-    if (value === NO_VALUE) return undefined;
-    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-      const what = `zeebe:assignmentDefinition ${property}`;
-      return wrongValueIncident(ctx, track, what, expression, value, 'it must be a list of strings');
-    }
-    candidates[property] = value;
-  }
-  return candidates;
-}
-
-/** A user task was completed: the track leaves it with the variables it produced. */
-export function userTaskCompleted(ctx: StepContext, taskId: string, variables: Variables): void {
-  const task = ctx.state.userTasks.get(taskId);
-  if (!task) throw new NotFoundError('userTask', `${ctx.id}/${taskId}`);
-  const track = ctx.state.track(task.trackId);
-  ctx.state.userTasks.delete(taskId);
-  track.result = variables;
-  track.wait = null;
-  announce(ctx, {
-    id: eventId(ctx.id, 'userTask.completed', taskId),
-    type: 'userTask.completed',
-    taskId,
-    elementId: task.nodeId,
-  });
-  move(ctx, track, 'RESUME');
+/** What a job's events say of it: the event a listener's job runs at, nothing for any other. */
+export function listenerOf(job: JobRecord): { listener?: ListenerEventName } {
+  const event = job.listener?.eventType ?? job.taskListener?.eventType;
+  return event ? { listener: event } : {};
 }
 
 /** A script task: its expression's value goes into its result variable. */

@@ -1,4 +1,4 @@
-import { jobCompleted, jobFailed, userTaskCompleted } from './activities.js';
+import { jobCompleted, jobFailed } from './activities.js';
 import { callEnded, callFailed } from './calls.js';
 import { fireConditions } from './conditions.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
@@ -18,6 +18,8 @@ import type { InstanceState } from './state.js';
 import { terminate } from './throws.js';
 import { fireTimer } from './timers.js';
 import { observeTouchpoints, planTouchpoints } from './touchpoints.js';
+import { retryTransition } from './user-task-transitions.js';
+import { assignUserTask, completeUserTask, updateUserTask } from './user-tasks.js';
 
 /**
  * The engine's core: apply events to one instance, each running every track it frees until each waits or
@@ -63,9 +65,13 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
     case 'outbox.delivered':
       return delivered(ctx, event.entryId);
     case 'userTask.completed':
-      return userTaskCompleted(ctx, event.taskId, event.variables);
+      return completeUserTask(ctx, event.taskId, event.variables, event.action ?? 'complete');
+    case 'userTask.assign':
+      return assignUserTask(ctx, event.taskId, event.assignee, event.action, event.allowOverride);
+    case 'userTask.update':
+      return updateUserTask(ctx, event.taskId, event.changes, event.action);
     case 'incident.retry':
-      return retryIncident(ctx, event.incidentId);
+      return retryIncident(ctx, event.incidentId, (task) => retryTransition(ctx, task));
     case 'call.failed':
       return callFailed(ctx, event.childId, event.error);
     case 'call.ended':

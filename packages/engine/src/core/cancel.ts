@@ -33,7 +33,12 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   const { state } = ctx;
   const wait = track.wait;
   if (wait?.kind === 'job') state.write('jobs').delete(wait.jobId);
-  if (wait?.kind === 'userTask') state.userTasks.delete(wait.taskId);
+  // A user task goes with its transition's listener job, whether the track waits on it or on an incident of it.
+  const task = state.taskOf(track.id);
+  if (task) {
+    if (task.transition?.jobId) state.write('jobs').delete(task.transition.jobId);
+    state.userTasks.delete(task.id);
+  }
   // A looping host's bodies and a sweep's running handler are scopes the track hosts.
   if (wait?.kind === 'loop' || wait?.kind === 'sweep') {
     for (const scope of [...state.scopes.values()]) {

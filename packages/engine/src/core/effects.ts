@@ -41,7 +41,7 @@ export type Effect =
  * difference between the obligations before a step and after it.
  */
 export interface Obligations {
-  /** In-flight jobs (a track waits on them), by `jobId#failures`: a failure makes a new dispatch. */
+  /** In-flight jobs (a track, or its user task's transition, waits on them), by `jobId#failures`: a failure makes a new dispatch. */
   jobs: Map<string, string>;
   dueAt: number | null;
   messageSubscriptions: Set<string>;
@@ -67,8 +67,15 @@ export function obligationsOf(state: InstanceState): Obligations {
   const running = status === 'running';
   const jobs = new Map<string, string>();
   for (const track of state.tracks.values()) {
-    if (track.wait?.kind !== 'job') continue;
-    const job = state.jobs.get(track.wait.jobId);
+    const wait = track.wait;
+    // A user task's track waits on the task while one of its task listeners' jobs runs.
+    const jobId =
+      wait?.kind === 'job'
+        ? wait.jobId
+        : wait?.kind === 'userTask'
+          ? state.userTasks.get(wait.taskId)?.transition?.jobId
+          : undefined;
+    const job = jobId === undefined ? undefined : state.jobs.get(jobId);
     if (job) jobs.set(`${job.id}#${job.failures}`, job.id);
   }
   const messageSubscriptions = new Set<string>();

@@ -1,7 +1,7 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import { type BusinessRuleTaskNode, isJobNode, listenersOf, type Node } from '../model/types.js';
-import { createUserTask, runScript } from './activities.js';
+import { runScript } from './activities.js';
 import { enterCall } from './calls.js';
 import { enterCatch, enterEventGateway } from './catches.js';
 import { announce, nodeOf, type StepContext } from './context.js';
@@ -18,6 +18,7 @@ import { openScope } from './scopes.js';
 import { enterTerminateEnd, enterThrow } from './throws.js';
 import { armTimerStart } from './timers.js';
 import { end, move } from './tracks.js';
+import { createUserTask } from './user-tasks.js';
 import { armBoundaries } from './waits.js';
 
 /**

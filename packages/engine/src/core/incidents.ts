@@ -1,14 +1,17 @@
-import type { IncidentRecord, JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import type { IncidentRecord, JobRecord, TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError, NotFoundError } from '../common/errors.js';
 import { evaluate } from '../common/feel.js';
-import { type Expression, isJobNode, listenersOf, type Mapping } from '../model/types.js';
-import { announce, nextId, nodeOf, type StepContext } from './context.js';
+import { type Expression, jobSourceOf, type Mapping } from '../model/types.js';
+import { announce, nextId, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { freshRetries } from './job-retries.js';
-import { jobVariables } from './jobs.js';
+import { variablesOfJob } from './jobs.js';
 import { MappingError, runMappings } from './mappings.js';
 import { newIncident } from './records.js';
 import { move } from './tracks.js';
+
+/** Where a retried incident picks up, for an incident that is not a job's. */
+export type Resume = Exclude<IncidentRecord['resume'], 'job'>;
 
 /** What `evaluateOrIncident` returns when the expression failed and an incident was raised instead. */
 export const NO_VALUE: unique symbol = Symbol('no value');
@@ -41,7 +44,7 @@ export function mapOrIncident(
   track: TrackRecord,
   mappings: readonly Mapping[],
   view: Variables,
-  resume: 'enter' | 'leave',
+  resume: Resume,
 ): Variables | undefined {
   try {
     return runMappings(mappings, view, ctx.now);
@@ -60,7 +63,7 @@ export function evaluateOrIncident(
   ctx: StepContext,
   track: TrackRecord,
   expression: Expression,
-  resume: 'enter' | 'leave',
+  resume: Resume,
   view?: Variables,
 ): unknown {
   try {
@@ -83,7 +86,7 @@ export function wrongValueIncident(
   expression: Expression,
   value: unknown,
   rule: string,
-  resume: 'enter' | 'leave' = 'enter',
+  resume: Resume = 'enter',
 ): undefined {
   const message = `${what} "=${expression.source}" evaluated to ${JSON.stringify(value) ?? String(value)}: ${rule}`;
   raiseIncident(ctx, track, 'expression-failed', resume, message, null);
@@ -92,9 +95,11 @@ export function wrongValueIncident(
 
 /**
  * Resolve an incident and pick up where it stopped: a failed job is dispatched again with fresh retries;
- * an element is entered again, or left again.
+ * an element is entered again, or left again. An incident of a user task's transition (a task listener's job
+ * failed, or its expression) leaves the track waiting on its task again: the job is dispatched again, or the
+ * transition runs again from its first listener (`retryTask`).
  */
-export function retryIncident(ctx: StepContext, incidentId: string): void {
+export function retryIncident(ctx: StepContext, incidentId: string, retryTask: (task: UserTaskRecord) => void): void {
   const incident = ctx.state.incidents.get(incidentId);
   if (!incident) throw new NotFoundError('incident', `${ctx.id}/${incidentId}`);
   ctx.state.write('incidents').delete(incidentId);
@@ -107,8 +112,17 @@ export function retryIncident(ctx: StepContext, incidentId: string): void {
   });
   const job = incident.jobId === null ? undefined : ctx.state.jobs.get(incident.jobId);
   if (job) {
-    job.retriesLeft = retriesAgain(ctx, track, job);
+    job.retriesLeft = retriesAgain(ctx, job);
     job.notBefore = null;
+  }
+  const task = job?.taskListener || incident.resume === 'task' ? ctx.state.taskOf(track.id) : undefined;
+  if (task) {
+    track.wait = { kind: 'userTask', taskId: task.id };
+    move(ctx, track, 'RETRY_WAIT');
+    if (!job) retryTask(task);
+    return;
+  }
+  if (job) {
     track.wait = { kind: 'job', jobId: job.id };
     move(ctx, track, job.listener ? 'RETRY_LISTEN' : 'RETRY_WAIT');
     return;
@@ -120,12 +134,7 @@ export function retryIncident(ctx: StepContext, incidentId: string): void {
 }
 
 /** The retries a job gets when its incident is retried: its listener's or its element's, afresh. */
-function retriesAgain(ctx: StepContext, track: TrackRecord, job: JobRecord): number {
-  const view = jobVariables(ctx.state, track, job.listener);
-  if (job.listener) {
-    const listener = listenersOf(ctx.process, job.nodeId, job.listener.eventType)[job.listener.index];
-    return listener ? freshRetries(ctx, listener, view) : ctx.defaultRetries;
-  }
-  const node = nodeOf(ctx, job.nodeId);
-  return isJobNode(node) ? freshRetries(ctx, node, view) : ctx.defaultRetries;
+function retriesAgain(ctx: StepContext, job: JobRecord): number {
+  const source = jobSourceOf(ctx.process, job);
+  return source ? freshRetries(ctx, source, variablesOfJob(ctx.state, job)) : ctx.defaultRetries;
 }

@@ -27,7 +27,12 @@ export type InstanceEvent =
   | { type: 'signal.received'; name: string; variables: Variables; signalId: string | null }
   /** The outbox entry was delivered: it can go. */
   | { type: 'outbox.delivered'; entryId: string }
-  | { type: 'userTask.completed'; taskId: string; variables: Variables }
+  /** `action`: what the completing listeners are told asked for it (`complete` when absent). */
+  | { type: 'userTask.completed'; taskId: string; variables: Variables; action?: string }
+  /** Assign the task (`assignee` null: unassign it); `allowOverride` false refuses a task someone else has. */
+  | { type: 'userTask.assign'; taskId: string; assignee: string | null; action: string; allowOverride: boolean }
+  /** Change the task's candidates, dates or priority (null or '' clears one). */
+  | { type: 'userTask.update'; taskId: string; changes: Record<string, unknown>; action: string }
   | { type: 'incident.retry'; incidentId: string }
   /** The child of a call could not be started: an incident on the call. */
   | { type: 'call.failed'; childId: string; error: string }

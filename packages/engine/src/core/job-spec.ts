@@ -8,7 +8,7 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import type { JobSource } from '../model/types.js';
 import type { StepContext } from './context.js';
-import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
+import { evaluateOrIncident, NO_VALUE, type Resume, wrongValueIncident } from './incidents.js';
 import { isRetryCount } from './job-retries.js';
 import type { JobSpec } from './jobs.js';
 
@@ -22,7 +22,7 @@ export function jobSpec(
   track: TrackRecord,
   source: JobSource,
   what = 'zeebe:taskDefinition',
-  resume: 'enter' | 'leave' = 'enter',
+  resume: Resume = 'enter',
   view?: Variables,
 ): JobSpec | undefined {
   let taskType = source.taskType;

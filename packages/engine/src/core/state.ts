@@ -205,6 +205,12 @@ export class InstanceState {
     return dropped;
   }
 
+  /** The user task the track waits at (on it, or on an incident of its transition); undefined when none. */
+  taskOf(trackId: string): UserTaskRecord | undefined {
+    for (const task of this.userTasks.values()) if (task.trackId === trackId) return task;
+    return undefined;
+  }
+
   /** The earliest due time of a timer, if any. */
   nextDue(): number | null {
     let due: number | null = null;

@@ -32,8 +32,6 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
     action: 'ignore',
     why: "an embedded form is read by the user task whose formKey names it, for the task's choices",
   },
-  'zeebe:TaskSchedule': { action: 'warn', why: 'due and follow-up dates are not tracked by Thresher yet' },
-  'zeebe:PriorityDefinition': { action: 'warn', why: 'user task priorities are not tracked by Thresher yet' },
   'zeebe:JobPriorityDefinition': { action: 'warn', why: 'Thresher dispatches jobs in order, without priorities' },
   'zeebe:LinkedResources': { action: 'warn', why: 'linked resources are not passed to handlers yet' },
   // Read on every process and flow node (listeners.ts); anywhere else (a loop's characteristics) nothing runs them.
@@ -41,10 +39,8 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
     action: 'refuse',
     why: 'execution listeners run on a process or a flow node (a task, an event, a gateway or a sub-process); move them there',
   },
-  'zeebe:TaskListeners': {
-    action: 'refuse',
-    why: 'task listeners (jobs on user task events) are not run by Thresher yet; model their work as service tasks',
-  },
+  // Read on user tasks (task-listeners.ts); Zeebe allows them nowhere else.
+  'zeebe:TaskListeners': { action: 'refuse', why: 'task listeners are only allowed on user tasks, as in Zeebe' },
 };
 
 /**

@@ -1,18 +1,19 @@
 /**
  * The jobs a process can create whose type the model states (not `=expr`): its elements' own — service and
- * send tasks, message throws — and its execution listeners'. What `thresher run --handlers` and the fixture
+ * send tasks, message throws — and its execution and task listeners'. What `thresher run --handlers` and the fixture
  * loader check handlers against.
  *
  * @module
  */
-import { isJobNode, type ListenerEvent, type ProcessDef } from './types.js';
+import type { UserTaskEvent } from '@thresher/checkpoint';
+import { isJobNode, type ListenerEvent, NodeType, type ProcessDef } from './types.js';
 
 /** A job of a known type: the element (or the process, for its own listeners) that creates it. */
 export interface KnownJob {
   taskType: string;
   elementId: string;
-  /** Set for an execution listener's job: the event it runs at. */
-  listener?: ListenerEvent;
+  /** Set for an execution or task listener's job: the event it runs at. */
+  listener?: ListenerEvent | UserTaskEvent;
 }
 
 /** The jobs of known type a process creates, in model order: the process's listeners first, then each element's. */
@@ -29,6 +30,13 @@ export function knownJobs(process: ProcessDef): KnownJob[] {
   for (const node of process.nodes.values()) {
     if (isJobNode(node) && !node.typeExpression) jobs.push({ taskType: node.taskType, elementId: node.id });
     listen(node.id, node);
+    if (node.type !== NodeType.UserTask) continue;
+    for (const [event, listeners] of Object.entries(node.taskListeners ?? {})) {
+      for (const listener of listeners) {
+        if (!listener.typeExpression)
+          jobs.push({ taskType: listener.taskType, elementId: node.id, listener: event as UserTaskEvent });
+      }
+    }
   }
   return jobs;
 }

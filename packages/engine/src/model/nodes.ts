@@ -32,9 +32,11 @@ import type { IssueCollector } from './issues.js';
 import { readJobValues } from './job-values.js';
 import { LISTENERS_EXTENSION } from './listeners.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
+import { readTaskListeners } from './task-listeners.js';
 import { TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
 import { type GatewayNode, type Node, NodeType, type UserTaskNode } from './types.js';
 import { readUserTaskForm } from './user-task-form.js';
+import { readSchedule } from './user-task-schedule.js';
 
 /** BPMN types Thresher executes, mapped to the node type they compile to. */
 const SUPPORTED: Readonly<Record<string, NodeType>> = {
@@ -117,7 +119,15 @@ function nodeExtensions(element: ModdleElement): readonly string[] {
     case 'bpmn:BusinessRuleTask':
       return [CALLED_DECISION, ...JOB_EXTENSIONS];
     case 'bpmn:UserTask':
-      return ['zeebe:AssignmentDefinition', 'zeebe:IoMapping', 'zeebe:TaskHeaders', 'zeebe:FormDefinition'];
+      return [
+        'zeebe:AssignmentDefinition',
+        'zeebe:IoMapping',
+        'zeebe:TaskHeaders',
+        'zeebe:FormDefinition',
+        'zeebe:TaskSchedule',
+        'zeebe:PriorityDefinition',
+        'zeebe:TaskListeners',
+      ];
     case 'bpmn:ExclusiveGateway':
     case 'bpmn:ParallelGateway':
     case 'bpmn:InclusiveGateway':
@@ -255,8 +265,14 @@ function userTask(
     if (!list) return null;
     node[property] = list;
   }
-  if (extensions.has('zeebe:TaskHeaders')) {
-    issues.warn(frame.id, 'zeebe:taskHeaders on a user task are ignored: a Thresher user task is not a job');
+  const headers = readHeaders(extensions.get('zeebe:TaskHeaders'));
+  if (Object.keys(headers).length > 0) node.headers = headers;
+  if (!readSchedule(element, node, extensions, issues)) return null;
+  const listeners = extensions.get('zeebe:TaskListeners');
+  if (listeners) {
+    const taskListeners = readTaskListeners(element, listeners, issues);
+    if (!taskListeners) return null;
+    if (Object.keys(taskListeners).length > 0) node.taskListeners = taskListeners;
   }
   const definition = extensions.get('zeebe:FormDefinition');
   if (definition) {

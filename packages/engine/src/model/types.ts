@@ -3,6 +3,7 @@
  * The runtime reads only this; it never touches moddle elements.
  */
 
+import type { JobRecord, UserTaskEvent } from '@thresher/checkpoint';
 import type { Expression } from '../common/feel.js';
 import type { TouchpointMark } from '../common/touchpoint-types.js';
 import type { TimerSpec } from '../timers/schedule.js';
@@ -285,7 +286,23 @@ export interface UserTaskNode extends NodeBase {
   candidateUsers?: Expression;
   /** Its Camunda Form (`zeebe:formDefinition`), when it has one Thresher can find; absent otherwise. */
   form?: UserTaskForm;
+  /** `zeebe:taskSchedule dueDate`: a static ISO 8601 date-time (as a FEEL string) or `=` FEEL; absent when none. */
+  dueDate?: Expression;
+  /** `zeebe:taskSchedule followUpDate`, as `dueDate`. */
+  followUpDate?: Expression;
+  /** `zeebe:priorityDefinition priority`: an integer 0–100 (as a FEEL number) or `=` FEEL; absent means 50. */
+  priority?: Expression;
+  /** `zeebe:taskHeaders`: passed to its task listeners' jobs and shown with the task; set only when it has some. */
+  headers?: Record<string, string>;
+  /** `zeebe:taskListeners`, by event in model order; set only when it has some. */
+  taskListeners?: TaskListeners;
 }
+
+/** A user task listener (`zeebe:taskListener`): a job's type and retries. */
+export type TaskListener = JobSource & { retries: number | undefined };
+
+/** A user task's listeners by event, each list in model order; a key only when it has some. */
+export type TaskListeners = { [E in UserTaskEvent]?: TaskListener[] };
 
 /**
  * A user task's form: an embedded one (`formKey="camunda-forms:bpmn:ID"` naming the process's
@@ -399,6 +416,24 @@ export function isJobNode(node: Node | undefined): node is JobNode {
 }
 
 const NO_LISTENERS: readonly ExecutionListener[] = Object.freeze([]);
+const NO_TASK_LISTENERS: readonly TaskListener[] = Object.freeze([]);
+
+/**
+ * Where the model defines `job`: its execution or task listener, or its element; undefined when the process
+ * has no such source (a job of another definition).
+ */
+export function jobSourceOf(process: ProcessDef, job: JobRecord): JobSource | undefined {
+  if (job.listener) return listenersOf(process, job.nodeId, job.listener.eventType)[job.listener.index];
+  if (job.taskListener) return taskListenersOf(process, job.nodeId, job.taskListener.eventType)[job.taskListener.index];
+  const node = process.nodes.get(job.nodeId);
+  return isJobNode(node) ? node : undefined;
+}
+
+/** The task listeners of `event` on the user task `nodeId` (none on any other element). */
+export function taskListenersOf(process: ProcessDef, nodeId: string, event: UserTaskEvent): readonly TaskListener[] {
+  const node = process.nodes.get(nodeId);
+  return (node?.type === NodeType.UserTask && node.taskListeners?.[event]) || NO_TASK_LISTENERS;
+}
 
 /** The execution listeners of `event` on the element `nodeId`, or on the process when `nodeId` is its id. */
 export function listenersOf(process: ProcessDef, nodeId: string, event: ListenerEvent): readonly ExecutionListener[] {

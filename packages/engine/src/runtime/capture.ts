@@ -14,8 +14,8 @@ import {
 } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import { type InstanceRecords, InstanceState } from '../core/state.js';
-import { invocationIdentity } from '../core/step-identity.js';
-import { isJobNode, listenersOf, type ProcessDef } from '../model/types.js';
+import { invocationIdentity, listenerKey } from '../core/step-identity.js';
+import { jobSourceOf, type ProcessDef } from '../model/types.js';
 import { packScopes, unpackScopes } from './body-scopes.js';
 import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
 
@@ -166,23 +166,22 @@ export function checkJournal(process: ProcessDef, state: InstanceState, entries:
     if (receipt === undefined) continue;
     if (!receiptMatches(receipt, entry.result)) refuse('the stored result does not match its receipt');
     if (receipt.identity !== job!.identity) refuse('the receipt was issued for another invocation');
-    const { listener } = job!;
-    const node = process.nodes.get(job!.nodeId);
-    const source = listener
-      ? listenersOf(process, job!.nodeId, listener.eventType)[listener.index]
-      : isJobNode(node)
-        ? node
-        : undefined;
+    const { listener, taskListener } = job!;
+    const source = jobSourceOf(process, job!);
     // A type given as `=expr` was evaluated when the job was created: the job's record holds it.
     if (!source || (!source.typeExpression && source.taskType !== job!.taskType)) {
-      const kind = listener ? `${listener.eventType} listener` : 'job';
+      const kind = listener
+        ? `${listener.eventType} listener`
+        : taskListener
+          ? `${taskListener.eventType} task listener`
+          : 'job';
       refuse(`the pinned definition has no ${kind} "${job!.nodeId}" of type "${job!.taskType}"`);
     }
     const track = state.tracks.get(job!.trackId);
     if (!track || track.nodeId !== job!.nodeId) refuse('its track is no longer at the step');
     if (
       job!.inputDigest !== null &&
-      invocationIdentity(state.instance, track!, job!.inputDigest, listener) !== receipt.identity
+      invocationIdentity(state.instance, track!, job!.inputDigest, listenerKey(job!)) !== receipt.identity
     ) {
       refuse('its identity is not what the pinned definition and its inputs derive');
     }

@@ -69,6 +69,11 @@ export class InstanceRuntime {
     return this.state;
   }
 
+  /** The instance's pinned process definition. */
+  get definition(): ProcessDef {
+    return this.process;
+  }
+
   get latestSeq(): number {
     return this.seq ?? -1;
   }
@@ -142,7 +147,7 @@ export class InstanceRuntime {
           backingOff: this.jobRunner?.backingOff() ?? [],
           now: this.host.settings.clock.now(),
         };
-        const result = settledState(this.state, activity, options);
+        const result = settledState(this.state, this.process, activity, options);
         if (result) resolve(result);
         return result !== undefined;
       };

@@ -1,21 +1,27 @@
-import { canonicalBytes, type JobRecord, type Variables } from '@thresher/checkpoint';
+import { canonicalBytes, type JobRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
 import { BpmnError } from '../common/errors.js';
-import { jobVariables } from '../core/jobs.js';
+import { variablesOfJob } from '../core/jobs.js';
 import type { InstanceState } from '../core/state.js';
-import { isJobNode, listenersOf, type ProcessDef } from '../model/types.js';
-import type { Handlers, Job } from './types.js';
+import { changedFields, DEFAULT_PRIORITY, fieldsOf, zeebeFieldName } from '../core/user-task-fields.js';
+import { isJobNode, listenersOf, NodeType, type ProcessDef } from '../model/types.js';
+import type { Handlers, Job, TaskListenerJobTask } from './types.js';
+import { externalId } from './views.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
 
 /**
  * What a handler is given for one attempt of a job. An execution listener's job names its event; its headers
- * are its element's with the listener's own over them, as Camunda documents.
+ * are its element's with the listener's own over them, as Camunda documents. A task listener's job names its
+ * user task event and carries the task as it stands (`userTask`), and Zeebe's `io.camunda.zeebe:` headers
+ * over the user task's own.
  */
 export function jobView(state: InstanceState, process: ProcessDef, job: JobRecord): Job {
-  const track = state.track(job.trackId);
   const node = process.nodes.get(job.nodeId);
   const listener = job.listener && listenersOf(process, job.nodeId, job.listener.eventType)[job.listener.index];
+  const task = job.taskListener && state.userTasks.get(job.taskListener.taskId);
+  const userTask = task ? taskListenerView(state, task) : undefined;
+  const event = job.listener?.eventType ?? job.taskListener?.eventType;
   return {
     id: job.id,
     instanceId: state.instance.id,
@@ -23,13 +29,51 @@ export function jobView(state: InstanceState, process: ProcessDef, job: JobRecor
     // A process's own listeners run at the process: their element is the process.
     elementName: job.nodeId === process.id ? process.name : (node?.name ?? null),
     taskType: job.taskType,
-    headers: { ...(isJobNode(node) ? node.headers : undefined), ...listener?.headers },
-    variables: jobVariables(state, track, job.listener),
+    headers: userTask
+      ? { ...(node?.type === NodeType.UserTask ? node.headers : undefined), ...zeebeHeaders(userTask) }
+      : { ...(isJobNode(node) ? node.headers : undefined), ...listener?.headers },
+    variables: variablesOfJob(state, job),
     idempotencyKey: job.identity,
     attempt: job.failures + 1,
     businessKey: state.instance.businessKey,
-    ...(job.listener ? { listener: { eventType: job.listener.eventType } } : {}),
+    ...(event ? { listener: { eventType: event } } : {}),
+    ...(userTask ? { userTask } : {}),
   };
+}
+
+/** The user task a task listener's job runs for, as the listener sees it: its fields with what the transition changed. */
+function taskListenerView(state: InstanceState, task: UserTaskRecord): TaskListenerJobTask {
+  const transition = task.transition;
+  const fields = fieldsOf(task);
+  return {
+    id: externalId(state.instance.id, task.id),
+    assignee: task.assignee,
+    candidateGroups: [...(task.candidateGroups ?? [])],
+    candidateUsers: [...(task.candidateUsers ?? [])],
+    dueDate: task.dueDate ?? null,
+    followUpDate: task.followUpDate ?? null,
+    priority: task.priority ?? DEFAULT_PRIORITY,
+    action: transition?.action ?? '',
+    changedAttributes: transition ? changedFields(transition.before, fields) : [],
+  };
+}
+
+/** Zeebe's headers of a task listener's job (`io.camunda.zeebe:…`): a field that is empty has none. */
+function zeebeHeaders(task: TaskListenerJobTask): Record<string, string> {
+  const headers: Record<string, string> = { 'io.camunda.zeebe:userTaskKey': task.id };
+  const put = (name: string, value: string | null) => {
+    if (value) headers[`io.camunda.zeebe:${name}`] = value;
+  };
+  put('action', task.action);
+  put('assignee', task.assignee);
+  if (task.candidateGroups.length > 0) put('candidateGroups', JSON.stringify(task.candidateGroups));
+  if (task.candidateUsers.length > 0) put('candidateUsers', JSON.stringify(task.candidateUsers));
+  put('dueDate', task.dueDate);
+  put('followUpDate', task.followUpDate);
+  put('priority', String(task.priority));
+  const changed = task.changedAttributes.map(zeebeFieldName);
+  if (changed.length > 0) put('changedAttributes', JSON.stringify(changed.sort()));
+  return headers;
 }
 
 /**

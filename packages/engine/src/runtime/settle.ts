@@ -1,4 +1,5 @@
 import type { InstanceState } from '../core/state.js';
+import type { ProcessDef } from '../model/types.js';
 import type { RetryWait, SettledOptions, SettledState } from './types.js';
 import { callViews, incidentViews, userTaskView } from './views.js';
 
@@ -23,6 +24,7 @@ export interface Activity {
  */
 export function settledState(
   state: InstanceState,
+  process: ProcessDef | undefined,
   activity: Activity,
   options: SettledOptions = {},
 ): SettledState | undefined {
@@ -44,7 +46,7 @@ export function settledState(
   return {
     instanceId: instance.id,
     status: 'waiting',
-    userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, task)),
+    userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
     incidents: incidentViews(state),
     timers: [...state.timers.values()]
       .sort((a, b) => a.dueAt - b.dueAt)

@@ -10,8 +10,10 @@ import type {
   HistoryEntry,
   IncidentRecord,
   InstanceStatus,
+  UserTaskEvent,
   Variables,
 } from '@thresher/checkpoint';
+import type { ListenerEventName } from '../common/events.js';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 import type { ModelWarning } from '../model/types.js';
 
@@ -42,27 +44,83 @@ export interface Job {
    * element). Its `taskType` is the listener's `type`; `elementId` the element (or the process) it listens to.
    * Absent on every other job.
    */
-  listener?: { eventType: 'start' | 'end' };
+  listener?: { eventType: ListenerEventName };
+  /**
+   * Set on a task listener's job (`zeebe:taskListener`, whose `listener.eventType` is `creating`, `assigning`,
+   * `updating` or `completing`): the user task as it stands in the transition, corrections of the listeners
+   * before included. Its handler returns a `TaskListenerResult`, never variables. Absent on every other job.
+   */
+  userTask?: TaskListenerJobTask;
 }
 
-/** A service-task handler: returns the variables it produces (or nothing). Throwing fails the attempt. */
-export type Handler = (job: Job) => Promise<Variables | undefined | void> | Variables | undefined | void;
+/** What `engine.updateUserTask` may change; null or '' clears a field. */
+export type UserTaskChanges = Omit<NonNullable<TaskListenerResult['corrections']>, 'assignee'>;
 
-/** Handlers by task type (`zeebe:taskDefinition type`, else the element id). */
-export type Handlers = Record<string, Handler>;
-
-export interface UserTaskView {
-  id: string;
-  instanceId: string;
-  elementId: string;
-  name: string | null;
+/** A user task's fields that can be assigned, updated or corrected, as callers see them (cleared: null or []). */
+export interface UserTaskFieldsView {
   assignee: string | null;
   /** The groups and users who may take the task (`zeebe:assignmentDefinition`), `[]` when none. */
   candidateGroups: string[];
   candidateUsers: string[];
+  /** `zeebe:taskSchedule` dates (ISO 8601), as updated or corrected since; null when none. */
+  dueDate: string | null;
+  followUpDate: string | null;
+  /** 0–100; 50 when the model gives none. */
+  priority: number;
+}
+
+/** The user task a task listener's job runs for. */
+export interface TaskListenerJobTask extends UserTaskFieldsView {
+  /** `<instanceId>/<taskId>`, as `engine.completeUserTask` takes it. */
+  id: string;
+  /** What asked for the transition: `assign`, `unassign`, `update`, `complete`, a caller's own word; '' for the engine. */
+  action: string;
+  /** The fields the transition changed so far (the listeners' corrections too), alphabetically. */
+  changedAttributes: string[];
+}
+
+/**
+ * What a task listener's handler returns (nothing: allow the transition as it stands). `corrections` set
+ * fields of the task (null or '' clears one; the listeners after it see them); `denied: true` refuses the
+ * transition (assigning, updating, completing), leaving the task as it was — never both at once, as in Zeebe.
+ */
+export interface TaskListenerResult {
+  denied?: boolean;
+  deniedReason?: string;
+  corrections?: Partial<UserTaskFieldsView>;
+}
+
+/**
+ * A job's handler: returns the variables it produces (or nothing) — a task listener's, a `TaskListenerResult`.
+ * Throwing fails the attempt.
+ */
+export type Handler = (
+  job: Job,
+) => Promise<Variables | TaskListenerResult | undefined | void> | Variables | TaskListenerResult | undefined | void;
+
+/** Handlers by task type (`zeebe:taskDefinition type`, else the element id). */
+export type Handlers = Record<string, Handler>;
+
+export interface UserTaskView extends UserTaskFieldsView {
+  id: string;
+  instanceId: string;
+  elementId: string;
+  name: string | null;
   /** Variables visible to the task, its input mappings applied. */
   variables: Variables;
   createdAt: number;
+  /** The task's `zeebe:taskHeaders`, `{}` when it has none. */
+  headers: Record<string, string>;
+  /**
+   * `created` when it can be assigned, updated or completed; else the transition whose task listeners are
+   * running (`creating`, `assigning`, `updating`, `completing`), which refuses another until it ends.
+   */
+  state: 'created' | UserTaskEvent;
+  /**
+   * How many transitions (assignments, updates, completions, denied ones too) the task began: a caller that
+   * lost track of a command (a crash) tells by it whether the command landed.
+   */
+  revision: number;
 }
 
 export interface InstanceView {

@@ -1,6 +1,8 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 import type { InstanceState } from '../core/state.js';
+import { DEFAULT_PRIORITY } from '../core/user-task-fields.js';
+import { NodeType, type ProcessDef } from '../model/types.js';
 import type { CallView, InstanceView, UserTaskView } from './types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
@@ -15,8 +17,13 @@ export function parseExternalId(id: string): { instanceId: string; localId: stri
   return { instanceId: id.slice(0, cut), localId: id.slice(cut + 1) };
 }
 
-export function userTaskView(state: InstanceState, task: UserTaskRecord): UserTaskView {
+export function userTaskView(
+  state: InstanceState,
+  process: ProcessDef | undefined,
+  task: UserTaskRecord,
+): UserTaskView {
   const track = state.track(task.trackId);
+  const node = process?.nodes.get(task.nodeId);
   return {
     id: externalId(state.instance.id, task.id),
     instanceId: state.instance.id,
@@ -27,6 +34,12 @@ export function userTaskView(state: InstanceState, task: UserTaskRecord): UserTa
     candidateUsers: [...(task.candidateUsers ?? [])],
     variables: { ...state.visible(track.scopePath), ...track.locals },
     createdAt: task.createdAt,
+    dueDate: task.dueDate ?? null,
+    followUpDate: task.followUpDate ?? null,
+    priority: task.priority ?? DEFAULT_PRIORITY,
+    headers: { ...(node?.type === NodeType.UserTask ? node.headers : undefined) },
+    state: task.transition?.event ?? 'created',
+    revision: task.transitions ?? 0,
   };
 }
 
@@ -40,6 +53,7 @@ export function incidentViews(state: InstanceState): IncidentRecord[] {
 
 export function instanceView(
   state: InstanceState,
+  process: ProcessDef | undefined,
   seq: number,
   deployment: Deployment | undefined,
   touchpoints: LiveTouchpoint[] | null,
@@ -62,7 +76,7 @@ export function instanceView(
     scopes,
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
     incidents: incidentViews(state),
-    userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, task)),
+    userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
     received: [...instance.receivedIds],
     history: [...state.history],
     decisions: state.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),

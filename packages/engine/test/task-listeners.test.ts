@@ -1,0 +1,376 @@
+import { createMemoryRepository } from '@thresher/checkpoint';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent, Handlers } from '../src/api-types.js';
+import { InvalidArgumentError, InvalidStateError, ModelError } from '../src/common/errors.js';
+import { Engine } from '../src/engine.js';
+import { around, ext } from './fixtures/bpmn/xml.js';
+import { logging } from './fixtures/listeners.js';
+import { engineWith } from './fixtures/runtime.js';
+
+/** `zeebe:taskListeners` holding one listener per `[eventType, type, extra attributes?]`. */
+function taskListeners(...items: [string, string, string?][]): string {
+  const each = items.map(
+    ([event, type, extra = '']) => `<zeebe:taskListener eventType="${event}" type="${type}" ${extra} />`,
+  );
+  return `<zeebe:taskListeners>${each.join('')}</zeebe:taskListeners>`;
+}
+
+/** A user task `x` with these extension elements. */
+function userTask(extra: string): string {
+  return around(`<bpmn:userTask id="x">${ext(`<zeebe:userTask />${extra}`)}</bpmn:userTask>`);
+}
+
+async function openTask(engine: Engine, id: string) {
+  const settled = await engine.settled(id);
+  expect(settled.status).toBe('waiting');
+  return settled.status === 'waiting' ? settled.userTasks[0]! : undefined!;
+}
+
+describe('creating and assigning listeners', () => {
+  it('should run creating listeners before the task is open, then assign the model’s assignee through the assigning listeners', async () => {
+    // given a task with an assignee, a creating and an assigning listener
+    const { calls, jobs, handlers } = logging(['created', 'assigned']);
+    const xml = userTask(
+      `<zeebe:assignmentDefinition assignee="ann" /><zeebe:priorityDefinition priority="70" />${taskListeners(['creating', 'created'], ['assigning', 'assigned'])}`,
+    );
+    const engine = await engineWith(xml, handlers);
+
+    // when an instance reaches it
+    const id = await engine.start('p', { variables: { a: 1 } });
+    const task = await openTask(engine, id);
+
+    // then the creating listener saw the model's assignee, the assigning one the assignment as a change
+    expect(calls).toEqual(['created@x', 'assigned@x']);
+    expect(jobs[0]!.listener).toEqual({ eventType: 'creating' });
+    expect(jobs[0]!.userTask).toMatchObject({ assignee: 'ann', priority: 70, action: '' });
+    expect(jobs[1]!.userTask).toMatchObject({ assignee: 'ann', changedAttributes: ['assignee'] });
+    expect(jobs[1]!.headers).toEqual({
+      'io.camunda.zeebe:userTaskKey': task.id,
+      'io.camunda.zeebe:assignee': 'ann',
+      'io.camunda.zeebe:priority': '70',
+      'io.camunda.zeebe:changedAttributes': '["assignee"]',
+    });
+    expect(jobs[1]!.variables).toEqual({ a: 1 });
+    expect(task).toMatchObject({ assignee: 'ann', priority: 70, state: 'created' });
+  });
+
+  it('should let a creating listener set an assignee the model does not give, and apply its other corrections', async () => {
+    // given a creating listener that corrects the assignee and the due date
+    const { calls, handlers } = logging(['route', 'assigned'], {
+      route: () => ({ corrections: { assignee: 'bob', dueDate: '2027-01-01T09:00:00Z', candidateGroups: ['ops'] } }),
+    });
+    const engine = await engineWith(
+      userTask(taskListeners(['creating', 'route'], ['assigning', 'assigned'])),
+      handlers,
+    );
+
+    // when an instance reaches the task
+    const task = await openTask(engine, await engine.start('p'));
+
+    // then the task is created with the corrections, and assigned to bob through the assigning listener
+    expect(calls).toEqual(['route@x', 'assigned@x']);
+    expect(task).toMatchObject({ assignee: 'bob', dueDate: '2027-01-01T09:00:00Z', candidateGroups: ['ops'] });
+  });
+
+  it('should refuse a creating listener’s correction of an assignee the model gives, with an incident whose retry runs it again', async () => {
+    // given a creating listener that corrects the model's assignee on its first call only
+    const { calls, handlers } = logging(['route'], {
+      route: () => (calls.length === 1 ? { corrections: { assignee: 'bob' } } : {}),
+    });
+    const engine = await engineWith(
+      userTask(`<zeebe:assignmentDefinition assignee="ann" />${taskListeners(['creating', 'route'])}`),
+      handlers,
+    );
+
+    // when an instance reaches the task
+    const id = await engine.start('p');
+    const settled = await engine.settled(id);
+
+    // then an incident says why, and the task waits in its creating transition
+    expect(settled.status).toBe('waiting');
+    if (settled.status !== 'waiting') return;
+    expect(settled.incidents[0]!.message).toContain(
+      'a creating listener may set an assignee only where the process gives none',
+    );
+    expect(settled.userTasks[0]!.state).toBe('creating');
+
+    // and its retry runs the listener again, which now allows the creation
+    await engine.retryIncident(settled.incidents[0]!.id);
+    const task = await openTask(engine, id);
+    expect(calls).toEqual(['route@x', 'route@x']);
+    expect(task).toMatchObject({ assignee: 'ann', state: 'created' });
+  });
+
+  it('should run assigning listeners on assignUserTask, with the action, and deny by restoring the assignee', async () => {
+    // given a task whose assigning listener denies anyone but carol
+    const { jobs, handlers } = logging(['gate'], {
+      gate: (job) => (job.userTask!.assignee === 'carol' ? {} : { denied: true, deniedReason: 'only carol' }),
+    });
+    const engine = await engineWith(userTask(taskListeners(['assigning', 'gate'])), handlers);
+    const events: EngineEvent[] = [];
+    engine.on('userTask.denied', (event) => void events.push(event));
+    engine.on('userTask.assigned', (event) => void events.push(event));
+    const id = await engine.start('p');
+    const task = await openTask(engine, id);
+
+    // when dave is assigned, then carol
+    await engine.assignUserTask(task.id, 'dave');
+    expect(await openTask(engine, id)).toMatchObject({ assignee: null, state: 'created' });
+    await engine.assignUserTask(task.id, 'carol');
+
+    // then the first was denied, the second taken; each listener job saw its action and change
+    expect(await openTask(engine, id)).toMatchObject({ assignee: 'carol' });
+    expect(jobs.map((job) => [job.userTask!.assignee, job.userTask!.action])).toEqual([
+      ['dave', 'assign'],
+      ['carol', 'assign'],
+    ]);
+    expect(jobs[0]!.idempotencyKey).not.toBe(jobs[1]!.idempotencyKey);
+    expect(events.map((event) => event.type)).toEqual(['userTask.denied', 'userTask.assigned']);
+    expect(events[0]).toMatchObject({ event: 'assigning', reason: 'only carol' });
+  });
+
+  it('should assign, unassign and claim without listeners, refusing a claim of a task someone else has', async () => {
+    // given a task without listeners
+    const engine = await engineWith(userTask(''));
+    const id = await engine.start('p');
+    const task = await openTask(engine, id);
+
+    // when it is assigned, claimed by another and unassigned
+    await engine.assignUserTask(task.id, 'erin');
+    await expect(engine.assignUserTask(task.id, 'fred', { allowOverride: false })).rejects.toBeInstanceOf(
+      InvalidStateError,
+    );
+    expect(await openTask(engine, id)).toMatchObject({ assignee: 'erin' });
+    await engine.assignUserTask(task.id, null);
+
+    // then it is unassigned
+    expect(await openTask(engine, id)).toMatchObject({ assignee: null });
+  });
+});
+
+describe('updating listeners', () => {
+  it('should run updating listeners on updateUserTask, seeing what changed, and apply their corrections', async () => {
+    // given a task with a priority and an updating listener that caps it at 80
+    const { jobs, handlers } = logging(['cap'], {
+      cap: (job) => (job.userTask!.priority > 80 ? { corrections: { priority: 80 } } : {}),
+    });
+    const engine = await engineWith(
+      userTask(`<zeebe:priorityDefinition priority="40" />${taskListeners(['updating', 'cap'])}`),
+      handlers,
+    );
+    const id = await engine.start('p');
+    const task = await openTask(engine, id);
+
+    // when its priority and follow-up date are updated
+    await engine.updateUserTask(task.id, { priority: 95, followUpDate: '2027-02-01T08:00:00+01:00' });
+
+    // then the listener saw the update, and its correction holds
+    expect(jobs[0]!.userTask).toMatchObject({
+      priority: 95,
+      action: 'update',
+      changedAttributes: ['followUpDate', 'priority'],
+    });
+    expect(await openTask(engine, id)).toMatchObject({ priority: 80, followUpDate: '2027-02-01T08:00:00+01:00' });
+  });
+
+  it('should refuse an update that does not fit its field, naming it, and change nothing', async () => {
+    // given an open task
+    const engine = await engineWith(userTask(''));
+    const id = await engine.start('p');
+    const task = await openTask(engine, id);
+
+    // when its priority is set out of range, a date to no date, and the assignee through an update
+    await expect(engine.updateUserTask(task.id, { priority: 101 })).rejects.toThrow(
+      /priority 101 is not an integer from 0 to 100/,
+    );
+    await expect(engine.updateUserTask(task.id, { dueDate: 'tomorrow' })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(engine.updateUserTask(task.id, { assignee: 'x' } as never)).rejects.toThrow(
+      /"assignee" is not a field/,
+    );
+
+    // then the task is as it was
+    expect(await openTask(engine, id)).toMatchObject({ priority: 50, dueDate: null });
+  });
+});
+
+describe('completing listeners', () => {
+  it('should give completing listeners the completion’s variables, and complete only once every one allowed it', async () => {
+    // given two completing listeners, the second denying an unapproved completion
+    const { calls, jobs, handlers } = logging(['audit', 'check'], {
+      check: (job) => (job.variables.approved ? {} : { denied: true }),
+    });
+    const engine = await engineWith(
+      userTask(taskListeners(['completing', 'audit'], ['completing', 'check'])),
+      handlers,
+    );
+    const id = await engine.start('p', { variables: { approved: 'unset' } });
+    const task = await openTask(engine, id);
+
+    // when it is completed without approval, then with it
+    await engine.completeUserTask(task.id, { approved: false, note: 'no' });
+    expect(await openTask(engine, id)).toMatchObject({ state: 'created' });
+    await engine.completeUserTask(task.id, { approved: true });
+
+    // then the denied completion's variables were dropped; the second completed the task
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['audit@x', 'check@x', 'audit@x', 'check@x']);
+    expect(jobs[1]!.variables).toEqual({ approved: false, note: 'no' });
+    expect(jobs[1]!.userTask!.action).toBe('complete');
+    expect((await engine.instance(id))!.variables).toEqual({ approved: true });
+  });
+
+  it('should refuse another command while a transition’s listeners run', async () => {
+    // given a completing listener that is held
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handlers: Handlers = { hold: async () => void (await held) };
+    const engine = await engineWith(userTask(taskListeners(['completing', 'hold'])), handlers);
+    const id = await engine.start('p');
+    const task = await openTask(engine, id);
+
+    // when it is completed, and completed again while the listener runs
+    await engine.completeUserTask(task.id);
+    await expect(engine.completeUserTask(task.id)).rejects.toThrow(/it is completing/);
+    await expect(engine.assignUserTask(task.id, 'x')).rejects.toBeInstanceOf(InvalidStateError);
+
+    // then the first completion still completes
+    release();
+    expect((await engine.settled(id)).status).toBe('completed');
+  });
+
+  it('should raise an incident for a listener that returns variables, corrects and denies at once, or throws a BPMN error', async () => {
+    for (const [result, message] of [
+      [{ total: 3 }, 'takes no variables'],
+      [{ denied: true, corrections: { priority: 1 } }, 'denied the transition and corrected the task at once'],
+      [{ corrections: { color: 'red' } }, '"color" is not a field'],
+    ] as const) {
+      // given a completing listener returning a result it cannot
+      const engine = await engineWith(userTask(taskListeners(['completing', 'bad'])), { bad: () => result });
+      const id = await engine.start('p');
+      await engine.completeUserTask((await openTask(engine, id)).id);
+
+      // then an incident names the problem and the task waits, completing
+      const settled = await engine.settled(id);
+      expect(settled.status).toBe('waiting');
+      if (settled.status !== 'waiting') return;
+      expect(settled.incidents[0]!.message).toContain(message);
+      expect(settled.userTasks[0]!.state).toBe('completing');
+    }
+  });
+
+  it('should retry a failed listener job through its incident without running the listeners before it again', async () => {
+    // given a completing listener whose handler fails until the incident is retried
+    let fixed = false;
+    const { calls, handlers } = logging(['first', 'second'], {
+      second: () => {
+        if (!fixed) throw new Error('down');
+        return {};
+      },
+    });
+    const engine = await engineWith(
+      userTask(taskListeners(['completing', 'first'], ['completing', 'second', 'retries="1"'])),
+      handlers,
+    );
+    const id = await engine.start('p');
+    await engine.completeUserTask((await openTask(engine, id)).id, { done: true });
+    const settled = await engine.settled(id);
+    if (settled.status !== 'waiting') throw new Error('expected an incident');
+
+    // when the incident is retried
+    fixed = true;
+    await engine.retryIncident(settled.incidents[0]!.id);
+
+    // then only the failed listener ran again, and the task completed with the completion's variables
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['first@x', 'second@x', 'second@x']);
+    expect((await engine.instance(id))!.variables).toEqual({ done: true });
+  });
+
+  it('should run the transition again from its first listener when a listener’s type expression failed', async () => {
+    // given a second completing listener whose type is a variable the instance lacks
+    const { calls, handlers } = logging(['first', 'late'], { first: () => ({ corrections: { priority: 9 } }) });
+    const engine = await engineWith(
+      userTask(taskListeners(['completing', 'first'], ['completing', '=kind'])),
+      handlers,
+    );
+    const id = await engine.start('p');
+    await engine.completeUserTask((await openTask(engine, id)).id, { done: true });
+    const settled = await engine.settled(id);
+    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    expect(settled.incidents[0]!.message).toContain('a job type must be a non-empty string');
+
+    // when the incident is retried
+    await engine.retryIncident(settled.incidents[0]!.id);
+
+    // then the first listener ran again, from the task as the completion asked for it, and the incident is back
+    const again = await engine.settled(id);
+    if (again.status !== 'waiting') throw new Error('expected an incident');
+    expect(calls).toEqual(['first@x', 'first@x']);
+    expect(again.incidents).toHaveLength(1);
+    expect(again.userTasks[0]).toMatchObject({ state: 'completing', priority: 9 });
+  });
+
+  it('should give a completing listener’s type expression the completion’s variables', async () => {
+    const { calls, handlers } = logging(['late']);
+    const engine = await engineWith(userTask(taskListeners(['completing', '=kind'])), handlers);
+    const id = await engine.start('p');
+    await engine.completeUserTask((await openTask(engine, id)).id, { kind: 'late' });
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['late@x']);
+  });
+});
+
+describe('the model', () => {
+  it('should refuse canceling listeners by name, an unknown event and a listener without a type', async () => {
+    const engine = new Engine({ repository: createMemoryRepository() });
+    for (const [listener, message] of [
+      [['canceling', 'x'], 'eventType="canceling" is not run by Thresher yet'],
+      [['closing', 'x'], 'has eventType="closing"'],
+      [['completing', ''], 'has no type'],
+    ] as const) {
+      await expect(engine.deploy(userTask(taskListeners(listener as [string, string])))).rejects.toThrow(message);
+    }
+    await expect(
+      engine.deploy(
+        around(
+          `<bpmn:serviceTask id="x">${ext(`<zeebe:taskDefinition type="t" />${taskListeners(['completing', 'x'])}`)}</bpmn:serviceTask>`,
+        ),
+      ),
+    ).rejects.toBeInstanceOf(ModelError);
+  });
+
+  it('should read Zeebe’s names before 8.8 as the new ones, with a warning', async () => {
+    const { calls, handlers } = logging(['done']);
+    const engine = await engineWith(userTask(taskListeners(['complete', 'done'])), handlers);
+    const deployed = await engine.deploy(userTask(taskListeners(['complete', 'done'])));
+    expect(deployed.warnings.map((warning) => warning.message).join()).toContain('read as "completing"');
+    const id = await engine.start('p');
+    await engine.completeUserTask((await openTask(engine, id)).id);
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['done@x']);
+  });
+
+  it('should refuse a static priority out of range and a due date that is no date-time', async () => {
+    const engine = new Engine({ repository: createMemoryRepository() });
+    await expect(engine.deploy(userTask('<zeebe:priorityDefinition priority="101" />'))).rejects.toThrow(
+      /not an integer from 0 to 100/,
+    );
+    await expect(engine.deploy(userTask('<zeebe:taskSchedule dueDate="soon" />'))).rejects.toThrow(
+      /not an ISO 8601 date-time/,
+    );
+  });
+
+  it('should evaluate schedule and priority expressions when the task is created, as an incident when they do not fit', async () => {
+    const engine = await engineWith(
+      userTask('<zeebe:taskSchedule dueDate="=due" /><zeebe:priorityDefinition priority="=level" />'),
+    );
+    const good = await engine.start('p', { variables: { due: '2027-03-01T10:00:00Z', level: 5 } });
+    expect(await openTask(engine, good)).toMatchObject({ dueDate: '2027-03-01T10:00:00Z', priority: 5 });
+    const bad = await engine.start('p', { variables: { due: null, level: 500 } });
+    const settled = await engine.settled(bad);
+    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    expect(settled.incidents[0]!.message).toContain('it must be an integer from 0 to 100');
+  });
+});
