@@ -94,8 +94,9 @@ export function schema9to10(document: Record<string, unknown>): Record<string, u
 
 /**
  * Schema 11 adds user task listeners (`JobRecord.taskListener`, `UserTaskRecord.transition`, the incident
- * resume `task`) and a user task's `dueDate`, `followUpDate` and `priority`. A schema-10 document was never
- * written with any of them (the compiler refused task listeners and ignored schedules and priorities).
+ * resume `task`), a user task's `dueDate`, `followUpDate` and `priority`, and ad-hoc sub-processes
+ * (`ScopeRecord.adHoc`, `ScopeRecord.activation`). A schema-10 document was never written with any of them
+ * (the compiler refused task listeners and ad-hoc sub-processes, and ignored schedules and priorities).
  */
 export function schema10to11(document: Record<string, unknown>): Record<string, unknown> {
   return { ...document };

@@ -72,6 +72,16 @@ export interface ScopeRecord {
    * compensation handler will read; absent while there are none. @since schema 6
    */
   ledger?: LedgerEntry[];
+  /**
+   * An ad-hoc sub-process's scope: how many activations it began (each runs in a scope of its own), and
+   * `done` once its completion condition was met (or its last activation completed without one). @since schema 11
+   */
+  adHoc?: { activations: number; done?: true };
+  /**
+   * One activation of an ad-hoc sub-process's element (the element it activated): a scope inside the ad-hoc
+   * sub-process's, whose new variables stay in it. @since schema 11
+   */
+  activation?: string;
 }
 
 /**

@@ -340,7 +340,9 @@ describe('a parked instance, continued by later commands on the same store', () 
     expect(view.userTasks).toEqual([expect.objectContaining({ id: taskId, elementId: 'approve' })]);
     const human = await ws.thresher(['show', instanceId, ...store('parked-show')]);
     expect(human.stdout).toContain(`Instance ${instanceId}`);
-    expect(human.stdout).toContain(`approve "Approve order" [task ${taskId}]`);
+    expect(human.stdout).toContain(
+      `approve "Approve order" [task ${taskId}]\n    state created; assignee (none); priority 50`,
+    );
   });
 
   it('should refuse to complete a task the instance does not have', async () => {

@@ -361,6 +361,26 @@ export class Engine {
     }));
   }
 
+  /**
+   * Activate elements of a running ad-hoc sub-process (`<instanceId>/<id>`, from `instance(id).adHocSubProcesses`),
+   * each in an activation of its own with its `variables` as locals, as Zeebe's activation API does. Refused,
+   * changing nothing, when it is done, or an element is given twice or has incoming flows.
+   */
+  async activateAdHocElements(
+    adHocId: string,
+    elements: readonly (string | { elementId: string; variables?: Variables })[],
+  ): Promise<void> {
+    const { instanceId, localId } = this.parseId('adHocSubProcess', adHocId);
+    const given = elements.map((element) =>
+      typeof element === 'string'
+        ? { elementId: element, variables: {} }
+        : { elementId: element.elementId, variables: { ...element.variables } },
+    );
+    encodeValue(given, '$elements');
+    const runtime = await this.parts.instances.runtime(instanceId);
+    await runtime.submit({ type: 'adHoc.activate', hostId: localId, elements: given });
+  }
+
   private async taskCommand(taskId: string, event: (localId: string) => InstanceEvent): Promise<void> {
     const { instanceId, localId } = this.parseId('userTask', taskId);
     const runtime = await this.parts.instances.runtime(instanceId);
@@ -462,7 +482,10 @@ export class Engine {
     if (this.parts.flags.closed) throw closedError();
   }
 
-  private parseId(kind: 'userTask' | 'incident', id: string): { instanceId: string; localId: string } {
+  private parseId(
+    kind: 'userTask' | 'incident' | 'adHocSubProcess',
+    id: string,
+  ): { instanceId: string; localId: string } {
     const parsed = parseExternalId(id);
     if (!parsed) throw new NotFoundError(kind, id);
     return parsed;

@@ -261,7 +261,13 @@ describe('compile refuses elements Thresher does not run yet', () => {
       'bpmn:Task',
       /loopCondition|loopMaximum/,
     ],
-    ['an ad-hoc sub-process', '<bpmn:adHocSubProcess id="x" />', 'x', 'bpmn:AdHocSubProcess', /is not supported yet/],
+    [
+      'an empty ad-hoc sub-process',
+      '<bpmn:adHocSubProcess id="x" />',
+      'x',
+      'bpmn:AdHocSubProcess',
+      /must have at least one activity/,
+    ],
     [
       'a business rule task that neither calls a decision nor makes a job',
       '<bpmn:businessRuleTask id="x" />',

@@ -15,6 +15,7 @@ const ORDER = sample('order-fulfilment.bpmn');
 /** The order process's own end events (those outside its sub-processes), sorted. */
 const ENDS = ['done', 'rejected'];
 const ORDER_HANDLERS = sample('handlers.mjs');
+const adHocSample = (name: string) => fileURLToPath(new URL(`../../../fixtures/ad-hoc/${name}`, import.meta.url));
 
 const serviceTask = (id: string, type: string) =>
   `<bpmn:serviceTask id="${id}">${ext(`<zeebe:taskDefinition type="${type}" />`)}</bpmn:serviceTask>`;
@@ -417,6 +418,40 @@ describe('loadFixture: moves', () => {
       }),
     ]);
   });
+  it('should load an activate move, elements by id or with variables', async () => {
+    const fixture = await load(
+      `models: ${adHocSample('incident-response.bpmn')}`,
+      `handlersModule: ${adHocSample('incident-response.handlers.mjs')}`,
+      'moves:',
+      '  - activate: respond',
+      '    elements: [status-update, { elementId: fix, variables: { attempt: 1 } }]',
+    );
+    expect(fixture.moves).toEqual([
+      {
+        line: 4,
+        index: 0,
+        kind: 'activate',
+        element: 'respond',
+        elements: [
+          { elementId: 'status-update', variables: {} },
+          { elementId: 'fix', variables: { attempt: 1 } },
+        ],
+      },
+    ]);
+  });
+  refuses(
+    'activating what the ad-hoc sub-process cannot activate',
+    [
+      `models: ${adHocSample('incident-response.bpmn')}`,
+      `handlersModule: ${adHocSample('incident-response.handlers.mjs')}`,
+      'moves:',
+      '  - activate: respond',
+      '    elements: [diagnose]',
+    ],
+    5,
+    'moves[0].elements[0]',
+    /"diagnose" cannot be activated in "respond"; it can activate: page-oncall, triage, fix, status-update/,
+  );
   refuses(
     'assigning an element that is not a user task',
     [...SMALL_HEAD, 'moves:', '  - assign: work', '    assignee: kim'],

@@ -1,5 +1,5 @@
 import { CheckpointErrorCode } from '@thresher/checkpoint';
-import type { Engine, InstanceView } from '@thresher/engine';
+import type { Engine, InstanceView, UserTaskView } from '@thresher/engine';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
 import { formatDecisionViews } from '../decisions-report.js';
@@ -71,8 +71,21 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
   }
   if (userTasks.length > 0) {
     lines.push('Open user tasks:');
-    for (const task of userTasks)
+    for (const task of userTasks) {
       lines.push(`  ${task.elementId}${task.name ? ` "${task.name}"` : ''} [task ${task.id}]`);
+      const full = view.userTasks.find((each) => each.id === task.id);
+      if (full) lines.push(`    ${taskFields(full)}`);
+    }
+  }
+  if (view.adHocSubProcesses.length > 0) {
+    lines.push('Ad-hoc sub-processes:');
+    for (const adHoc of view.adHocSubProcesses) {
+      const can = adHoc.activatable.map((element) => element.elementId).join(', ');
+      const running = adHoc.active.length > 0 ? adHoc.active.join(', ') : '(nothing)';
+      lines.push(
+        `  ${adHoc.elementId} [${adHoc.id}]${adHoc.done ? ' completing' : ''}: running ${running}; can activate ${can}`,
+      );
+    }
   }
   if (view.incidents.length > 0) {
     lines.push('Incidents:');
@@ -99,6 +112,16 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
     lines.push(rows.length === 0 ? '  (none)' : indent(formatTable(['#', 'ELEMENT', 'SCOPE', 'TRACK'], rows)));
   }
   return lines.join('\n');
+}
+
+/** A user task's fields as `show` prints them: its state, assignee, candidates, dates and priority. */
+function taskFields(task: UserTaskView): string {
+  const parts = [`state ${task.state}`, `assignee ${task.assignee ?? '(none)'}`, `priority ${task.priority}`];
+  if (task.candidateGroups.length > 0) parts.push(`groups ${task.candidateGroups.join(', ')}`);
+  if (task.candidateUsers.length > 0) parts.push(`users ${task.candidateUsers.join(', ')}`);
+  if (task.dueDate) parts.push(`due ${task.dueDate}`);
+  if (task.followUpDate) parts.push(`follow-up ${task.followUpDate}`);
+  return parts.join('; ');
 }
 
 function indent(table: string): string {

@@ -1,4 +1,5 @@
 import { jobCompleted, jobFailed } from './activities.js';
+import { activateElements } from './ad-hoc.js';
 import { callEnded, callFailed } from './calls.js';
 import { fireConditions } from './conditions.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
@@ -70,6 +71,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return assignUserTask(ctx, event.taskId, event.assignee, event.action, event.allowOverride);
     case 'userTask.update':
       return updateUserTask(ctx, event.taskId, event.changes, event.action);
+    case 'adHoc.activate':
+      return activateElements(ctx, event.hostId, event.elements);
     case 'incident.retry':
       return retryIncident(ctx, event.incidentId, (task) => retryTransition(ctx, task));
     case 'call.failed':

@@ -34,6 +34,8 @@ export type InstanceEvent =
   /** Change the task's candidates, dates or priority (null or '' clears one). */
   | { type: 'userTask.update'; taskId: string; changes: Record<string, unknown>; action: string }
   | { type: 'incident.retry'; incidentId: string }
+  /** Activate elements of a running ad-hoc sub-process (its host track), each with its variables. */
+  | { type: 'adHoc.activate'; hostId: string; elements: { elementId: string; variables: Variables }[] }
   /** The child of a call could not be started: an incident on the call. */
   | { type: 'call.failed'; childId: string; error: string }
   /** A called child ended, or threw an error or escalation it did not catch (its outbox entry `entryId`). */

@@ -1,6 +1,7 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { Node } from '../model/types.js';
+import { isActivationStandIn, leaveStandIn } from './ad-hoc.js';
 import { nodeOf, type StepContext } from './context.js';
 import { chooseFlows, FlowError } from './gateways.js';
 import { mapOrIncident, raiseIncident } from './incidents.js';
@@ -22,6 +23,8 @@ import { move, place, record, spawn } from './tracks.js';
 export function leave(ctx: StepContext, track: TrackRecord): void {
   // A process or an event sub-process running its end listeners: a track stands for it.
   if (isScopeTrack(ctx.state, track)) return leaveScopeTrack(ctx, track);
+  // An ad-hoc activation's failed output or condition, retried: the activation is looked at again.
+  if (isActivationStandIn(ctx, track)) return leaveStandIn(ctx, track);
   const node = nodeOf(ctx, track.nodeId);
   // A looping activity's inner track ends in its body (no flows) once the body has collected what it gave.
   const body = node.loop !== undefined && isBodyTrack(ctx, track, node);
@@ -103,7 +106,8 @@ function applyOutputs(ctx: StepContext, track: TrackRecord, node: Node): Variabl
     ctx.state.propagate(target, outputs);
     return outputs;
   }
-  if (track.result !== null && node.type !== 'subProcess') ctx.state.propagate(target, track.result);
+  // A sub-process produces nothing of its own; an ad-hoc one its output collection.
+  if (track.result !== null && (node.type !== 'subProcess' || node.adHoc)) ctx.state.propagate(target, track.result);
   return null;
 }
 

@@ -1,7 +1,8 @@
 import type { ScopeRecord } from '@thresher/checkpoint';
 import { advanceScope, moveBy, type Performers, type ScopeAction, type ScopeEvent } from '../machines/index.js';
+import type { SubProcessNode } from '../model/types.js';
 import { notifyParentOfEnd } from './call-outcomes.js';
-import { announce, type StepContext } from './context.js';
+import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { handOnLedger } from './ledgers.js';
 import { move } from './tracks.js';
@@ -40,6 +41,9 @@ function resumeHost(ctx: StepContext, scope: ScopeRecord): void {
   }
   const host = ctx.state.track(scope.hostTrack);
   host.locals = { ...scope.data };
+  // An ad-hoc sub-process hands its output collection on, as Zeebe propagates it to the parent scope.
+  const collection = (nodeOf(ctx, scope.nodeId) as SubProcessNode).adHoc?.outputCollection;
+  if (collection) host.result = { [collection]: scope.data[collection] ?? [] };
   host.wait = null;
   move(ctx, host, 'RESUME');
 }

@@ -1,6 +1,7 @@
 import type { ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { SubProcessNode } from '../model/types.js';
+import { type AdHocNode, activationCompleted, beginAdHoc, elementsToActivate } from './ad-hoc.js';
 import { handlerCompleted, isSweepScope } from './compensation.js';
 import { nodeOf, type StepContext } from './context.js';
 import { armEventSubProcesses } from './event-subprocesses.js';
@@ -14,7 +15,8 @@ import { move, spawn } from './tracks.js';
 /**
  * Embedded sub-processes: a host track opens a scope with the data its input mappings make, waits on it,
  * and resumes once every track inside has ended — one scope per activation, so a loop's second pass never
- * shares a path (or a step identity) with its first.
+ * shares a path (or a step identity) with its first. An ad-hoc sub-process activates its elements instead of
+ * starting at a start event (`ad-hoc.ts`).
  */
 
 export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessNode): void {
@@ -24,8 +26,14 @@ export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessN
     ? { ...host.locals }
     : mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
   if (!data) return;
+  // An ad-hoc sub-process's elements are chosen before its scope opens: a wrong choice opens nothing.
+  const elements = node.adHoc
+    ? elementsToActivate(ctx, host, node as AdHocNode, { ...ctx.state.visible(parent), ...data })
+    : [];
+  if (!elements) return;
   const path = scopePath(parent, node.id, { pass: host.attempt });
-  ctx.state.scopes.set(path, newScope(path, node.id, parent, host.id, data));
+  const scope = newScope(path, node.id, parent, host.id, data);
+  ctx.state.scopes.set(path, scope);
   if (!armEventSubProcesses(ctx, path, host)) {
     ctx.state.scopes.delete(path);
     return;
@@ -33,6 +41,7 @@ export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessN
   host.locals = null;
   host.wait = { kind: 'scope', path };
   move(ctx, host, 'WAIT');
+  if (node.adHoc) return beginAdHoc(ctx, scope, node as AdHocNode, elements);
   const start = node.startNodes[0];
   if (!start) throw new InvalidStateError(`sub-process ${node.id} has no none start event`);
   spawn(ctx, path, start, null);
@@ -46,10 +55,11 @@ export function closeDrainedScopes(ctx: StepContext): boolean {
   let closed = false;
   for (const scope of [...ctx.state.scopes.values()].reverse()) {
     if (scope.state !== 'active' || ctx.state.liveTracks(scope.path).length > 0) continue;
-    // A running event sub-process keeps its scope open.
-    if (hasOpenChild(ctx, scope.path)) continue;
+    // A running event sub-process keeps its scope open; an ad-hoc sub-process stays open until it is done.
+    if (hasOpenChild(ctx, scope.path) || (scope.adHoc && !scope.adHoc.done)) continue;
     closed = true;
-    if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
+    if (scope.activation !== undefined) activationCompleted(ctx, scope);
+    else if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
     else if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
     else if (!endScopeListeners(ctx, scope)) moveScope(ctx, scope, 'COMPLETE');
   }

@@ -181,13 +181,14 @@ export class InstanceState {
 
   /**
    * Set variables as Zeebe propagates them: each lands in the nearest scope (from `path` outwards) that
-   * already holds it, else in the root scope.
+   * already holds it, else in the root scope — or, inside an ad-hoc sub-process, in the activation's scope,
+   * where what its elements write stays.
    */
   propagate(path: string, variables: Variables): void {
     const chain = this.chain(path).reverse();
-    const root = chain[chain.length - 1]!;
+    const fallback = chain.find((scope) => scope.activation !== undefined) ?? chain[chain.length - 1]!;
     for (const [name, value] of Object.entries(variables)) {
-      const holder = chain.find((scope) => Object.hasOwn(scope.data, name)) ?? root;
+      const holder = chain.find((scope) => Object.hasOwn(scope.data, name)) ?? fallback;
       holder.data[name] = value;
     }
   }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AD_HOC_EXTENSION, checkAdHocInside, readAdHoc } from './ad-hoc.js';
 import { associationsOf, checkCompensation, checkTransactions } from './compensation.js';
 import { checkEventRules } from './event-rules.js';
 import type { Scope } from './events.js';
@@ -175,12 +176,19 @@ function subProcess(
     context.issues.error(element, `sub-processes nested more than ${MAX_DEPTH} deep are not supported`);
     return null;
   }
+  const adHoc = element.$type === 'bpmn:AdHocSubProcess';
   const extensions = readExtensions(
     element,
-    ['zeebe:IoMapping', TOUCHPOINT_EXTENSION, LISTENERS_EXTENSION],
+    [
+      'zeebe:IoMapping',
+      TOUCHPOINT_EXTENSION,
+      LISTENERS_EXTENSION,
+      ...(adHoc ? [AD_HOC_EXTENSION, 'zeebe:TaskDefinition'] : []),
+    ],
     context.issues,
   );
   frame.io = readIoMapping(element, extensions.get('zeebe:IoMapping'), context.issues);
+  if (adHoc) return adHocSubProcess(context, element, frame, depth, extensions);
   const triggeredByEvent = element.triggeredByEvent === true;
   const transaction = element.$type === 'bpmn:Transaction';
   const node: SubProcessNode = triggeredByEvent
@@ -212,6 +220,29 @@ function subProcess(
       `an embedded sub-process needs exactly one none start event, found ${node.startNodes.length}`,
     );
   }
+  return node;
+}
+
+/** An ad-hoc sub-process: its elements compiled like a sub-process's, then checked and listed as Zeebe does. */
+function adHocSubProcess(
+  context: ProcessContext,
+  element: ModdleElement,
+  frame: NodeFrame,
+  depth: number,
+  extensions: Map<string, ModdleElement>,
+): SubProcessNode | null {
+  const spec = readAdHoc(
+    element,
+    extensions.get(AD_HOC_EXTENSION),
+    extensions.has('zeebe:TaskDefinition'),
+    context.issues,
+  );
+  const node: SubProcessNode = { ...frame, type: NodeType.SubProcess, startNodes: [] };
+  context.nodes.set(node.id, node);
+  compileContainer(context, element, node.id, depth + 1, 'subProcess');
+  const activatable = checkAdHocInside(element, node, context.nodes, context.issues);
+  if (!spec || !activatable) return null;
+  node.adHoc = { ...spec, activatable };
   return node;
 }
 

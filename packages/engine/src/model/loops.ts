@@ -165,7 +165,7 @@ function cardinality(activity: ModdleElement, loop: ModdleElement, issues: Issue
 }
 
 /** A condition body (`completionCondition`, `loopCondition`): `=` FEEL; null when absent or refused. */
-function bodyExpression(
+export function bodyExpression(
   activity: ModdleElement,
   loop: ModdleElement,
   property: string,

@@ -52,6 +52,7 @@ const SUPPORTED: Readonly<Record<string, NodeType>> = {
   'bpmn:InclusiveGateway': NodeType.InclusiveGateway,
   'bpmn:SubProcess': NodeType.SubProcess,
   'bpmn:Transaction': NodeType.SubProcess,
+  'bpmn:AdHocSubProcess': NodeType.SubProcess,
   'bpmn:IntermediateCatchEvent': NodeType.IntermediateCatchEvent,
   'bpmn:IntermediateThrowEvent': NodeType.IntermediateThrowEvent,
   'bpmn:BoundaryEvent': NodeType.BoundaryEvent,

@@ -152,7 +152,9 @@ function following(node: Node, process: ProcessDef, processes: ReadonlyMap<strin
       const found = owner.nodes.get(id);
       return found ? [found] : [];
     });
-  if (node.type === NodeType.SubProcess) return node.triggeredByEvent ? [] : within(node.startNodes, process);
+  if (node.type === NodeType.SubProcess) {
+    return node.triggeredByEvent ? [] : within(node.adHoc ? node.adHoc.activatable : node.startNodes, process);
+  }
   if (node.type === NodeType.CallActivity) {
     const called = staticProcessId(node.calledElement.source);
     const target = called === undefined ? undefined : processes.get(called);

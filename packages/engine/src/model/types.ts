@@ -337,6 +337,23 @@ export interface SubProcessNode extends NodeBase {
   triggeredByEvent?: boolean;
   /** A `bpmn:transaction`: a cancel end event inside compensates it and leaves by its cancel boundary. */
   transaction?: true;
+  /** A `bpmn:adHocSubProcess`: its elements are activated, not started by a start event. */
+  adHoc?: AdHocSpec;
+}
+
+/** An ad-hoc sub-process (Camunda 8.8): which elements it activates, and when it completes. */
+export interface AdHocSpec {
+  /** `zeebe:adHoc activeElementsCollection`: the ids of the elements to activate on entry; null: none. */
+  activeElements: Expression | null;
+  /** `bpmn:completionCondition`, evaluated as each activation completes; null: done when none is left. */
+  completionCondition: Expression | null;
+  /** `cancelRemainingInstances` (default true): a met condition cancels the activations still running. */
+  cancelRemaining: boolean;
+  /** `zeebe:adHoc outputCollection`: a local list each completed activation adds its `outputElement` to. */
+  outputCollection: string | null;
+  outputElement: Expression | null;
+  /** The inner elements an activation may start at: those without incoming flows (no boundary events). */
+  activatable: string[];
 }
 
 export type Node =

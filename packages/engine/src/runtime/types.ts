@@ -123,6 +123,21 @@ export interface UserTaskView extends UserTaskFieldsView {
   revision: number;
 }
 
+/** A running ad-hoc sub-process, as `instance(id).adHocSubProcesses` shows it. */
+export interface AdHocView {
+  /** `<instanceId>/<id>`, as `engine.activateAdHocElements` takes it. */
+  id: string;
+  elementId: string;
+  /** The elements an activation may start at (those without incoming flows). */
+  activatable: { elementId: string; elementName: string | null }[];
+  /** The element each running activation started at, in the order they began. */
+  active: string[];
+  /** How many activations it began: a caller that lost track of an activation (it crashed) tells by it whether it landed. */
+  activations: number;
+  /** Its completion condition was met: it completes once its remaining activations are done, and takes no more. */
+  done: boolean;
+}
+
 export interface InstanceView {
   id: string;
   processId: string;
@@ -145,6 +160,8 @@ export interface InstanceView {
   incidents: IncidentRecord[];
   /** Open user tasks (reading them restores nothing and dispatches nothing). */
   userTasks: UserTaskView[];
+  /** Running ad-hoc sub-processes, each with what it can activate and what runs. */
+  adHocSubProcesses: AdHocView[];
   /** Ids of the messages and signals it has taken (the latest 1,000). */
   received: string[];
   /** Completed elements in order. */

@@ -3,7 +3,7 @@ import type { LiveTouchpoint } from '../common/touchpoint-types.js';
 import type { InstanceState } from '../core/state.js';
 import { DEFAULT_PRIORITY } from '../core/user-task-fields.js';
 import { NodeType, type ProcessDef } from '../model/types.js';
-import type { CallView, InstanceView, UserTaskView } from './types.js';
+import type { AdHocView, CallView, InstanceView, UserTaskView } from './types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {
@@ -43,6 +43,32 @@ export function userTaskView(
   };
 }
 
+/** The running ad-hoc sub-processes: their scopes, with the activations inside each. */
+function adHocViews(state: InstanceState, process: ProcessDef | undefined): AdHocView[] {
+  const views: AdHocView[] = [];
+  for (const scope of state.scopes.values()) {
+    if (!scope.adHoc || scope.hostTrack === null) continue;
+    const node = process?.nodes.get(scope.nodeId);
+    const activatable = node?.type === NodeType.SubProcess ? (node.adHoc?.activatable ?? []) : [];
+    const active: string[] = [];
+    for (const inner of state.scopes.values()) {
+      if (inner.parentPath === scope.path && inner.activation !== undefined) active.push(inner.activation);
+    }
+    views.push({
+      id: externalId(state.instance.id, scope.hostTrack),
+      elementId: scope.nodeId,
+      activatable: activatable.map((elementId) => ({
+        elementId,
+        elementName: process?.nodes.get(elementId)?.name ?? null,
+      })),
+      active,
+      activations: scope.adHoc.activations,
+      done: scope.adHoc.done === true,
+    });
+  }
+  return views;
+}
+
 function incidentView(instanceId: string, incident: IncidentRecord): IncidentRecord {
   return { ...incident, id: externalId(instanceId, incident.id) };
 }
@@ -77,6 +103,7 @@ export function instanceView(
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
+    adHocSubProcesses: adHocViews(state, process),
     received: [...instance.receivedIds],
     history: [...state.history],
     decisions: state.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),

@@ -58,7 +58,9 @@ export function processGraph(process: ProcessDef): ProcessGraph {
         return (members.get(containerId) ?? []).filter((id) => starts.has(id));
       }
       const container = node(containerId);
-      return container.type === NodeType.SubProcess ? container.startNodes : [];
+      // An ad-hoc sub-process may start at any element it can activate.
+      if (container.type !== NodeType.SubProcess) return [];
+      return container.adHoc ? container.adHoc.activatable : container.startNodes;
     },
     successors(id) {
       let found = successors.get(id);
