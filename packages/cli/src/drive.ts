@@ -87,6 +87,17 @@ export interface SubscriptionInfo {
   command?: string;
 }
 
+/** A running ad-hoc sub-process that takes activations, as a parked outcome lists it. */
+export interface AdHocInfo {
+  /** `<instanceId>/<id>`. */
+  id: string;
+  elementId: string;
+  /** The elements it can activate. */
+  activatable: string[];
+  /** `thresher activate …` of its first element; absent for `memory:`, which keeps nothing. */
+  command?: string;
+}
+
 interface OutcomeBase {
   instanceId: string;
   processId: string;
@@ -104,9 +115,11 @@ export type ParkedOutcome = OutcomeBase & {
   timers: TimerInfo[];
   /** Messages and signals it waits for. */
   subscriptions: SubscriptionInfo[];
+  /** Ad-hoc sub-processes that take activations. */
+  adHocSubProcesses: AdHocInfo[];
   /**
-   * Commands that continue the instance: `complete` per user task, `send`/`signal` per subscription, then
-   * `resume` last; empty for the `memory:` store, which keeps nothing.
+   * Commands that continue the instance: `complete` per user task, `activate` per ad-hoc sub-process,
+   * `send`/`signal` per subscription, then `resume` last; empty for the `memory:` store, which keeps nothing.
    */
   commands: string[];
   /** Set when a stdin or `--choose` answer was unusable: the instance is parked but the run exits 2. */
@@ -316,6 +329,9 @@ function eventReason(state: WaitingState, waitTimers: number, now: number): stri
         : `signal ${subscription.name}`,
     ),
     ...state.timers.map((timer) => `timer ${timer.elementId} due in ${humanDuration(Math.max(0, timer.dueAt - now))}`),
+    ...state.adHocSubProcesses
+      .filter((adHoc) => !adHoc.done)
+      .map((adHoc) => `activations of ad-hoc sub-process ${adHoc.elementId}`),
   ];
   if (waits.length === 0) return 'it waits for something the CLI cannot give';
   const beyond = state.timers.length > 0 ? ` (later than --wait-timers ${isoDuration(waitTimers)})` : '';
@@ -353,10 +369,28 @@ function parked(session: Session, base: OutcomeBase, state: WaitingState, reason
     const key = subscription.correlationKey === null ? '' : ` --key ${shellQuote(subscription.correlationKey)}`;
     return { ...info, command: `thresher send ${name}${key}${flags}` };
   });
-  const outcome = { status: 'parked' as const, ...base, userTasks: open, timers, subscriptions, reason };
+  const adHocSubProcesses = state.adHocSubProcesses
+    .filter((adHoc) => !adHoc.done)
+    .map((adHoc): AdHocInfo => {
+      const activatable = adHoc.activatable.map((element) => element.elementId);
+      const info: AdHocInfo = { id: adHoc.id, elementId: adHoc.elementId, activatable };
+      if (memory) return info;
+      const element = shellQuote(activatable[0] ?? 'ELEMENT');
+      return { ...info, command: `thresher activate ${id} ${shellQuote(adHoc.elementId)} ${element}${flags}` };
+    });
+  const outcome = {
+    status: 'parked' as const,
+    ...base,
+    userTasks: open,
+    timers,
+    subscriptions,
+    adHocSubProcesses,
+    reason,
+  };
   if (memory) return { ...outcome, commands: [] };
   const commands = [
     ...open.map((task) => `thresher complete ${id} ${shellQuote(taskArgument(task, open))} --var k=v${flags}`),
+    ...adHocSubProcesses.flatMap((adHoc) => (adHoc.command ? [adHoc.command] : [])),
     ...new Set(subscriptions.flatMap((subscription) => (subscription.command ? [subscription.command] : []))),
     `thresher resume ${id}${flags}`,
   ];

@@ -36,7 +36,8 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
       const tasks = outcome.userTasks.map(
         (task) => `user task ${task.name ? `"${task.name}" ` : ''}(${task.elementId}) [task ${task.id}]`,
       );
-      const waitsOnEvents = outcome.timers.length > 0 || outcome.subscriptions.length > 0;
+      const waitsOnEvents =
+        outcome.timers.length > 0 || outcome.subscriptions.length > 0 || outcome.adHocSubProcesses.length > 0;
       const lines = [`Instance ${outcome.instanceId} is parked${process}: ${outcome.reason}.`];
       if (tasks.length > 0) lines.push(`It waits on ${tasks.join(', ')}.`);
       else if (!waitsOnEvents) lines.push('It waits for something the CLI cannot give.');
@@ -65,8 +66,8 @@ export function formatOutcome(outcome: Outcome, session: Session): string {
 }
 
 /**
- * One line per message, signal and timer a parked instance waits for, each with the command that
- * continues it (none for `memory:`).
+ * One line per message, signal, ad-hoc sub-process and timer a parked instance waits for, each with the
+ * command that continues it (none for `memory:`).
  */
 function eventLines(outcome: ParkedOutcome, now: number): string[] {
   const lines: string[] = [];
@@ -79,6 +80,12 @@ function eventLines(outcome: ParkedOutcome, now: number): string[] {
       ? ` — ${subscription.kind === 'message' ? 'send' : 'broadcast'} it with: ${subscription.command}`
       : '';
     lines.push(`  ${what} at ${subscription.elementId}${how}`);
+  }
+  for (const adHoc of outcome.adHocSubProcesses) {
+    const how = adHoc.command ? ` — activate elements with: ${adHoc.command}` : '';
+    lines.push(
+      `  waiting for activations of ad-hoc sub-process ${adHoc.elementId} (it can activate ${adHoc.activatable.join(', ')})${how}`,
+    );
   }
   const resume = outcome.commands.at(-1);
   for (const timer of outcome.timers) {

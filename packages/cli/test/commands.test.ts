@@ -22,6 +22,23 @@ beforeAll(() => {
   ws.write('doubler.bpmn', definitions('doubler-defs', scriptProcess()));
   ws.write('approval.bpmn', definitions('approval-defs', approvalProcess));
   ws.write('greeting.bpmn', definitions('greeting-defs', serviceProcess));
+  ws.write(
+    'adhoc.bpmn',
+    definitions(
+      'adhoc-defs',
+      `  <bpmn:process id="adhoc" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:adHocSubProcess id="steps">
+      <bpmn:scriptTask id="double"><bpmn:extensionElements><zeebe:script expression="=n * 2" resultVariable="out" /></bpmn:extensionElements></bpmn:scriptTask>
+      <bpmn:scriptTask id="negate"><bpmn:extensionElements><zeebe:script expression="=-n" resultVariable="out" /></bpmn:extensionElements></bpmn:scriptTask>
+      <bpmn:extensionElements><zeebe:adHoc outputCollection="outs" outputElement="=out" /></bpmn:extensionElements>
+    </bpmn:adHocSubProcess>
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="steps" />
+    <bpmn:sequenceFlow id="f2" sourceRef="steps" targetRef="end" />
+  </bpmn:process>`,
+    ),
+  );
   ws.write('two.bpmn', definitions('two-defs', scriptProcess('first'), scriptProcess('second')));
   ws.write('calls.bpmn', definitions('calls-defs', callerProcess('caller', 'call', 'approval'), approvalProcess));
   ws.write(
@@ -414,6 +431,46 @@ describe('thresher complete, by task id', () => {
     const complete = await ws.thresher(['complete', 'no-such-instance', 'approve', ...store('ids')]);
     expect(complete.code).toBe(ExitCode.Failed);
     expect(complete.stderr).toContain('no instance no-such-instance');
+  });
+});
+
+describe('thresher activate', () => {
+  it('should park an ad-hoc sub-process waiting for activations with the command, then activate and finish it', async () => {
+    const run = await ws.thresher(['run', 'adhoc.bpmn', ...store('adhoc'), '--json']);
+    expect(run.code).toBe(ExitCode.Parked);
+    const parked = run.json<
+      Outcome & { adHocSubProcesses: { elementId: string; activatable: string[]; command: string }[] }
+    >();
+    expect(parked.adHocSubProcesses).toEqual([
+      expect.objectContaining({
+        elementId: 'steps',
+        activatable: ['double', 'negate'],
+        command: expect.stringContaining(`thresher activate ${parked.instanceId} steps double`),
+      }),
+    ]);
+    const activate = await ws.thresher([
+      'activate',
+      parked.instanceId,
+      'steps',
+      'double',
+      'negate',
+      '--var',
+      'n=3',
+      ...store('adhoc'),
+      '--json',
+    ]);
+    expect(activate.stderr).toBe('');
+    expect(activate.json<Outcome>()).toMatchObject({ status: 'completed', variables: { outs: [6, -3] } });
+  });
+
+  it('should refuse an element the ad-hoc sub-process cannot activate, and one that is not running', async () => {
+    const run = await ws.thresher(['run', 'adhoc.bpmn', ...store('adhoc-bad'), '--json']);
+    const { instanceId } = run.json<Outcome>();
+    const wrong = await ws.thresher(['activate', instanceId, 'steps', 'end', ...store('adhoc-bad')]);
+    expect(wrong.code).toBe(ExitCode.Failed);
+    expect(wrong.stderr).toContain('cannot activate "end"');
+    const none = await ws.thresher(['activate', instanceId, 'other', 'double', ...store('adhoc-bad')]);
+    expect(none.stderr).toContain(`instance ${instanceId} has no running ad-hoc sub-process "other"`);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { activateCommand } from './activate.js';
 import { completeCommand } from './complete.js';
 import { decideCommand } from './decide.js';
 import { helpCommand } from './help.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   instancesCommand,
   showCommand,
   completeCommand,
+  activateCommand,
   resumeCommand,
   retryCommand,
   sendCommand,

@@ -54,16 +54,30 @@ export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessN
 export function closeDrainedScopes(ctx: StepContext): boolean {
   let closed = false;
   for (const scope of [...ctx.state.scopes.values()].reverse()) {
-    if (scope.state !== 'active' || ctx.state.liveTracks(scope.path).length > 0) continue;
-    // A running event sub-process keeps its scope open; an ad-hoc sub-process stays open until it is done.
-    if (hasOpenChild(ctx, scope.path) || (scope.adHoc && !scope.adHoc.done)) continue;
+    if (!drained(ctx, scope)) continue;
     closed = true;
-    if (scope.activation !== undefined) activationCompleted(ctx, scope);
-    else if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
+    // Activations that end in one step complete in the order they began: their outputs are collected so.
+    if (scope.activation !== undefined) {
+      for (const sibling of [...ctx.state.scopes.values()]) {
+        if (sibling.activation !== undefined && sibling.parentPath === scope.parentPath && drained(ctx, sibling)) {
+          activationCompleted(ctx, sibling);
+        }
+      }
+    } else if (isSweepScope(ctx, scope)) handlerCompleted(ctx, scope as ScopeRecord & { hostTrack: string });
     else if (isBodyScope(scope)) bodyCompleted(ctx, scope, nodeOf(ctx, scope.nodeId));
     else if (!endScopeListeners(ctx, scope)) moveScope(ctx, scope, 'COMPLETE');
   }
   return closed;
+}
+
+/**
+ * Whether the scope is open with nothing left in it (still in the state: an earlier close may have taken it).
+ * A running event sub-process keeps its scope open; an ad-hoc sub-process stays open until it is done.
+ */
+function drained(ctx: StepContext, scope: ScopeRecord): boolean {
+  if (ctx.state.scopes.get(scope.path) !== scope || scope.state !== 'active') return false;
+  if (ctx.state.liveTracks(scope.path).length > 0 || hasOpenChild(ctx, scope.path)) return false;
+  return !scope.adHoc || scope.adHoc.done === true;
 }
 
 function hasOpenChild(ctx: StepContext, path: string): boolean {

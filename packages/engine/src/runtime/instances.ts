@@ -282,9 +282,9 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     if (!dehydrating && state.instance.status === 'running') return undefined;
     if (state.jobs.size > 0 || state.outbox.length > 0) return undefined;
     const idle = { stepping: false, working: false, delivering: false, backingOff: [], now: clock.now() };
-    // Its user tasks are shown with their model's headers; a running one's definition is deployed here.
-    const process =
-      state.userTasks.size > 0 ? await this.deps.definitions.pinnedProcess(state).catch(() => undefined) : undefined;
+    // Its user tasks and ad-hoc sub-processes are shown with what their model says; its definition is deployed here.
+    const modelled = state.userTasks.size > 0 || [...state.scopes.values()].some((scope) => scope.adHoc);
+    const process = modelled ? await this.deps.definitions.pinnedProcess(state).catch(() => undefined) : undefined;
     const settled = settledState(state, process, idle, options);
     return settled && { state: settled, seq: stored.seq };
   }

@@ -1,7 +1,7 @@
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import type { RetryWait, SettledOptions, SettledState } from './types.js';
-import { callViews, incidentViews, userTaskView } from './views.js';
+import { adHocViews, callViews, incidentViews, userTaskView } from './views.js';
 
 /** What the runtime is doing for an instance besides holding its state. */
 export interface Activity {
@@ -59,6 +59,7 @@ export function settledState(
       correlationKey: s.correlationKey,
     })),
     calls: callViews(state),
+    adHocSubProcesses: adHocViews(state, process),
   };
 }
 
@@ -91,5 +92,6 @@ export function withChildWaits(into: SettledState, child: SettledState): Settled
     retries: [...into.retries, ...child.retries].sort((a, b) => a.dueAt - b.dueAt),
     subscriptions: [...into.subscriptions, ...child.subscriptions],
     calls: [...into.calls, ...child.calls],
+    adHocSubProcesses: [...into.adHocSubProcesses, ...child.adHocSubProcesses],
   };
 }

@@ -237,6 +237,8 @@ export type SettledState =
        * theirs) wait on: a user task or incident of a child carries the child's id in its own.
        */
       calls: CallView[];
+      /** Running ad-hoc sub-processes: one waiting for activations waits on the outside world too. */
+      adHocSubProcesses: AdHocView[];
     };
 
 /**

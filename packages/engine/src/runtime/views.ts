@@ -44,7 +44,7 @@ export function userTaskView(
 }
 
 /** The running ad-hoc sub-processes: their scopes, with the activations inside each. */
-function adHocViews(state: InstanceState, process: ProcessDef | undefined): AdHocView[] {
+export function adHocViews(state: InstanceState, process: ProcessDef | undefined): AdHocView[] {
   const views: AdHocView[] = [];
   for (const scope of state.scopes.values()) {
     if (!scope.adHoc || scope.hostTrack === null) continue;
