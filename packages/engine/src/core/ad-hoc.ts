@@ -5,6 +5,7 @@ import type { AdHocSpec, SubProcessNode } from '../model/types.js';
 import { cancelInside } from './cancel.js';
 import { nextId, nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
+import { handOnLedger } from './ledgers.js';
 import { newScope, newTrack } from './records.js';
 import { moveScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
@@ -132,6 +133,7 @@ export function activationCompleted(ctx: StepContext, scope: ScopeRecord): void 
     if (!(error instanceof ExpressionError)) throw error;
     return standInIncident(ctx, scope, error.message);
   }
+  handOnLedger(ctx, scope);
   ctx.state.scopes.delete(scope.path);
   if (outputCollection && outputElement) {
     const list = parent.data[outputCollection];

@@ -29,7 +29,8 @@ export function handOnLedger(ctx: StepContext, scope: ScopeRecord): void {
   const inner = scope.ledger ?? [];
   const parent = scope.parentPath === null ? undefined : ctx.state.scopes.get(scope.parentPath);
   if (!parent) return;
-  if (isBodyScope(scope) || scope.hostTrack === null) {
+  // A body's, an event sub-process's or an ad-hoc activation's entries are its container's own.
+  if (isBodyScope(scope) || scope.hostTrack === null || scope.activation !== undefined) {
     append(parent, ...inner);
     return;
   }

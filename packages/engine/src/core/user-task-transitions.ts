@@ -91,7 +91,10 @@ export function taskListened(ctx: StepContext, job: JobRecord, result: Variables
   ctx.state.write('jobs').delete(job.id);
   delete transition.jobId;
   transition.done = index + 1;
-  if (read.denied) return (deny(ctx, task, read.reason), null);
+  if (read.denied) {
+    deny(ctx, task, read.reason);
+    return null;
+  }
   setFields(task, corrected);
   runTaskListeners(ctx, task);
   return null;
