@@ -257,6 +257,8 @@ export interface UserTaskRecord {
   transition?: UserTaskTransition;
   /** Transitions begun on the task (denied ones too): each one's listener jobs are invocations of their own. @since schema 11 */
   transitions?: number;
+  /** The last transition a task listener denied, until the next one begins: which, and why. @since schema 11 */
+  denied?: { event: UserTaskEvent; reason: string | null };
 }
 
 /** The fields of a user task that can be assigned, updated or corrected by a task listener. @since schema 11 */

@@ -234,7 +234,8 @@ export async function drive(
         return { ...parked(session, base, state, 'the briefing was not approved'), operator: 'declined' };
       }
     }
-    const task = state.userTasks[0];
+    // A task whose listeners are running (or stopped by an incident) takes no answer until they are done.
+    const task = state.userTasks.find((open) => open.state === 'created');
     if (!task) {
       const next = state.timers[0];
       if (next && next.dueAt - session.io.clock.now() <= waitTimers) {

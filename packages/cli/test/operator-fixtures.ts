@@ -43,6 +43,16 @@ export function question(overrides: Partial<OperatorQuestion> = {}): OperatorQue
     ],
     source: 'gateway',
     dueAt: null,
+    task: {
+      name: 'Approve order',
+      assignee: null,
+      candidateGroups: [],
+      candidateUsers: [],
+      dueDate: null,
+      followUpDate: null,
+      priority: 50,
+      denied: null,
+    },
     ...overrides,
   };
 }

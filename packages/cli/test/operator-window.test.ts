@@ -187,6 +187,29 @@ describe('choiceWindow', () => {
     ]);
   });
 
+  it('should show the task as its listeners left it, and why its last completion was denied', () => {
+    const base = question().task;
+    const text = choiceWindow(
+      question({
+        task: {
+          ...base,
+          assignee: 'kim',
+          priority: 90,
+          dueDate: '2027-01-15T17:00:00Z',
+          denied: { event: 'completing', reason: 'no decision given' },
+        },
+      }),
+      { now: 0 },
+      plain,
+    );
+    expect(rows(text).slice(3, 7)).toEqual([
+      '  Approve the order',
+      '  approve in instance i-1',
+      '  assignee kim · priority 90 · due 2027-01-15T17:00:00Z',
+      '  its last completing was denied by a task listener: no decision given',
+    ]);
+  });
+
   it("should say when the options come from the task's form", () => {
     expect(choiceWindow(question({ source: 'form' }), { now: 0 }, plain)).toContain("from the task's form");
   });

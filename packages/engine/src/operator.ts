@@ -44,7 +44,8 @@ export async function runWithOperator(
     const instanceId = 'instanceId' in run ? run.instanceId : await engine.start(run.processId, run.start);
     for (;;) {
       const state = await engine.settled(instanceId, options.settled);
-      const task = state.status === 'waiting' ? state.userTasks[0] : undefined;
+      // A task whose listeners are running (or stopped by an incident) takes no answer until they are done.
+      const task = state.status === 'waiting' ? state.userTasks.find((open) => open.state === 'created') : undefined;
       if (!task) return { outcome: 'settled', instanceId, state };
       const question = await engine.question(task.id, { forms: options.forms });
       const answer = await untilGone(engine, question, operator);

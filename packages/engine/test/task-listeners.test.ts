@@ -208,7 +208,8 @@ describe('completing listeners', () => {
 
     // when it is completed without approval, then with it
     await engine.completeUserTask(task.id, { approved: false, note: 'no' });
-    expect(await openTask(engine, id)).toMatchObject({ state: 'created' });
+    expect(await openTask(engine, id)).toMatchObject({ state: 'created', denied: { event: 'completing', reason: null } });
+    expect((await engine.question(task.id)).task.denied).toEqual({ event: 'completing', reason: null });
     await engine.completeUserTask(task.id, { approved: true });
 
     // then the denied completion's variables were dropped; the second completed the task

@@ -179,6 +179,23 @@ export function optionRows(options: readonly ChoiceOption[]): string[] {
 }
 
 /** The choice window: which touchpoint, its label, the numbered options and where they come from. */
+/** The task's fields as its listeners left them (the ones set), and the last transition they denied. */
+function taskLines(question: OperatorQuestion): string[] {
+  const { task } = question;
+  const parts: string[] = [];
+  if (task.assignee) parts.push(`assignee ${task.assignee}`);
+  if (task.candidateGroups.length > 0) parts.push(`groups ${task.candidateGroups.join(', ')}`);
+  if (task.candidateUsers.length > 0) parts.push(`users ${task.candidateUsers.join(', ')}`);
+  if (task.priority !== 50) parts.push(`priority ${task.priority}`);
+  if (task.dueDate) parts.push(`due ${task.dueDate}`);
+  const lines = parts.length > 0 ? [`  ${parts.join(' · ')}`] : [];
+  if (task.denied) {
+    const why = task.denied.reason ? `: ${task.denied.reason}` : '';
+    lines.push(`  its last ${task.denied.event} was denied by a task listener${why}`);
+  }
+  return lines;
+}
+
 export function choiceWindow(question: OperatorQuestion, context: ChoiceContext, style: WindowStyle): string {
   const { touchpoint } = question;
   const where =
@@ -188,7 +205,7 @@ export function choiceWindow(question: OperatorQuestion, context: ChoiceContext,
         ? `TOUCHPOINT ${touchpoint.index + 1}`
         : 'USER TASK';
   const label = touchpoint?.label ?? context.name ?? question.elementId;
-  const body = [`  ${label}`, `  ${question.elementId} in instance ${question.instanceId}`, ''];
+  const body = [`  ${label}`, `  ${question.elementId} in instance ${question.instanceId}`, ...taskLines(question), ''];
   if (question.options.length > 0) body.push(...optionRows(question.options), '');
   // No options to number means JSON is asked for, whatever the source was meant to give.
   const source = question.options.length > 0 ? question.source : 'variables';

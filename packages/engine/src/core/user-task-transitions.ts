@@ -30,6 +30,7 @@ export function beginTransition(
 ): void {
   const round = task.transitions ?? 0;
   task.transitions = round + 1;
+  delete task.denied;
   task.transition = { event, action, before: fieldsOf(task), requested, done: 0, round, ...extra };
   setFields(task, requested);
   runTaskListeners(ctx, task);
@@ -136,6 +137,7 @@ function deny(ctx: StepContext, task: UserTaskRecord, reason: string | null): vo
   const transition = task.transition!;
   setFields(task, transition.before);
   delete task.transition;
+  task.denied = { event: transition.event, reason };
   announce(ctx, {
     id: eventId(ctx.id, 'userTask.denied', task.id, transition.round),
     type: 'userTask.denied',

@@ -6,11 +6,17 @@ import type { ProcessDef } from '../model/types.js';
 import { userTaskChoices } from '../touchpoints/choices.js';
 import { processPlan } from '../touchpoints/plan.js';
 import type { OperatorQuestion } from '../touchpoints/types.js';
-import { externalId } from './views.js';
+import type { UserTaskView } from './types.js';
+import { externalId, userTaskView } from './views.js';
 
 /** The instance's touchpoints as they stand; null when it is not tracked (started before schema 7). */
 export function liveTouchpoints(state: InstanceState, process: ProcessDef): LiveTouchpoint[] | null {
   return state.touchpoints?.map((record, index) => live({ process }, index, record)) ?? null;
+}
+
+function questionTask(view: UserTaskView): OperatorQuestion['task'] {
+  const { name, assignee, candidateGroups, candidateUsers, dueDate, followUpDate, priority, denied } = view;
+  return { name, assignee, candidateGroups, candidateUsers, dueDate, followUpDate, priority, denied };
 }
 
 /**
@@ -42,5 +48,6 @@ export function userTaskQuestion(
     options,
     source,
     dueAt,
+    task: questionTask(userTaskView(state, process, task)),
   };
 }

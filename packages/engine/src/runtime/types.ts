@@ -121,6 +121,8 @@ export interface UserTaskView extends UserTaskFieldsView {
    * lost track of a command (a crash) tells by it whether the command landed.
    */
   revision: number;
+  /** The last transition a task listener denied (until the next one begins), and why; null when none was. */
+  denied: { event: UserTaskEvent; reason: string | null } | null;
 }
 
 /** A running ad-hoc sub-process, as `instance(id).adHocSubProcesses` shows it. */

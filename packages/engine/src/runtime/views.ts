@@ -40,6 +40,7 @@ export function userTaskView(
     headers: { ...(node?.type === NodeType.UserTask ? node.headers : undefined) },
     state: task.transition?.event ?? 'created',
     revision: task.transitions ?? 0,
+    denied: task.denied ? { ...task.denied } : null,
   };
 }
 
