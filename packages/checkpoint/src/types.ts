@@ -125,7 +125,23 @@ export type TrackWait =
   /** A call activity: the called instance `childId` runs; its end (or its error, its escalation) comes back here. @since schema 5 */
   | { kind: 'call'; childId: string }
   /** A compensation throw (or a transaction's cancel end): its sweep runs the handlers (`sweep`). @since schema 6 */
-  | { kind: 'sweep' };
+  | { kind: 'sweep' }
+  /**
+   * What interrupted an element waits, held, while user tasks it terminated run their canceling listeners (the
+   * tracks `on`), then goes on as `then` says. @since schema 11
+   */
+  | { kind: 'held'; on: string[]; then: HeldThen };
+
+/**
+ * How a held interrupter goes on once the terminations it waited for are done: a boundary event's track enters
+ * it (`enter`); a scope's termination ends it (`terminate`: by the terminate end event `nodeId`, or '' for a
+ * cancelled instance; its track a stand-in); an interrupting event sub-process starts (`eventSubProcess`, its
+ * track a stand-in at its start event). @since schema 11
+ */
+export type HeldThen =
+  | { kind: 'enter' }
+  | { kind: 'terminate'; nodeId: string }
+  | { kind: 'eventSubProcess'; startNode: string; variables: Variables };
 
 /**
  * Where a looping activity is (multi-instance or standard loop), kept on its host track: how many bodies,
@@ -271,8 +287,8 @@ export interface UserTaskFields {
   priority?: number;
 }
 
-/** A user task event its task listeners (`zeebe:taskListener`) run at. @since schema 11 */
-export type UserTaskEvent = 'creating' | 'assigning' | 'updating' | 'completing';
+/** A user task event its task listeners (`zeebe:taskListener`) run at (`canceling`: while it is terminated). @since schema 11 */
+export type UserTaskEvent = 'creating' | 'assigning' | 'updating' | 'completing' | 'canceling';
 
 /**
  * A user task's lifecycle transition while its task listeners run, one at a time (`zeebe:taskListener`, Camunda

@@ -23,6 +23,7 @@ export {
   RollbackRefusedError,
 } from './common/errors.js';
 export type * from './common/touchpoint-types.js';
+export type * from './common/user-task-types.js';
 export { type DecisionEvaluation, decide } from './core/decisions.js';
 export { Engine } from './engine.js';
 export { compile, type KnownJob, knownJobs, reachableProcesses } from './model/index.js';

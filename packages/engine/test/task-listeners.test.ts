@@ -1,9 +1,10 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, Handlers } from '../src/api-types.js';
+import type { EngineEvent, Handlers, Job } from '../src/api-types.js';
 import { InvalidArgumentError, InvalidStateError, ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { around, ext } from './fixtures/bpmn/xml.js';
+import { VirtualClock } from '../src/testing/virtual-clock.js';
+import { around, bpmn, ext, withRoots } from './fixtures/bpmn/xml.js';
 import { logging } from './fixtures/listeners.js';
 import { engineWith } from './fixtures/runtime.js';
 
@@ -18,6 +19,12 @@ function taskListeners(...items: [string, string, string?][]): string {
 /** A user task `x` with these extension elements. */
 function userTask(extra: string): string {
   return around(`<bpmn:userTask id="x">${ext(`<zeebe:userTask />${extra}`)}</bpmn:userTask>`);
+}
+
+/** Resolves once `done` holds, looking again on every turn of the event loop (at most a second). */
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1000 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(done()).toBe(true);
 }
 
 async function openTask(engine: Engine, id: string) {
@@ -208,7 +215,10 @@ describe('completing listeners', () => {
 
     // when it is completed without approval, then with it
     await engine.completeUserTask(task.id, { approved: false, note: 'no' });
-    expect(await openTask(engine, id)).toMatchObject({ state: 'created', denied: { event: 'completing', reason: null } });
+    expect(await openTask(engine, id)).toMatchObject({
+      state: 'created',
+      denied: { event: 'completing', reason: null },
+    });
     expect((await engine.question(task.id)).task.denied).toEqual({ event: 'completing', reason: null });
     await engine.completeUserTask(task.id, { approved: true });
 
@@ -323,11 +333,220 @@ describe('completing listeners', () => {
   });
 });
 
+/** A handler held until released, recording each call. */
+function held(): { handlers: Handlers; jobs: Job[]; release: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const jobs: Job[] = [];
+  const handlers: Handlers = {
+    cleanup: async (job) => {
+      jobs.push(job);
+      await gate;
+    },
+  };
+  return { handlers, jobs, release: () => open() };
+}
+
+describe('canceling listeners', () => {
+  const timerBoundary = (attachedTo: string) =>
+    `<bpmn:boundaryEvent id="late" attachedToRef="${attachedTo}"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+     <bpmn:serviceTask id="escalate">${ext('<zeebe:taskDefinition type="escalate" />')}</bpmn:serviceTask>
+     <bpmn:endEvent id="escalated" />
+     <bpmn:sequenceFlow id="b1" sourceRef="late" targetRef="escalate" /><bpmn:sequenceFlow id="b2" sourceRef="escalate" targetRef="escalated" />`;
+
+  it('should hold an interrupting boundary event until the task’s canceling listeners ran, as Zeebe terminates the task first', async () => {
+    // given a user task with a canceling listener, interrupted by a boundary timer
+    const clock = new VirtualClock();
+    const { handlers, jobs, release } = held();
+    const calls: string[] = [];
+    handlers.escalate = () => void calls.push('escalate');
+    const engine = new Engine({
+      repository: createMemoryRepository(),
+      handlers,
+      clock: clock.view(),
+      backoff: () => 0,
+    });
+    await engine.deploy(
+      bpmn(`<bpmn:startEvent id="start" />
+        <bpmn:userTask id="x">${ext(`<zeebe:assignmentDefinition assignee="ann" />${taskListeners(['canceling', 'cleanup'])}`)}</bpmn:userTask>
+        <bpmn:endEvent id="end" />
+        <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="end" />
+        ${timerBoundary('x')}`),
+    );
+    const events: string[] = [];
+    engine.on('userTask.canceled', (event) => void events.push(event.type));
+    const id = await engine.start('p', { variables: { a: 1 } });
+    await engine.settled(id);
+
+    // when the timer fires
+    clock.advance(3_600_000);
+    await until(() => jobs.length === 1);
+
+    // then the listener runs on the task as it was, the task is canceling, and the boundary's path waits
+    expect(jobs[0]!.listener).toEqual({ eventType: 'canceling' });
+    expect(jobs[0]!.userTask).toMatchObject({ assignee: 'ann' });
+    expect(jobs[0]!.variables).toEqual({ a: 1 });
+    const during = await engine.instance(id);
+    expect(during!.userTasks[0]).toMatchObject({ state: 'canceling' });
+    await expect(engine.completeUserTask(during!.userTasks[0]!.id)).rejects.toThrow(/it is canceling/);
+    expect(calls).toEqual([]);
+
+    // and once it ran, the task is gone and the boundary's path runs
+    release();
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(calls).toEqual(['escalate']);
+    expect(events).toEqual(['userTask.canceled']);
+    expect((await engine.instance(id))!.history.map((entry) => entry.node)).toEqual([
+      'start',
+      'late',
+      'escalate',
+      'escalated',
+    ]);
+  });
+
+  it('should keep an interrupted sub-process’s scope until its task’s canceling listeners ran, then go on', async () => {
+    const clock = new VirtualClock();
+    const { handlers, jobs, release } = held();
+    handlers.escalate = () => ({ escalated: true });
+    const engine = new Engine({ repository: createMemoryRepository(), handlers, clock: clock.view() });
+    await engine.deploy(
+      bpmn(`<bpmn:startEvent id="start" />
+        <bpmn:subProcess id="sub">${ext('<zeebe:ioMapping><zeebe:input source="=7" target="local" /></zeebe:ioMapping>')}
+          <bpmn:startEvent id="s1" /><bpmn:userTask id="x">${ext(taskListeners(['canceling', 'cleanup']))}</bpmn:userTask><bpmn:endEvent id="e1" />
+          <bpmn:sequenceFlow id="s2" sourceRef="s1" targetRef="x" /><bpmn:sequenceFlow id="s3" sourceRef="x" targetRef="e1" />
+        </bpmn:subProcess>
+        <bpmn:endEvent id="end" />
+        <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="sub" /><bpmn:sequenceFlow id="f2" sourceRef="sub" targetRef="end" />
+        ${timerBoundary('sub')}`),
+    );
+    const id = await engine.start('p');
+    await engine.settled(id);
+    clock.advance(3_600_000);
+    await until(() => jobs.length === 1);
+    expect(jobs[0]!.variables).toEqual({ local: 7 });
+    expect(Object.keys((await engine.instance(id))!.scopes)).toHaveLength(2);
+    release();
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect((await engine.instance(id))!.variables).toEqual({ escalated: true });
+  });
+
+  it('should end a cancelled instance only once the canceling listeners ran', async () => {
+    const { handlers, jobs, release } = held();
+    const engine = await engineWith(userTask(taskListeners(['canceling', 'cleanup'])), handlers);
+    const id = await engine.start('p');
+    await engine.settled(id);
+    await engine.cancel(id);
+    await until(() => jobs.length === 1);
+    expect((await engine.instance(id))!.status).toBe('running');
+    release();
+    expect((await engine.settled(id)).status).toBe('terminated');
+  });
+
+  it('should start an interrupting event sub-process, and end at a terminate end event, only once the listeners ran', async () => {
+    for (const trigger of ['message', 'terminate'] as const) {
+      const { handlers, jobs, release } = held();
+      handlers.go = () => ({});
+      const esp = `<bpmn:subProcess id="esp" triggeredByEvent="true"><bpmn:startEvent id="es"><bpmn:messageEventDefinition messageRef="m" /></bpmn:startEvent><bpmn:endEvent id="ee" /><bpmn:sequenceFlow id="e1" sourceRef="es" targetRef="ee" /></bpmn:subProcess>`;
+      const branch =
+        trigger === 'terminate'
+          ? `<bpmn:serviceTask id="go">${ext('<zeebe:taskDefinition type="go" />')}</bpmn:serviceTask><bpmn:endEvent id="kill"><bpmn:terminateEventDefinition /></bpmn:endEvent>
+             <bpmn:sequenceFlow id="k1" sourceRef="fork" targetRef="go" /><bpmn:sequenceFlow id="k2" sourceRef="go" targetRef="kill" />`
+          : '';
+      const xml = withRoots(
+        '<bpmn:message id="m" name="stop"><bpmn:extensionElements><zeebe:subscription correlationKey="=&quot;k&quot;" /></bpmn:extensionElements></bpmn:message>',
+        `<bpmn:startEvent id="start" /><bpmn:parallelGateway id="fork" />
+         <bpmn:userTask id="x">${ext(taskListeners(['canceling', 'cleanup']))}</bpmn:userTask><bpmn:endEvent id="end" />
+         <bpmn:sequenceFlow id="f0" sourceRef="start" targetRef="fork" /><bpmn:sequenceFlow id="f1" sourceRef="fork" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="end" />
+         ${branch}${esp}`,
+      );
+      const engine = await engineWith(xml, handlers);
+      const id = await engine.start('p');
+      if (trigger === 'message') {
+        await engine.settled(id);
+        await engine.correlateMessage('stop', { correlationKey: 'k' });
+      }
+      await until(() => jobs.length === 1);
+      const during = await engine.instance(id);
+      expect(during!.status).toBe('running');
+      expect(during!.history.map((entry) => entry.node)).not.toContain('ee');
+      release();
+      const settled = await engine.settled(id);
+      expect(settled.status).toBe(trigger === 'terminate' ? 'terminated' : 'completed');
+      if (trigger === 'message')
+        expect((await engine.instance(id))!.history.map((entry) => entry.node)).toContain('ee');
+    }
+  });
+
+  it('should complete a multi-instance whose condition fired, and an ad-hoc sub-process, only once the cancelled tasks’ listeners ran', async () => {
+    const bodies = `<bpmn:multiInstanceLoopCharacteristics>${ext('<zeebe:loopCharacteristics inputCollection="=[1, 2]" />')}<bpmn:completionCondition xsi:type="bpmn:tFormalExpression">=numberOfCompletedInstances &gt;= 1</bpmn:completionCondition></bpmn:multiInstanceLoopCharacteristics>`;
+    const multi = `<bpmn:userTask id="x">${ext(taskListeners(['canceling', 'cleanup']))}${bodies}</bpmn:userTask>`;
+    const adHoc = `<bpmn:adHocSubProcess id="x">${ext('<zeebe:adHoc activeElementsCollection="=[&quot;u&quot;, &quot;v&quot;]" />')}<bpmn:userTask id="u" /><bpmn:userTask id="v">${ext(taskListeners(['canceling', 'cleanup']))}</bpmn:userTask><bpmn:completionCondition xsi:type="bpmn:tFormalExpression">=true</bpmn:completionCondition></bpmn:adHocSubProcess>`;
+    for (const element of [multi, adHoc]) {
+      const { handlers, jobs, release } = held();
+      handlers.after = () => ({ after: true });
+      const engine = await engineWith(
+        bpmn(`<bpmn:startEvent id="start" />${element}<bpmn:serviceTask id="next">${ext('<zeebe:taskDefinition type="after" />')}</bpmn:serviceTask><bpmn:endEvent id="end" />
+          <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="next" /><bpmn:sequenceFlow id="f3" sourceRef="next" targetRef="end" />`),
+        handlers,
+      );
+      const id = await engine.start('p');
+      const first = (await engine.instance(id))!.userTasks[0]!;
+      await engine.completeUserTask(first.id);
+      await until(() => jobs.length === 1);
+      expect((await engine.instance(id))!.variables).toEqual({});
+      release();
+      expect((await engine.settled(id)).status).toBe('completed');
+      expect((await engine.instance(id))!.variables).toMatchObject({ after: true });
+    }
+  });
+
+  it('should raise an incident for a canceling listener that denies, and retry a failed one without losing the termination', async () => {
+    const clock = new VirtualClock();
+    let attempt = 0;
+    const handlers: Handlers = {
+      cleanup: () => {
+        attempt += 1;
+        if (attempt === 1) return { denied: true };
+        if (attempt === 2) throw new Error('down');
+        return {};
+      },
+      escalate: () => ({}),
+    };
+    const engine = new Engine({
+      repository: createMemoryRepository(),
+      handlers,
+      clock: clock.view(),
+      backoff: () => 0,
+    });
+    await engine.deploy(
+      bpmn(`<bpmn:startEvent id="start" />
+        <bpmn:userTask id="x">${ext(taskListeners(['canceling', 'cleanup', 'retries="1"']))}</bpmn:userTask>
+        <bpmn:endEvent id="end" />
+        <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="end" />
+        ${timerBoundary('x')}`),
+    );
+    const id = await engine.start('p');
+    await engine.settled(id);
+    clock.advance(3_600_000);
+    const first = await engine.settled(id);
+    if (first.status !== 'waiting') throw new Error('expected an incident');
+    expect(first.incidents[0]!.message).toContain("a canceling listener cannot deny the task's cancellation");
+    await engine.retryIncident(first.incidents[0]!.id);
+    const second = await engine.settled(id);
+    if (second.status !== 'waiting') throw new Error('expected an incident');
+    expect(second.incidents[0]!.message).toContain('down');
+    await engine.retryIncident(second.incidents[0]!.id);
+    expect((await engine.settled(id)).status).toBe('completed');
+    expect(attempt).toBe(3);
+  });
+});
+
 describe('the model', () => {
-  it('should refuse canceling listeners by name, an unknown event and a listener without a type', async () => {
+  it('should refuse an unknown event and a listener without a type', async () => {
     const engine = new Engine({ repository: createMemoryRepository() });
     for (const [listener, message] of [
-      [['canceling', 'x'], 'eventType="canceling" is not run by Thresher yet'],
       [['closing', 'x'], 'has eventType="closing"'],
       [['completing', ''], 'has no type'],
     ] as const) {

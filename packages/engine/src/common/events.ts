@@ -53,6 +53,8 @@ export type EngineEvent = EventBase &
     | { type: 'userTask.updated'; taskId: string; elementId: string; changed: string[] }
     /** A task listener denied the transition: the task stays as it was before it. */
     | { type: 'userTask.denied'; taskId: string; elementId: string; event: UserTaskEvent; reason: string | null }
+    /** A task with canceling listeners is gone: they ran once something terminated it. */
+    | { type: 'userTask.canceled'; taskId: string; elementId: string }
     | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
     | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
     | { type: 'timer.fired'; timerId: string; elementId: string }

@@ -7,7 +7,7 @@ import { nextId, nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
 import { handOnLedger } from './ledgers.js';
 import { newScope, newTrack } from './records.js';
-import { moveScope } from './scope-moves.js';
+import { terminateScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
 
 /**
@@ -144,7 +144,7 @@ export function activationCompleted(ctx: StepContext, scope: ScopeRecord): void 
     for (const other of [...ctx.state.scopes.values()]) {
       if (other.parentPath !== parent.path || other.activation === undefined) continue;
       cancelInside(ctx, other.path);
-      moveScope(ctx, other, 'TERMINATE');
+      terminateScope(ctx, other);
     }
   }
   const running = [...ctx.state.scopes.values()].some(

@@ -8,6 +8,7 @@ import { enter } from './enter.js';
 import { eventId } from './event-ids.js';
 import { beginScope } from './event-subprocesses.js';
 import { fireInclusiveJoins } from './gateways.js';
+import { endTerminations } from './held.js';
 import { raiseIncident, retryIncident } from './incidents.js';
 import type { InstanceEvent } from './instance-event.js';
 import { leave } from './leave.js';
@@ -129,7 +130,7 @@ function drain(ctx: StepContext): void {
       sinceYield++;
     }
     for (const id of ctx.retired.splice(0)) ctx.state.tracks.delete(id);
-    if (!fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx) && !fireConditions(ctx)) break;
+    if (!endTerminations(ctx) && !fireInclusiveJoins(ctx) && !closeDrainedScopes(ctx) && !fireConditions(ctx)) break;
   }
 }
 

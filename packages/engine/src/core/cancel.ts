@@ -3,8 +3,9 @@ import { IllegalTransitionError } from '../common/errors.js';
 import { advanceSweep, moveBy, type Performers, type SweepAction } from '../machines/index.js';
 import type { StepContext } from './context.js';
 import { postCancelChild } from './outbox.js';
-import { moveScope } from './scope-moves.js';
+import { terminateScope } from './scope-moves.js';
 import { ownedBy } from './state.js';
+import { startCanceling } from './terminations.js';
 import { touchpointInterrupted } from './touchpoints.js';
 import { move } from './tracks.js';
 
@@ -23,13 +24,18 @@ export function cancelInside(ctx: StepContext, path: string): void {
   for (const scope of [...ctx.state.scopes.values()]) {
     if (scope.parentPath !== path) continue;
     cancelInside(ctx, scope.path);
-    moveScope(ctx, scope, 'TERMINATE');
+    terminateScope(ctx, scope);
   }
   for (const track of ctx.state.liveTracks(path)) cancel(ctx, track);
 }
 
-/** Cancel a track where it is: its job, user task, inner scope, incident, timers and subscriptions go. */
+/**
+ * Cancel a track where it is: its job, user task, inner scope, incident, timers and subscriptions go — but a
+ * user task with canceling listeners, which terminates once they ran (`terminations.ts`).
+ */
 export function cancel(ctx: StepContext, track: TrackRecord): void {
+  // A user task with canceling listeners terminates once they ran; what cancelled it learns so (`ctx.terminating`).
+  if (startCanceling(ctx, track)) return;
   const { state } = ctx;
   const wait = track.wait;
   if (wait?.kind === 'job') state.write('jobs').delete(wait.jobId);
@@ -44,7 +50,7 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
     for (const scope of [...state.scopes.values()]) {
       if (scope.hostTrack !== track.id) continue;
       cancelInside(ctx, scope.path);
-      moveScope(ctx, scope, 'TERMINATE');
+      terminateScope(ctx, scope);
     }
     delete track.loop;
     // A sweep stops with its thrower: its running handler's scope went above; its queue is dropped, not
@@ -57,7 +63,7 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   if (wait?.kind === 'scope') {
     cancelInside(ctx, wait.path);
     const scope = state.scopes.get(wait.path);
-    if (scope) moveScope(ctx, scope, 'TERMINATE');
+    if (scope) terminateScope(ctx, scope);
   }
   state.dropWaits(ownedBy(track.id));
   if (wait?.kind === 'incident') {

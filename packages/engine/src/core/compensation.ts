@@ -12,10 +12,11 @@ import type { StartEventNode } from '../model/types.js';
 import { cancel, cancelInside } from './cancel.js';
 import { nextId, nodeOf, type StepContext } from './context.js';
 import { startEventSubProcess } from './event-subprocesses.js';
+import { interruptFrom } from './interrupts.js';
 import { isBodyTrack } from './loops.js';
 import { newScope, scopePath } from './records.js';
-import { moveScope } from './scope-moves.js';
-import { end, move, spawn, spawnWith } from './tracks.js';
+import { terminateScope } from './scope-moves.js';
+import { end, move, spawn } from './tracks.js';
 import { boundariesOf } from './waits.js';
 
 /**
@@ -137,7 +138,7 @@ export function enterCancelEnd(ctx: StepContext, track: TrackRecord): void {
   for (const inner of [...ctx.state.scopes.values()]) {
     if (inner.parentPath !== scope.path) continue;
     cancelInside(ctx, inner.path);
-    moveScope(ctx, inner, 'TERMINATE');
+    terminateScope(ctx, inner);
   }
   for (const other of ctx.state.liveTracks(scope.path)) if (other.id !== track.id) cancel(ctx, other);
   throwCompensation(ctx, track, null, scope.hostTrack);
@@ -152,6 +153,5 @@ function finishTransaction(ctx: StepContext, thrower: TrackRecord, hostId: strin
     host = ctx.state.track(ctx.state.scope(host.scopePath).hostTrack!);
   const boundary = boundariesOf(ctx, host.nodeId).find((candidate) => candidate.event.kind === 'cancel');
   if (!boundary) throw new InvalidStateError(`transaction "${host.nodeId}" has no cancel boundary event`);
-  cancel(ctx, host);
-  spawnWith(ctx, host.scopePath, boundary.id, {});
+  interruptFrom(ctx, host, boundary, {});
 }

@@ -56,6 +56,10 @@ export interface StepContext extends CoreContext {
   readonly reentering: Set<string>;
   /** Tracks leaving an event-based gateway in this step: the catch event each won, and its payload. */
   readonly decided: Map<string, { target: string; variables: Variables }>;
+  /** Tracks a cancel in this step found terminating (a user task's canceling listeners run): what cancelled them waits. */
+  readonly terminating: string[];
+  /** Tracks whose termination ended in this step (their canceling listeners ran), with the scope they were in. */
+  readonly terminated: { trackId: string; scopePath: string }[];
   /** A timer start event's occurrence scheduled by the one before it, for the instance this step starts. */
   presetTimer: TimerSchedule | undefined;
   /** The last event announced in this step: what a change it made next was caused by. */
@@ -86,6 +90,8 @@ export function createStepContext(
     retired: [],
     reentering: new Set(),
     decided: new Map(),
+    terminating: [],
+    terminated: [],
     presetTimer: undefined,
     lastCause: undefined,
     observe,

@@ -7,6 +7,7 @@ import { runListeners } from './listeners.js';
 import { newScope, scopePath } from './records.js';
 import { startScopeListeners } from './scope-listeners.js';
 import { disarmEventSubProcesses } from './scope-moves.js';
+import { holdStandIn, terminationsSince } from './terminations.js';
 import { move, spawn } from './tracks.js';
 import { arm } from './waits.js';
 
@@ -51,8 +52,14 @@ export function startEventSubProcess(
   variables: Variables,
 ): void {
   if (start.interrupting !== false) {
+    const before = ctx.terminating.length;
     cancelInside(ctx, parentPath);
     disarmEventSubProcesses(ctx, parentPath);
+    // User tasks running their canceling listeners: it starts once they ran, as Zeebe starts it after the
+    // scope's other elements terminated.
+    const on = terminationsSince(ctx, before);
+    if (on.length > 0)
+      return holdStandIn(ctx, parentPath, start.id, on, { kind: 'eventSubProcess', startNode: start.id, variables });
   }
   const parent = ctx.state.scope(parentPath);
   const espId = start.container;

@@ -118,7 +118,7 @@ export function retryIncident(ctx: StepContext, incidentId: string, retryTask: (
   const task = job?.taskListener || incident.resume === 'task' ? ctx.state.taskOf(track.id) : undefined;
   if (task) {
     track.wait = { kind: 'userTask', taskId: task.id };
-    move(ctx, track, 'RETRY_WAIT');
+    move(ctx, track, task.transition?.event === 'canceling' ? 'RETRY_TERMINATE' : 'RETRY_WAIT');
     if (!job) retryTask(task);
     return;
   }

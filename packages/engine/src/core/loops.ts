@@ -1,14 +1,14 @@
 import type { LoopRecord, ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { LoopSpec, MultiInstance, Node, StandardLoop } from '../model/types.js';
 import { cancelInside } from './cancel.js';
-import type { StepContext } from './context.js';
+import { nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
 import { handOnLedger } from './ledgers.js';
 import { isBodyScope, newScope, ORDINAL, scopePath } from './records.js';
 
 export { isBodyScope };
 
-import { moveScope } from './scope-moves.js';
+import { terminateScope } from './scope-moves.js';
 import { move, spawn } from './tracks.js';
 
 /**
@@ -144,7 +144,7 @@ export function bodyCompleted(ctx: StepContext, scope: ScopeRecord & { hostTrack
   if (position.conditionMet) {
     for (const open of openBodies(ctx, host)) {
       cancelInside(ctx, open.path);
-      moveScope(ctx, open, 'TERMINATE');
+      terminateScope(ctx, open);
     }
   } else if (moreBodies(spec, position.next, position.n)) {
     return openBody(ctx, host, node, position.next);
@@ -172,6 +172,16 @@ function finishAt(ctx: StepContext, host: TrackRecord, spec: LoopSpec, event: 'C
         }
       : null;
   move(ctx, host, event);
+}
+
+/**
+ * A cancelled body's scope, kept while a user task in it ran its canceling listeners, is gone: a host whose
+ * condition fired completes once no body is left, as it would have when the condition fired.
+ */
+export function bodiesTerminated(ctx: StepContext, hostId: string): void {
+  const host = ctx.state.tracks.get(hostId);
+  if (host?.wait?.kind !== 'loop' || !host.loop?.conditionMet || openBodies(ctx, host).length > 0) return;
+  finishAt(ctx, host, nodeOf(ctx, host.nodeId).loop!, 'RESUME');
 }
 
 /** The bodies a host has open. */

@@ -5,6 +5,7 @@ import { notifyParentOfEnd } from './call-outcomes.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { handOnLedger } from './ledgers.js';
+import { holdsTerminations } from './terminations.js';
 import { move } from './tracks.js';
 
 /**
@@ -14,10 +15,19 @@ import { move } from './tracks.js';
 const SCOPE_ACTIONS: Performers<ScopeAction, StepContext, ScopeRecord> = {
   disarm: (ctx, scope) => disarmEventSubProcesses(ctx, scope.path),
   resumeHost: (ctx, scope) => resumeHost(ctx, scope),
+  // A scope where a user task runs its canceling listeners stays, with its variables, until they ran (`held.ts`).
   release: (ctx, scope) => {
-    if (scope.parentPath !== null) ctx.state.scopes.delete(scope.path);
+    if (scope.parentPath !== null && !holdsTerminations(ctx, scope)) ctx.state.scopes.delete(scope.path);
   },
 };
+
+/**
+ * Terminate a scope, once: one already terminated is only kept while a user task in it runs its canceling
+ * listeners (`terminations.ts`), and a second interrupt finds it so.
+ */
+export function terminateScope(ctx: StepContext, scope: ScopeRecord): void {
+  if (scope.state !== 'terminated') moveScope(ctx, scope, 'TERMINATE');
+}
 
 /** Move a scope's machine by one event and perform the actions the move returns. */
 export function moveScope(ctx: StepContext, scope: ScopeRecord, event: ScopeEvent): void {

@@ -2,17 +2,19 @@ import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { BoundaryEventNode, EndEventNode, EventDefinition, IntermediateThrowEventNode } from '../model/types.js';
 import { throwToParent } from './call-outcomes.js';
-import { cancel, cancelInside } from './cancel.js';
+import { cancelInside } from './cancel.js';
 import { enterCancelEnd, isSweepScope, throwCompensation } from './compensation.js';
 import { announce, nodeOf, type StepContext } from './context.js';
 import { eventId } from './event-ids.js';
 import { eventSubProcessCatcher, startEventSubProcess } from './event-subprocesses.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
+import { interruptFrom } from './interrupts.js';
 import { endsListening } from './listeners.js';
 import { isBodyTrack } from './loops.js';
 import { postSignal } from './outbox.js';
-import { finishInstance, moveScope } from './scope-moves.js';
-import { end, move, spawnWith } from './tracks.js';
+import { finishInstance, terminateScope } from './scope-moves.js';
+import { holdStandIn, terminationsSince } from './terminations.js';
+import { end, move } from './tracks.js';
 import { boundariesOf } from './waits.js';
 
 /**
@@ -110,8 +112,7 @@ function propagate(
     const boundary = boundaryCatcher(ctx, track.nodeId, kind, code);
     if (boundary) {
       announceCaught(ctx, from, boundary.id, code);
-      if (boundary.interrupting) cancel(ctx, track);
-      spawnWith(ctx, track.scopePath, boundary.id, variables);
+      interruptFrom(ctx, track, boundary, variables);
       return true;
     }
     const start = eventSubProcessCatcher(ctx, track.scopePath, kind, code);
@@ -164,8 +165,12 @@ export function enterTerminateEnd(ctx: StepContext, track: TrackRecord): void {
  * `terminated` (by the terminate end event `nodeId`, or `''` when it was cancelled).
  */
 export function terminate(ctx: StepContext, path: string, nodeId: string): void {
+  const before = ctx.terminating.length;
   cancelInside(ctx, path);
+  // User tasks still running their canceling listeners: the scope ends once they ran.
+  const on = terminationsSince(ctx, before);
+  if (on.length > 0) return holdStandIn(ctx, path, nodeId || ctx.process.id, on, { kind: 'terminate', nodeId });
   if (path !== '/') return;
-  moveScope(ctx, ctx.state.scope('/'), 'TERMINATE');
+  terminateScope(ctx, ctx.state.scope('/'));
   finishInstance(ctx, 'terminated', nodeId);
 }

@@ -123,10 +123,10 @@ function readResult(event: UserTaskEvent, result: Variables): ListenerResult {
         'a task listener denied the transition and corrected the task at once: a denial drops every correction, as in Zeebe; return either corrections or a denial',
     };
   }
-  if (denied && event === 'creating') {
+  if (denied && (event === 'creating' || event === 'canceling')) {
+    const what = event === 'creating' ? 'creation' : 'cancellation';
     return {
-      refused:
-        "a creating listener cannot deny the task's creation, as in Zeebe: only assigning, updating and completing can be denied",
+      refused: `a ${event} listener cannot deny the task's ${what}, as in Zeebe: only assigning, updating and completing can be denied`,
     };
   }
   return { denied, reason: deniedReason as string | null, corrections: corrections as Record<string, unknown> };
@@ -174,7 +174,24 @@ function finishTransition(ctx: StepContext, task: UserTaskRecord): void {
       });
     case 'completing':
       return completed(ctx, task, transition.variables ?? {});
+    case 'canceling':
+      return canceled(ctx, task);
   }
+}
+
+/** Every canceling listener ran: the task goes, and its track is cancelled at last (`held.ts` takes it up). */
+function canceled(ctx: StepContext, task: UserTaskRecord): void {
+  const track = ctx.state.track(task.trackId);
+  ctx.state.userTasks.delete(task.id);
+  track.wait = null;
+  announce(ctx, {
+    id: eventId(ctx.id, 'userTask.canceled', task.id),
+    type: 'userTask.canceled',
+    taskId: task.id,
+    elementId: task.nodeId,
+  });
+  move(ctx, track, 'CANCEL');
+  ctx.terminated.push({ trackId: track.id, scopePath: track.scopePath });
 }
 
 /**

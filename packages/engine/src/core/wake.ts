@@ -1,10 +1,10 @@
 import type { Variables, WaitOwner } from '@thresher/checkpoint';
 import type { BoundaryEventNode, StartEventNode } from '../model/types.js';
-import { cancel } from './cancel.js';
 import { nodeOf, type StepContext } from './context.js';
 import { startEventSubProcess } from './event-subprocesses.js';
+import { interruptFrom } from './interrupts.js';
 import { ownedBy } from './state.js';
-import { move, spawnWith } from './tracks.js';
+import { move } from './tracks.js';
 
 /**
  * A timer fell due, or a message or signal arrived: wake the wait's owner with the event's payload — a
@@ -29,8 +29,7 @@ export function wake(ctx: StepContext, owner: WaitOwner, variables: Variables): 
       const host = ctx.state.tracks.get(owner.trackId);
       const boundary = nodeOf(ctx, owner.nodeId) as BoundaryEventNode;
       if (!host) return false;
-      if (boundary.interrupting) cancel(ctx, host);
-      spawnWith(ctx, host.scopePath, boundary.id, variables);
+      interruptFrom(ctx, host, boundary, variables);
       return !boundary.interrupting;
     }
     case 'eventSubProcess': {

@@ -26,6 +26,10 @@ export const trackMachine = setup({
       | { type: 'STARTED' }
       | { type: 'ENDED' }
       | { type: 'JOINED' }
+      | { type: 'HOLD' }
+      | { type: 'RELEASE' }
+      | { type: 'TERMINATE' }
+      | { type: 'RETRY_TERMINATE' }
       | { type: 'CANCEL' },
   },
   actions,
@@ -42,20 +46,43 @@ export const trackMachine = setup({
         FAIL: 'incident',
         CANCEL: 'cancelled',
         LISTEN: 'listening',
+        HOLD: 'waiting',
       },
     },
     // A join that fired goes back to entering when its gateway has start listeners: they run once, on the survivor.
-    waiting: { on: { RESUME: 'leaving', END: 'done', FAIL: 'incident', CANCEL: 'cancelled', JOINED: 'entering' } },
+    // A held interrupter waits too (`held`), and enters its element once released.
+    waiting: {
+      on: {
+        RESUME: 'leaving',
+        END: 'done',
+        FAIL: 'incident',
+        CANCEL: 'cancelled',
+        JOINED: 'entering',
+        RELEASE: 'entering',
+        TERMINATE: 'terminating',
+      },
+    },
     leaving: {
       entry: 'schedule',
       // A move re-enters `entering` through its entry: the track is scheduled at its next element.
-      on: { MOVE: 'entering', END: 'done', FAIL: 'incident', CANCEL: 'cancelled', LISTEN: 'listening' },
+      on: {
+        MOVE: 'entering',
+        END: 'done',
+        FAIL: 'incident',
+        CANCEL: 'cancelled',
+        LISTEN: 'listening',
+        HOLD: 'waiting',
+      },
     },
     // Waiting on an execution listener's job: a start listener's completion takes the track back to entering
     // its element, an end listener's to leaving it (`listening` on the record says which, and how far).
     listening: { on: { STARTED: 'entering', ENDED: 'leaving', FAIL: 'incident', CANCEL: 'cancelled' } },
+    // A user task being terminated while its canceling listeners run; cancelled once they ran.
+    terminating: { on: { FAIL: 'incident', CANCEL: 'cancelled' } },
     incident: {
       on: {
+        RETRY_TERMINATE: 'terminating',
+        TERMINATE: 'terminating',
         RETRY_ENTER: 'entering',
         RETRY_WAIT: 'waiting',
         RETRY_LEAVE: 'leaving',

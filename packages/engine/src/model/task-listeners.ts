@@ -1,8 +1,8 @@
 /**
  * `zeebe:taskListeners` (Camunda 8.8) on a user task: jobs of their own kind that run, one after the other,
- * when the task is being created, assigned, updated or completed, and that may correct the task's fields or
- * deny the transition. Zeebe's event names before 8.8 (`create`, `assignment`, `update`, `complete`) are read
- * as the new ones, with a warning, as Zeebe reads them.
+ * when the task is being created, assigned, updated, completed or canceled, and that may correct the task's
+ * fields or deny the transition. Zeebe's event names before 8.8 (`create`, `assignment`, `update`, `complete`,
+ * `cancel`) are read as the new ones, with a warning, as Zeebe reads them.
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { readJobValues } from './job-values.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
 import type { TaskListener, TaskListeners } from './types.js';
 
-const EVENTS: readonly UserTaskEvent[] = ['creating', 'assigning', 'updating', 'completing'];
+const EVENTS: readonly UserTaskEvent[] = ['creating', 'assigning', 'updating', 'completing', 'canceling'];
 
 /** Zeebe's names before 8.8, deprecated there and read as the new ones. */
 const DEPRECATED: Readonly<Record<string, UserTaskEvent>> = {
@@ -20,6 +20,7 @@ const DEPRECATED: Readonly<Record<string, UserTaskEvent>> = {
   assignment: 'assigning',
   update: 'updating',
   complete: 'completing',
+  cancel: 'canceling',
 };
 
 /**
@@ -71,17 +72,7 @@ function eventOf(element: ModdleElement, written: string, issues: IssueCollector
     );
     return renamed;
   }
-  if (written === 'canceling' || written === 'cancel') {
-    issues.error(
-      element,
-      `zeebe:taskListener eventType="${written}" is not run by Thresher yet: a canceling listener holds back the task's termination (by an interrupting event or a cancelled instance) until its job completes, and Thresher terminates an element at once; notify from the interrupting path instead`,
-    );
-    return null;
-  }
   const found = written === '' ? 'has no eventType' : `has eventType="${written}"`;
-  issues.error(
-    element,
-    `a zeebe:taskListener ${found}: the events are ${EVENTS.join(', ')} (and canceling, not run yet)`,
-  );
+  issues.error(element, `a zeebe:taskListener ${found}: the events are ${EVENTS.join(', ')}`);
   return null;
 }

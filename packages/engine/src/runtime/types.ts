@@ -15,6 +15,7 @@ import type {
 } from '@thresher/checkpoint';
 import type { ListenerEventName } from '../common/events.js';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
+import type { UserTaskDenial, UserTaskFieldsView } from '../common/user-task-types.js';
 import type { ModelWarning } from '../model/types.js';
 
 /** What a handler receives: a job of a service or send task, a message throw, or an execution listener. */
@@ -55,19 +56,6 @@ export interface Job {
 
 /** What `engine.updateUserTask` may change; null or '' clears a field. */
 export type UserTaskChanges = Omit<NonNullable<TaskListenerResult['corrections']>, 'assignee'>;
-
-/** A user task's fields that can be assigned, updated or corrected, as callers see them (cleared: null or []). */
-export interface UserTaskFieldsView {
-  assignee: string | null;
-  /** The groups and users who may take the task (`zeebe:assignmentDefinition`), `[]` when none. */
-  candidateGroups: string[];
-  candidateUsers: string[];
-  /** `zeebe:taskSchedule` dates (ISO 8601), as updated or corrected since; null when none. */
-  dueDate: string | null;
-  followUpDate: string | null;
-  /** 0–100; 50 when the model gives none. */
-  priority: number;
-}
 
 /** The user task a task listener's job runs for. */
 export interface TaskListenerJobTask extends UserTaskFieldsView {
@@ -122,7 +110,7 @@ export interface UserTaskView extends UserTaskFieldsView {
    */
   revision: number;
   /** The last transition a task listener denied (until the next one begins), and why; null when none was. */
-  denied: { event: UserTaskEvent; reason: string | null } | null;
+  denied: UserTaskDenial | null;
 }
 
 /** A running ad-hoc sub-process, as `instance(id).adHocSubProcesses` shows it. */

@@ -7,7 +7,7 @@
  */
 import type { Variables } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
-import type { UserTaskFieldsView, UserTaskView } from '../runtime/types.js';
+import type { UserTaskDenial, UserTaskFieldsView } from '../common/user-task-types.js';
 
 /** `touchpoints(model, options)`. */
 export interface TouchpointListOptions {
@@ -42,7 +42,7 @@ export interface OperatorQuestion {
   /** When a boundary timer on the task fires (ms of the engine's clock); null when none. */
   dueAt: number | null;
   /** The task as it stands (its task listeners' corrections included), and the last transition denied. */
-  task: Pick<UserTaskView, keyof UserTaskFieldsView | 'name' | 'denied'>;
+  task: UserTaskFieldsView & { name: string | null; denied: UserTaskDenial | null };
 }
 
 /** An answer: an option id, variables (when the question has no options), or null to stop the run. */
