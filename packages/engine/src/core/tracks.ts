@@ -1,4 +1,4 @@
-import type { TrackRecord, Variables } from '@thresher/checkpoint';
+import type { TrackRecord } from '@thresher/checkpoint';
 import { advanceTrack, moveBy, type Performers, type TrackAction, type TrackEvent } from '../machines/index.js';
 import { announce, nextId, type StepContext } from './context.js';
 import { trackEventId } from './event-ids.js';
@@ -11,11 +11,6 @@ export function spawn(ctx: StepContext, path: string, nodeId: string, viaFlow: s
   ctx.state.tracks.set(track.id, track);
   ctx.agenda.push(track.id);
   return track;
-}
-
-/** A new track at `nodeId` carrying an event's payload as its result. */
-export function spawnWith(ctx: StepContext, path: string, nodeId: string, variables: Variables): void {
-  spawn(ctx, path, nodeId, null).result = variables;
 }
 
 /** Put a track at an element, counting the visit: its `attempt` is how many times the scope entered it before. */
