@@ -3,12 +3,12 @@ import { ExpressionError, InvalidArgumentError, InvalidStateError, NotFoundError
 import { evaluate } from '../common/feel.js';
 import type { AdHocSpec, SubProcessNode } from '../model/types.js';
 import { cancelInside } from './cancel.js';
-import { nextId, nodeOf, type StepContext } from './context.js';
+import { nodeOf, type StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';
 import { handOnLedger } from './ledgers.js';
-import { newScope, newTrack } from './records.js';
+import { newScope } from './records.js';
 import { terminateScope } from './scope-moves.js';
-import { move, spawn } from './tracks.js';
+import { move, spawn, standIn } from './tracks.js';
 
 /**
  * Ad-hoc sub-processes (Camunda 8.8), as Zeebe runs them: each activated element runs in an activation of its
@@ -155,10 +155,8 @@ export function activationCompleted(ctx: StepContext, scope: ScopeRecord): void 
 
 /** A track at the ad-hoc sub-process, inside the activation, waiting on an incident: it keeps the activation open. */
 function standInIncident(ctx: StepContext, scope: ScopeRecord, message: string): void {
-  const track = newTrack(nextId(ctx, 't'), scope.path);
-  track.nodeId = scope.nodeId;
+  const track = standIn(ctx, scope.path, scope.nodeId);
   track.state = 'leaving';
-  ctx.state.tracks.set(track.id, track);
   raiseIncident(ctx, track, 'expression-failed', 'leave', message, null);
 }
 

@@ -40,7 +40,7 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
   const wait = track.wait;
   if (wait?.kind === 'job') state.write('jobs').delete(wait.jobId);
   // A user task goes with its transition's listener job, whether the track waits on it or on an incident of it.
-  const task = state.taskOf(track.id);
+  const task = state.taskOf(track);
   if (task) {
     if (task.transition?.jobId) state.write('jobs').delete(task.transition.jobId);
     state.userTasks.delete(task.id);
@@ -66,11 +66,7 @@ export function cancel(ctx: StepContext, track: TrackRecord): void {
     if (scope) terminateScope(ctx, scope);
   }
   state.dropWaits(ownedBy(track.id));
-  if (wait?.kind === 'incident') {
-    const incident = state.incidents.get(wait.incidentId);
-    if (incident?.jobId) state.write('jobs').delete(incident.jobId);
-    state.write('incidents').delete(wait.incidentId);
-  }
+  if (wait?.kind === 'incident') state.dropIncident(wait.incidentId);
   track.wait = null;
   touchpointInterrupted(ctx, track);
   move(ctx, track, 'CANCEL');

@@ -4,6 +4,7 @@ import { nodeOf, type StepContext } from './context.js';
 import { startEventSubProcess } from './event-subprocesses.js';
 import { bodiesTerminated } from './loops.js';
 import { isBodyScope } from './records.js';
+import { holdsTerminations } from './terminations.js';
 import { terminate } from './throws.js';
 import { move } from './tracks.js';
 
@@ -31,8 +32,7 @@ export function endTerminations(ctx: StepContext): boolean {
 function dropKeptScopes(ctx: StepContext, path: string): void {
   const { state } = ctx;
   for (let scope = state.scopes.get(path); scope?.state === 'terminated'; ) {
-    if (state.liveTracks(scope.path).length > 0) return;
-    for (const inner of state.scopes.values()) if (inner.parentPath === scope.path) return;
+    if (holdsTerminations(ctx, scope)) return;
     state.scopes.delete(scope.path);
     if (isBodyScope(scope)) bodiesTerminated(ctx, scope.hostTrack);
     scope = scope.parentPath === null ? undefined : state.scopes.get(scope.parentPath);

@@ -115,7 +115,7 @@ export function retryIncident(ctx: StepContext, incidentId: string, retryTask: (
     job.retriesLeft = retriesAgain(ctx, job);
     job.notBefore = null;
   }
-  const task = job?.taskListener || incident.resume === 'task' ? ctx.state.taskOf(track.id) : undefined;
+  const task = job?.taskListener || incident.resume === 'task' ? ctx.state.taskOf(track) : undefined;
   if (task) {
     track.wait = { kind: 'userTask', taskId: task.id };
     move(ctx, track, task.transition?.event === 'canceling' ? 'RETRY_TERMINATE' : 'RETRY_WAIT');

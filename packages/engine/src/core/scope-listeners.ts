@@ -1,10 +1,9 @@
 import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import { listenersOf } from '../model/types.js';
-import { nextId, type StepContext } from './context.js';
+import type { StepContext } from './context.js';
 import { runListeners } from './listeners.js';
-import { newTrack } from './records.js';
 import { moveScope } from './scope-moves.js';
-import { move } from './tracks.js';
+import { move, standIn } from './tracks.js';
 
 /**
  * The execution listeners of a process and of an event sub-process. Neither has a track of its own (tracks
@@ -27,7 +26,7 @@ export function startScopeListeners(
 ): boolean {
   const scope = ctx.state.scope(path);
   if (listenersOf(ctx.process, scope.nodeId, 'start').length === 0) return false;
-  const track = standIn(ctx, scope);
+  const track = standIn(ctx, scope.path, scope.nodeId);
   track.listening = { eventType: 'start', done: 0, startNode };
   track.result = variables;
   ctx.agenda.push(track.id);
@@ -42,7 +41,7 @@ export function endScopeListeners(ctx: StepContext, scope: ScopeRecord): boolean
   if (scope.hostTrack !== null || listenersOf(ctx.process, scope.nodeId, 'end').length === 0) return false;
   moveScope(ctx, scope, 'LISTEN');
   // Leaving, as an element's track leaves: its end listeners run there.
-  move(ctx, standIn(ctx, scope), 'COMPLETE');
+  move(ctx, standIn(ctx, scope.path, scope.nodeId), 'COMPLETE');
   return true;
 }
 
@@ -51,12 +50,4 @@ export function leaveScopeTrack(ctx: StepContext, track: TrackRecord): void {
   if (runListeners(ctx, track, 'end', 'leave')) return;
   move(ctx, track, 'END');
   moveScope(ctx, ctx.state.scope(track.scopePath), 'COMPLETE');
-}
-
-/** A track standing for the scope: at its container, never placed (it is no visit of an element). */
-function standIn(ctx: StepContext, scope: ScopeRecord): TrackRecord {
-  const track = newTrack(nextId(ctx, 't'), scope.path);
-  track.nodeId = scope.nodeId;
-  ctx.state.tracks.set(track.id, track);
-  return track;
 }

@@ -76,11 +76,6 @@ export function closeDrainedScopes(ctx: StepContext): boolean {
  */
 function drained(ctx: StepContext, scope: ScopeRecord): boolean {
   if (ctx.state.scopes.get(scope.path) !== scope || scope.state !== 'active') return false;
-  if (ctx.state.liveTracks(scope.path).length > 0 || hasOpenChild(ctx, scope.path)) return false;
+  if (ctx.state.liveTracks(scope.path).length > 0 || ctx.state.hasChildScope(scope.path)) return false;
   return !scope.adHoc || scope.adHoc.done === true;
-}
-
-function hasOpenChild(ctx: StepContext, path: string): boolean {
-  for (const scope of ctx.state.scopes.values()) if (scope.parentPath === path) return true;
-  return false;
 }

@@ -206,10 +206,29 @@ export class InstanceState {
     return dropped;
   }
 
-  /** The user task the track waits at (on it, or on an incident of its transition); undefined when none. */
-  taskOf(trackId: string): UserTaskRecord | undefined {
-    for (const task of this.userTasks.values()) if (task.trackId === trackId) return task;
+  /**
+   * The user task the track waits at: the one it waits on, or — waiting on an incident of its transition — the
+   * one naming it; undefined when none.
+   */
+  taskOf(track: TrackRecord): UserTaskRecord | undefined {
+    const wait = track.wait;
+    if (wait?.kind === 'userTask') return this.userTasks.get(wait.taskId);
+    if (wait?.kind !== 'incident') return undefined;
+    for (const task of this.userTasks.values()) if (task.trackId === track.id) return task;
     return undefined;
+  }
+
+  /** Remove an incident, and the job it stopped with it. */
+  dropIncident(incidentId: string): void {
+    const jobId = this.incidents.get(incidentId)?.jobId;
+    if (jobId) this.write('jobs').delete(jobId);
+    this.write('incidents').delete(incidentId);
+  }
+
+  /** Whether a scope (of any state) lies directly inside the scope at `path`. */
+  hasChildScope(path: string): boolean {
+    for (const scope of this.scopes.values()) if (scope.parentPath === path) return true;
+    return false;
   }
 
   /** The earliest due time of a timer, if any. */

@@ -1,10 +1,9 @@
 import type { HeldThen, ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { taskListenersOf } from '../model/types.js';
-import { nextId, type StepContext } from './context.js';
-import { newTrack } from './records.js';
+import type { StepContext } from './context.js';
 import { ownedBy } from './state.js';
 import { touchpointInterrupted } from './touchpoints.js';
-import { move } from './tracks.js';
+import { move, standIn } from './tracks.js';
 import { fieldsOf, setFields } from './user-task-fields.js';
 import { beginTransition } from './user-task-transitions.js';
 
@@ -22,7 +21,7 @@ import { beginTransition } from './user-task-transitions.js';
  */
 export function startCanceling(ctx: StepContext, track: TrackRecord): boolean {
   const { state } = ctx;
-  const task = state.taskOf(track.id);
+  const task = state.taskOf(track);
   if (!task) return false;
   if (task.transition?.event === 'canceling') {
     ctx.terminating.push(track.id);
@@ -35,11 +34,7 @@ export function startCanceling(ctx: StepContext, track: TrackRecord): boolean {
     setFields(task, task.transition.before);
     delete task.transition;
   }
-  if (track.wait?.kind === 'incident') {
-    const incident = state.incidents.get(track.wait.incidentId);
-    if (incident?.jobId) state.write('jobs').delete(incident.jobId);
-    state.write('incidents').delete(track.wait.incidentId);
-  }
+  if (track.wait?.kind === 'incident') state.dropIncident(track.wait.incidentId);
   state.dropWaits(ownedBy(track.id));
   track.wait = { kind: 'userTask', taskId: task.id };
   touchpointInterrupted(ctx, track);
@@ -65,15 +60,10 @@ export function hold(ctx: StepContext, track: TrackRecord, on: string[], then: H
  * sub-process about to start), held at `nodeId` in the scope at `path`. Never placed: no visit, no history.
  */
 export function holdStandIn(ctx: StepContext, path: string, nodeId: string, on: string[], then: HeldThen): void {
-  const track = newTrack(nextId(ctx, 't'), path);
-  track.nodeId = nodeId;
-  ctx.state.tracks.set(track.id, track);
-  hold(ctx, track, on, then);
+  hold(ctx, standIn(ctx, path, nodeId), on, then);
 }
 
 /** Whether a scope being released still holds a termination (a terminating track, or a scope kept for one). */
 export function holdsTerminations(ctx: StepContext, scope: ScopeRecord): boolean {
-  if (ctx.state.liveTracks(scope.path).length > 0) return true;
-  for (const inner of ctx.state.scopes.values()) if (inner.parentPath === scope.path) return true;
-  return false;
+  return ctx.state.liveTracks(scope.path).length > 0 || ctx.state.hasChildScope(scope.path);
 }

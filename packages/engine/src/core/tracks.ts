@@ -13,6 +13,18 @@ export function spawn(ctx: StepContext, path: string, nodeId: string, viaFlow: s
   return track;
 }
 
+/**
+ * A track standing for something that has no track of its own (a scope running its listeners, an interrupter
+ * held, an ad-hoc activation's failed output), at `nodeId` in the scope at `path`: never placed — no visit, no
+ * history — and not on the agenda.
+ */
+export function standIn(ctx: StepContext, path: string, nodeId: string): TrackRecord {
+  const track = newTrack(nextId(ctx, 't'), path);
+  track.nodeId = nodeId;
+  ctx.state.tracks.set(track.id, track);
+  return track;
+}
+
 /** Put a track at an element, counting the visit: its `attempt` is how many times the scope entered it before. */
 export function place(ctx: StepContext, track: TrackRecord, nodeId: string, viaFlow: string | null): void {
   track.nodeId = nodeId;
