@@ -271,7 +271,10 @@ export interface UserTaskRecord {
   priority?: number;
   /** The lifecycle transition under way while its task listeners run; absent when none is. @since schema 11 */
   transition?: UserTaskTransition;
-  /** Transitions begun on the task (denied ones too): each one's listener jobs are invocations of their own. @since schema 11 */
+  /**
+   * Transitions begun on the task (denied ones too): the last one's round is this less one, and each round's
+   * listener jobs are invocations of their own. @since schema 11
+   */
   transitions?: number;
   /** The last transition a task listener denied, until the next one begins: which, and why. @since schema 11 */
   denied?: { event: UserTaskEvent; reason: string | null };
@@ -305,8 +308,6 @@ export interface UserTaskTransition {
   requested: UserTaskFields;
   /** Listeners of the event that completed; the next to run is the one at this index. */
   done: number;
-  /** The task's `transitions` before this one began: its listener jobs' identities are its own. */
-  round: number;
   /** The job of the listener running now; absent while none is (its expression raised an incident). */
   jobId?: string;
   /** `completing`: the variables the completion carries, applied once every listener allowed it. */

@@ -1,6 +1,6 @@
 import type { TrackRecord, UserTaskFields, UserTaskRecord } from '@thresher/checkpoint';
 import type { UserTaskNode } from '../model/types.js';
-import { DATE_TIME } from '../model/user-task-schedule.js';
+import { isDateTime } from '../model/user-task-schedule.js';
 import type { StepContext } from './context.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from './incidents.js';
 
@@ -110,11 +110,6 @@ export function changedBy(
 function checked<T>(field: string, value: T, ok: boolean, rule: string): T {
   if (!ok) throw new Error(`${field} ${JSON.stringify(value)} is not ${rule} (null or "" clears it)`);
   return value;
-}
-
-/** Whether `value` is a date-time Zeebe takes for a due or follow-up date. */
-export function isDateTime(value: unknown): value is string {
-  return typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(/\[.*\]$/, '')));
 }
 
 /** How each field's model attribute is named, and what its value must be. */

@@ -28,10 +28,9 @@ export function beginTransition(
   requested: UserTaskFields,
   extra: { variables?: Variables; assignee?: string } = {},
 ): void {
-  const round = task.transitions ?? 0;
-  task.transitions = round + 1;
+  task.transitions = (task.transitions ?? 0) + 1;
   delete task.denied;
-  task.transition = { event, action, before: fieldsOf(task), requested, done: 0, round, ...extra };
+  task.transition = { event, action, before: fieldsOf(task), requested, done: 0, ...extra };
   setFields(task, requested);
   runTaskListeners(ctx, task);
 }
@@ -49,8 +48,13 @@ export function runTaskListeners(ctx: StepContext, task: UserTaskRecord): void {
   const view = taskListenerVariables(ctx.state, track, task.id);
   const spec = jobSpec(ctx, track, listener, `${transition.event} zeebe:taskListener`, 'task', view);
   if (!spec) return;
-  const position = { taskId: task.id, eventType: transition.event, index: transition.done, round: transition.round };
+  const position = { taskId: task.id, eventType: transition.event, index: transition.done, round: roundOf(task) };
   transition.jobId = createTaskListenerJob(ctx, track, spec, position, view);
+}
+
+/** The round of the task's latest transition (the one under way, or the one that just ended). */
+function roundOf(task: UserTaskRecord): number {
+  return (task.transitions ?? 1) - 1;
 }
 
 /** An incident of a listener's expression is retried: the transition starts again from its first listener. */
@@ -139,7 +143,7 @@ function deny(ctx: StepContext, task: UserTaskRecord, reason: string | null): vo
   delete task.transition;
   task.denied = { event: transition.event, reason };
   announce(ctx, {
-    id: eventId(ctx.id, 'userTask.denied', task.id, transition.round),
+    id: eventId(ctx.id, 'userTask.denied', task.id, roundOf(task)),
     type: 'userTask.denied',
     taskId: task.id,
     elementId: task.nodeId,
@@ -152,7 +156,7 @@ function deny(ctx: StepContext, task: UserTaskRecord, reason: string | null): vo
 function finishTransition(ctx: StepContext, task: UserTaskRecord): void {
   const transition = task.transition!;
   delete task.transition;
-  const { round } = transition;
+  const round = roundOf(task);
   switch (transition.event) {
     case 'creating':
       return created(ctx, task);

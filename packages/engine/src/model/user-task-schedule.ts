@@ -10,8 +10,13 @@ import type { IssueCollector } from './issues.js';
 import { type ModdleElement, str } from './moddle.js';
 import type { UserTaskNode } from './types.js';
 
-/** An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), as Zeebe takes a due date. */
-export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})(\[[^\]]+\])?$/;
+/** An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), and a zone id after it or not. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})(\[[^\]]+\])?$/;
+
+/** Whether `value` is a date-time Zeebe takes for a due or follow-up date (a static one, or what `=` FEEL gave). */
+export function isDateTime(value: unknown): value is string {
+  return typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(/\[.*\]$/, '')));
+}
 
 /** Read the schedule and priority into `node`; false when an issue was recorded. */
 export function readSchedule(
@@ -30,7 +35,7 @@ export function readSchedule(
       const expression = compileExpression(raw, element, what, issues);
       if (expression) node[property] = expression;
       else ok = false;
-    } else if (DATE_TIME.test(raw) && !Number.isNaN(Date.parse(raw.replace(/\[.*\]$/, '')))) {
+    } else if (isDateTime(raw)) {
       node[property] = literal(raw, element);
     } else {
       issues.error(
