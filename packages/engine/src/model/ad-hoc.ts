@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { compileExpression, compileRequiredExpression, isExpressionText } from './expression.js';
+import { compileExpression, compileRequiredExpression } from './expression.js';
 import type { IssueCollector } from './issues.js';
-import { bodyExpression } from './loops.js';
+import { bodyExpression, variableName } from './loops.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
 import { type AdHocSpec, type Node, NodeType, type SubProcessNode } from './types.js';
 
@@ -35,11 +35,9 @@ export function readAdHoc(
     ? compileExpression(collection, element, 'zeebe:adHoc activeElementsCollection', issues)
     : null;
   if (collection && !activeElements) ok = false;
-  const outputCollection = extension ? str(extension, 'outputCollection')?.trim() || null : null;
-  if (outputCollection && isExpressionText(outputCollection)) {
-    issues.error(element, `zeebe:adHoc outputCollection "${outputCollection}" is a variable name, not an expression`);
-    ok = false;
-  }
+  const collectionText = extension ? str(extension, 'outputCollection')?.trim() || undefined : undefined;
+  const outputCollection = variableName('zeebe:adHoc', 'outputCollection', collectionText, element, issues);
+  if (collectionText && !outputCollection) ok = false;
   const outputText = extension ? str(extension, 'outputElement')?.trim() : undefined;
   const outputElement = outputText
     ? compileRequiredExpression(outputText, element, 'zeebe:adHoc outputElement', issues)

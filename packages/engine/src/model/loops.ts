@@ -63,9 +63,9 @@ function multiInstance(
     inputCollection: collectionText
       ? compileRequiredExpression(collectionText, activity, what('inputCollection'), issues)
       : null,
-    inputElement: variableName('inputElement', attribute('inputElement'), activity, issues),
+    inputElement: variableName(LOOP, 'inputElement', attribute('inputElement'), activity, issues),
     cardinality: cardinality(activity, loop, issues),
-    outputCollection: variableName('outputCollection', attribute('outputCollection'), activity, issues),
+    outputCollection: variableName(LOOP, 'outputCollection', attribute('outputCollection'), activity, issues),
     outputElement: outputText ? compileRequiredExpression(outputText, activity, what('outputElement'), issues) : null,
     completionCondition: bodyExpression(activity, loop, 'completionCondition', issues),
   };
@@ -204,8 +204,14 @@ function bodyText(
   return text;
 }
 
-/** A variable name (`inputElement`, `outputCollection`): static text, never an expression; null when absent or refused. */
-function variableName(
+const LOOP = 'zeebe:loopCharacteristics';
+
+/**
+ * A variable name (`inputElement`, `outputCollection`) on the extension `holder`: static text, never an
+ * expression; null when absent or refused.
+ */
+export function variableName(
+  holder: string,
   name: string,
   text: string | undefined,
   activity: ModdleElement,
@@ -215,7 +221,7 @@ function variableName(
   if (!isExpressionText(text)) return text;
   issues.error(
     activity,
-    `zeebe:loopCharacteristics ${name} "${text}" is a variable name, not an expression: write ${name}="${text.replace(/^\s*=\s*/, '')}"`,
+    `${holder} ${name} "${text}" is a variable name, not an expression: write ${name}="${text.replace(/^\s*=\s*/, '')}"`,
   );
   return null;
 }

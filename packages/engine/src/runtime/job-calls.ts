@@ -2,10 +2,10 @@ import { canonicalBytes, type JobRecord, type UserTaskRecord, type Variables } f
 import { BpmnError } from '../common/errors.js';
 import { variablesOfJob } from '../core/jobs.js';
 import type { InstanceState } from '../core/state.js';
-import { changedFields, DEFAULT_PRIORITY, fieldsOf, zeebeFieldName } from '../core/user-task-fields.js';
+import { changedFields, fieldsOf, zeebeFieldName } from '../core/user-task-fields.js';
 import { isJobNode, listenersOf, NodeType, type ProcessDef } from '../model/types.js';
 import type { Handlers, Job, TaskListenerJobTask } from './types.js';
-import { externalId } from './views.js';
+import { externalId, fieldsView } from './views.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
 export type Outcome = { result: Variables } | { error: string; retryable: boolean; errorCode?: string };
@@ -44,17 +44,11 @@ export function jobView(state: InstanceState, process: ProcessDef, job: JobRecor
 /** The user task a task listener's job runs for, as the listener sees it: its fields with what the transition changed. */
 function taskListenerView(state: InstanceState, task: UserTaskRecord): TaskListenerJobTask {
   const transition = task.transition;
-  const fields = fieldsOf(task);
   return {
     id: externalId(state.instance.id, task.id),
-    assignee: task.assignee,
-    candidateGroups: [...(task.candidateGroups ?? [])],
-    candidateUsers: [...(task.candidateUsers ?? [])],
-    dueDate: task.dueDate ?? null,
-    followUpDate: task.followUpDate ?? null,
-    priority: task.priority ?? DEFAULT_PRIORITY,
+    ...fieldsView(task),
     action: transition?.action ?? '',
-    changedAttributes: transition ? changedFields(transition.before, fields) : [],
+    changedAttributes: transition ? changedFields(transition.before, fieldsOf(task)) : [],
   };
 }
 

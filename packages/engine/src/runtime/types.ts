@@ -48,7 +48,7 @@ export interface Job {
   listener?: { eventType: ListenerEventName };
   /**
    * Set on a task listener's job (`zeebe:taskListener`, whose `listener.eventType` is `creating`, `assigning`,
-   * `updating` or `completing`): the user task as it stands in the transition, corrections of the listeners
+   * `updating`, `completing` or `canceling`): the user task as it stands in the transition, corrections of the listeners
    * before included. Its handler returns a `TaskListenerResult`, never variables. Absent on every other job.
    */
   userTask?: TaskListenerJobTask;

@@ -1,5 +1,6 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../common/touchpoint-types.js';
+import type { UserTaskFieldsView } from '../common/user-task-types.js';
 import type { InstanceState } from '../core/state.js';
 import { DEFAULT_PRIORITY } from '../core/user-task-fields.js';
 import { NodeType, type ProcessDef } from '../model/types.js';
@@ -17,6 +18,18 @@ export function parseExternalId(id: string): { instanceId: string; localId: stri
   return { instanceId: id.slice(0, cut), localId: id.slice(cut + 1) };
 }
 
+/** A user task's fields as callers see them: a cleared one null (a list, empty), a priority never given 50. */
+export function fieldsView(task: UserTaskRecord): UserTaskFieldsView {
+  return {
+    assignee: task.assignee,
+    candidateGroups: [...(task.candidateGroups ?? [])],
+    candidateUsers: [...(task.candidateUsers ?? [])],
+    dueDate: task.dueDate ?? null,
+    followUpDate: task.followUpDate ?? null,
+    priority: task.priority ?? DEFAULT_PRIORITY,
+  };
+}
+
 export function userTaskView(
   state: InstanceState,
   process: ProcessDef | undefined,
@@ -29,14 +42,9 @@ export function userTaskView(
     instanceId: state.instance.id,
     elementId: task.nodeId,
     name: task.name,
-    assignee: task.assignee,
-    candidateGroups: [...(task.candidateGroups ?? [])],
-    candidateUsers: [...(task.candidateUsers ?? [])],
+    ...fieldsView(task),
     variables: { ...state.visible(track.scopePath), ...track.locals },
     createdAt: task.createdAt,
-    dueDate: task.dueDate ?? null,
-    followUpDate: task.followUpDate ?? null,
-    priority: task.priority ?? DEFAULT_PRIORITY,
     headers: { ...(node?.type === NodeType.UserTask ? node.headers : undefined) },
     state: task.transition?.event ?? 'created',
     revision: task.transitions ?? 0,
