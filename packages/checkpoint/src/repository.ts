@@ -215,6 +215,11 @@ export interface InstanceQuery {
   status?: InstanceStatus;
   /** A definition id. */
   definition?: string;
+  /**
+   * Only instances started with this business key. No store indexes it: the instances are read in id order
+   * until the page is full (with `definition` or `status`, only theirs).
+   */
+  businessKey?: string;
   /** Ids ascending (the default) or descending. */
   order?: ReadOrder;
   /** Page size: a non-negative safe integer; all when absent. */

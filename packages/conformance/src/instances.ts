@@ -281,5 +281,23 @@ export function describeInstances<TRepository extends Repository>(
       await expect(repository.instanceIds({ limit: -1 })).rejects.toThrow(RangeError);
       await expect(repository.instanceIds({ order: 'sideways' as 'asc' })).rejects.toThrow(RangeError);
     });
+
+    test('TH-INSTANCES-20', async (repository) => {
+      const keyed: [string, Partial<InstanceMeta>][] = [
+        ['k-1', { businessKey: 'order-7' }],
+        ['k-2', { businessKey: 'order-8', definitionId: 'billing' }],
+        ['k-3', { businessKey: 'order-7', definitionId: 'billing', status: 'completed' }],
+        ['k-4', { businessKey: null }],
+      ];
+      for (const [instanceId, overrides] of keyed) await putChain(repository, instanceId, 1, { meta: overrides });
+
+      expect(ids(await repository.instances({ businessKey: 'order-7' }))).toEqual(['k-1', 'k-3']);
+      expect(ids(await repository.instances({ businessKey: 'order-7', order: 'desc', limit: 1 }))).toEqual(['k-3']);
+      expect(ids(await repository.instances({ businessKey: 'order-7', status: 'running' }))).toEqual(['k-1']);
+      expect(ids(await repository.instances({ businessKey: 'order-8', definition: 'billing' }))).toEqual(['k-2']);
+      expect(await repository.instanceIds({ businessKey: 'order-7', after: 'k-1' })).toEqual(['k-3']);
+      expect(await repository.instances({ businessKey: '' })).toEqual([]);
+      expect(await repository.instances({ businessKey: 'lone \ud800 surrogate' })).toEqual([]);
+    });
   });
 }

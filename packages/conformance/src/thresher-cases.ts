@@ -178,6 +178,10 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-INSTANCES-17', 'should return dueAt and subscriptions as the latest put gave them, order and repeats kept'],
     ['TH-INSTANCES-18', 'should answer instanceIds with the ids instances finds for the same query, in its order'],
     ['TH-INSTANCES-19', 'should refuse a bad limit or order in instanceIds with a RangeError, as instances does'],
+    [
+      'TH-INSTANCES-20',
+      'should filter by business key, alone or with other filters, matching nothing for text no store holds',
+    ],
   ]),
   ...rows('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],

@@ -147,6 +147,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     status: query.status !== undefined,
     liveStatus: query.status !== undefined && query.status !== 'completed',
     definition: query.definition !== undefined,
+    businessKey: query.businessKey !== undefined,
     after: query.after !== undefined,
     limit: query.limit !== undefined,
     rootId: query.rootId !== undefined,
@@ -159,6 +160,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
   if (shape.rootId) params.rootId = query.rootId;
   if (shape.status) params.status = query.status;
   if (shape.definition) params.definition = query.definition;
+  if (shape.businessKey) params.businessKey = query.businessKey;
   if (shape.after) params.after = query.after;
   if (shape.before) params.before = query.before;
   if (shape.limit) params.limit = query.limit;
