@@ -32,6 +32,7 @@ export { isJobNode, listenersOf, NodeType } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/clock.js';
 export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/conditional-starts.js';
+export { deploymentKind } from './runtime/definitions.js';
 export { isDmn, readDmn } from './runtime/deploy-dmn.js';
 export type { Worker } from './runtime/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';

@@ -72,11 +72,18 @@ describe('what Zeebe deploys, Thresher deploys and runs, with a warning', () => 
     ['JSON with escaped markup', '{ "components": [ { "label": "a&lt;br&gt;b" } ] }'],
     ['CDATA holding a raw <br>', '<![CDATA[ {"text":"x<br>y"} ]]>'],
     ['a self-closed <br/> element inside the JSON', '{ "text": "x<br/>y" }'],
-  ])('an embedded zeebe:userTaskForm whose body is %s is warned about, naming the form', async (_, form) => {
-    const xml = withForm(form);
-    await deploysAndRuns(xml);
-    expect(await warnings(xml)).toContainEqual(expect.stringMatching(/userTaskForm/i));
-  });
+  ])(
+    'an embedded zeebe:userTaskForm whose body is %s deploys and runs, its form read whole for the web view',
+    async (_, form) => {
+      const xml = withForm(form);
+      await deploysAndRuns(xml);
+      expect(await warnings(xml)).not.toContainEqual(expect.stringMatching(/userTaskForm/i));
+      const task = (await compile(xml)).processes.values().next().value?.nodes.get('Activity_0x1abc');
+      const compiled = task && 'form' in task ? task.form : undefined;
+      expect(compiled?.kind).toBe('embedded');
+      expect(JSON.parse(compiled?.kind === 'embedded' ? compiled.json : 'null')).toBeTypeOf('object');
+    },
+  );
 
   it.each([
     ['an unknown zeebe: extension element', '<zeebe:somethingNew foo="1" />', /somethingNew/],

@@ -64,7 +64,17 @@ describe('every Zeebe extension has a stated fate', () => {
   });
 
   it.each([
-    ['zeebe:formDefinition', '<zeebe:formDefinition formKey="camunda-forms:bpmn:form_1" />', /forms are not shown/],
+    [
+      'zeebe:formDefinition',
+      '<zeebe:formDefinition formKey="camunda-forms:bpmn:form_1" />',
+      /names no zeebe:userTaskForm/,
+    ],
+    [
+      'zeebe:formDefinition',
+      '<zeebe:formDefinition formId="review" />',
+      /given the form file \(thresher ui --form FILE/,
+    ],
+    ['zeebe:formDefinition', '<zeebe:formDefinition formKey="custom:thing" />', /not a Camunda Form's/],
   ])('%s on a user task compiles with a warning naming it', async (name, extension, why) => {
     const model = await compile(userTask(extension));
     expect(model.warnings).toContainEqual({ elementId: 'x', message: expect.stringMatching(why) });

@@ -26,8 +26,8 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
     action: 'refuse',
     why: 'a touchpoint marks a flow node (a task, an event, a gateway or a sub-process); move it there',
   },
-  // Read on a user task for its choices (user-task-form.ts), which warns there that the form is not shown.
-  'zeebe:FormDefinition': { action: 'warn', why: 'forms are not shown by Thresher yet' },
+  // Read on a user task (user-task-form.ts); anywhere else (a start event's public form) nothing shows it.
+  'zeebe:FormDefinition': { action: 'warn', why: 'the web view shows user task forms only' },
   'zeebe:UserTaskForm': {
     action: 'ignore',
     why: "an embedded form is read by the user task whose formKey names it, for the task's choices",

@@ -1,6 +1,7 @@
 /**
- * A user task's Camunda Form (`zeebe:formDefinition`), read for the choices it offers an operator
- * (`touchpoints/choices.ts`). Thresher shows no form, so the task still warns that it is not shown.
+ * A user task's Camunda Form (`zeebe:formDefinition`): the web view (`@thresher/ui`) renders it, and the
+ * terminal operator reads the choices it offers (`touchpoints/choices.ts`). An embedded form runs without a
+ * word; a linked one warns that the view needs the form file, and one Thresher cannot find warns that it is not shown.
  *
  * @module
  */
@@ -24,13 +25,23 @@ export function readUserTaskForm(
   issues: IssueCollector,
 ): UserTaskForm | undefined | null {
   const taskId = idOf(task) ?? null;
-  const notShown = "forms are not shown by Thresher yet, only read for the task's choices";
+  const notShown = 'Thresher shows no form for it: the task is completed with variables only';
   const formId = str(definition, 'formId')?.trim();
   const key = str(definition, 'formKey')?.trim();
   const embeddedId = key && !formId ? EMBEDDED_KEY.exec(key)?.[1] : undefined;
+  if (formId) {
+    issues.warn(
+      taskId,
+      `zeebe:formDefinition formId "${formId}": the web view shows a linked form only when it is given the form file (thresher ui --form FILE, or createUiHandler's forms)`,
+    );
+    return { kind: 'linked', formId };
+  }
   if (embeddedId === undefined) {
-    issues.warn(taskId, `zeebe:formDefinition: ${notShown}`);
-    return formId ? { kind: 'linked', formId } : undefined;
+    issues.warn(
+      taskId,
+      `zeebe:formDefinition: ${key ? `the form key "${key}" is not a Camunda Form's; ` : ''}${notShown}`,
+    );
+    return undefined;
   }
   const process = processOf(task);
   const embedded = (process ? extensions(process) : []).find(
@@ -43,7 +54,6 @@ export function readUserTaskForm(
     );
     return undefined;
   }
-  issues.warn(taskId, `zeebe:formDefinition names the embedded zeebe:userTaskForm "${embeddedId}": ${notShown}`);
   const json = str(embedded, 'body')?.trim() ?? '';
   try {
     JSON.parse(json);

@@ -212,3 +212,9 @@ export class Definitions {
     return process;
   }
 }
+
+/** What a stored deployment holds: a BPMN file's processes, a DMN file's decisions, or a list of files deployed together. */
+export function deploymentKind(deployment: Deployment): 'bpmn' | 'dmn' | 'manifest' {
+  if (isDecisionDeployment(deployment)) return 'dmn';
+  return isManifest(deployment) ? 'manifest' : 'bpmn';
+}

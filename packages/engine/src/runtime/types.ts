@@ -113,6 +113,15 @@ export interface UserTaskView extends UserTaskFieldsView {
   denied: UserTaskDenial | null;
 }
 
+/** A message or signal an instance waits for: the element waiting, and what correlates to it. */
+export interface SubscriptionView {
+  elementId: string;
+  kind: 'message' | 'signal';
+  name: string;
+  /** A message's correlation key; null for a signal. */
+  correlationKey: string | null;
+}
+
 /** A running ad-hoc sub-process, as `instance(id).adHocSubProcesses` shows it. */
 export interface AdHocView {
   /** `<instanceId>/<id>`, as `engine.activateAdHocElements` takes it. */
@@ -152,6 +161,8 @@ export interface InstanceView {
   userTasks: UserTaskView[];
   /** Running ad-hoc sub-processes, each with what it can activate and what runs. */
   adHocSubProcesses: AdHocView[];
+  /** The messages and signals it waits for now, each with the element waiting (what a caller can send it). */
+  subscriptions: SubscriptionView[];
   /** Ids of the messages and signals it has taken (the latest 1,000). */
   received: string[];
   /** Completed elements in order. */

@@ -113,6 +113,12 @@ export function instanceView(
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
     adHocSubProcesses: adHocViews(state, process),
+    subscriptions: [...state.subscriptions.values()].map(({ nodeId, kind, name, correlationKey }) => ({
+      elementId: nodeId,
+      kind,
+      name,
+      correlationKey,
+    })),
     received: [...instance.receivedIds],
     history: [...state.history],
     decisions: state.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),
