@@ -14,6 +14,7 @@ import { sendCommand } from './send.js';
 import { showCommand } from './show.js';
 import { signalCommand } from './signal.js';
 import { testCommand } from './test.js';
+import { uiCommand } from './ui.js';
 import { workerCommand } from './worker.js';
 
 /** Every command `thresher` knows, in the order help lists them: each module brings its spec and its work. */
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   migrateCommand,
   rollbackCommand,
   workerCommand,
+  uiCommand,
   helpCommand(() => COMMANDS),
 ];
 

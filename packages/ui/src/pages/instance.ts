@@ -1,0 +1,168 @@
+import type { Deployment } from '@thresher/checkpoint';
+import type { Engine, InstanceView, ProcessModel, UserTaskView } from '@thresher/engine';
+import { UiError, UiErrorCode } from '../errors.js';
+import { type Html, html } from '../html.js';
+import type { Models } from '../models.js';
+import { markers } from '../survey.js';
+import { actionForm } from './actions.js';
+import { diagramBlock } from './diagram.js';
+import { instanceDetails } from './instance-details.js';
+import { instanceHref, layout, type PageContext, processHref, status, time, valueText } from './layout.js';
+
+/** Linked Camunda forms by form id (`zeebe:formDefinition formId`), as the app that embeds the view has them. */
+export type LinkedForms = ReadonlyMap<string, unknown>;
+
+/** `/instances/:id`: the diagram with markers, what waits, what it holds, what it did, and the actions. */
+export async function instancePage(
+  ctx: PageContext,
+  engine: Engine,
+  models: Models,
+  forms: LinkedForms,
+  id: string,
+  /** What the action that led here did (the address's `done`), shown once. */
+  done: string | null = null,
+): Promise<Html> {
+  const view = await engine.instance(id);
+  if (!view) throw new UiError(UiErrorCode.NotFound, `no instance ${id} in this store`);
+  const deployment = await engine.repository.getDeployment(view.digest);
+  const model = deployment ? await models.model(deployment).catch(() => undefined) : undefined;
+  const diagram = deployment
+    ? await models.diagram(deployment)
+    : { xml: null, why: `its deployment ${view.digest} is not stored` };
+  const children = await engine.instances({ parentId: id });
+  const taskForms: Record<string, { schema: unknown; data: unknown }> = {};
+  if (model && !ctx.readOnly) {
+    for (const task of view.userTasks) {
+      const schema = formOf(model, view.processId, task, forms);
+      if (schema !== undefined) taskForms[task.id] = { schema, data: task.variables };
+    }
+  }
+  const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, children[0]?.rootId ?? (view.parentId === null ? view.id : undefined))}
+${diagramBlock(diagram)}
+<p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-incident">incident</span></p>
+${incidents(ctx, view)}${userTasks(ctx, view, taskForms)}${subscriptions(ctx, view)}${adHoc(ctx, view)}
+${instanceDetails(ctx, view, children)}`;
+  return layout(ctx, {
+    title: `${view.processId} ${view.id.slice(0, 8)}`,
+    live: `instance:${view.id}`,
+    body,
+    data: { kind: 'instance', xml: diagram.xml, markers: markers(view), forms: taskForms },
+    forms: Object.keys(taskForms).length > 0,
+  });
+}
+
+/** The task's Camunda Form schema: an embedded one from the model, a linked one from `forms`; undefined when none. */
+function formOf(model: ProcessModel, processId: string, task: UserTaskView, forms: LinkedForms): unknown {
+  const node = model.processes.get(processId)?.nodes.get(task.elementId);
+  const form = node && 'form' in node ? node.form : undefined;
+  if (!form) return undefined;
+  if (form.kind === 'linked') return forms.get(form.formId);
+  return JSON.parse(form.json) as unknown;
+}
+
+function header(
+  ctx: PageContext,
+  view: InstanceView,
+  deployment: Deployment | undefined,
+  rootId: string | undefined,
+): Html {
+  const process = deployment
+    ? html`<a href="${processHref(ctx, view.definitionId, view.version)}">${view.processId}</a>`
+    : html`${view.processId}`;
+  const cancel =
+    view.status === 'running' && view.parentId === null
+      ? actionForm(
+          ctx,
+          view.id,
+          'cancel',
+          'Cancel instance',
+          html``,
+          'danger',
+          'Cancel this instance and every instance it called?',
+        )
+      : null;
+  return html`<h1>${view.processId} <span class="sub"><code>${view.id}</code></span></h1>
+<dl class="facts" data-section="facts">
+<dt>Status</dt><dd id="instance-status">${status(view.status)}</dd>
+<dt>Process</dt><dd>${process} · ${view.definitionId} version ${view.version}</dd>
+${view.businessKey !== null && html`<dt>Business key</dt><dd>${view.businessKey}</dd>`}
+<dt>Started</dt><dd>${time(view.startedAt)}</dd>${view.endedAt !== null && html`<dt>Ended</dt><dd>${time(view.endedAt)}</dd>`}
+${view.parentId !== null && html`<dt>Called by</dt><dd><a href="${instanceHref(ctx, view.parentId)}"><code>${view.parentId}</code></a> at ${view.callNodeId}</dd>`}
+${rootId !== undefined && html`<dt>Call tree</dt><dd><a id="call-tree" href="${ctx.base}/instances?root=${encodeURIComponent(rootId)}">the whole tree</a></dd>`}
+<dt>Checkpoint</dt><dd>seq ${view.seq}</dd></dl>
+${cancel}`;
+}
+
+function incidents(ctx: PageContext, view: InstanceView): Html | null {
+  if (view.incidents.length === 0) return null;
+  return html`<section data-section="incidents" id="incidents"><h2>Incidents</h2>
+<table class="grid"><thead><tr><th>Element</th><th>Kind</th><th>Message</th><th>Raised</th><th></th></tr></thead><tbody>
+${view.incidents.map(
+  (
+    incident,
+  ) => html`<tr data-incident="${incident.id}"><td>${incident.nodeId}</td><td>${incident.kind}</td><td class="message">${incident.message}</td><td>${time(incident.raisedAt)}</td>
+<td>${actionForm(ctx, view.id, 'retry', 'Retry', html`<input type="hidden" name="incident" value="${incident.id}">`)}</td></tr>`,
+)}</tbody></table></section>`;
+}
+
+function userTasks(ctx: PageContext, view: InstanceView, taskForms: Record<string, unknown>): Html | null {
+  if (view.userTasks.length === 0) return null;
+  return html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => {
+    const free = task.state === 'created';
+    const withForm = task.id in taskForms;
+    const fields = html`<input type="hidden" name="task" value="${task.id}">${
+      withForm
+        ? html`<input type="hidden" name="variables" value="{}"><div class="camunda-form" data-form-for="${task.id}"></div>`
+        : html`<label>Variables (a JSON object)<textarea name="variables" rows="4" spellcheck="false">{}</textarea></label>`
+    }`;
+    return html`<article class="task" data-task="${task.id}" data-element="${task.elementId}" data-revision="${task.revision}">
+<h3>${task.name ?? task.elementId} <span class="sub">${task.elementId}</span></h3>
+<dl class="facts"><dt>State</dt><dd>${task.state}</dd><dt>Assignee</dt><dd>${task.assignee ?? 'nobody'}</dd>
+${task.candidateGroups.length > 0 && html`<dt>Candidate groups</dt><dd>${task.candidateGroups.join(', ')}</dd>`}
+${task.candidateUsers.length > 0 && html`<dt>Candidate users</dt><dd>${task.candidateUsers.join(', ')}</dd>`}
+<dt>Priority</dt><dd>${task.priority}</dd>${task.dueDate !== null && html`<dt>Due</dt><dd>${task.dueDate}</dd>`}
+<dt>Created</dt><dd>${time(task.createdAt)}</dd>
+${task.denied !== null && html`<dt>Denied</dt><dd>${task.denied.event}${task.denied.reason !== null && `: ${task.denied.reason}`}</dd>`}</dl>
+<details><summary>Variables the task sees</summary><pre>${valueText(task.variables)}</pre></details>
+${
+  free
+    ? html`${actionForm(ctx, view.id, 'complete', 'Complete', fields, withForm ? 'with-form' : '')}
+${actionForm(ctx, view.id, 'assign', 'Assign', html`<input type="hidden" name="task" value="${task.id}"><label>Assignee <input name="assignee" value="${task.assignee ?? ''}" placeholder="empty: unassign"></label>`)}`
+    : html`<p class="note">Its ${task.state} listeners are running; it takes no command until they are done.</p>`
+}</article>`;
+  })}</section>`;
+}
+
+function subscriptions(ctx: PageContext, view: InstanceView): Html | null {
+  if (view.subscriptions.length === 0) return null;
+  return html`<section data-section="subscriptions" id="subscriptions"><h2>Waiting for</h2>
+<table class="grid"><thead><tr><th>Element</th><th>Kind</th><th>Name</th><th>Correlation key</th><th></th></tr></thead><tbody>
+${view.subscriptions.map((s) => {
+  const action = s.kind === 'message' ? 'correlate' : 'signal';
+  const fields = html`<input type="hidden" name="name" value="${s.name}">${s.correlationKey !== null && html`<input type="hidden" name="correlationKey" value="${s.correlationKey}">`}<label>Variables <input name="variables" value="{}" spellcheck="false"></label>`;
+  return html`<tr data-subscription="${s.elementId}"><td>${s.elementId}</td><td>${s.kind}</td><td>${s.name}</td><td>${s.correlationKey ?? ''}</td>
+<td>${actionForm(ctx, view.id, action, s.kind === 'message' ? 'Correlate message' : 'Broadcast signal', fields)}</td></tr>`;
+})}</tbody></table></section>`;
+}
+
+function adHoc(ctx: PageContext, view: InstanceView): Html | null {
+  if (view.adHocSubProcesses.length === 0) return null;
+  return html`<section data-section="ad-hoc" id="ad-hoc"><h2>Ad-hoc sub-processes</h2>${view.adHocSubProcesses.map(
+    (a) => html`<article data-ad-hoc="${a.id}"><h3>${a.elementId}</h3>
+<p>Running: ${a.active.length === 0 ? 'nothing' : a.active.join(', ')} · activations ${a.activations}${a.done && ' · completion condition met'}</p>
+${
+  a.done
+    ? null
+    : actionForm(
+        ctx,
+        view.id,
+        'activate',
+        'Activate',
+        html`<input type="hidden" name="adHoc" value="${a.id}">${a.activatable.map(
+          (e) =>
+            html`<label class="check"><input type="checkbox" name="element" value="${e.elementId}"> ${e.elementName ?? e.elementId}</label>`,
+        )}`,
+      )
+}</article>`,
+  )}</section>`;
+}

@@ -1,0 +1,174 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launch } from './browser.js';
+import { type Harness, serve } from './harness.js';
+
+let browser: Browser;
+let view: Harness | undefined;
+
+beforeAll(async () => {
+  if (browserAvailable()) browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await view?.close();
+  view = undefined;
+});
+
+async function open(path: string): Promise<Page> {
+  if (!view) throw new Error('no view');
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  (page as Page & { errors?: string[] }).errors = errors;
+  await page.goto(new URL(path, view.server.url).href);
+  return page;
+}
+
+function errorsOf(page: Page): string[] {
+  return (page as Page & { errors?: string[] }).errors ?? [];
+}
+
+/** The classes of an element's shape on the drawn diagram. */
+async function markerClasses(page: Page, elementId: string): Promise<string[]> {
+  const shape = page.locator(`#diagram g.djs-element[data-element-id="${elementId}"]`);
+  return ((await shape.getAttribute('class')) ?? '').split(/\s+/);
+}
+
+async function drawn(page: Page): Promise<void> {
+  await page.waitForSelector('#diagram[data-drawn="true"]');
+}
+
+async function reviewAt(h: Harness, stage: 'task' | 'incident'): Promise<string> {
+  const id = await h.engine.start('review', { variables: { orderId: `o-${Math.random()}` } });
+  await h.engine.settled(id);
+  if (stage === 'incident') {
+    const [task] = (await h.engine.instance(id))?.userTasks ?? [];
+    await h.engine.completeUserTask(task?.id ?? '', { reviewer: 'bob' });
+    await h.engine.settled(id);
+  }
+  return id;
+}
+
+describe.skipIf(!browserAvailable())('in a browser', () => {
+  it('draws the process diagram with the heat counts on the right elements', async () => {
+    view = await serve();
+    await reviewAt(view, 'task');
+    await reviewAt(view, 'task');
+    await reviewAt(view, 'incident');
+    const page = await open('/processes/review-defs/1');
+    await drawn(page);
+
+    const heat = (id: string, kind: string) => page.locator(`.heat[data-element="${id}"] .heat-${kind}`).textContent();
+    expect(await heat('reviewTask', 'waiting')).toBe('2');
+    expect(await heat('reviewTask', 'passed')).toBe('1');
+    expect(await heat('charge', 'waiting')).toBe('1');
+    expect(await heat('charge', 'incidents')).toBe('1');
+    expect(await heat('start', 'passed')).toBe('3');
+    expect(await page.locator('.heat[data-element="end"]').count()).toBe(0);
+    expect(errorsOf(page)).toEqual([]);
+  });
+
+  it('draws a laid-out diagram for a model without one', async () => {
+    view = await serve();
+    const page = await open('/processes/bare-defs/1');
+    await drawn(page);
+    expect(await page.locator('#diagram g.djs-element[data-element-id="approve"]').count()).toBe(1);
+  });
+
+  it('marks the waiting user task; completing it through its form moves the marker, and another open page follows live', async () => {
+    view = await serve();
+    view.charge.fails = false;
+    const id = await reviewAt(view, 'task');
+    const watcher = await open(`/instances/${id}`);
+    await drawn(watcher);
+    // Page code as text: these tests compile without the DOM's types.
+    await watcher.evaluate('window.notReloaded = true');
+    expect(await markerClasses(watcher, 'reviewTask')).toContain('thresher-active');
+
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+    expect(await markerClasses(page, 'reviewTask')).toContain('thresher-active');
+    const form = page.locator('.camunda-form[data-form-for]');
+    // The rendered Camunda Form validates: an empty required field keeps the task open.
+    await form.getByLabel('Reviewer').waitFor();
+    await page.locator('form[data-action="complete"] button[type="submit"]').click();
+    await form.locator('.fjs-form-field-error').first().waitFor();
+    expect(page.url()).toBe(new URL(`/instances/${id}`, view.server.url).href);
+    expect((await view.engine.instance(id))?.userTasks).toHaveLength(1);
+
+    await form.getByLabel('Reviewer').fill('grace');
+    // form-js applies typed text on blur (or after a debounce): leave the field as a person would.
+    await form.getByLabel('Reviewer').press('Tab');
+    await form.locator('input[type="checkbox"]').click();
+    await page.waitForFunction(`document.querySelector('.camunda-form input[type="checkbox"]')?.checked`);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/instances/${id}$`)),
+      page.locator('form[data-action="complete"] button[type="submit"]').click(),
+    ]);
+    await drawn(page);
+
+    expect(await page.locator('#done').textContent()).toContain('completed');
+    expect(await markerClasses(page, 'reviewTask')).toContain('thresher-completed');
+    expect(await markerClasses(page, 'awaitPayment')).toContain('thresher-active');
+    expect((await view.engine.instance(id))?.variables).toMatchObject({ reviewer: 'grace', approved: true });
+
+    // The other page moved with it, without a reload.
+    await watcher.waitForFunction(
+      `document.querySelector('#diagram g.djs-element[data-element-id="awaitPayment"]')?.classList.contains('thresher-active')`,
+    );
+    expect(await markerClasses(watcher, 'reviewTask')).toContain('thresher-completed');
+    expect(await watcher.evaluate('window.notReloaded')).toBe(true);
+    expect(await watcher.locator('#tasks').count()).toBe(0);
+    expect(errorsOf(page)).toEqual([]);
+    expect(errorsOf(watcher)).toEqual([]);
+  });
+
+  it('retrying an incident clears its marker', async () => {
+    view = await serve();
+    const id = await reviewAt(view, 'incident');
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+    expect(await markerClasses(page, 'charge')).toContain('thresher-incident');
+    expect(await page.locator('.badge-incident').count()).toBe(1);
+
+    view.charge.fails = false;
+    await Promise.all([page.waitForURL(/\/instances\//), page.locator('form[data-action="retry"] button').click()]);
+    await drawn(page);
+
+    expect(await markerClasses(page, 'charge')).not.toContain('thresher-incident');
+    expect(await markerClasses(page, 'charge')).toContain('thresher-completed');
+    expect(await page.locator('.badge-incident').count()).toBe(0);
+    expect(await page.locator('#incidents').count()).toBe(0);
+  });
+
+  it('runs no script a variable or a business key carries', async () => {
+    view = await serve();
+    const evil = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
+    const id = await view.engine.start('bare', { variables: { note: evil }, businessKey: evil });
+    await view.engine.settled(id);
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('tr[data-variable="note"] pre').textContent()).toBe(JSON.stringify(evil));
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+  });
+
+  it('asks for the token, and takes it once from the address', async () => {
+    view = await serve({ token: 'browser-token' });
+    const refused = await open('/');
+    expect(await refused.locator('#error').textContent()).toContain('THRESHER_UI_UNAUTHORIZED');
+
+    const page = await open('/instances?token=browser-token');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.locator('h1').textContent()).toBe('Instances');
+    await page.goto(new URL('/', view.server.url).href);
+    expect(await page.locator('h1').textContent()).toBe('Processes');
+  });
+});

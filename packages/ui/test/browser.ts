@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Debian's chromium (`apt-get install -y chromium`), or the one THRESHER_CHROMIUM names. */
+export const CHROMIUM = process.env.THRESHER_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Whether the browser tests can run here. On CI they must (`.ci/run` installs chromium): a missing browser
+ * fails there rather than skipping the tests.
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI)
+    throw new Error(`no chromium at ${CHROMIUM}: .ci/run installs Debian's chromium before the tests`);
+  return false;
+}
+
+export function launch(): Promise<Browser> {
+  // --no-sandbox: CI runs as root, where chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}

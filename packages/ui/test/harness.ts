@@ -1,0 +1,77 @@
+import { createMemoryRepository } from '@thresher/checkpoint';
+import { Engine } from '@thresher/engine';
+import { startUiServer, type UiServer, type UiServerOptions } from '@thresher/ui';
+import { BARE_BPMN, CALLER_BPMN, REVIEW_BPMN } from './models.js';
+
+export interface Harness {
+  engine: Engine;
+  server: UiServer;
+  /** Whether the `charge` handler fails (it does until told otherwise). */
+  charge: { fails: boolean };
+  get(path: string, init?: RequestInit): Promise<Response>;
+  page(path: string): Promise<string>;
+  /** POSTs an action form as a page of this view would (its origin). */
+  post(path: string, fields: Record<string, string | string[]>, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** An engine on a memory store with the test models deployed, and its view served on a free loopback port. */
+export async function serve(options: Omit<UiServerOptions, 'engine'> = {}): Promise<Harness> {
+  const charge = { fails: true };
+  const engine = new Engine({
+    repository: createMemoryRepository(),
+    handlers: {
+      charge: async () => {
+        if (charge.fails) throw new Error('card declined');
+        return { charged: true };
+      },
+    },
+    backoff: () => 0,
+  });
+  await engine.deploy(REVIEW_BPMN);
+  await engine.deploy(BARE_BPMN);
+  await engine.deploy(CALLER_BPMN);
+  const server = await startUiServer({ engine, onError: () => {}, ...options });
+  const origin = new URL(server.url).origin;
+  const get = (path: string, init?: RequestInit) => fetch(new URL(path, server.url), { redirect: 'manual', ...init });
+  return {
+    engine,
+    server,
+    charge,
+    get,
+    page: async (path) => {
+      const response = await get(path);
+      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+      return response.text();
+    },
+    post: (path, fields, headers = {}) => {
+      const body = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(name, one);
+      return get(path, {
+        method: 'POST',
+        body,
+        headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      });
+    },
+    close: async () => {
+      await server.close();
+      await engine.close();
+    },
+  };
+}
+
+/** The page's data block, parsed. */
+export function dataOf(page: string): Record<string, unknown> {
+  const match = /<script type="application\/json" id="thresher-data">(.*?)<\/script>/s.exec(page);
+  if (!match?.[1]) throw new Error('the page has no data block');
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}
+
+/** The action token of the first form for `action` on the page. */
+export function actionToken(page: string, action: string): string {
+  const form = new RegExp(`data-action="${action}"[^>]*>\\s*<input type="hidden" name="_token" value="([^"]+)"`).exec(
+    page,
+  );
+  if (!form?.[1]) throw new Error(`the page has no ${action} form`);
+  return form[1];
+}

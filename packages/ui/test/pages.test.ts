@@ -1,0 +1,229 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { dataOf, type Harness, serve } from './harness.js';
+
+let view: Harness | undefined;
+afterEach(async () => {
+  await view?.close();
+  view = undefined;
+});
+
+/** Starts `review` and waits until it waits (at its user task). */
+async function startReview(h: Harness, variables: Record<string, unknown> = {}, businessKey?: string): Promise<string> {
+  const id = await h.engine.start('review', {
+    variables: { orderId: 'o-1', ...variables },
+    ...(businessKey ? { businessKey } : {}),
+  });
+  await h.engine.settled(id);
+  return id;
+}
+
+async function completeReview(h: Harness, id: string): Promise<void> {
+  const [task] = (await h.engine.instance(id))?.userTasks ?? [];
+  if (!task) throw new Error(`instance ${id} has no open user task`);
+  await h.engine.completeUserTask(task.id, { reviewer: 'ada', approved: true });
+  await h.engine.settled(id);
+}
+
+describe('the processes page', () => {
+  it('lists each deployed process and version with its instances by status and its open incidents', async () => {
+    view = await serve();
+    await startReview(view);
+    await completeReview(view, await startReview(view)); // fails at charge: an incident
+
+    const page = await view.page('/');
+
+    expect(page).toContain('Order review');
+    const row = /<tr data-process="review" data-version="1">([\s\S]*?)<\/tr>/.exec(page)?.[1] ?? '';
+    expect(row).toMatch(/status=running">2</);
+    expect(row).toContain('data-incidents="1"');
+    expect(page).toMatch(/<tr data-process="bare" data-version="1">/);
+    expect(page).toMatch(/<tr data-process="caller" data-version="1">/);
+  });
+
+  it('says how to deploy when nothing is deployed, rather than showing an empty table', async () => {
+    view = await serve();
+    const engine = view.engine;
+    // A second view on an empty store.
+    const { createMemoryRepository } = await import('@thresher/checkpoint');
+    const { Engine } = await import('@thresher/engine');
+    const { startUiServer } = await import('@thresher/ui');
+    const empty = new Engine({ repository: createMemoryRepository() });
+    const server = await startUiServer({ engine: empty });
+    try {
+      const page = await (await fetch(server.url)).text();
+      expect(page).toContain('No process is deployed in this store yet');
+    } finally {
+      await server.close();
+      await empty.close();
+    }
+    expect(engine).toBeDefined();
+  });
+});
+
+describe('the process page', () => {
+  it('gives the diagram the heat per element: waiting now, passed, holding incidents', async () => {
+    view = await serve();
+    await startReview(view);
+    await startReview(view);
+    await completeReview(view, await startReview(view));
+
+    const data = dataOf(await view.page('/processes/review-defs/1'));
+
+    expect(data.kind).toBe('process');
+    expect(String(data.xml)).toContain('BPMNShape');
+    expect(data.heat).toEqual({
+      start: { waiting: 0, passed: 3, incidents: 0 },
+      reviewTask: { waiting: 2, passed: 1, incidents: 0 },
+      charge: { waiting: 1, passed: 0, incidents: 1 },
+    });
+  });
+
+  it('lays out a model that has no diagram, and says it did', async () => {
+    view = await serve();
+    const page = await view.page('/processes/bare-defs/1');
+
+    expect(page).toContain('data-laid-out="true"');
+    expect(page).toContain('Thresher laid it out');
+    expect(String(dataOf(page).xml)).toMatch(/BPMNShape[^>]*bpmnElement="approve"/);
+    // The element table is there as well: never a blank page.
+    expect(page).toMatch(/<tr data-element="approve">/);
+  });
+
+  it('answers 404 with a page naming what is missing for an unknown definition or version', async () => {
+    view = await serve();
+    const response = await view.get('/processes/review-defs/7');
+
+    expect(response.status).toBe(404);
+    const page = await response.text();
+    expect(page).toContain('THRESHER_UI_NOT_FOUND');
+    expect(page).toContain('no deployment of review-defs at version 7');
+  });
+});
+
+describe('the instances page', () => {
+  it('lists newest first and filters by status, definition and business key', async () => {
+    view = await serve();
+    const first = await startReview(view, {}, 'order-1');
+    const second = await startReview(view, {}, 'order-2');
+    const done = await view.engine.start('bare');
+    await view.engine.settled(done);
+    const [task] = (await view.engine.instance(done))?.userTasks ?? [];
+    await view.engine.completeUserTask(task?.id ?? '', {});
+    await view.engine.settled(done);
+
+    const rows = (page: string) => [...page.matchAll(/<tr data-instance="([^"]+)"/g)].map((m) => m[1]);
+    expect(rows(await view.page('/instances'))).toEqual([done, second, first]);
+    expect(rows(await view.page('/instances?status=completed'))).toEqual([done]);
+    expect(rows(await view.page('/instances?definition=review-defs'))).toEqual([second, first]);
+    expect(rows(await view.page('/instances?businessKey=order-1'))).toEqual([first]);
+  });
+
+  it('pages by the last id shown', async () => {
+    view = await serve();
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++) ids.push(await view.engine.start('bare'));
+    const rows = (page: string) => [...page.matchAll(/<tr data-instance="([^"]+)"/g)].map((m) => m[1]);
+
+    const first = await view.page('/instances');
+    expect(rows(first)).toEqual([...ids].reverse().slice(0, 50));
+    const older = /<a id="older" href="([^"]+)"/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+    expect(older).toBeDefined();
+    expect(rows(await view.page(older ?? ''))).toEqual([ids[1], ids[0]]);
+  });
+
+  it('nests a call tree under its root', async () => {
+    view = await serve();
+    const root = await view.engine.start('caller');
+    await view.engine.settled(root);
+    const [child] = await view.engine.instances({ parentId: root });
+
+    const page = await view.page(`/instances?root=${root}`);
+
+    expect(child).toBeDefined();
+    const nested = new RegExp(
+      `<li data-instance="${root}">[\\s\\S]*<ul class="tree"><li data-instance="${child?.instanceId}">`,
+    );
+    expect(page).toMatch(nested);
+  });
+
+  it('refuses a status it does not know, by name', async () => {
+    view = await serve();
+    const response = await view.get('/instances?status=sleeping');
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(
+      'status must be one of running, completed, terminated, got &quot;sleeping&quot;',
+    );
+  });
+});
+
+describe('the instance page', () => {
+  it('marks the active element, the completed path and incidents, and shows variables per scope', async () => {
+    view = await serve();
+    const id = await startReview(view, { total: 120 });
+    await completeReview(view, id);
+
+    const page = await view.page(`/instances/${id}`);
+
+    expect(dataOf(page)).toMatchObject({
+      kind: 'instance',
+      markers: { active: ['charge'], completed: ['start', 'reviewTask'], incidents: ['charge'] },
+    });
+    expect(page).toMatch(
+      /<tr data-incident="[^"]+"><td>charge<\/td><td>job-failed<\/td><td class="message">handler failed: card declined/,
+    );
+    expect(page).toMatch(/<tr data-variable="total"><td><code>total<\/code><\/td><td><pre>120<\/pre>/);
+    expect(page).toMatch(/<tr data-variable="reviewer">/);
+  });
+
+  it('renders a user task with its Camunda Form for the client, and one without a form with a JSON editor', async () => {
+    view = await serve();
+    const withForm = await startReview(view);
+    const bare = await view.engine.start('bare');
+
+    const formPage = await view.page(`/instances/${withForm}`);
+    const forms = dataOf(formPage).forms as Record<string, { schema: { id: string } }>;
+    expect(Object.values(forms).map((form) => form.schema.id)).toEqual(['review-form']);
+    expect(formPage).toContain('class="camunda-form"');
+    expect(formPage).toContain('form-viewer.js');
+
+    const barePage = await view.page(`/instances/${bare}`);
+    expect(barePage).toContain('<textarea name="variables"');
+    expect(barePage).not.toContain('form-viewer.js');
+  });
+
+  it('lists what it waits to receive, with a form to correlate it', async () => {
+    view = await serve();
+    view.charge.fails = false;
+    const id = await startReview(view);
+    await completeReview(view, id);
+
+    const page = await view.page(`/instances/${id}`);
+
+    expect(page).toMatch(
+      /<tr data-subscription="awaitPayment"><td>awaitPayment<\/td><td>message<\/td><td>payment-received<\/td><td>o-1<\/td>/,
+    );
+    expect(page).toContain('data-action="correlate"');
+  });
+
+  it('links a called child to its parent and the parent to the call tree', async () => {
+    view = await serve();
+    const root = await view.engine.start('caller');
+    await view.engine.settled(root);
+    const [child] = await view.engine.instances({ parentId: root });
+
+    const childPage = await view.page(`/instances/${child?.instanceId}`);
+    expect(childPage).toContain(
+      `<dt>Called by</dt><dd><a href="/instances/${root}"><code>${root}</code></a> at callBare</dd>`,
+    );
+    const rootPage = await view.page(`/instances/${root}`);
+    expect(rootPage).toContain(`href="/instances/${child?.instanceId}"`);
+    expect(rootPage).toContain(`<a id="call-tree" href="/instances?root=${root}">`);
+  });
+
+  it('answers 404 for an instance the store does not have', async () => {
+    view = await serve();
+    const response = await view.get('/instances/nope');
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('no instance nope in this store');
+  });
+});
