@@ -342,6 +342,47 @@ describe('workers on one store', () => {
     expect(works).toBe(1);
   });
 
+  it("should deliver a child's end to a parked parent whose claim lost a race with another engine's, on a later try", async () => {
+    // given a parent and its child both parked (no lease): the child waits on a user task
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const a = engineOn(repository, clock, {}, true);
+    await a.deploy(childWithTask);
+    await a.deploy(callsBoxed);
+    const parent = await a.start('p');
+    const childId = (await a.instance(parent))!.calls[0]!.instanceId;
+    await until(clock, async () => !(await repository.lease(parent)) && !(await repository.lease(childId)));
+
+    // when another engine completes the child, and its first claim of the parent finds the row taken by a
+    // claim under way elsewhere (PostgreSQL skips a locked row: nothing claimed, no lease to read yet)
+    let raced = 0;
+    const racing = new Proxy(repository, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'claim') return typeof value === 'function' ? value.bind(target) : value;
+        return (options: { instanceIds?: string[] }) => {
+          if (raced === 0 && options.instanceIds?.includes(parent)) {
+            raced++;
+            return Promise.resolve([]);
+          }
+          return value.call(target, options);
+        };
+      },
+    });
+    const b = engineOn(racing, clock, {});
+    const faults: Error[] = [];
+    b.onFault(({ error }) => faults.push(error));
+    const [review] = await b.userTasks({ instanceId: childId });
+    await b.completeUserTask(review!.id);
+
+    // then the delivery is tried again, not given up: the parent takes the child's end and completes
+    await until(clock, async () => (await b.instance(parent))?.status === 'completed');
+    expect(raced).toBe(1);
+    expect(faults).toEqual([]);
+    expect((await b.instance(childId))?.status).toBe('completed');
+    expect(await repository.lease(childId)).toBeUndefined();
+  });
+
   it('should run a child whose engine died right after the write that stored and claimed it, once its leases lapse', async () => {
     // given the write order of an uninterrupted run: where the child's first checkpoint lands (and is claimed)
     // when an engine is killed right after storing the child

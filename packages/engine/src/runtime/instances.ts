@@ -317,7 +317,9 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     const { state, process, journal } = await restore(stored, (restored) => definitions.pinnedProcess(restored));
     if (state.instance.status === 'running' && held !== true) {
       if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
-      throw new InvalidStateError(`instance ${instanceId} is running but its lease could not be claimed`);
+      // Running with no live lease, yet not claimed: another engine's claim of it is under way (PostgreSQL
+      // skips a row being claimed). Held, then, as a caller sees it: one that delivers tries again.
+      throw new InstanceHeldError(instanceId, 'an engine claiming it now', this.deps.clock.now());
     }
     const calls = this.deps.calls();
     const links = await calls.relink(state);
