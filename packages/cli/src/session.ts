@@ -19,6 +19,8 @@ export interface SessionOptions {
   checkHandlers?: (handlers: Handlers) => void;
   /** The engine's lease time to live (`worker --lease-ttl`); the engine's default otherwise. */
   leaseTtlMs?: number;
+  /** Parked instances leave the engine's memory and their lease (`ui`: it acts on instances workers run). */
+  dehydrate?: boolean;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -50,6 +52,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
     handlers,
     clock: io.clock,
     ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
+    ...(options.dehydrate ? { dehydrate: true } : {}),
   });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));

@@ -35,7 +35,7 @@ export const uiSpec = commandSpec({
       type: 'string',
       placeholder: 'MODULE',
       description:
-        'an ES module handling service tasks by type: an instance the view acts on runs in this process until it waits',
+        "an ES module handling service tasks by type (your workers' module): an instance the view acts on runs here until it waits, then leaves this process",
     },
     form: {
       type: 'string',
@@ -115,7 +115,8 @@ async function readForms(files: readonly string[], cwd: string): Promise<Map<str
 
 /**
  * `thresher ui`: the web view of the store, served until SIGTERM or SIGINT. Its engine only looks until an
- * action is taken: then it restores (and claims) the instance acted on, as any caller of the engine would.
+ * action is taken: then it restores (and claims) the instance acted on, as any caller of the engine would, runs
+ * it until it waits again, and lets it go (memory and lease), as a worker does.
  */
 export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io, out }) => {
   const args = { ...parsed, token: parsed.token ?? io.env.THRESHER_UI_TOKEN };
@@ -126,7 +127,8 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
     );
   }
   const forms = await readForms(args.forms, io.cwd);
-  const options = { store: args.store, handlers: args.handlers, create: true, usage };
+  // Dehydrating: an instance an action restored here leaves this process, and its lease, once it waits again.
+  const options = { store: args.store, handlers: args.handlers, create: true, usage, dehydrate: true };
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve the view', usage);
     let server: Awaited<ReturnType<typeof startUiServer>>;
