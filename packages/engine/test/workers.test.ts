@@ -383,6 +383,51 @@ describe('workers on one store', () => {
     expect(await repository.lease(childId)).toBeUndefined();
   });
 
+  it("should take up again, once its lease lapses, a child whose end could not be delivered for a reason of the parent's", async () => {
+    // given a parent and its child both parked, and a worker looking for work left behind
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const a = engineOn(repository, clock, {}, true);
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(childWithTask);
+    await a.deploy(callsBoxed);
+    const parent = await a.start('p');
+    const childId = (await a.instance(parent))!.calls[0]!.instanceId;
+    await until(clock, async () => !(await repository.lease(parent)) && !(await repository.lease(childId)));
+
+    // when another engine completes the child, and reading the parent to deliver its end fails once (its
+    // first read, in the child's restore, checks the link)
+    let reads = 0;
+    const flaky = new Proxy(repository, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'get') return typeof value === 'function' ? value.bind(target) : value;
+        return (instanceId: string, seq?: number) => {
+          if (instanceId === parent && ++reads === 2) {
+            return Promise.reject(new Error('connection reset while reading the parent'));
+          }
+          return value.call(target, instanceId, seq);
+        };
+      },
+    });
+    const b = engineOn(flaky, clock, {});
+    const faults: Error[] = [];
+    b.onFault(({ error }) => faults.push(error));
+    const [review] = await b.userTasks({ instanceId: childId });
+    await b.completeUserTask(review!.id);
+    await until(clock, () => faults.length > 0);
+
+    // then the fault is loud; b no longer holds the child (closing it releases nothing, as renewing it would
+    // renew nothing), so its lease lapses and the worker takes it up and delivers its end
+    expect(faults.map((error) => error.message)).toEqual(['connection reset while reading the parent']);
+    await b.close();
+    await until(
+      clock,
+      async () => (await repository.get(parent)) !== undefined && (await a.instance(parent))?.status === 'completed',
+    );
+    expect(await repository.lease(childId)).toBeUndefined();
+  });
+
   it('should run a child whose engine died right after the write that stored and claimed it, once its leases lapse', async () => {
     // given the write order of an uninterrupted run: where the child's first checkpoint lands (and is claimed)
     // when an engine is killed right after storing the child

@@ -208,9 +208,11 @@ export class Instances implements LoopResidency<InstanceRuntime> {
       this.lostLeases.set(instanceId, error.token);
     }
     this.live.delete(instanceId);
-    if (error instanceof LeaseLostError || error instanceof InstanceHeldError) this.deps.leases.forget(instanceId);
+    // Not renewed, nor released: the lease lapses and the instance is taken up again — by a worker's look, a
+    // `recover()`, this engine's next call — as a crashed engine's would be. Kept, it was renewed while nothing
+    // here ran it (an ended child's undelivered end stranded its parent), and released, no worker took it up.
+    this.deps.leases.forget(instanceId);
     if (error instanceof LeaseLostError) this.tally.lost++;
-    // Any other fault keeps the lease: the instance is this engine's to restore again.
     this.deps.reportFault(instanceId, error);
   }
 
