@@ -32,7 +32,11 @@ const PAGE = 500;
  */
 export async function migrateRepository(
   repository: Repository,
-  options: { dryRun?: boolean } = {},
+  options: {
+    dryRun?: boolean;
+    /** Told the report so far after each instance (a long migration shows its progress by it). */
+    onProgress?: (report: Readonly<MigrationReport>) => void;
+  } = {},
 ): Promise<MigrationReport> {
   const report: MigrationReport = {
     dryRun: options.dryRun ?? false,
@@ -78,6 +82,7 @@ export async function migrateRepository(
           });
         }
       }
+      options.onProgress?.(report);
     }
     if (page.length < PAGE) return report;
     after = page[page.length - 1]!.instanceId;

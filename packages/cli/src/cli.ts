@@ -4,8 +4,9 @@ import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-code.js';
 import { mainHelp, version } from './help.js';
 import type { CliIo } from './io.js';
+import { readLogFlags } from './log.js';
 import { formatModelError, isModelError, modelErrorDocument } from './model-report.js';
-import { createOutput, type Output } from './output.js';
+import { createOutput, DEFAULT_LOG, type Output } from './output.js';
 
 /** Whether `--json` is among the flags (before a `--`), known before the command parses its arguments. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -21,8 +22,14 @@ function wantsJson(argv: readonly string[]): boolean {
  * const code = await runCli(['run', 'order.bpmn', '--yes', '--json'], io);
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const out = createOutput(io, wantsJson(argv));
-  const [first, ...rest] = argv;
+  let read: ReturnType<typeof readLogFlags>;
+  try {
+    read = readLogFlags(argv, io.env);
+  } catch (error) {
+    return report(error, createOutput(io, wantsJson(argv), DEFAULT_LOG), io);
+  }
+  const out = createOutput(io, wantsJson(read.argv), read.log);
+  const [first, ...rest] = read.argv;
   try {
     if (first === undefined) throw new UsageError('no command given');
     if (first === '--help' || first === '-h') {

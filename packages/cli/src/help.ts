@@ -31,6 +31,10 @@ ${commands}
 
 Stores: --store sqlite:PATH | PATH.db | postgres://…[?schema=NAME] | memory:  (default ./.thresher/thresher.db, or $THRESHER_STORE)
 
+Logs:   every command takes --log-format human|json (progress, warnings and errors on stderr, a JSON object a
+        line with time, level, msg and the instance and element ids) and --log-level debug|info|warn|error
+        (debug: every engine event); or $THRESHER_LOG_FORMAT, $THRESHER_LOG_LEVEL.
+
 ${ANSWERING}
 
 ${EXIT_CODES}

@@ -1,9 +1,15 @@
 import type { CliIo, CliWritable } from './io.js';
+import { jsonLine, type LogFields, type LogLevel, type LogOptions, logs } from './log.js';
+
+/** Human lines at `info` and above: what `thresher` prints without log flags. */
+export const DEFAULT_LOG: LogOptions = { format: 'human', level: 'info', explicit: false };
 
 /**
  * Where a command's words go. Human mode: the outcome on stdout, progress on stderr. `--json`: exactly
- * one JSON document on stdout and no progress; errors still go to stderr. What the terminal operator
- * shows (`show`) goes to stdout, or to stderr under `--json`.
+ * one JSON document on stdout and no progress (unless `--log-format json` asks for log lines); errors still
+ * go to stderr. What the terminal operator shows (`show`) goes to stdout, or to stderr under `--json`.
+ * Progress, warnings and errors are log lines (`log.ts`): human text, or one JSON object a line, at or above
+ * `--log-level`.
  *
  * @remarks Plain text; only the operator's window titles may be bold (`operator/window.ts` decides).
  */
@@ -11,14 +17,18 @@ export interface Output {
   readonly json: boolean;
   /** Whether the `--json` document has been printed. */
   readonly documented: boolean;
-  /** A progress line on stderr; dropped under `--json`. */
-  progress(line: string): void;
+  /** A progress line on stderr (level info), with the ids it is about; dropped under `--json`. */
+  progress(line: string, fields?: LogFields): void;
+  /** A line at `level` on stderr (a detail at debug, what went wrong on the way at warn); dropped under `--json`. */
+  log(level: LogLevel, line: string, fields?: LogFields): void;
+  /** A warning on stderr (level warn), in both modes. */
+  warn(line: string, fields?: LogFields): void;
   /** Human outcome text on stdout; dropped under `--json` (the document carries it). */
   print(text: string): void;
   /** The one JSON document of `--json`; ignored in human mode. */
   document(value: unknown): void;
-  /** An error or warning line on stderr, in both modes. */
-  error(line: string): void;
+  /** An error line on stderr, in both modes, whatever the level. */
+  error(line: string, fields?: LogFields): void;
   /**
    * What the terminal operator shows a person (windows, prompts, the answer written back), as is: on
    * stdout so a transcript has it, on stderr under `--json` so stdout stays one document.
@@ -33,20 +43,28 @@ export interface Output {
   hold(): () => void;
 }
 
-export function createOutput(io: CliIo, json: boolean): Output {
+export function createOutput(io: CliIo, json: boolean, log: LogOptions = DEFAULT_LOG): Output {
   let documented = false;
   let holds = 0;
   const held: string[] = [];
   const screen = json ? io.stderr : io.stdout;
+  const line = (level: LogLevel, text: string, fields?: LogFields): string =>
+    log.format === 'json' ? jsonLine(io.clock.now(), level, text, fields) : text;
+  // Progress and details: not under --json unless log lines were asked for, and held while a window is up.
+  const chatter = (level: LogLevel, text: string, fields?: LogFields): void => {
+    if ((json && !log.explicit) || !logs(level, log.level)) return;
+    if (holds > 0) held.push(line(level, text, fields));
+    else io.stderr.write(`${line(level, text, fields)}\n`);
+  };
   return {
     json,
     get documented() {
       return documented;
     },
-    progress: (line) => {
-      if (json) return;
-      if (holds > 0) held.push(line);
-      else io.stderr.write(`${line}\n`);
+    progress: (text, fields) => chatter('info', text, fields),
+    log: chatter,
+    warn: (text, fields) => {
+      if (logs('warn', log.level)) io.stderr.write(`${line('warn', text, fields)}\n`);
     },
     print: (text) => {
       if (!json) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -58,8 +76,8 @@ export function createOutput(io: CliIo, json: boolean): Output {
       documented = true;
       io.stdout.write(`${toJson(value, 2)}\n`);
     },
-    error: (line) => {
-      io.stderr.write(`${line}\n`);
+    error: (text, fields) => {
+      io.stderr.write(`${line('error', text, fields)}\n`);
     },
     show: (text) => {
       screen.write(text);

@@ -56,12 +56,17 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));
-  if (!out.json) {
-    engine.on('*', (event) => {
-      const line = progressLine(event);
-      if (line !== undefined) out.progress(line);
-    });
-  }
+  engine.on('*', (event) => {
+    const fields = {
+      instanceId: event.instanceId,
+      elementId: 'elementId' in event ? String(event.elementId) : undefined,
+      event: event.type,
+    };
+    const line = progressLine(event);
+    const level = event.type === 'job.failed' || event.type === 'incident.raised' ? 'warn' : 'info';
+    if (line !== undefined) out.log(level, line, fields);
+    else out.log('debug', `[${short(event.instanceId)}] ${event.type}`, { ...fields, id: event.id });
+  });
   let reader: LineReader | undefined;
   return {
     io,

@@ -402,11 +402,13 @@ export class Engine {
    * first takes the buffered messages its subscriptions match (one it took before a crash, and had not yet
    * delivered, comes back to it). A full recover (no `instanceIds`) then deletes the buffered messages that
    * have expired: after the restores, so that none an instance took in time is dropped before it is
-   * delivered.
+   * delivered. `onProgress` is told after each batch how many instances were tried, of how many.
    */
-  async recover(options: { instanceIds?: string[] } = {}): Promise<RecoverReport> {
+  async recover(
+    options: { instanceIds?: string[]; onProgress?: (tried: number, total: number) => void } = {},
+  ): Promise<RecoverReport> {
     this.assertOpen();
-    return recoverInstances(this.parts, options.instanceIds);
+    return recoverInstances(this.parts, options.instanceIds, options.onProgress);
   }
 
   /**

@@ -3,6 +3,7 @@ import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
 import { type StoreArgs, storeFlags } from '../drive-options.js';
 import { ExitCode } from '../exit-code.js';
+import { ProgressLine } from '../progress-line.js';
 import { withSession } from '../session.js';
 
 export const migrateSpec = commandSpec({
@@ -34,7 +35,13 @@ export function parseMigrateArgs(argv: readonly string[]): Parsed<MigrateArgs> {
 export const migrateCommand = defineCommand(migrateSpec, parseMigrateArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: undefined, create: false, usage: migrateSpec.usage };
   return withSession(io, out, options, async ({ repository }) => {
-    const report = await migrateRepository(repository, { dryRun: args.dryRun });
+    const line = new ProgressLine(io, out, 'migrating: instances');
+    const report = await migrateRepository(repository, {
+      dryRun: args.dryRun,
+      onProgress: ({ instances, migrated, failed }) =>
+        line.update(instances, undefined, `${migrated} documents migrated, ${failed.length} failed`),
+    });
+    line.end();
     const failed = report.failed.map((failure) => ({ ...failure, error: failure.error.message }));
     out.document({ ...report, failed, schema: CURRENT_SCHEMA });
     const older = Object.entries(report.bySchema).map(([schema, count]) => `${count} at schema ${schema}`);

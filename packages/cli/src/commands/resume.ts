@@ -5,6 +5,7 @@ import { type AnswerArgs, answerFlags } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode, worstExitCode } from '../exit-code.js';
 import { createTerminalOperator } from '../operator/terminal-operator.js';
+import { ProgressLine } from '../progress-line.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
@@ -56,7 +57,12 @@ export function parseResumeArgs(argv: readonly string[]): Parsed<ResumeArgs> {
 export const resumeCommand = defineCommand(resumeSpec, parseResumeArgs, async (args, { io, out }) => {
   const options = { store: args.store, handlers: args.handlers, create: false, usage };
   return withSession(io, out, options, async (session) => {
-    const report = await session.engine.recover(args.id !== undefined ? { instanceIds: [args.id] } : {});
+    const line = new ProgressLine(io, out, 'restoring: instances');
+    const report = await session.engine.recover({
+      ...(args.id !== undefined ? { instanceIds: [args.id] } : {}),
+      onProgress: (tried, total) => line.update(tried, total, '', tried === total),
+    });
+    line.end();
     const failed = report.failed.map(({ instanceId, error }) => ({
       instanceId,
       error: { message: error.message, ...('code' in error ? { code: String(error.code) } : {}) },

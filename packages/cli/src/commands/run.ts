@@ -234,7 +234,9 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
   const model = main.model;
   // What the models say that Thresher will not do is said before it runs, in both output modes.
   for (const warning of bpmn.flatMap((file) => file.model.warnings)) {
-    out.error(`warning: ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`);
+    out.warn(`warning: ${warning.elementId ? `${warning.elementId}: ` : ''}${warning.message}`, {
+      elementId: warning.elementId ?? undefined,
+    });
   }
   const processes = new Map(bpmn.flatMap((file) => [...file.model.processes]));
   const executable = [...model.processes.values()].filter((process) => process.executable).map((p) => p.id);

@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { runSaveKillFixture, runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
 import { type Output, toJson } from '../output.js';
+import { ProgressLine } from '../progress-line.js';
 
 export const testSpec = commandSpec({
   name: 'test',
@@ -174,6 +175,7 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
     throw new UsageError(`no ${SUFFIX} files under ${roots.join(', ')}`, 'thresher test [PATH...]');
   const seed = args.seed ?? Math.floor(seededRandom(io.clock.now())() * 2 ** 31);
   const results: (FixtureReport | Failed)[] = [];
+  const line = new ProgressLine(io, out, 'fixtures');
   for (const file of files) {
     let fixture: Fixture;
     try {
@@ -185,11 +187,10 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
       continue;
     }
     const plan: KillOption | KillPlan = args.kill ?? fixture.kill;
-    out.progress(`running ${fixture.name} …`);
+    out.progress(`running ${fixture.name} …`, { fixture: fixture.name });
     // A chain of kills at saves does not know its length before it ends: no `of` then.
-    const onProgress = ({ killAt, of }: { killAt: number; of?: number }) => {
-      if (io.isTTY && !out.json) io.stderr.write(`\r  ${fixture.name}: kill ${killAt}${of ? `/${of}` : ''}   `);
-    };
+    const onProgress = ({ killAt, of }: { killAt: number; of?: number }) =>
+      line.update(results.length, files.length, `${fixture.name}: kill ${killAt}${of ? `/${of}` : ''}`);
     try {
       const report =
         plan.kind === 'random'
@@ -197,10 +198,11 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
           : plan.kind === 'saves'
             ? await runSaveKillFixture(fixture, (killAt) => onProgress({ killAt }))
             : await runFixture(fixture, { kill: plan, onProgress });
-      if (io.isTTY && !out.json) io.stderr.write('\r\u001b[K');
+      line.end();
       results.push(report);
       printReport(out, io.cwd, report, plan);
     } catch (error) {
+      line.end();
       const message = error instanceof Error ? error.message : String(error);
       results.push({ file, name: fixture.name, ok: false, error: message });
       out.print(`FAIL ${fixture.name} — ${message}`);

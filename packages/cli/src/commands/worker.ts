@@ -94,6 +94,11 @@ export function parseWorkerArgs(argv: readonly string[]): Parsed<WorkerArgs> {
 
 const KEYS = ['claimed', 'completed', 'released', 'lost', 'failed'] as const;
 
+/** What changed since the last report, by count: the fields of a worker's log line. */
+function countsDelta(now: WorkerCounts, before: WorkerCounts): Record<(typeof KEYS)[number], number> {
+  return Object.fromEntries(KEYS.map((key) => [key, now[key] - before[key]])) as Record<(typeof KEYS)[number], number>;
+}
+
 function countsLine(owner: string, now: WorkerCounts, before: WorkerCounts): string {
   const changes = KEYS.map((key) => `${key} +${now[key] - before[key]}`).join(', ');
   return `worker ${owner}: ${changes} (${now.atWork} at work)`;
@@ -111,12 +116,21 @@ export const workerCommand = defineCommand(workerSpec, parseWorkerArgs, async (a
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
     const worker = engine.startWorker({ concurrency: args.concurrency, pollMs: args.pollMs });
-    out.progress(`worker ${engine.owner} started (concurrency ${args.concurrency}); SIGTERM or SIGINT stops it`);
+    out.progress(`worker ${engine.owner} started (concurrency ${args.concurrency}); SIGTERM or SIGINT stops it`, {
+      owner: engine.owner,
+      concurrency: args.concurrency,
+    });
     let last = worker.counts;
     let handle: unknown;
     const report = (): void => {
       const now = worker.counts;
-      if (KEYS.some((key) => now[key] !== last[key])) out.progress(countsLine(engine.owner, now, last));
+      if (KEYS.some((key) => now[key] !== last[key])) {
+        out.progress(countsLine(engine.owner, now, last), {
+          owner: engine.owner,
+          ...countsDelta(now, last),
+          atWork: now.atWork,
+        });
+      }
       last = now;
       handle = io.clock.setTimeout(report, args.reportMs);
     };
@@ -126,7 +140,10 @@ export const workerCommand = defineCommand(workerSpec, parseWorkerArgs, async (a
       io.onStop(resolve);
     });
     io.clock.clearTimeout(handle);
-    out.progress(`worker ${engine.owner}: ${signal}, stopping after the current writes`);
+    out.progress(`worker ${engine.owner}: ${signal}, stopping after the current writes`, {
+      owner: engine.owner,
+      signal,
+    });
     await worker.stop();
     const totals = worker.counts;
     out.print(`worker ${engine.owner} stopped: ${KEYS.map((key) => `${key} ${totals[key]}`).join(', ')}`);

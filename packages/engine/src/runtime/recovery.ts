@@ -13,7 +13,12 @@ const ID_PAGE = 5000;
  * deletes the buffered messages that have expired: after the restores, so that none an instance took in time
  * is dropped before it is delivered.
  */
-export async function recoverInstances(parts: EngineParts, instanceIds?: string[]): Promise<RecoverReport> {
+export async function recoverInstances(
+  parts: EngineParts,
+  instanceIds?: string[],
+  /** Told after each batch how many of the instances have been tried, of how many. */
+  onProgress?: (tried: number, total: number) => void,
+): Promise<RecoverReport> {
   const { leases, instances, repository } = parts;
   const ids = instanceIds ?? (await runningInstanceIds(parts));
   const report: RecoverReport = { restored: [], failed: [] };
@@ -41,6 +46,7 @@ export async function recoverInstances(parts: EngineParts, instanceIds?: string[
       }
     }
     instances.dropPrefetched();
+    onProgress?.(at + batch.length, ids.length);
   }
   if (instanceIds === undefined) await repository.expireMessages(parts.clock.now());
   return report;
