@@ -215,6 +215,7 @@ describe('the instance page', () => {
     expect(childPage).toContain(
       `<dt>Called by</dt><dd><a href="/instances/${root}"><code>${root}</code></a> at callBare</dd>`,
     );
+    expect(childPage).toContain(`<a id="call-tree" href="/instances?root=${root}">`);
     const rootPage = await view.page(`/instances/${root}`);
     expect(rootPage).toContain(`href="/instances/${child?.instanceId}"`);
     expect(rootPage).toContain(`<a id="call-tree" href="/instances?root=${root}">`);

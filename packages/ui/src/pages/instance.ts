@@ -30,6 +30,11 @@ export async function instancePage(
     ? await models.diagram(deployment)
     : { xml: null, why: `its deployment ${view.digest} is not stored` };
   const children = await engine.instances({ parentId: id });
+  // The root of its call tree, as the store indexes it: its own id, else read from its own summary.
+  const rootId =
+    view.parentId === null
+      ? view.id
+      : (await engine.instances({ parentId: view.parentId })).find((s) => s.instanceId === id)?.rootId;
   const taskForms: Record<string, { schema: unknown; data: unknown }> = {};
   if (model && !ctx.readOnly) {
     for (const task of view.userTasks) {
@@ -37,7 +42,7 @@ export async function instancePage(
       if (schema !== undefined) taskForms[task.id] = { schema, data: task.variables };
     }
   }
-  const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, children[0]?.rootId ?? (view.parentId === null ? view.id : undefined))}
+  const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
 ${diagramBlock(diagram)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-incident">incident</span></p>
 ${incidents(ctx, view)}${userTasks(ctx, view, taskForms)}${subscriptions(ctx, view)}${adHoc(ctx, view)}
