@@ -103,16 +103,23 @@ describe('thresher under SIGKILL', () => {
       const second = thresher(['resume', '--all', ...store, '--json'], { STEP_LOG: log });
       const resumed = await second.exit;
 
-      // then the instance completed, and every step that had completed ran exactly once
+      // then the instance completed; every step ran once, but for c, which runs beside b: the kill can land
+      // after c's handler returned (and logged `done`) and before the engine filed its result, and then c is in
+      // flight, not completed, and runs again under the same key (at-least-once). That a step the engine had
+      // made durable never runs again is proven at every persist point by the fixture kit (`thresher test`).
       expect(resumed.code, resumed.stderr).toBe(0);
       const after = logLines(log);
       for (const step of ['a', 'b', 'c', 'd']) {
-        const completedBeforeKill = count(before, `done ${step} `) > 0;
-        expect({ step, runs: count(after, `done ${step} `) }).toEqual({ step, runs: 1 });
-        expect({ step, starts: count(after, `start ${step} `) }).toEqual({
-          step,
-          starts: completedBeforeKill || step !== stallOn ? 1 : 2,
-        });
+        const doneBeforeKill = count(before, `done ${step} `);
+        const mayRepeat = stallOn === 'b' && step === 'c' && doneBeforeKill > 0;
+        const runs = count(after, `done ${step} `);
+        expect({ step, runs: mayRepeat ? Math.min(runs, 1) : runs }).toEqual({ step, runs: 1 });
+        expect(runs).toBeLessThanOrEqual(2);
+        const starts = count(after, `start ${step} `);
+        const expected = (step === stallOn && doneBeforeKill === 0 ? 2 : 1) + (mayRepeat ? runs - 1 : 0);
+        expect({ step, starts }).toEqual({ step, starts: expected });
+        const keys = after.filter((line) => line.startsWith(`start ${step} `)).map((line) => line.split(' ')[2]);
+        expect({ step, keys: new Set(keys).size }).toEqual({ step, keys: 1 });
       }
       // the stalled step ran again under the same idempotency key: at-least-once, recognisably
       const keys = after.filter((line) => line.startsWith(`start ${stallOn} `)).map((line) => line.split(' ')[2]);
