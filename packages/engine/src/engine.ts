@@ -458,7 +458,10 @@ export class Engine {
     return () => this.parts.emitter.off(type, listener as (event: EngineEvent) => void);
   }
 
-  /** Called when an instance's loop stopped because a write failed; the instance is dropped from memory. */
+  /**
+   * Called when an instance's loop stopped because a write or a delivery failed (the instance is dropped from
+   * memory, its lease left to lapse), and when an `on` listener threw (`EventListenerError`; the loop ran on).
+   */
   onFault(listener: (fault: { instanceId: string; error: Error }) => void): () => void {
     this.parts.emitter.on('fault', listener);
     return () => this.parts.emitter.off('fault', listener);

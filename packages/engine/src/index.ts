@@ -12,6 +12,7 @@ export {
   BpmnError,
   EngineError,
   EngineErrorCode,
+  EventListenerError,
   ExpressionError,
   IllegalTransitionError,
   InstanceHeldError,

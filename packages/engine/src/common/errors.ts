@@ -14,6 +14,7 @@ export const EngineErrorCode = {
   Restore: 'THRESHER_RESTORE',
   RollbackRefused: 'THRESHER_ROLLBACK_REFUSED',
   InstanceHeld: 'THRESHER_INSTANCE_HELD',
+  ListenerFailed: 'THRESHER_LISTENER_FAILED',
 } as const;
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 
@@ -168,6 +169,23 @@ export class InstanceHeldError extends EngineError {
     super(
       EngineErrorCode.InstanceHeld,
       `instance ${instanceId} is held by engine ${JSON.stringify(owner)} until ${new Date(expiresAt).toISOString()} (renewed while it runs the instance): send the event through that engine, or retry once it has let go`,
+    );
+  }
+}
+
+/**
+ * An `engine.on` listener threw. The instance ran on (its effects are performed whatever a listener does) and
+ * the other listeners heard the event; the error is reported through `onFault` with the listener's as `cause`.
+ */
+export class EventListenerError extends EngineError {
+  constructor(
+    readonly eventType: string,
+    cause: unknown,
+  ) {
+    super(
+      EngineErrorCode.ListenerFailed,
+      `a listener of ${eventType} threw: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
     );
   }
 }

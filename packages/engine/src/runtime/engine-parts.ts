@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Repository } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
-import { EngineError, EngineErrorCode, NotFoundError } from '../common/errors.js';
+import { EngineError, EngineErrorCode, EventListenerError, NotFoundError } from '../common/errors.js';
 import type { EngineEvent, EngineEventType } from '../common/events.js';
 import { CallLinks } from './call-links.js';
 import { defaultBackoff, systemClock } from './clock.js';
@@ -175,7 +175,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       stepLimit,
       decisions,
     },
-    events: eventSink(emitter),
+    events: eventSink(emitter, reportFault),
     store: new LeasedStore(repository, leases),
     deliveries: outbox,
     residency: instances,
@@ -203,13 +203,26 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   return parts;
 }
 
-/** The engine's events as a loop publishes them: each under its type and under `'*'`. */
-function eventSink(emitter: EventEmitter): EventSink {
+/**
+ * The engine's events as a loop publishes them: each under its type and under `'*'`. A listener that throws
+ * is a fault of its own: the others still hear the event, and the loop that published it goes on performing
+ * its effects (a throw reaching it would leave jobs undispatched and reject a caller whose step was durable).
+ */
+function eventSink(emitter: EventEmitter, reportFault: (instanceId: string, error: unknown) => void): EventSink {
+  const publish = (type: string, event: EngineEvent): void => {
+    for (const listener of emitter.listeners(type)) {
+      try {
+        (listener as (event: EngineEvent) => void)(event);
+      } catch (error) {
+        reportFault(event.instanceId, new EventListenerError(event.type, error));
+      }
+    }
+  };
   return {
     listening: (type: EngineEventType) => emitter.listenerCount(type) > 0 || emitter.listenerCount('*') > 0,
     emit: (event: EngineEvent) => {
-      emitter.emit(event.type, event);
-      emitter.emit('*', event);
+      publish(event.type, event);
+      publish('*', event);
     },
   };
 }
