@@ -24,6 +24,9 @@ ws.write('greeting.bpmn', definitions('greetings', serviceProcess));
 ws.write('warned.bpmn', WARNED);
 ws.write('handlers.mjs', 'export const greet = async () => ({ greeted: true });\n');
 
+/** `thresher run` of the greeting process with its handler on a memory store; flags follow. */
+const RUN = ['run', 'greeting.bpmn', '--handlers', 'handlers.mjs', '--store', 'memory:'];
+
 /** stderr's lines, each parsed as a JSON object (failing the test on one that is not). */
 function jsonLines(stderr: string): Record<string, unknown>[] {
   return stderr
@@ -35,12 +38,9 @@ function jsonLines(stderr: string): Record<string, unknown>[] {
 describe('--log-format json', () => {
   it('writes every stderr line as one JSON object with time, level, message and the ids it is about', async () => {
     const clock = new TestClock(Date.parse('2026-12-04T09:00:00Z'));
-    const run = await ws.thresher(
-      ['run', 'greeting.bpmn', '--handlers', 'handlers.mjs', '--store', 'memory:', '--log-format', 'json'],
-      {
-        clock,
-      },
-    );
+    const run = await ws.thresher([...RUN, '--log-format', 'json'], {
+      clock,
+    });
 
     expect(run.code).toBe(ExitCode.Ok);
     const lines = jsonLines(run.stderr);
@@ -53,28 +53,11 @@ describe('--log-format json', () => {
   });
 
   it('logs alongside --json when asked, leaving stdout one document', async () => {
-    const run = await ws.thresher([
-      'run',
-      'greeting.bpmn',
-      '--handlers',
-      'handlers.mjs',
-      '--store',
-      'memory:',
-      '--json',
-      '--log-format=json',
-    ]);
+    const run = await ws.thresher([...RUN, '--json', '--log-format=json']);
 
     expect(run.json()).toMatchObject({ status: 'completed' });
     expect(jsonLines(run.stderr).map((line) => line.event)).toContain('instance.completed');
-    const quiet = await ws.thresher([
-      'run',
-      'greeting.bpmn',
-      '--handlers',
-      'handlers.mjs',
-      '--store',
-      'memory:',
-      '--json',
-    ]);
+    const quiet = await ws.thresher([...RUN, '--json']);
     expect(quiet.stderr).toBe('');
   });
 
@@ -104,17 +87,8 @@ describe('--log-level', () => {
     expect(warn.stderr).toMatch(/^warning: greet: /m);
     expect(warn.stderr).not.toContain('running greet');
 
-    const info = await ws.thresher(['run', 'greeting.bpmn', '--handlers', 'handlers.mjs', '--store', 'memory:']);
-    const debug = await ws.thresher([
-      'run',
-      'greeting.bpmn',
-      '--handlers',
-      'handlers.mjs',
-      '--store',
-      'memory:',
-      '--log-level',
-      'debug',
-    ]);
+    const info = await ws.thresher(RUN);
+    const debug = await ws.thresher([...RUN, '--log-level', 'debug']);
     expect(info.stderr).not.toMatch(/\] job\.completed$/m);
     expect(debug.stderr).toMatch(/\] job\.completed$/m);
     expect(debug.stderr).toContain('running greet');

@@ -164,6 +164,20 @@ function recording(name: string, log: string[], hang = false): Handlers {
   return { work: record({ worked: name }), ship: record({ shipped: name }) };
 }
 
+/** A parent parked at its call activity and its child parked at a user task, by engine `a` (a worker, or not). */
+async function parkedCall(worker: boolean) {
+  const repository = createMemoryRepository();
+  const clock = new VirtualClock();
+  const a = engineOn(repository, clock, {}, true);
+  if (worker) a.startWorker({ pollMs: POLL });
+  await a.deploy(childWithTask);
+  await a.deploy(callsBoxed);
+  const parent = await a.start('p');
+  const childId = (await a.instance(parent))!.calls[0]!.instanceId;
+  await until(clock, async () => !(await repository.lease(parent)) && !(await repository.lease(childId)));
+  return { repository, clock, a, parent, childId };
+}
+
 /**
  * Moves the virtual clock in poll-sized steps until `done` holds, letting each step's work run first: the
  * engine's work on a memory repository is promise continuations (a retirement is one setImmediate away), so
@@ -344,14 +358,7 @@ describe('workers on one store', () => {
 
   it("should deliver a child's end to a parked parent whose claim lost a race with another engine's, on a later try", async () => {
     // given a parent and its child both parked (no lease): the child waits on a user task
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const a = engineOn(repository, clock, {}, true);
-    await a.deploy(childWithTask);
-    await a.deploy(callsBoxed);
-    const parent = await a.start('p');
-    const childId = (await a.instance(parent))!.calls[0]!.instanceId;
-    await until(clock, async () => !(await repository.lease(parent)) && !(await repository.lease(childId)));
+    const { repository, clock, parent, childId } = await parkedCall(false);
 
     // when another engine completes the child, and its first claim of the parent finds the row taken by a
     // claim under way elsewhere (PostgreSQL skips a locked row: nothing claimed, no lease to read yet)
@@ -385,15 +392,7 @@ describe('workers on one store', () => {
 
   it("should take up again, once its lease lapses, a child whose end could not be delivered for a reason of the parent's", async () => {
     // given a parent and its child both parked, and a worker looking for work left behind
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const a = engineOn(repository, clock, {}, true);
-    a.startWorker({ pollMs: POLL });
-    await a.deploy(childWithTask);
-    await a.deploy(callsBoxed);
-    const parent = await a.start('p');
-    const childId = (await a.instance(parent))!.calls[0]!.instanceId;
-    await until(clock, async () => !(await repository.lease(parent)) && !(await repository.lease(childId)));
+    const { repository, clock, a, parent, childId } = await parkedCall(true);
 
     // when another engine completes the child, and reading the parent to deliver its end fails once (its
     // first read, in the child's restore, checks the link)
