@@ -5,7 +5,7 @@ import type { Diagram } from '../models.js';
 /** Where the client draws the diagram, or why there is none (the element table below the diagram stays). */
 export function diagramBlock(diagram: Diagram): Html {
   if (diagram.xml === null) {
-    return html`<div class="notice" id="no-diagram">No diagram: ${diagram.why}. The elements are listed below.</div>`;
+    return html`<div class="notice" id="no-diagram">No diagram: ${diagram.why}. The elements are listed instead.</div>`;
   }
   return html`<div class="diagram" id="diagram" data-laid-out="${String(diagram.laidOut)}"></div>
 ${diagram.laidOut && html`<p class="note">This model has no diagram of its own; Thresher laid it out (bpmn-auto-layout), sub-processes collapsed.</p>`}`;

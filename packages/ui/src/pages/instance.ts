@@ -3,9 +3,9 @@ import type { Engine, InstanceView, ProcessModel, UserTaskView } from '@thresher
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import type { Models } from '../models.js';
-import { markers } from '../survey.js';
+import { type Markers, markers } from '../survey.js';
 import { actionForm } from './actions.js';
-import { diagramBlock } from './diagram.js';
+import { diagramBlock, elementRows } from './diagram.js';
 import { instanceDetails } from './instance-details.js';
 import { instanceHref, layout, type PageContext, processHref, status, time, valueText } from './layout.js';
 
@@ -42,8 +42,9 @@ export async function instancePage(
       if (schema !== undefined) taskForms[task.id] = { schema, data: task.variables };
     }
   }
+  const marks = markers(view);
   const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
-${diagramBlock(diagram)}
+${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-incident">incident</span></p>
 ${incidents(ctx, view)}${userTasks(ctx, view, taskForms)}${subscriptions(ctx, view)}${adHoc(ctx, view)}
 ${instanceDetails(ctx, view, children)}`;
@@ -51,7 +52,7 @@ ${instanceDetails(ctx, view, children)}`;
     title: `${view.processId} ${view.id.slice(0, 8)}`,
     live: `instance:${view.id}`,
     body,
-    data: { kind: 'instance', xml: diagram.xml, markers: markers(view), forms: taskForms },
+    data: { kind: 'instance', xml: diagram.xml, markers: marks, forms: taskForms },
     forms: Object.keys(taskForms).length > 0,
   });
 }
@@ -170,4 +171,18 @@ ${
       )
 }</article>`,
   )}</section>`;
+}
+
+/** Where the instance stands, element by element: what the diagram would mark, when there is no diagram. */
+function elementStates(model: ProcessModel, marks: Markers): Html {
+  const state = (id: string): string =>
+    [
+      marks.incidents.includes(id) && 'incident',
+      marks.active.includes(id) && 'active',
+      marks.completed.includes(id) && 'completed',
+    ]
+      .filter(Boolean)
+      .join(', ');
+  return html`<table class="grid" id="elements"><thead><tr><th>Element</th><th>Type</th><th>State</th></tr></thead>
+<tbody>${elementRows(model, (id) => html`<td>${state(id)}</td>`)}</tbody></table>`;
 }
