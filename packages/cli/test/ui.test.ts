@@ -96,6 +96,35 @@ describe('thresher ui', () => {
     expect(exit.stderr).toContain('thresher ui: SIGTERM, stopping');
   });
 
+  it('gives user tasks the linked Camunda Forms of --form, by their id', async () => {
+    workspace = new Workspace();
+    const store = workspace.path('forms.db');
+    const linked = approvalProcess.replace(
+      '<bpmn:userTask id="approve" name="Approve order">',
+      '<bpmn:userTask id="approve" name="Approve order"><bpmn:extensionElements><zeebe:formDefinition formId="approval-form" /></bpmn:extensionElements>',
+    );
+    const engine = new Engine({ repository: createSqliteRepository({ path: store }) });
+    await engine.deploy(definitions('approvals', linked));
+    const id = await engine.start('approval');
+    await engine.close();
+    await engine.repository.close();
+    workspace.write(
+      'approval.form',
+      JSON.stringify({ id: 'approval-form', components: [{ type: 'checkbox', key: 'approved', label: 'Approved' }] }),
+    );
+    let stdout = '';
+    const ui = spawnThresher(['ui', '--store', store, '--form', 'approval.form'], { cwd: workspace.dir });
+    ui.child.stdout?.on('data', (chunk) => (stdout += chunk));
+    const url = await address(() => stdout, ui.exit);
+
+    const page = await (await fetch(new URL(`/instances/${id}`, url))).text();
+
+    expect(page).toContain('class="camunda-form"');
+    expect(page).toContain('"schema":{"id":"approval-form"');
+    ui.child.kill('SIGTERM');
+    expect((await ui.exit).code).toBe(0);
+  });
+
   it('refuses to listen beyond this machine without a token, saying why', async () => {
     workspace = new Workspace();
     const run = await workspace.thresher(['ui', '--store', workspace.path('x.db'), '--host', '0.0.0.0']);

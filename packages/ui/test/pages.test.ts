@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataOf, type Harness, serve } from './harness.js';
+import { BARE_BPMN } from './models.js';
 
 let view: Harness | undefined;
 afterEach(async () => {
@@ -189,6 +190,30 @@ describe('the instance page', () => {
     const barePage = await view.page(`/instances/${bare}`);
     expect(barePage).toContain('<textarea name="variables"');
     expect(barePage).not.toContain('form-viewer.js');
+  });
+
+  it('renders a linked Camunda Form it is given by form id, and a JSON editor for one it is not given', async () => {
+    const linked = BARE_BPMN.replace('id="bare-defs"', 'id="linked-defs"')
+      .replace('id="bare" name="Bare approval"', 'id="linked" name="Linked approval"')
+      .replace('<zeebe:userTask />', '<zeebe:userTask /><zeebe:formDefinition formId="approval-form" />');
+    const schema = { id: 'approval-form', type: 'default', components: [{ type: 'checkbox', key: 'ok', label: 'OK' }] };
+    view = await serve({ forms: new Map([['approval-form', schema]]) });
+    await view.engine.deploy(linked);
+    const id = await view.engine.start('linked');
+
+    const page = await view.page(`/instances/${id}`);
+    expect(Object.values(dataOf(page).forms as Record<string, { schema: unknown }>)).toEqual([{ schema, data: {} }]);
+
+    const without = await serve();
+    try {
+      await without.engine.deploy(linked);
+      const other = await without.engine.start('linked');
+      const bare = await without.page(`/instances/${other}`);
+      expect(dataOf(bare).forms).toEqual({});
+      expect(bare).toContain('<textarea name="variables"');
+    } finally {
+      await without.close();
+    }
   });
 
   it('lists what it waits to receive, with a form to correlate it', async () => {
