@@ -75,7 +75,9 @@ export function historyRange(options: ListOptions = {}): HistoryRange {
  * (binding it could fail, or match a different row once the driver mangled it).
  */
 export function storableFilters(query: InstanceQuery): boolean {
-  return [query.parentId, query.rootId, query.status, query.definition, query.businessKey].every(isStorableText);
+  return [query.parentId, query.rootId, query.status, query.definition, query.processId, query.businessKey].every(
+    isStorableText,
+  );
 }
 
 /**

@@ -215,6 +215,8 @@ export interface InstanceQuery {
   status?: InstanceStatus;
   /** A definition id. */
   definition?: string;
+  /** A process id (of any definition): one process of a file that holds several. */
+  processId?: string;
   /**
    * Only instances started with this business key. No store indexes it: the instances are read in id order
    * until the page is full (with `definition` or `status`, only theirs).

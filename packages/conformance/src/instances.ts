@@ -299,5 +299,20 @@ export function describeInstances<TRepository extends Repository>(
       expect(await repository.instances({ businessKey: '' })).toEqual([]);
       expect(await repository.instances({ businessKey: 'lone \ud800 surrogate' })).toEqual([]);
     });
+
+    test('TH-INSTANCES-21', async (repository) => {
+      const processes: [string, Partial<InstanceMeta>][] = [
+        ['p-1', { definitionId: 'shop', processId: 'order' }],
+        ['p-2', { definitionId: 'shop', processId: 'refund' }],
+        ['p-3', { definitionId: 'legacy', processId: 'order', status: 'completed' }],
+      ];
+      for (const [instanceId, overrides] of processes) await putChain(repository, instanceId, 1, { meta: overrides });
+
+      expect(ids(await repository.instances({ processId: 'order' }))).toEqual(['p-1', 'p-3']);
+      expect(ids(await repository.instances({ processId: 'order', definition: 'shop' }))).toEqual(['p-1']);
+      expect(ids(await repository.instances({ processId: 'order', status: 'completed' }))).toEqual(['p-3']);
+      expect(await repository.instanceIds({ processId: 'refund' })).toEqual(['p-2']);
+      expect(await repository.instances({ processId: 'missing' })).toEqual([]);
+    });
   });
 }

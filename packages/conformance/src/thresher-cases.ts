@@ -182,6 +182,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'TH-INSTANCES-20',
       'should filter by business key, alone or with other filters, matching nothing for text no store holds',
     ],
+    ['TH-INSTANCES-21', 'should filter by process id across definitions, alone or with the definition and status'],
   ]),
   ...rows('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],

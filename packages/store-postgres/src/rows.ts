@@ -189,6 +189,7 @@ export function instanceFilter(query: InstanceQuery): InstanceFilter {
     parentId: query.parentId,
     status: query.status,
     definition: query.definition,
+    processId: query.processId,
     businessKey: query.businessKey,
     after: query.after,
     limit: query.limit,

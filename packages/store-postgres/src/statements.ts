@@ -240,6 +240,7 @@ export interface InstanceFilter {
   parentId: string | undefined;
   status: string | undefined;
   definition: string | undefined;
+  processId: string | undefined;
   businessKey: string | undefined;
   after: string | undefined;
   limit: number | undefined;
@@ -278,6 +279,7 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
   // Named so that the status index (which leaves completed instances out) serves a generic plan too.
   if (filter.status !== undefined && filter.status !== 'completed') where.push(`i.status <> 'completed'`);
   if (filter.definition !== undefined) where.push(`i.definition_id = ${bind(filter.definition)}`);
+  if (filter.processId !== undefined) where.push(`i.process_id = ${bind(filter.processId)}`);
   if (filter.businessKey !== undefined) where.push(`i.business_key = ${bind(filter.businessKey)}`);
   if (filter.after !== undefined) where.push(`i.instance_id > ${bind(filter.after)}`);
   if (filter.before !== undefined) where.push(`i.instance_id < ${bind(filter.before)}`);

@@ -390,6 +390,7 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       roots: false,
       children: false,
       parentId: undefined,
+      processId: undefined,
       businessKey: undefined,
       status: undefined,
       definition: undefined,

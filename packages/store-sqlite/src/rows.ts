@@ -147,6 +147,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     status: query.status !== undefined,
     liveStatus: query.status !== undefined && query.status !== 'completed',
     definition: query.definition !== undefined,
+    processId: query.processId !== undefined,
     businessKey: query.businessKey !== undefined,
     after: query.after !== undefined,
     limit: query.limit !== undefined,
@@ -160,6 +161,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
   if (shape.rootId) params.rootId = query.rootId;
   if (shape.status) params.status = query.status;
   if (shape.definition) params.definition = query.definition;
+  if (shape.processId) params.processId = query.processId;
   if (shape.businessKey) params.businessKey = query.businessKey;
   if (shape.after) params.after = query.after;
   if (shape.before) params.before = query.before;

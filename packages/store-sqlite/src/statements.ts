@@ -215,6 +215,7 @@ export interface InstanceFilterShape {
   /** The status asked is not `completed`: the statement names the status index's condition, so it is used. */
   liveStatus: boolean;
   definition: boolean;
+  processId: boolean;
   businessKey: boolean;
   after: boolean;
   limit: boolean;
@@ -229,7 +230,7 @@ export interface InstanceFilterShape {
 /**
  * The `instances` statement for one filter shape. Built per shape (and cached by the caller) rather than
  * as one statement of `(? IS NULL OR col = ?)` terms, which would keep SQLite from using the indexes.
- * Parameters bind by name: `@parentId`, `@rootId`, `@status`, `@definition`, `@businessKey`, `@after`, `@before`, `@limit`.
+ * Parameters bind by name: `@parentId`, `@rootId`, `@status`, `@definition`, `@processId`, `@businessKey`, `@after`, `@before`, `@limit`.
  */
 export function selectInstancesSql(shape: InstanceFilterShape): string {
   const where: string[] = [];
@@ -241,6 +242,7 @@ export function selectInstancesSql(shape: InstanceFilterShape): string {
   if (shape.status) where.push('status = @status');
   if (shape.liveStatus) where.push(LIVE);
   if (shape.definition) where.push('definition_id = @definition');
+  if (shape.processId) where.push('process_id = @processId');
   if (shape.businessKey) where.push('business_key = @businessKey');
   // BINARY collation compares UTF-8 bytes, i.e. code points: the order the contract's keyset paging uses.
   if (shape.after) where.push('instance_id > @after');

@@ -128,6 +128,7 @@ describe('schema version 4: the root of every call tree', () => {
         const sql = selectInstancesSql({
           roots: false,
           children: false,
+          processId: false,
           businessKey: false,
           parentId: false,
           status: false,

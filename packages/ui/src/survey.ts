@@ -30,22 +30,39 @@ export interface VersionCounts {
   incidents: number;
 }
 
+/** Counts of one deployed version, and of each of its processes (a file may hold several). */
+export interface CountsOfVersion extends VersionCounts {
+  byProcess: Map<string, VersionCounts>;
+}
+
+function zero(): VersionCounts {
+  return { running: 0, completed: 0, terminated: 0, incidents: 0 };
+}
+
 /** Counts per deployment digest of one definition. */
 export async function versionCounts(
   engine: Engine,
   definitionId: string,
   limit: number,
-): Promise<Map<string, VersionCounts>> {
-  const counts = new Map<string, VersionCounts>();
+): Promise<Map<string, CountsOfVersion>> {
+  const counts = new Map<string, CountsOfVersion>();
   const running = new Map<string, string[]>();
+  const of = (digest: string, processId: string): [CountsOfVersion, VersionCounts] => {
+    let version = counts.get(digest);
+    if (!version) {
+      version = { ...zero(), byProcess: new Map() };
+      counts.set(digest, version);
+    }
+    let process = version.byProcess.get(processId);
+    if (!process) {
+      process = zero();
+      version.byProcess.set(processId, process);
+    }
+    return [version, process];
+  };
   for await (const page of pages(engine, { definition: definitionId })) {
     for (const summary of page) {
-      let count = counts.get(summary.definitionDigest);
-      if (!count) {
-        count = { running: 0, completed: 0, terminated: 0, incidents: 0 };
-        counts.set(summary.definitionDigest, count);
-      }
-      count[summary.status]++;
+      for (const count of of(summary.definitionDigest, summary.processId)) count[summary.status]++;
       if (summary.status !== 'running') continue;
       const ids = running.get(summary.definitionDigest) ?? [];
       if (ids.length < limit) ids.push(summary.instanceId);
@@ -53,8 +70,9 @@ export async function versionCounts(
     }
   }
   for (const [digest, ids] of running) {
-    const count = counts.get(digest);
-    for (const view of await views(engine, ids)) if (count) count.incidents += view.incidents.length;
+    for (const view of await views(engine, ids)) {
+      for (const count of of(digest, view.processId)) count.incidents += view.incidents.length;
+    }
   }
   return counts;
 }

@@ -61,6 +61,30 @@ describe('the processes page', () => {
   });
 });
 
+describe('a file with two processes', () => {
+  it('counts each process apart, and its instance links and the list filter by process', async () => {
+    view = await serve();
+    const two = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="pair-defs">
+  <bpmn:process id="left" isExecutable="true"><bpmn:startEvent id="ls" /><bpmn:sequenceFlow id="lf" sourceRef="ls" targetRef="lt" /><bpmn:userTask id="lt"><bpmn:extensionElements><zeebe:userTask /></bpmn:extensionElements></bpmn:userTask></bpmn:process>
+  <bpmn:process id="right" isExecutable="true"><bpmn:startEvent id="rs" /><bpmn:sequenceFlow id="rf" sourceRef="rs" targetRef="rt" /><bpmn:userTask id="rt"><bpmn:extensionElements><zeebe:userTask /></bpmn:extensionElements></bpmn:userTask></bpmn:process>
+</bpmn:definitions>`;
+    await view.engine.deploy(two);
+    const left = [await view.engine.start('left'), await view.engine.start('left')];
+    const right = await view.engine.start('right');
+
+    const page = await view.page('/');
+    const row = (id: string) =>
+      new RegExp(`<tr data-process="${id}" data-version="1">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
+    expect(row('left')).toContain('processId=left&amp;status=running">2<');
+    expect(row('right')).toContain('processId=right&amp;status=running">1<');
+
+    const rows = (html: string) => [...html.matchAll(/<tr data-instance="([^"]+)"/g)].map((m) => m[1]);
+    expect(rows(await view.page('/instances?processId=left'))).toEqual([...left].reverse());
+    expect(rows(await view.page('/instances?processId=right&definition=pair-defs'))).toEqual([right]);
+  });
+});
+
 describe('the process page', () => {
   it('gives the diagram the heat per element: waiting now, passed, holding incidents', async () => {
     view = await serve();

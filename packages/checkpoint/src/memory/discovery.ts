@@ -19,6 +19,7 @@ export function readInstances(state: MemoryState, query: InstanceQuery = {}): In
     if (query.rootId !== undefined && instance.rootId !== query.rootId) continue;
     if (query.status !== undefined && meta.status !== query.status) continue;
     if (query.definition !== undefined && meta.definitionId !== query.definition) continue;
+    if (query.processId !== undefined && meta.processId !== query.processId) continue;
     if (query.businessKey !== undefined && meta.businessKey !== query.businessKey) continue;
     if (after !== undefined && compareCodePoints(instanceId, after) <= 0) continue;
     if (before !== undefined && compareCodePoints(instanceId, before) >= 0) continue;

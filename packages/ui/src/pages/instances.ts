@@ -9,6 +9,7 @@ const STATUSES = ['running', 'completed', 'terminated'] as const;
 
 /** The list's filters, as the address carries them. */
 export interface InstanceFilters {
+  processId?: string;
   definition?: string;
   status?: (typeof STATUSES)[number];
   businessKey?: string;
@@ -19,7 +20,7 @@ export interface InstanceFilters {
 /** Reads the filters from the query string; an unknown status is refused by name. */
 export function readFilters(params: URLSearchParams): InstanceFilters {
   const filters: InstanceFilters = {};
-  for (const name of ['definition', 'businessKey', 'root', 'before'] as const) {
+  for (const name of ['processId', 'definition', 'businessKey', 'root', 'before'] as const) {
     const value = params.get(name)?.trim();
     if (value) filters[name] = value;
   }
@@ -36,6 +37,7 @@ export function readFilters(params: URLSearchParams): InstanceFilters {
 /** `/instances`: newest first, paged, filtered; with `root`, that call tree nested under its root. */
 export async function instancesPage(ctx: PageContext, engine: Engine, filters: InstanceFilters): Promise<Html> {
   const query: InstanceQuery = {
+    ...(filters.processId ? { processId: filters.processId } : {}),
     ...(filters.definition ? { definition: filters.definition } : {}),
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.businessKey ? { businessKey: filters.businessKey } : {}),
@@ -54,6 +56,7 @@ function filterForm(ctx: PageContext, filters: InstanceFilters): Html {
   const option = (value: string, label: string) =>
     html`<option value="${value}" ${filters.status === value || (!filters.status && value === '') ? html`selected` : ''}>${label}</option>`;
   return html`<form class="filters" method="get" action="${ctx.base}/instances">
+<label>Process <input name="processId" value="${filters.processId ?? ''}"></label>
 <label>Definition <input name="definition" value="${filters.definition ?? ''}"></label>
 <label>Status <select name="status">${option('', 'any')}${STATUSES.map((s) => option(s, s))}</select></label>
 <label>Business key <input name="businessKey" value="${filters.businessKey ?? ''}"></label>

@@ -10,12 +10,15 @@ export async function processesPage(ctx: PageContext, engine: Engine, models: Mo
   const definitions = [...new Set(processes.map((p) => p.definitionId))];
   const counts = new Map<string, Awaited<ReturnType<typeof versionCounts>>>();
   for (const definitionId of definitions) counts.set(definitionId, await versionCounts(engine, definitionId, limit));
-  const list = (definitionId: string, status: string, n: number) =>
-    n === 0
+  const list = (definitionId: string, processId: string | null, status: string, n: number) => {
+    const filter = new URLSearchParams({ definition: definitionId, ...(processId ? { processId } : {}), status });
+    return n === 0
       ? html`<td class="num">0</td>`
-      : html`<td class="num"><a href="${ctx.base}/instances?definition=${encodeURIComponent(definitionId)}&status=${status}">${n}</a></td>`;
+      : html`<td class="num"><a href="${ctx.base}/instances?${filter.toString()}">${n}</a></td>`;
+  };
   const rows = processes.map((p) => {
-    const count = counts.get(p.definitionId)?.get(p.digest) ?? {
+    const version = counts.get(p.definitionId)?.get(p.digest);
+    const count = (p.processId === null ? version : version?.byProcess.get(p.processId)) ?? {
       running: 0,
       completed: 0,
       terminated: 0,
@@ -23,12 +26,12 @@ export async function processesPage(ctx: PageContext, engine: Engine, models: Mo
     };
     if (p.processId === null) {
       return html`<tr data-definition="${p.definitionId}" data-version="${p.version}"><td class="message">cannot be compiled here: ${p.failure}</td>
-<td>${p.definitionId}</td><td class="num">${p.version}</td><td>${time(p.deployedAt)}</td>${list(p.definitionId, 'running', count.running)}${list(p.definitionId, 'completed', count.completed)}${list(p.definitionId, 'terminated', count.terminated)}<td></td></tr>`;
+<td>${p.definitionId}</td><td class="num">${p.version}</td><td>${time(p.deployedAt)}</td>${list(p.definitionId, p.processId, 'running', count.running)}${list(p.definitionId, p.processId, 'completed', count.completed)}${list(p.definitionId, p.processId, 'terminated', count.terminated)}<td></td></tr>`;
     }
     return html`<tr data-process="${p.processId}" data-version="${p.version}">
 <td><a href="${processHref(ctx, p.definitionId, p.version)}">${p.name ?? p.processId}</a><div class="sub">${p.processId}</div></td>
 <td>${p.definitionId}</td><td class="num">${p.version}</td><td>${time(p.deployedAt)}</td>
-${list(p.definitionId, 'running', count.running)}${list(p.definitionId, 'completed', count.completed)}${list(p.definitionId, 'terminated', count.terminated)}
+${list(p.definitionId, p.processId, 'running', count.running)}${list(p.definitionId, p.processId, 'completed', count.completed)}${list(p.definitionId, p.processId, 'terminated', count.terminated)}
 <td class="num ${count.incidents > 0 ? 'incidents' : ''}" data-incidents="${count.incidents}">${count.incidents}</td></tr>`;
   });
   const body =
@@ -37,6 +40,6 @@ ${list(p.definitionId, 'running', count.running)}${list(p.definitionId, 'complet
       : html`<h1>Processes</h1>
 <table class="grid" id="processes"><thead><tr><th>Process</th><th>Definition</th><th>Version</th><th>Deployed</th><th>Running</th><th>Completed</th><th>Terminated</th><th>Incidents</th></tr></thead>
 <tbody>${rows}</tbody></table>
-<p class="note">Status counts are per version (the instance links list every version of the definition); incidents are counted over the newest ${limit} running instances of each version.</p>`;
+<p class="note">Counts are per process and version (the instance links list every version of the process); incidents are counted over the newest ${limit} running instances of each version.</p>`;
   return layout(ctx, { title: 'Processes', live: 'all', body });
 }
