@@ -5,7 +5,7 @@ import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, ext } from './fixtures/bpmn/xml.js';
 import { logging } from './fixtures/listeners.js';
-import { engineWith } from './fixtures/runtime.js';
+import { engineWith, settledWaiting } from './fixtures/runtime.js';
 
 /** A service task of type `id`. */
 function task(id: string): string {
@@ -169,8 +169,7 @@ describe('completing', () => {
       { a: () => ({ verdict: 'maybe' }) },
     );
     const id = await engine.start('p');
-    const settled = await engine.settled(id);
-    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    const settled = await settledWaiting(engine, id);
     expect(settled.incidents[0]).toMatchObject({ nodeId: 'ah', kind: 'expression-failed' });
     expect(settled.incidents[0]!.message).toContain('must be true or false, not "maybe"');
     await engine.retryIncident(settled.incidents[0]!.id);
@@ -191,8 +190,7 @@ describe('completing', () => {
       [null, 'it must be a list of element ids'],
     ] as const) {
       const id = await engine.start('p', { variables: { toDo } });
-      const settled = await engine.settled(id);
-      if (settled.status !== 'waiting') throw new Error('expected an incident');
+      const settled = await settledWaiting(engine, id);
       expect(settled.incidents[0]!.message).toContain(message);
       expect((await engine.instance(id))!.adHocSubProcesses).toEqual([]);
     }

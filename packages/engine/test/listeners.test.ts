@@ -353,13 +353,7 @@ describe('listener failures', () => {
     const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'));
     const { calls, handlers } = logging(['first', 'later', 'work']);
     const type = '=if now() &gt;= date and time(&quot;2026-01-01T01:00:00Z&quot;) then &quot;later&quot; else null';
-    const engine = new Engine({
-      repository: createMemoryRepository(),
-      handlers,
-      clock: clock.view(),
-      backoff: () => 0,
-    });
-    await engine.deploy(around(task(listeners(['start', 'first'], ['start', type]))));
+    const engine = await engineWith(around(task(listeners(['start', 'first'], ['start', type]))), handlers, clock);
 
     // when an instance runs before then
     const id = await engine.start('p');
@@ -399,17 +393,13 @@ describe('interrupting and cancelling skip listeners', () => {
       dispatched.open();
       return held.promise;
     };
-    const engine = new Engine({
-      repository: createMemoryRepository(),
-      handlers,
-      clock: clock.view(),
-      backoff: () => 0,
-    });
-    await engine.deploy(
+    const engine = await engineWith(
       bpmn(`<bpmn:startEvent id="s" />
         <bpmn:subProcess id="sub">${ext(listeners(['end', 'late']))}<bpmn:startEvent id="in" />${task(listeners([event, 'hold'], [event, 'rest'], ['end', 'late']))}<bpmn:endEvent id="out" />${chain('in', 'x', 'out')}</bpmn:subProcess>
         <bpmn:boundaryEvent id="timeout" attachedToRef="sub"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
         <bpmn:endEvent id="e" /><bpmn:endEvent id="timedOut" />${chain('s', 'sub', 'e')}${chain('timeout', 'timedOut')}`),
+      handlers,
+      clock,
     );
     const id = await engine.start('p');
     await dispatched.promise;

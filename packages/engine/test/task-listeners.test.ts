@@ -6,7 +6,7 @@ import { Engine } from '../src/engine.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { around, bpmn, ext, withRoots } from './fixtures/bpmn/xml.js';
 import { logging } from './fixtures/listeners.js';
-import { engineWith } from './fixtures/runtime.js';
+import { engineWith, settledWaiting } from './fixtures/runtime.js';
 
 /** `zeebe:taskListeners` holding one listener per `[eventType, type, extra attributes?]`. */
 function taskListeners(...items: [string, string, string?][]): string {
@@ -286,8 +286,7 @@ describe('completing listeners', () => {
     );
     const id = await engine.start('p');
     await engine.completeUserTask((await openTask(engine, id)).id, { done: true });
-    const settled = await engine.settled(id);
-    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    const settled = await settledWaiting(engine, id);
 
     // when the incident is retried
     fixed = true;
@@ -308,16 +307,14 @@ describe('completing listeners', () => {
     );
     const id = await engine.start('p');
     await engine.completeUserTask((await openTask(engine, id)).id, { done: true });
-    const settled = await engine.settled(id);
-    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    const settled = await settledWaiting(engine, id);
     expect(settled.incidents[0]!.message).toContain('a job type must be a non-empty string');
 
     // when the incident is retried
     await engine.retryIncident(settled.incidents[0]!.id);
 
     // then the first listener ran again, from the task as the completion asked for it, and the incident is back
-    const again = await engine.settled(id);
-    if (again.status !== 'waiting') throw new Error('expected an incident');
+    const again = await settledWaiting(engine, id);
     expect(calls).toEqual(['first@x', 'first@x']);
     expect(again.incidents).toHaveLength(1);
     expect(again.userTasks[0]).toMatchObject({ state: 'completing', priority: 9 });
@@ -362,18 +359,14 @@ describe('canceling listeners', () => {
     const { handlers, jobs, release } = held();
     const calls: string[] = [];
     handlers.escalate = () => void calls.push('escalate');
-    const engine = new Engine({
-      repository: createMemoryRepository(),
-      handlers,
-      clock: clock.view(),
-      backoff: () => 0,
-    });
-    await engine.deploy(
+    const engine = await engineWith(
       bpmn(`<bpmn:startEvent id="start" />
         <bpmn:userTask id="x">${ext(`<zeebe:assignmentDefinition assignee="ann" />${taskListeners(['canceling', 'cleanup'])}`)}</bpmn:userTask>
         <bpmn:endEvent id="end" />
         <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="end" />
         ${timerBoundary('x')}`),
+      handlers,
+      clock,
     );
     const events: string[] = [];
     engine.on('userTask.canceled', (event) => void events.push(event.type));
@@ -514,28 +507,22 @@ describe('canceling listeners', () => {
       },
       escalate: () => ({}),
     };
-    const engine = new Engine({
-      repository: createMemoryRepository(),
-      handlers,
-      clock: clock.view(),
-      backoff: () => 0,
-    });
-    await engine.deploy(
+    const engine = await engineWith(
       bpmn(`<bpmn:startEvent id="start" />
         <bpmn:userTask id="x">${ext(taskListeners(['canceling', 'cleanup', 'retries="1"']))}</bpmn:userTask>
         <bpmn:endEvent id="end" />
         <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="x" /><bpmn:sequenceFlow id="f2" sourceRef="x" targetRef="end" />
         ${timerBoundary('x')}`),
+      handlers,
+      clock,
     );
     const id = await engine.start('p');
     await engine.settled(id);
     clock.advance(3_600_000);
-    const first = await engine.settled(id);
-    if (first.status !== 'waiting') throw new Error('expected an incident');
+    const first = await settledWaiting(engine, id);
     expect(first.incidents[0]!.message).toContain("a canceling listener cannot deny the task's cancellation");
     await engine.retryIncident(first.incidents[0]!.id);
-    const second = await engine.settled(id);
-    if (second.status !== 'waiting') throw new Error('expected an incident');
+    const second = await settledWaiting(engine, id);
     expect(second.incidents[0]!.message).toContain('down');
     await engine.retryIncident(second.incidents[0]!.id);
     expect((await engine.settled(id)).status).toBe('completed');
@@ -589,8 +576,7 @@ describe('the model', () => {
     const good = await engine.start('p', { variables: { due: '2027-03-01T10:00:00Z', level: 5 } });
     expect(await openTask(engine, good)).toMatchObject({ dueDate: '2027-03-01T10:00:00Z', priority: 5 });
     const bad = await engine.start('p', { variables: { due: null, level: 500 } });
-    const settled = await engine.settled(bad);
-    if (settled.status !== 'waiting') throw new Error('expected an incident');
+    const settled = await settledWaiting(engine, bad);
     expect(settled.incidents[0]!.message).toContain('it must be an integer from 0 to 100');
   });
 });
