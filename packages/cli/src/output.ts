@@ -21,6 +21,8 @@ export interface Output {
   progress(line: string, fields?: LogFields): void;
   /** A line at `level` on stderr (a detail at debug, what went wrong on the way at warn); dropped under `--json`. */
   log(level: LogLevel, line: string, fields?: LogFields): void;
+  /** Whether a `log` line at `level` would be written (so that what only feeds one is not even made). */
+  wants(level: LogLevel): boolean;
   /** A warning on stderr (level warn), in both modes. */
   warn(line: string, fields?: LogFields): void;
   /** Human outcome text on stdout; dropped under `--json` (the document carries it). */
@@ -51,8 +53,9 @@ export function createOutput(io: CliIo, json: boolean, log: LogOptions = DEFAULT
   const line = (level: LogLevel, text: string, fields?: LogFields): string =>
     log.format === 'json' ? jsonLine(io.clock.now(), level, text, fields) : text;
   // Progress and details: not under --json unless log lines were asked for, and held while a window is up.
+  const wants = (level: LogLevel): boolean => !(json && !log.explicit) && logs(level, log.level);
   const chatter = (level: LogLevel, text: string, fields?: LogFields): void => {
-    if ((json && !log.explicit) || !logs(level, log.level)) return;
+    if (!wants(level)) return;
     if (holds > 0) held.push(line(level, text, fields));
     else io.stderr.write(`${line(level, text, fields)}\n`);
   };
@@ -63,6 +66,7 @@ export function createOutput(io: CliIo, json: boolean, log: LogOptions = DEFAULT
     },
     progress: (text, fields) => chatter('info', text, fields),
     log: chatter,
+    wants,
     warn: (text, fields) => {
       if (logs('warn', log.level)) io.stderr.write(`${line('warn', text, fields)}\n`);
     },

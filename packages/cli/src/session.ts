@@ -56,17 +56,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));
-  engine.on('*', (event) => {
-    const fields = {
-      instanceId: event.instanceId,
-      elementId: 'elementId' in event ? String(event.elementId) : undefined,
-      event: event.type,
-    };
-    const line = progressLine(event);
-    const level = event.type === 'job.failed' || event.type === 'incident.raised' ? 'warn' : 'info';
-    if (line !== undefined) out.log(level, line, fields);
-    else out.log('debug', `[${short(event.instanceId)}] ${event.type}`, { ...fields, id: event.id });
-  });
+  logEvents(engine, out);
   let reader: LineReader | undefined;
   return {
     io,
@@ -108,43 +98,55 @@ export async function withSession<T>(
 
 const short = (instanceId: string): string => instanceId.slice(0, 8);
 
-/** The progress line of an engine event, for the ones a person watching wants to see. */
-function progressLine(event: EngineEvent): string | undefined {
-  const at = `[${short(event.instanceId)}]`;
-  switch (event.type) {
-    case 'instance.started':
-      return `${at} started ${event.processId} as instance ${event.instanceId}`;
-    case 'instance.restored':
-      return `${at} restored instance ${event.instanceId} at checkpoint ${event.seq}`;
-    case 'job.dispatched': {
-      const listener = event.listener ? `${event.listener} listener, ` : '';
-      return `${at} ${event.elementId}: running ${event.taskType} (${listener}attempt ${event.attempt})`;
-    }
-    case 'job.failed':
-      return `${at} ${event.elementId}: failed: ${event.error} (${event.retriesLeft} retries left)`;
-    case 'userTask.created':
-      return `${at} ${event.elementId}: user task waiting`;
-    case 'userTask.completed':
-      return `${at} ${event.elementId}: user task completed`;
-    case 'incident.raised':
-      return `${at} ${event.elementId}: incident: ${event.message}`;
-    case 'timer.armed':
-      return `${at} ${event.elementId}: timer due at ${new Date(event.dueAt).toISOString()}`;
-    case 'timer.fired':
-      return `${at} ${event.elementId}: timer fired`;
-    case 'message.correlated':
-      return `${at} ${event.elementId}: took message ${event.name}${event.correlationKey === null ? '' : ` (key ${event.correlationKey})`}`;
-    case 'signal.received':
-      return `${at} ${event.elementId}: took signal ${event.name}`;
-    case 'error.caught':
-      return `${at} ${event.elementId}: caught BPMN error ${event.errorCode}`;
-    case 'incident.resolved':
-      return `${at} ${event.elementId}: incident resolved`;
-    case 'instance.completed':
-      return `${at} completed`;
-    case 'instance.terminated':
-      return `${at} terminated at ${event.elementId}`;
-    default:
-      return undefined;
+type ProgressLines = { [T in EngineEvent['type']]?: (event: Extract<EngineEvent, { type: T }>, at: string) => string };
+
+/** The progress line of each engine event a person watching wants to see; the others are details (debug). */
+const PROGRESS: ProgressLines = {
+  'instance.started': (event, at) => `${at} started ${event.processId} as instance ${event.instanceId}`,
+  'instance.restored': (event, at) => `${at} restored instance ${event.instanceId} at checkpoint ${event.seq}`,
+  'job.dispatched': (event, at) => {
+    const listener = event.listener ? `${event.listener} listener, ` : '';
+    return `${at} ${event.elementId}: running ${event.taskType} (${listener}attempt ${event.attempt})`;
+  },
+  'job.failed': (event, at) => `${at} ${event.elementId}: failed: ${event.error} (${event.retriesLeft} retries left)`,
+  'userTask.created': (event, at) => `${at} ${event.elementId}: user task waiting`,
+  'userTask.completed': (event, at) => `${at} ${event.elementId}: user task completed`,
+  'incident.raised': (event, at) => `${at} ${event.elementId}: incident: ${event.message}`,
+  'timer.armed': (event, at) => `${at} ${event.elementId}: timer due at ${new Date(event.dueAt).toISOString()}`,
+  'timer.fired': (event, at) => `${at} ${event.elementId}: timer fired`,
+  'message.correlated': (event, at) =>
+    `${at} ${event.elementId}: took message ${event.name}${event.correlationKey === null ? '' : ` (key ${event.correlationKey})`}`,
+  'signal.received': (event, at) => `${at} ${event.elementId}: took signal ${event.name}`,
+  'error.caught': (event, at) => `${at} ${event.elementId}: caught BPMN error ${event.errorCode}`,
+  'incident.resolved': (event, at) => `${at} ${event.elementId}: incident resolved`,
+  'instance.completed': (_event, at) => `${at} completed`,
+  'instance.terminated': (event, at) => `${at} terminated at ${event.elementId}`,
+};
+
+/** What went wrong on the way: logged at warn, the rest of the progress at info. */
+const WARNINGS = new Set<EngineEvent['type']>(['job.failed', 'incident.raised']);
+
+/**
+ * Logs the engine's events as `out` asks: every event at debug (`*`), else only the types with a progress
+ * line, and nothing at all when no line would be written — a listener makes the engine build its events.
+ */
+function logEvents(engine: Engine, out: Output): void {
+  const log = (event: EngineEvent): void => {
+    const fields = {
+      instanceId: event.instanceId,
+      elementId: 'elementId' in event ? String(event.elementId) : undefined,
+      event: event.type,
+    };
+    const format = PROGRESS[event.type] as ((event: EngineEvent, at: string) => string) | undefined;
+    const at = `[${short(event.instanceId)}]`;
+    if (format) out.log(WARNINGS.has(event.type) ? 'warn' : 'info', format(event, at), fields);
+    else out.log('debug', `${at} ${event.type}`, { ...fields, id: event.id });
+  };
+  if (out.wants('debug')) {
+    engine.on('*', log);
+    return;
+  }
+  for (const type of Object.keys(PROGRESS) as EngineEvent['type'][]) {
+    if (out.wants(WARNINGS.has(type) ? 'warn' : 'info')) engine.on(type, log);
   }
 }
