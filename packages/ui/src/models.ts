@@ -60,11 +60,6 @@ export class Models {
     return found;
   }
 
-  /** The deployment of `definitionId` at `version`, if stored. */
-  async deployment(definitionId: string, version: number): Promise<Deployment | undefined> {
-    return (await this.engine.repository.deployments(definitionId)).find((d) => d.version === version);
-  }
-
   /** A deployment's compiled model (the engine's compiler, as the engine compiled it when it was deployed). */
   model(deployment: Deployment): Promise<ProcessModel> {
     let model = this.#compiled.get(deployment.digest);

@@ -33,6 +33,10 @@ export interface VersionCounts {
 /** Counts of one deployed version, and of each of its processes (a file may hold several). */
 export interface CountsOfVersion extends VersionCounts {
   byProcess: Map<string, VersionCounts>;
+  /** Its newest `limit` instances, whatever their status (what the heat overlay counts). */
+  newest: string[];
+  /** It has more instances than `newest` holds. */
+  capped: boolean;
 }
 
 function zero(): VersionCounts {
@@ -50,7 +54,7 @@ export async function versionCounts(
   const of = (digest: string, processId: string): [CountsOfVersion, VersionCounts] => {
     let version = counts.get(digest);
     if (!version) {
-      version = { ...zero(), byProcess: new Map() };
+      version = { ...zero(), byProcess: new Map(), newest: [], capped: false };
       counts.set(digest, version);
     }
     let process = version.byProcess.get(processId);
@@ -62,7 +66,11 @@ export async function versionCounts(
   };
   for await (const page of pages(engine, { definition: definitionId })) {
     for (const summary of page) {
-      for (const count of of(summary.definitionDigest, summary.processId)) count[summary.status]++;
+      const [version, process] = of(summary.definitionDigest, summary.processId);
+      version[summary.status]++;
+      process[summary.status]++;
+      if (version.newest.length < limit) version.newest.push(summary.instanceId);
+      else version.capped = true;
       if (summary.status !== 'running') continue;
       const ids = running.get(summary.definitionDigest) ?? [];
       if (ids.length < limit) ids.push(summary.instanceId);
@@ -91,20 +99,9 @@ export interface Heat {
   capped: boolean;
 }
 
-/** The heat of one deployed version, over its newest `limit` instances. */
-export async function heat(engine: Engine, definitionId: string, digest: string, limit: number): Promise<Heat> {
-  const ids: string[] = [];
-  let capped = false;
-  scan: for await (const page of pages(engine, { definition: definitionId })) {
-    for (const summary of page) {
-      if (summary.definitionDigest !== digest) continue;
-      if (ids.length === limit) {
-        capped = true;
-        break scan;
-      }
-      ids.push(summary.instanceId);
-    }
-  }
+/** The heat of one deployed version, over the newest instances its counts name. */
+export async function heat(engine: Engine, version: Pick<CountsOfVersion, 'newest' | 'capped'>): Promise<Heat> {
+  const { newest: ids, capped } = version;
   const elements: Record<string, ElementHeat> = {};
   const at = (id: string): ElementHeat => {
     elements[id] ??= { waiting: 0, passed: 0, incidents: 0 };

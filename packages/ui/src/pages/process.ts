@@ -15,16 +15,16 @@ export async function processPage(
   version: number,
   limit: number,
 ): Promise<Html> {
-  const deployment = await models.deployment(definitionId, version);
+  const versions = await engine.repository.deployments(definitionId);
+  const deployment = versions.find((d) => d.version === version);
   if (!deployment) throw new UiError(UiErrorCode.NotFound, `no deployment of ${definitionId} at version ${version}`);
-  const [model, diagram, counted, counts, versions] = await Promise.all([
+  const [model, diagram, counts] = await Promise.all([
     models.model(deployment),
     models.diagram(deployment),
-    heat(engine, definitionId, deployment.digest, limit),
     versionCounts(engine, definitionId, limit),
-    engine.repository.deployments(definitionId),
   ]);
   const count = counts.get(deployment.digest);
+  const counted = await heat(engine, count ?? { newest: [], capped: false });
   const others = versions
     .filter((d) => d.version !== version)
     .map((d) => html` <a href="${processHref(ctx, definitionId, d.version)}">v${d.version}</a>`);
