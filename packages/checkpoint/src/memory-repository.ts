@@ -8,6 +8,7 @@ import {
   readCheckpoint,
   readHistory,
   readLatest,
+  readLog,
   rewriteCheckpoint,
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
@@ -73,6 +74,10 @@ export function createMemoryRepository(): Repository {
     async list(instanceId, options) {
       await assertOpen();
       return readHistory(state, instanceId, options);
+    },
+    async history(query) {
+      await assertOpen();
+      return readLog(state, query);
     },
     async delete(instanceId) {
       await assertOpen();

@@ -3,7 +3,7 @@
  * sizes mean the same on every backend; and the rule that gives an instance its call tree's root.
  */
 import { checkText, isStorableText } from './input-rules.js';
-import type { InstanceQuery, ListOptions, ReadOrder } from './repository.js';
+import type { HistoryQuery, InstanceQuery, ListOptions, ReadOrder } from './repository.js';
 
 /** A `list` call's options, checked: absent bounds and limit are null. */
 export interface HistoryRange {
@@ -67,6 +67,41 @@ export function historyRange(options: ListOptions = {}): HistoryRange {
     before: checkSeqBound('before', options.before),
     limit: checkPageSize(options.limit),
   };
+}
+
+/** A `history` query, checked: absent fields are null. */
+export interface LogRead {
+  after: string | null;
+  instanceId: string | null;
+  limit: number | null;
+}
+
+/**
+ * `history`'s query as every store reads it; the position itself is the store's to read (`integerPosition`
+ * for a store whose positions are integers).
+ *
+ * @throws RangeError for a position that is not text, an instance id that is not text, or a bad limit
+ */
+export function logRead(query: HistoryQuery = {}): LogRead {
+  const { after, instanceId } = query;
+  if (after !== undefined && typeof after !== 'string') {
+    throw new RangeError(`after must be a position history returned, not ${describe(after)}`);
+  }
+  if (instanceId !== undefined && typeof instanceId !== 'string') {
+    throw new RangeError(`instanceId must be text, not ${describe(instanceId)}`);
+  }
+  return { after: after ?? null, instanceId: instanceId ?? null, limit: checkPageSize(query.limit) };
+}
+
+/**
+ * A position of a store that numbers its log 1, 2, 3, ... (memory, SQLite), as the number it is.
+ *
+ * @throws RangeError when it is not a non-negative decimal safe integer
+ */
+export function integerPosition(position: string): number {
+  const value = /^(0|[1-9][0-9]*)$/.test(position) ? Number(position) : Number.NaN;
+  if (!Number.isSafeInteger(value)) throw new RangeError(`"${position}" is not a position of this store's history`);
+  return value;
 }
 
 /**

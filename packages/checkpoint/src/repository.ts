@@ -42,6 +42,12 @@ export interface Lease extends Fence {
   instanceId: string;
   /** Epoch ms (on the caller's clock) from which another owner may claim the instance. */
   expiresAt: number;
+  /**
+   * Set only on a lease `claim` took over from a lease still held (lapsed, or its owner in `takeOver`): that
+   * lease's owner. Its holder stopped without letting go, so what it did after its last write may not have
+   * left (the engine publishes that write's events again). Absent when the instance was not held.
+   */
+  takenFrom?: string;
 }
 
 /** What `claim` looks for and on whose behalf. */
@@ -68,6 +74,27 @@ export interface ClaimOptions {
    * (parked ones a dehydrating engine released) are skipped.
    */
   lapsedOnly?: boolean;
+}
+
+/**
+ * Which part of the store's checkpoint log `history` reads: every instance's checkpoints in the order the store
+ * committed them, or one instance's.
+ */
+export interface HistoryQuery {
+  /** Only checkpoints after this position (exclusive), as an earlier `history` returned it. */
+  after?: string;
+  instanceId?: string;
+  /** Page size: a non-negative safe integer; all when absent. */
+  limit?: number;
+}
+
+/** A checkpoint as `history` returns it: where it stands in the store's log, without its journal. */
+export interface LoggedCheckpoint extends Omit<StoredCheckpoint, 'writes'> {
+  /**
+   * Opaque, and only this store's: a later checkpoint (committed after this one) has a later position. Pass it
+   * as `after` to read on. Never handed out twice, not even after the checkpoint holding it was deleted.
+   */
+  position: string;
 }
 
 /** A running instance whose earliest timer is due. */
@@ -374,6 +401,16 @@ export interface Repository {
    */
   list(instanceId: string, options?: ListOptions): Promise<StoredCheckpoint[]>;
   /**
+   * Checkpoints in the order the store committed them (all instances', or one's), each with its `position`:
+   * what a reader that was away reads on from (the engine's `events`). A checkpoint appears only once no
+   * checkpoint committed before it can still appear, so a reader that goes on from the last position it saw
+   * never misses one (on PostgreSQL, a checkpoint shows once every transaction older than its own ended).
+   * Pruned and deleted checkpoints are gone from it; a copy's checkpoints are new ones, at new positions.
+   *
+   * @throws RangeError when `after` is not a position of this store, or `limit` is not a non-negative safe integer
+   */
+  history(query?: HistoryQuery): Promise<LoggedCheckpoint[]>;
+  /**
    * Remove an instance with all its checkpoints, writes, index entries and lease; a missing instance is a
    * no-op. Other instances are untouched, called children included (delete each): their `parentId` and
    * `rootId` stay as they were, so `instances({ rootId })` still finds the rest of a tree whose root or middle
@@ -423,7 +460,7 @@ export interface Repository {
    * Take leases for `owner` on up to `limit` running instances that have no live lease at `now` (a lapsed
    * lease is taken over, whoever held it; one held live, by this owner or another, is skipped: `renew` it).
    * Each lease gets a fresh fencing token, greater than any the instance had, and lasts until
-   * `now + ttlMs`. Instances are taken in id order, only among `instanceIds` when given. Returns the
+   * `now + ttlMs`; one taken over from a held lease names its owner (`takenFrom`). Instances are taken in id order, only among `instanceIds` when given. Returns the
    * leases taken, ids ascending; none when nothing is claimable.
    */
   claim(options: ClaimOptions): Promise<Lease[]>;

@@ -137,6 +137,7 @@ export type ReferenceCaseName = (typeof REFERENCE_INVENTORY)[ReferenceGroup][num
 
 /** The suite's spec files (under `src/`): one per contract method, one per reference group. */
 export type SpecFile =
+  | 'history.ts'
   | 'put.ts'
   | 'put-writes.ts'
   | 'rewrite.ts'

@@ -22,6 +22,7 @@ import { describeDueTimers } from './due-timers.js';
 import { describeFencing } from './fencing.js';
 import { registeredCases } from './fixtures.js';
 import { describeGet } from './get.js';
+import { describeHistory } from './history.js';
 import { describeInstances } from './instances.js';
 import { describeLeases } from './leases.js';
 import { describeList } from './list.js';
@@ -102,6 +103,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeDelete(initializer);
     describeCopy(initializer);
     describePrune(initializer);
+    describeHistory(initializer);
     describeInstances(initializer);
     describeLeases(initializer);
     describePutLeases(initializer);

@@ -15,6 +15,8 @@ const by = (owner: string, now: number, extra: Partial<ClaimOptions> = {}): Clai
   ...extra,
 });
 const ids = (leases: Lease[]) => leases.map(({ instanceId }) => instanceId);
+/** A claimed lease as `lease` reads it back: `takenFrom` is the claim's news alone. */
+export const asHeld = ({ takenFrom: _takenFrom, ...lease }: Lease): Lease => lease;
 
 /** Put one checkpoint of each instance, running unless told otherwise. */
 async function putInstances(repository: Repository, ...instanceIds: string[]): Promise<void> {
@@ -252,7 +254,7 @@ export function describeLeases<TRepository extends Repository>(
 
       expect(ids(taken)).toEqual(['order-1']);
       expect(taken[0]!.token).toBeGreaterThan(Math.max(gone!.token, alive!.token));
-      expect(await repository.lease('order-1')).toEqual(taken[0]);
+      expect(await repository.lease('order-1')).toEqual(asHeld(taken[0]!));
       expect(await repository.lease('order-2')).toEqual(alive);
       await expectLeaseLost(repository.renew(gone!, TTL, T0 + 2), 'order-1', 'node-gone', gone!.token);
       const write = repository.put({ ...checkpoint('order-1', 2), fence: { owner: gone!.owner, token: gone!.token } });
@@ -283,6 +285,37 @@ export function describeLeases<TRepository extends Repository>(
       expect(await repository.lease('order-3')).toEqual(live);
       expect(await repository.lease('order-4')).toBeUndefined();
       expect(await repository.lease('order-5')).toBeUndefined();
+    });
+
+    test('TH-LEASE-26', async (repository) => {
+      await putInstances(repository, 'order-1', 'order-2', 'order-3');
+      const [held] = await repository.claim(by('node-a', T0, { instanceIds: ['order-1'] }));
+      const [released] = await repository.claim(by('node-a', T0, { instanceIds: ['order-2'] }));
+      await repository.release(released!);
+
+      const taken = await repository.claim(by('node-b', held!.expiresAt));
+
+      expect(taken.map(({ instanceId, takenFrom }) => [instanceId, takenFrom])).toEqual([
+        ['order-1', 'node-a'],
+        ['order-2', undefined],
+        ['order-3', undefined],
+      ]);
+      expect(taken[1]).not.toHaveProperty('takenFrom');
+      expect(await repository.lease('order-1')).not.toHaveProperty('takenFrom');
+    });
+
+    test('TH-LEASE-27', async (repository) => {
+      await putInstances(repository, 'order-1', 'order-2');
+      await repository.claim(by('node-gone', T0, { instanceIds: ['order-1'] }));
+      const [ending] = await repository.claim(by('node-dead', T0, { instanceIds: ['order-2'] }));
+      const fence = { owner: ending!.owner, token: ending!.token };
+      await repository.put({ ...checkpoint('order-2', 2, { meta: { status: 'completed' } }), fence });
+
+      const [overtaken] = await repository.claim(by('node-b', T0 + 1, { takeOver: ['node-gone'] }));
+      const [lapsed] = await repository.claim(by('node-c', T0 + TTL, { lapsedOnly: true, instanceIds: ['order-2'] }));
+
+      expect(overtaken).toMatchObject({ instanceId: 'order-1', owner: 'node-b', takenFrom: 'node-gone' });
+      expect(lapsed).toMatchObject({ instanceId: 'order-2', owner: 'node-c', takenFrom: 'node-dead' });
     });
   });
 }

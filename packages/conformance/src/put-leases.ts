@@ -1,6 +1,7 @@
 import { LeaseLostError, type Repository } from '@thresher/checkpoint';
 import { describe, expect } from 'vitest';
 import { checkpoint, contractTest, expectConflict, expectLeaseLost, rejectionOf } from './fixtures.js';
+import { asHeld } from './leases.js';
 import type { RepositoryContractInitializer } from './types.js';
 
 const TTL = 30_000;
@@ -83,7 +84,7 @@ export function describePutLeases<TRepository extends Repository>(
       );
 
       expect(await repository.lease('order-1')).toBeUndefined();
-      expect(await repository.lease('order-2')).toEqual(taken);
+      expect(await repository.lease('order-2')).toEqual(taken && asHeld(taken));
     });
 
     test('TH-LEASE-25', async (repository) => {

@@ -220,6 +220,11 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'TH-LEASE-20',
       'should claim with lapsedOnly only held leases that lapsed or whose owner is in takeOver, ended instances included, never an unleased instance',
     ],
+    [
+      'TH-LEASE-26',
+      'should name the holder a claim took a lapsed lease over from (takenFrom), and nobody for an instance not held or released',
+    ],
+    ['TH-LEASE-27', 'should name the holder with takeOver and with lapsedOnly, an ended instance included'],
   ]),
   ...rows('put-leases.ts', [
     [
@@ -241,6 +246,34 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     [
       'TH-LEASE-25',
       'should take no lease on a put with claim of an instance that is not running, and claim on a replayed first put as claim would (a held one refuses it as an unfenced write)',
+    ],
+  ]),
+  ...rows('history.ts', [
+    [
+      'TH-HISTORY-01',
+      "should return every instance's checkpoints in the order they were put, each with a position, bytes verbatim, without entries",
+    ],
+    ['TH-HISTORY-02', 'should read on after a position: only the checkpoints put after it, positions all distinct'],
+    ['TH-HISTORY-03', "should read one instance's checkpoints with instanceId, after a position of any instance"],
+    ['TH-HISTORY-04', 'should keep the first limit checkpoints of the order'],
+    [
+      'TH-HISTORY-05',
+      'should refuse a position the store never hands out, or a bad limit, with a RangeError; an unknown instance has none',
+    ],
+    [
+      'TH-HISTORY-06',
+      'should leave pruned and deleted checkpoints out, and put after a deleted newest checkpoint at a later position',
+    ],
+    ['TH-HISTORY-07', "should log a copy's checkpoints at new positions after every earlier one, under the target id"],
+    [
+      'TH-HISTORY-08',
+      'should keep positions across a reopen: a put after it is read on from a position read before it',
+      ['persistence'],
+    ],
+    [
+      'TH-HISTORY-09',
+      'should show on another connection what one connection put, in the order it was put',
+      ['concurrentConnections'],
     ],
   ]),
   ...rows('fencing.ts', [

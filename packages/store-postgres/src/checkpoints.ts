@@ -8,6 +8,7 @@ import {
   type Fence,
   isStorableText,
   type Lease,
+  type LoggedCheckpoint,
   type PendingWrite,
   type PutCheckpoint,
   type RewriteCheckpoint,
@@ -294,6 +295,40 @@ export async function readHistory(
     Math.max(first, last),
   ]);
   return toStoredCheckpoints(rows, writes.rows);
+}
+
+/** A PostgreSQL position: the writing transaction's id and the row's serial, `<tx>-<serial>`. */
+const POSITION = /^([0-9]{1,20})-([0-9]{1,19})$/;
+
+/** `history`: committed checkpoints after a position, in (tx, serial) order ({@link POSITION}). */
+export async function readLog(
+  client: PgQueryable,
+  sql: Statements,
+  after: string | null,
+  instanceId: string | null,
+  limit: number | null,
+): Promise<LoggedCheckpoint[]> {
+  const { rows } = await client.query<CheckpointRow<Int8> & { tx: string; position: Int8 }>(sql.selectLog, [
+    ...positionParams(after),
+    instanceId,
+    limit,
+  ]);
+  return toStoredCheckpoints(rows, []).map(({ writes: _writes, ...stored }, index) => ({
+    ...stored,
+    position: `${rows[index]!.tx}-${String(rows[index]!.position)}`,
+  }));
+}
+
+/**
+ * A position as the log query's two parameters.
+ *
+ * @throws RangeError when it is not a position of this store
+ */
+export function positionParams(after: string | null): [string | null, string | null] {
+  if (after === null) return [null, null];
+  const match = POSITION.exec(after);
+  if (match === null) throw new RangeError(`"${after}" is not a position of this store's history`);
+  return [match[1]!, match[2]!];
 }
 
 /** `delete` under the instance's row lock: every row of the instance. */

@@ -166,6 +166,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'put_checkpoint planned once per session, each signature a whole body',
     sql: PUT_CHECKPOINT_PLANNED_FUNCTIONS,
   },
+  {
+    description: "the checkpoint log's positions (history): the writing transaction, then a serial",
+    sql: `
+      -- A position is (tx, position). A serial alone commits out of order across transactions; read only below
+      -- the oldest transaction still running (pg_snapshot_xmin), (tx, position) order never gains a row behind
+      -- a reader that already passed it.
+      ALTER TABLE {schema}.checkpoints
+        ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        ADD COLUMN position BIGSERIAL;
+      CREATE INDEX checkpoints_log ON {schema}.checkpoints (tx, position);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

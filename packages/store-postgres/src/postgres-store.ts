@@ -9,12 +9,14 @@ import {
   type DeploymentInput,
   type DueTimer,
   type Fence,
+  type HistoryQuery,
   type InstanceQuery,
   type InstanceSummary,
   isStorableText,
   type Lease,
   LeaseLostError,
   type ListOptions,
+  type LoggedCheckpoint,
   type PendingWrite,
   type PruneOptions,
   type PutCheckpoint,
@@ -38,18 +40,21 @@ import {
   distinctStorableIds,
   historyRange,
   instancePage,
+  logRead,
   storableFilters,
 } from '@thresher/checkpoint/store-kit';
 import {
   copyInstance,
   deleteInstance,
   type PutFunctionCall,
+  positionParams,
   pruneCheckpoints,
   putInOneStatement,
   putWrites,
   readCheckpoint,
   readHistory,
   readLatest,
+  readLog,
   rewriteCheckpoint,
 } from './checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './deployments.js';
@@ -229,6 +234,14 @@ export class PostgresRepository implements Repository {
     this.#assertOpen('list');
     if (!isStorableText(instanceId)) return [];
     return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, range));
+  }
+
+  async history(query?: HistoryQuery): Promise<LoggedCheckpoint[]> {
+    const { after, instanceId, limit } = logRead(query);
+    positionParams(after);
+    this.#assertOpen('history');
+    if (instanceId !== null && !isStorableText(instanceId)) return [];
+    return this.#snapshot('history', (client) => readLog(client, this.#sql, after, instanceId, limit));
   }
 
   async delete(instanceId: string): Promise<void> {

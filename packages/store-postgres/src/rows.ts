@@ -43,6 +43,8 @@ export interface ClaimedRow {
   instance_id: string;
   lease_token: Int8;
   lease_expires_at: number;
+  /** `claim`'s only: who held the lease it took over (null when nobody did). */
+  taken_from?: string | null;
 }
 
 /** An instance's latest seq, as `selectLatestSeq` reads it. */
@@ -70,6 +72,7 @@ export function toLease(row: ClaimedRow, owner: string): Lease {
     owner,
     token: Number(row.lease_token),
     expiresAt: Number(row.lease_expires_at),
+    ...(row.taken_from == null ? {} : { takenFrom: row.taken_from }),
   };
 }
 

@@ -121,6 +121,12 @@ export function statements(s: string) {
     selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
       WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
       ORDER BY seq DESC LIMIT $4`,
+    // $1/$2 the position read after (NULLs: from the start), $3 one instance or NULL, $4 the page size.
+    selectLog: `SELECT tx::text AS tx, position, ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
+      WHERE ($1::xid8 IS NULL OR (tx, position) > ($1::xid8, $2::bigint))
+        AND tx < pg_snapshot_xmin(pg_current_snapshot())
+        AND ($3::text IS NULL OR instance_id = $3)
+      ORDER BY tx, position LIMIT $4`,
     selectWritesBetween: `SELECT seq, task_id, idx, value FROM ${s}.writes
       WHERE instance_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq, ord`,
 
@@ -153,9 +159,10 @@ export function statements(s: string) {
     // Claimable: running, and no lease held, the held one lapsed at $now, or held by an owner in $6 (takeOver). SKIP LOCKED passes over rows another
     // transaction holds (a concurrent claim, or a writer), so concurrent claimers never wait for or collide with
     // each other; the token comes from the store-wide sequence.
+    // taken_from: the holder a lease was taken over from (the row is locked, so what picked read is current).
     // RETURNING has no order: the outer SELECT sorts by the "C" collation, i.e. by code point.
     claim: `WITH picked AS (
-        SELECT instance_id FROM ${s}.instances
+        SELECT instance_id, lease_owner FROM ${s}.instances
         WHERE (status = 'running' OR $7::boolean)
           AND (lease_owner IS NULL OR lease_expires_at <= $2 OR lease_owner = ANY ($6::text[]))
           AND ($4::text[] IS NULL OR instance_id = ANY ($4::text[]))
@@ -167,7 +174,8 @@ export function statements(s: string) {
         SET lease_owner = $1, lease_token = nextval('${s}.lease_tokens'), lease_expires_at = $5
         FROM picked WHERE i.instance_id = picked.instance_id
         RETURNING i.instance_id, i.lease_token, i.lease_expires_at)
-      SELECT instance_id, lease_token, lease_expires_at FROM claimed ORDER BY instance_id`,
+      SELECT c.instance_id, c.lease_token, c.lease_expires_at, p.lease_owner AS taken_from
+      FROM claimed c JOIN picked p ON p.instance_id = c.instance_id ORDER BY c.instance_id`,
     selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1`,
     // Only while the lease held is this one (owner and token): the row lock and the check in one statement.
     renewLease: `UPDATE ${s}.instances SET lease_expires_at = $4

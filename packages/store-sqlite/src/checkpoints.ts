@@ -7,6 +7,7 @@
 import type {
   Fence,
   Lease,
+  LoggedCheckpoint,
   PendingWrite,
   PutCheckpoint,
   RewriteCheckpoint,
@@ -161,8 +162,26 @@ export function readHistory(sql: Statements, instanceId: string, range: HistoryR
   return toStoredCheckpoints(rows, writes);
 }
 
+/** `history`: checkpoints after position `after`, all instances' or one's, in position (rowid) order. */
+export function readLog(
+  sql: Statements,
+  after: number,
+  instanceId: string | null,
+  limit: number | null,
+): LoggedCheckpoint[] {
+  const bounds = { after, limit: limit ?? -1 };
+  const rows = (
+    instanceId === null ? sql.selectLog.all(bounds) : sql.selectLogOf.all({ ...bounds, instance_id: instanceId })
+  ) as (CheckpointRow & { position: number })[];
+  return toStoredCheckpoints(rows, []).map(({ writes: _writes, ...stored }, index) => ({
+    ...stored,
+    position: String(rows[index]!.position),
+  }));
+}
+
 /** `delete`: every row of the instance, explicitly (the cascades are a second line of defence). */
 export function deleteInstance(sql: Statements, instanceId: string): void {
+  sql.raisePositionFloor.run();
   sql.deleteWrites.run(instanceId);
   sql.deleteCheckpoints.run(instanceId);
   sql.deleteSubscriptions.run(instanceId);

@@ -6,7 +6,7 @@
  */
 import { type ClaimOptions, isStorableText, type Lease, type PutCheckpoint } from '@thresher/checkpoint';
 import { checkRenew, type HeldLease } from '@thresher/checkpoint/store-kit';
-import { heldLease, type InstanceIdRow, type LeaseRow, leaseParams } from './rows.js';
+import { type ClaimableRow, heldLease, type LeaseRow, leaseParams } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** The lease held on an instance, undefined when none is. */
@@ -19,16 +19,16 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
   const { owner, ttlMs, now, limit } = options;
   // No lease has an owner SQLite cannot keep, so such owners hold nothing to take over.
   const takeOver = JSON.stringify((options.takeOver ?? []).filter(isStorableText));
-  let rows: InstanceIdRow[];
+  let rows: ClaimableRow[];
   const lapsed = options.lapsedOnly === true;
   if (options.instanceIds === undefined) {
     const select = lapsed ? sql.selectLapsed : sql.selectClaimable;
-    rows = select.all({ now, limit, takeOver }) as InstanceIdRow[];
+    rows = select.all({ now, limit, takeOver }) as ClaimableRow[];
   } else {
     // Nothing stored has an id SQLite cannot keep, so such ids cannot be claimed.
     const ids = JSON.stringify(options.instanceIds.filter(isStorableText));
     const select = lapsed ? sql.selectLapsedAmong : sql.selectClaimableAmong;
-    rows = select.all({ ids, now, limit, takeOver }) as InstanceIdRow[];
+    rows = select.all({ ids, now, limit, takeOver }) as ClaimableRow[];
   }
   if (rows.length === 0) return [];
   // The batch's tokens in one step of the sequence, handed out in id order; the rows in one statement.
@@ -37,7 +37,11 @@ export function claimLeases(sql: Statements, options: ClaimOptions): Lease[] {
   const expiresAt = now + ttlMs;
   const ids = rows.map(({ instance_id }) => instance_id);
   sql.setLeases.run({ owner, first, expires_at: expiresAt, ids: JSON.stringify(ids) });
-  return ids.map((instanceId, index) => ({ instanceId, owner, token: first + index, expiresAt }));
+  return rows.map(({ instance_id: instanceId, lease_owner: held }, index) => {
+    const lease: Lease = { instanceId, owner, token: first + index, expiresAt };
+    if (held !== null) lease.takenFrom = held;
+    return lease;
+  });
 }
 
 /** A new lease on an instance, with the store's next token; stored with the instance row by the caller. */

@@ -162,6 +162,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX instances_by_root ON instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
     `,
   },
+  {
+    description: "the checkpoint log's positions (history): rowids, never handed out twice",
+    sql: `
+      -- A checkpoint's rowid is its position; a delete raises this floor to the newest rowid first, so the
+      -- next put does not take a deleted checkpoint's position again.
+      INSERT INTO sequences (name, value) VALUES ('position_floor', 0);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

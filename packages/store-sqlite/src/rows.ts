@@ -47,6 +47,11 @@ export interface InstanceIdRow {
   instance_id: string;
 }
 
+/** A claimable instance: its id and who holds its lease now (null when nobody does). */
+export interface ClaimableRow extends InstanceIdRow {
+  lease_owner: string | null;
+}
+
 /** The held lease of an instance row; undefined when there is no row or no lease is held. */
 export function heldLease(row: LeaseRow | undefined): HeldLease | undefined {
   if (row?.lease_owner == null) return undefined;

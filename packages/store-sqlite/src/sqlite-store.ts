@@ -9,12 +9,14 @@ import {
   type DeploymentInput,
   type DueTimer,
   type Fence,
+  type HistoryQuery,
   type InstanceQuery,
   type InstanceSummary,
   isStorableText,
   type Lease,
   LeaseLostError,
   type ListOptions,
+  type LoggedCheckpoint,
   type PendingWrite,
   type PruneOptions,
   type PutCheckpoint,
@@ -37,6 +39,8 @@ import {
   distinctStorableIds,
   historyRange,
   instancePage,
+  integerPosition,
+  logRead,
   storableFilters,
 } from '@thresher/checkpoint/store-kit';
 import {
@@ -48,6 +52,7 @@ import {
   readCheckpoint,
   readHistory,
   readLatest,
+  readLog,
   rewriteCheckpoint,
 } from './checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './deployments.js';
@@ -210,6 +215,14 @@ export class SqliteRepository implements Repository {
     const range = historyRange(options);
     if (!isStorableText(instanceId)) return this.#call('list', () => []);
     return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
+  }
+
+  async history(query?: HistoryQuery): Promise<LoggedCheckpoint[]> {
+    const { after, instanceId, limit } = logRead(query);
+    const from = after === null ? 0 : integerPosition(after);
+    if (instanceId !== null && !isStorableText(instanceId)) return this.#call('history', () => []);
+    const read = () => readLog(this.#sql, from, instanceId, limit);
+    return this.#call('history', () => this.#read(read)) as LoggedCheckpoint[];
   }
 
   async delete(instanceId: string): Promise<void> {

@@ -9,6 +9,10 @@ import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 
+/** The next position (rowid) in the checkpoint log: past the newest row and past every deleted one. */
+const NEXT_POSITION = `(SELECT MAX(COALESCE((SELECT MAX(rowid) FROM checkpoints), 0), value) + 1
+      FROM sequences WHERE name = 'position_floor')`;
+
 /** The checkpoint `picked` selects, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string): string {
   return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
@@ -47,8 +51,10 @@ export const SQL = {
     WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
   // The parent link rule: whether a named parent is stored.
   instanceExists: 'SELECT 1 AS present FROM instances WHERE instance_id = ?',
-  insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
-    VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
+  // The rowid is the checkpoint's position in history: one past the newest, or past the floor a delete of the
+  // newest left (SQLite would hand a deleted newest rowid out again, and a reader that saw it would skip one).
+  insertCheckpoint: `INSERT INTO checkpoints (rowid, ${CHECKPOINT_COLUMNS})
+    VALUES (${NEXT_POSITION}, @instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
 
   selectDigestAndDocument: 'SELECT digest, document FROM checkpoints WHERE instance_id = ? AND seq = ?',
   // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.
@@ -97,21 +103,21 @@ export const SQL = {
   releaseLease: `UPDATE instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
     WHERE instance_id = ? AND lease_owner = ? AND lease_token = ?`,
   // Running instances with no lease, a lapsed one, or one an owner named in takeOver holds, in id order.
-  selectClaimable: `SELECT instance_id FROM instances
+  selectClaimable: `SELECT instance_id, lease_owner FROM instances
     WHERE status = 'running' AND ${LIVE}
       AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY instance_id LIMIT @limit`,
   // Work a holder left behind: held leases only (through instances_leased, not every running instance),
   // ended instances included (a lease left on one marks deliveries its end still owes).
-  selectLapsed: `SELECT instance_id FROM instances
+  selectLapsed: `SELECT instance_id, lease_owner FROM instances
     WHERE lease_owner IS NOT NULL
       AND (lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY instance_id LIMIT @limit`,
-  selectLapsedAmong: `SELECT instance_id FROM instances
+  selectLapsedAmong: `SELECT instance_id, lease_owner FROM instances
     WHERE instance_id IN (SELECT value FROM json_each(@ids)) AND lease_owner IS NOT NULL
       AND (lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
     ORDER BY instance_id LIMIT @limit`,
-  selectClaimableAmong: `SELECT instance_id FROM instances
+  selectClaimableAmong: `SELECT instance_id, lease_owner FROM instances
     WHERE instance_id IN (SELECT value FROM json_each(@ids))
       AND status = 'running' AND ${LIVE}
       AND (lease_owner IS NULL OR lease_expires_at <= @now OR lease_owner IN (SELECT value FROM json_each(@takeOver)))
@@ -142,9 +148,17 @@ export const SQL = {
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
       call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END
     FROM instances WHERE instance_id = @source`,
-  copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
-    SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
+  copyCheckpoints: `INSERT INTO checkpoints (rowid, ${CHECKPOINT_COLUMNS})
+    SELECT ${NEXT_POSITION} - 1 + ROW_NUMBER() OVER (ORDER BY seq), @target, seq, parent_seq, schema,
+      definition_digest, digest, document
     FROM checkpoints WHERE instance_id = @source`,
+  // Before a delete: no position handed out so far is handed out again.
+  raisePositionFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM checkpoints), 0))
+    WHERE name = 'position_floor'`,
+  selectLog: `SELECT rowid AS position, ${CHECKPOINT_COLUMNS} FROM checkpoints
+    WHERE rowid > @after ORDER BY rowid LIMIT @limit`,
+  selectLogOf: `SELECT rowid AS position, ${CHECKPOINT_COLUMNS} FROM checkpoints
+    WHERE instance_id = @instance_id AND rowid > @after ORDER BY rowid LIMIT @limit`,
   copyWrites: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value)
     SELECT @target, seq, task_id, idx, ord, value FROM writes WHERE instance_id = @source`,
   copySubscriptions: `INSERT INTO subscriptions (instance_id, ord, name, key)

@@ -165,7 +165,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,

@@ -17,10 +17,12 @@ import {
   parentToCheck,
   planWrites,
 } from '../put-rules.js';
-import { historyRange, rootIdOf } from '../read-rules.js';
+import { historyRange, integerPosition, logRead, rootIdOf } from '../read-rules.js';
 import type {
   Fence,
+  HistoryQuery,
   ListOptions,
+  LoggedCheckpoint,
   PendingWrite,
   PutCheckpoint,
   RewriteCheckpoint,
@@ -48,6 +50,7 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
   if (parent !== null) checkParentStored(checkpoint, state.instances.has(parent));
   if (instance === undefined) checkDeploymentsSeen(checkpoint, state.deploymentsInOrder.length);
   const entry: CheckpointEntry = {
+    position: state.lastPosition + 1,
     seq,
     parentSeq,
     schema: checkpoint.schema,
@@ -72,6 +75,7 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
   };
   if (instance?.lease !== undefined) next.lease = instance.lease;
   // Nothing below throws: the store changes only once everything is decided and built.
+  state.lastPosition = entry.position;
   next.checkpoints.set(seq, entry);
   state.instances.set(instanceId, next);
 }
@@ -140,6 +144,24 @@ export function readHistory(state: MemoryState, instanceId: string, options: Lis
   return entries.slice(0, limit ?? entries.length).map((entry) => toStored(instanceId, entry));
 }
 
+/** `history`: the checkpoints after a position, all instances' or one's, in position order. */
+export function readLog(state: MemoryState, query: HistoryQuery = {}): LoggedCheckpoint[] {
+  const { after, instanceId, limit } = logRead(query);
+  const after_ = after === null ? 0 : integerPosition(after);
+  const found: LoggedCheckpoint[] = [];
+  const instances = instanceId === null ? state.instances : new Map([[instanceId, state.instances.get(instanceId)]]);
+  for (const [id, instance] of instances) {
+    if (instance === undefined) continue;
+    for (const entry of instance.checkpoints.values()) {
+      if (entry.position <= after_) continue;
+      const { writes: _writes, ...stored } = toStored(id, entry);
+      found.push({ ...stored, position: String(entry.position) });
+    }
+  }
+  found.sort((a, b) => Number(a.position) - Number(b.position));
+  return found.slice(0, limit ?? found.length);
+}
+
 export function deleteInstance(state: MemoryState, instanceId: string): void {
   state.instances.delete(instanceId);
 }
@@ -154,6 +176,7 @@ export function copyInstance(state: MemoryState, sourceId: string, targetId: str
     const writes = entry.writes.map(copyWrite);
     checkpoints.set(seq, {
       ...entry,
+      position: ++state.lastPosition,
       bytes: copyBytes(entry.bytes),
       writes,
       filed: new Map(writes.map((write) => [writeKey(write.taskId, write.index), write.value])),

@@ -22,8 +22,10 @@ export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] 
   }
   candidates.sort(compareCodePoints);
   return candidates.slice(0, limit).map((instanceId) => {
+    const instance = state.instances.get(instanceId)!;
     const lease: Lease = { instanceId, owner, token: ++state.lastToken, expiresAt: now + ttlMs };
-    state.instances.get(instanceId)!.lease = { owner, token: lease.token, expiresAt: lease.expiresAt };
+    if (instance.lease !== undefined) lease.takenFrom = instance.lease.owner;
+    instance.lease = { owner, token: lease.token, expiresAt: lease.expiresAt };
     return lease;
   });
 }

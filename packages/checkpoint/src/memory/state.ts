@@ -7,6 +7,8 @@ import type { BufferedMessage, Deployment, InstanceMeta, PendingWrite, StoredChe
 
 /** A stored checkpoint (its writes in filing order), and what a repeated journal entry is compared with. */
 export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId'> {
+  /** Where it stands in the store's log (`history`): one more than the position stored before it. */
+  position: number;
   /** The value filed at each (taskId, index), keyed by {@link writeKey}. */
   filed: Map<string, Uint8Array>;
 }
@@ -37,6 +39,8 @@ export interface MemoryState {
   messages: Map<string, MessageEntry>;
   /** The last fencing token handed out, store-wide: tokens are never reused, not even after a delete. */
   lastToken: number;
+  /** The last log position handed out (`history`), never reused either. */
+  lastPosition: number;
 }
 
 export function emptyState(): MemoryState {
@@ -46,6 +50,7 @@ export function emptyState(): MemoryState {
     deploymentsByDigest: new Map(),
     messages: new Map(),
     lastToken: 0,
+    lastPosition: 0,
   };
 }
 

@@ -42,8 +42,17 @@ export {
   pickMessage,
   planWrites,
 } from '../put-rules.js';
-export type { HistoryRange, InstancePage } from '../read-rules.js';
-export { checkPageSize, checkReadOrder, historyRange, instancePage, rootIdOf, storableFilters } from '../read-rules.js';
+export type { HistoryRange, InstancePage, LogRead } from '../read-rules.js';
+export {
+  checkPageSize,
+  checkReadOrder,
+  historyRange,
+  instancePage,
+  integerPosition,
+  logRead,
+  rootIdOf,
+  storableFilters,
+} from '../read-rules.js';
 export type {
   CheckpointRow,
   CheckpointWithWriteRow,

@@ -4,6 +4,7 @@ import {
   type DeploymentInput,
   decodeJournalEntry,
   type Fence,
+  type HistoryQuery,
   type InstanceQuery,
   type Lease,
   type ListOptions,
@@ -77,6 +78,10 @@ export class KillSwitch implements Repository {
 
   list(instanceId: string, options?: ListOptions) {
     return this.read(() => this.inner.list(instanceId, options));
+  }
+
+  history(query?: HistoryQuery) {
+    return this.read(() => this.inner.history(query));
   }
 
   delete(instanceId: string) {
