@@ -5,7 +5,7 @@ import { migrateToCurrent } from './migrations.js';
 import type { CheckpointBody, CheckpointDocument } from './types.js';
 
 /** The schema this build writes. Every change to the body bumps it and adds a migration. */
-export const CURRENT_SCHEMA = 11;
+export const CURRENT_SCHEMA = 12;
 
 /** A document before it is sealed with its digest. */
 export type UnsealedCheckpoint = Omit<CheckpointDocument, 'digest' | 'schema'>;
@@ -138,5 +138,6 @@ function assertShape(
   for (const list of BODY_LISTS) if (!Array.isArray(body[list])) fail(`body.${list} is not a list`);
   if (body.touchpoints !== null && !Array.isArray(body.touchpoints)) fail('body.touchpoints is not a list or null');
   if (body.decisions !== undefined && !Array.isArray(body.decisions)) fail('body.decisions is not a list');
+  if (body.events !== undefined && !Array.isArray(body.events)) fail('body.events is not a list');
   if (body.conditions !== undefined && !Array.isArray(body.conditions)) fail('body.conditions is not a list');
 }

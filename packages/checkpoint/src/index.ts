@@ -55,6 +55,7 @@ export {
   schema8to9,
   schema9to10,
   schema10to11,
+  schema11to12,
 } from './migrations.js';
 export type {
   BufferedMessage,

@@ -13,7 +13,7 @@ import {
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
 import { readDueTimers, readInstances, readSubscribers } from './memory/discovery.js';
-import { claimLeases, leaseWithPut, readLease, releaseLease, renewLease } from './memory/leases.js';
+import { claimLeases, leaseWithPut, readLease, readLeaseOwners, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
 import { emptyState } from './memory/state.js';
 import type { Repository } from './repository.js';
@@ -110,6 +110,10 @@ export function createMemoryRepository(): Repository {
     async lease(instanceId) {
       await assertOpen();
       return readLease(state, instanceId);
+    },
+    async leaseOwners() {
+      await assertOpen();
+      return readLeaseOwners(state);
     },
     async release(lease) {
       await assertOpen();

@@ -103,6 +103,15 @@ export function schema10to11(document: Record<string, unknown>): Record<string, 
 }
 
 /**
+ * Schema 12 adds the step's events (`CheckpointBody.events`) and the instance's trace context
+ * (`InstanceRecord.traceContext`), both optional: a schema-11 document announced nothing durably and joined no
+ * trace, so it is a schema-12 document as it is.
+ */
+export function schema11to12(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -117,6 +126,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema8to9,
   schema9to10,
   schema10to11,
+  schema11to12,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

@@ -470,6 +470,11 @@ export interface Repository {
    */
   lease(instanceId: string): Promise<Lease | undefined>;
   /**
+   * The owners that hold at least one lease, live or lapsed, each once, in code point order: what a recovery
+   * checks for engines known gone, whose leases it may take over at once (`ClaimOptions.takeOver`).
+   */
+  leaseOwners(): Promise<string[]>;
+  /**
    * Extend a held lease to `now + ttlMs`, keeping its token, and return it. A lease that was released or
    * taken over (its owner and token are not the instance's held lease), or whose instance was deleted, is
    * refused with `LeaseLostError`. A lapsed lease that nobody took over is still held and renews.

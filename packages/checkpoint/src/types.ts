@@ -52,6 +52,12 @@ export interface InstanceRecord {
    * those tracks when the run goes past the engine's limit. @since schema 9
    */
   drain?: { agenda: string[]; moves: number };
+  /**
+   * The W3C trace context (`traceparent`) the instance's spans belong to: the caller's when it was started with
+   * one, else the instance's own root span's. Kept so an instance restored elsewhere continues the same trace.
+   * Absent when no tracer was registered at its start. @since schema 12
+   */
+  traceContext?: string;
 }
 
 export interface ScopeRecord {
@@ -515,6 +521,13 @@ export type PackedUserTask = [
   assignee: string | null,
 ];
 
+/** An event as a checkpoint keeps it (`CheckpointBody.events`): its id, its type and its own fields. */
+export interface StepEvent {
+  id: string;
+  type: string;
+  [field: string]: Value;
+}
+
 export interface CheckpointBody {
   instance: InstanceRecord;
   /**
@@ -546,6 +559,14 @@ export interface CheckpointBody {
   touchpoints: TouchpointRecord[] | null;
   /** Business rule tasks' evaluations, in order; absent until the first. @since schema 10 */
   decisions?: DecisionRecord[];
+  /**
+   * The events the step that wrote this checkpoint announced, in order (what `engine.on` publishes), without the
+   * instance id and time the document holds already (`instanceId`, `capturedAt`): an id that begins with the
+   * instance's id is kept from the `:` after it. Published once the checkpoint is durable, and published again
+   * by an engine that takes the instance over from a holder that stopped. Absent when it announced none.
+   * @since schema 12
+   */
+  events?: StepEvent[];
   /** Conditional boundary and event sub-process start events waiting; absent while there are none. @since schema 10 */
   conditions?: ConditionRecord[];
 }

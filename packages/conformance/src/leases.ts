@@ -317,5 +317,16 @@ export function describeLeases<TRepository extends Repository>(
       expect(overtaken).toMatchObject({ instanceId: 'order-1', owner: 'node-b', takenFrom: 'node-gone' });
       expect(lapsed).toMatchObject({ instanceId: 'order-2', owner: 'node-c', takenFrom: 'node-dead' });
     });
+
+    test('TH-LEASE-28', async (repository) => {
+      expect(await repository.leaseOwners()).toEqual([]);
+      await putInstances(repository, 'order-1', 'order-2', 'order-3', 'order-4');
+      await repository.claim(by('node-b', T0, { instanceIds: ['order-1', 'order-2'] }));
+      await repository.claim(by('Node-z', T0 - TTL, { instanceIds: ['order-3'] }));
+      const [released] = await repository.claim(by('node-c', T0, { instanceIds: ['order-4'] }));
+      await repository.release(released!);
+
+      expect(await repository.leaseOwners()).toEqual(['Node-z', 'node-b']);
+    });
   });
 }

@@ -225,6 +225,10 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should name the holder a claim took a lapsed lease over from (takenFrom), and nobody for an instance not held or released',
     ],
     ['TH-LEASE-27', 'should name the holder with takeOver and with lapsedOnly, an ended instance included'],
+    [
+      'TH-LEASE-28',
+      'should list the owners holding a lease, live or lapsed, each once, in code point order; none once released',
+    ],
   ]),
   ...rows('put-leases.ts', [
     [

@@ -10,6 +10,7 @@ import type { Handlers } from './runtime/types.js';
 
 export type { Clock } from './common/clock.js';
 export type * from './common/events.js';
+export type { EventsQuery, LoggedEvent } from './runtime/event-log.js';
 export type * from './runtime/types.js';
 
 export interface EngineOptions {

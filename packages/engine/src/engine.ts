@@ -48,6 +48,7 @@ import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
 import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
 import { manifestOf } from './runtime/deployed-together.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
+import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/event-log.js';
 import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
 import { recoverInstances } from './runtime/recovery.js';
@@ -285,6 +286,16 @@ export class Engine {
     const runtime = await this.parts.instances.runtime(instanceId);
     const state = runtime.current;
     return userTaskQuestion(state, await this.parts.definitions.pinnedProcess(state), localId, options.forms);
+  }
+
+  /**
+   * The events the store keeps, in the order it committed their checkpoints: what `on` published (each
+   * checkpoint's `checkpoint.saved`, then its step's events; `instance.restored` is not kept), with the
+   * position to read on from. A consumer that was away reads from the last position it saw; events go when
+   * their checkpoints are pruned or deleted.
+   */
+  events(query?: EventsQuery): Promise<LoggedEvent[]> {
+    return readEvents(this.repository, query);
   }
 
   /** Instances in the repository, by what it indexes. */

@@ -270,13 +270,17 @@ describe('live touchpoints', () => {
     await after.engine.completeUserTask(waiting.userTasks[0]!.id, { approved: false });
     await after.engine.settled(id);
 
-    // then the restored state was "now" at revision 1, and the updates continue from there
+    // then the restored state was "now" at revision 1, and the updates continue from there; the dead engine's
+    // last step is published again first (it may not have left), each event as it was
     expect(view?.touchpoints?.[0]).toMatchObject({ elementId: 'approve', state: 'now', attempts: 1, revision: 1 });
     expect(after.updates('approve').map((event) => [event.revision, event.touchpoint.state])).toEqual([
+      [1, 'now'],
       [2, 'now'],
       [3, 'cleared'],
     ]);
-    expect(after.events.some((event) => event.type === 'touchpoints.planned')).toBe(false);
+    const again = after.events.filter((event) => before.events.some((first) => first.id === event.id));
+    expect(again.map((event) => event.type)).toContain('touchpoints.planned');
+    for (const event of again) expect(event).toEqual(before.events.find((first) => first.id === event.id));
     expect(after.states('explain')).toEqual(['now']);
   });
 });

@@ -167,7 +167,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: PUT_CHECKPOINT_PLANNED_FUNCTIONS,
   },
   {
-    description: "the checkpoint log's positions (history): the writing transaction, then a serial",
+    description: "the checkpoint log's positions (history), and the lease owners' index",
     sql: `
       -- A position is (tx, position). A serial alone commits out of order across transactions; read only below
       -- the oldest transaction still running (pg_snapshot_xmin), (tx, position) order never gains a row behind
@@ -176,6 +176,8 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
         ADD COLUMN position BIGSERIAL;
       CREATE INDEX checkpoints_log ON {schema}.checkpoints (tx, position);
+      -- Held leases only: what leaseOwners reads (the engines a recovery checks for gone ones).
+      CREATE INDEX instances_lease_owners ON {schema}.instances (lease_owner) WHERE lease_owner IS NOT NULL;
     `,
   },
 ];

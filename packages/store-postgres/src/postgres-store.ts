@@ -301,6 +301,14 @@ export class PostgresRepository implements Repository {
     return this.#call('lease', () => readLease(this.#pool, this.#sql, instanceId));
   }
 
+  async leaseOwners(): Promise<string[]> {
+    this.#assertOpen('leaseOwners');
+    return this.#call('leaseOwners', async () => {
+      const { rows } = await this.#pool.query<{ lease_owner: string }>(this.#sql.selectLeaseOwners, []);
+      return rows.map((row) => row.lease_owner);
+    });
+  }
+
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;

@@ -176,6 +176,8 @@ export function statements(s: string) {
         RETURNING i.instance_id, i.lease_token, i.lease_expires_at)
       SELECT c.instance_id, c.lease_token, c.lease_expires_at, p.lease_owner AS taken_from
       FROM claimed c JOIN picked p ON p.instance_id = c.instance_id ORDER BY c.instance_id`,
+    selectLeaseOwners: `SELECT DISTINCT lease_owner COLLATE "C" AS lease_owner FROM ${s}.instances
+      WHERE lease_owner IS NOT NULL ORDER BY 1`,
     selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM ${s}.instances WHERE instance_id = $1`,
     // Only while the lease held is this one (owner and token): the row lock and the check in one statement.
     renewLease: `UPDATE ${s}.instances SET lease_expires_at = $4

@@ -268,6 +268,11 @@ export class SqliteRepository implements Repository {
     });
   }
 
+  async leaseOwners(): Promise<string[]> {
+    const read = () => (this.#sql.selectLeaseOwners.all() as { lease_owner: string }[]).map((row) => row.lease_owner);
+    return this.#call('leaseOwners', () => this.#read(read)) as string[];
+  }
+
   async release(lease: Lease): Promise<void> {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
       return this.#call('release', () => undefined);

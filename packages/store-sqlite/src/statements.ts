@@ -90,6 +90,8 @@ export const SQL = {
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
+  // Through instances_leased: held leases only.
+  selectLeaseOwners: 'SELECT DISTINCT lease_owner FROM instances WHERE lease_owner IS NOT NULL ORDER BY lease_owner',
   selectLease: `SELECT lease_owner, lease_token, lease_expires_at FROM instances
     WHERE instance_id = ? AND lease_owner IS NOT NULL`,
   // Takes the next ? tokens; returns the last of them.

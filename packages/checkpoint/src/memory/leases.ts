@@ -61,3 +61,9 @@ export function readLease(state: MemoryState, instanceId: string): Lease | undef
   const held = state.instances.get(instanceId)?.lease;
   return held === undefined ? undefined : { instanceId, ...held };
 }
+
+export function readLeaseOwners(state: MemoryState): string[] {
+  const owners = new Set<string>();
+  for (const instance of state.instances.values()) if (instance.lease) owners.add(instance.lease.owner);
+  return [...owners].sort(compareCodePoints);
+}

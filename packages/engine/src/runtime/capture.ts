@@ -8,16 +8,19 @@ import {
   type PutCheckpoint,
   receiptMatches,
   StaleReceiptError,
+  type StepEvent,
   type StoredAt,
   type StoredCheckpoint,
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
+import type { EngineEvent } from '../common/events.js';
 import { type InstanceRecords, InstanceState } from '../core/state.js';
 import { invocationIdentity, listenerKey } from '../core/step-identity.js';
 import { jobSourceOf, type ProcessDef } from '../model/types.js';
 import { packScopes, unpackScopes } from './body-scopes.js';
 import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
+import { eventsOfCheckpoint } from './step-events.js';
 
 /**
  * Capture and restore, paired: the one module that turns an instance's state into the checkpoint
@@ -25,21 +28,27 @@ import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
  * is decoded nowhere else.
  */
 
-/** Seal the state at `seq` into the write that stores it, with the index fields the repository keeps. */
+/**
+ * Seal the state at `seq` into the write that stores it, with the index fields the repository keeps, and the
+ * events of the step that made it (published once it is durable).
+ */
 export function capture(
   state: InstanceState,
   seq: number,
   parentSeq: number | null,
   capturedAt: number,
+  events: StepEvent[] = [],
 ): PutCheckpoint {
   const { instance } = state;
+  const body = packBody(state);
+  if (events.length > 0) body.events = events;
   const { document, bytes } = sealCheckpoint({
     instanceId: instance.id,
     seq,
     parentSeq,
     definitionDigest: instance.definition.digest,
     capturedAt,
-    body: packBody(state),
+    body,
   });
   return {
     instanceId: instance.id,
@@ -103,7 +112,11 @@ export function unpackBody(body: CheckpointBody): InstanceRecords {
  * `where` names the instance and seq for errors.
  */
 export function openState(bytes: Uint8Array, where: StoredAt): InstanceState {
-  const { body } = openCheckpoint(bytes, where);
+  return stateOf(openCheckpoint(bytes, where).body, where);
+}
+
+/** The state a document's body holds; `where` names the instance and seq for errors. */
+function stateOf(body: CheckpointBody, where: StoredAt): InstanceState {
   try {
     return new InstanceState(unpackBody(body));
   } catch (error) {
@@ -126,11 +139,15 @@ export function journalOf(stored: StoredCheckpoint): JournalEntry[] {
   );
 }
 
-/** A stored instance brought back: its state, the process it is pinned to, and the journal to apply. */
+/**
+ * A stored instance brought back: its state, the process it is pinned to, the journal to apply, and what the
+ * step that wrote the checkpoint published (to publish again when its holder may have stopped first).
+ */
 export interface Restored {
   state: InstanceState;
   process: ProcessDef;
   journal: JournalEntry[];
+  published: EngineEvent[];
 }
 
 /**
@@ -141,11 +158,14 @@ export async function restore(
   stored: StoredCheckpoint,
   pinnedProcess: (state: InstanceState) => Promise<ProcessDef>,
 ): Promise<Restored> {
-  const state = openStored(stored);
+  const where = { instanceId: stored.instanceId, seq: stored.seq, schema: stored.schema };
+  const document = openCheckpoint(stored.bytes, where);
+  const state = stateOf(document.body, where);
   const entries = journalOf(stored);
   const process = await pinnedProcess(state);
   const journal = checkJournal(process, state, entries);
-  return { state, process, journal };
+  const published = eventsOfCheckpoint(stored.instanceId, stored.seq, document.capturedAt, document.body.events);
+  return { state, process, journal, published };
 }
 
 /**

@@ -1,16 +1,19 @@
 import {
   type BufferedMessage,
   fromCanonicalBytes,
+  type InstanceStatus,
   type JournalEntry,
   type OutboxEntry,
+  type StepEvent,
   type Variables,
 } from '@thresher/checkpoint';
 import { InstanceHeldError } from '../common/errors.js';
 import type { EngineEvent } from '../common/events.js';
+import { listenerOf } from '../core/activities.js';
 import { applyEvents } from '../core/apply.js';
 import type { CoreContext } from '../core/context.js';
-import { type Announcement, type Effect, NOTHING_OWED, type Obligations } from '../core/effects.js';
-import { eventId } from '../core/event-ids.js';
+import { type Announcement, type Effect, NOTHING_OWED, type Obligations, obligationsOf } from '../core/effects.js';
+import { eventId, jobEventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
@@ -21,11 +24,18 @@ import { signalInbox } from './handover.js';
 import { JobRunner } from './job-runner.js';
 import type { LoopHost } from './loop-host.js';
 import { settledState } from './settle.js';
+import { savedEvent, storedEvent } from './step-events.js';
 import { TimerWake } from './timer-wake.js';
 import type { SettledOptions, SettledState } from './types.js';
 
 /** How long a delivery to an instance another engine holds waits before it is tried again. */
 const HELD_RETRY_MS = 1_000;
+
+/**
+ * What the loop performs: the core's effects, and events stamped whole — a step's, stored with its checkpoint
+ * and published as stored, or a checkpoint's published again by an engine that took its instance over.
+ */
+type Performed = Effect | { type: 'publish'; event: EngineEvent };
 
 /**
  * The loop of one instance: the single writer of its state. Every event is applied by the core, made
@@ -43,8 +53,6 @@ export class InstanceRuntime {
   private settledWaiters: Array<() => void> = [];
   /** Effects still reaching the outside (a thrown signal on its way): the instance is not settled yet. */
   private inFlightEffects = 0;
-  /** Whether the latest put let go of the instance's lease (the put that ended it). */
-  private releasedByLastPut = false;
   private broken: Error | null = null;
   private stopped = false;
   /** Parked and let go of (dehydrated): calls go to the loop `residency.revive` restores. */
@@ -98,7 +106,7 @@ export class InstanceRuntime {
    * no handler outcome can land between the two and have its job dispatched twice. Resolves once the
    * buffered messages it took are applied.
    */
-  async resume(journal: JournalEntry[]): Promise<void> {
+  async resume(journal: JournalEntry[], republish: readonly EngineEvent[] = []): Promise<void> {
     let takes: Promise<void>[] = [];
     const seq = this.latestSeq;
     await this.enqueue(async () => {
@@ -107,16 +115,25 @@ export class InstanceRuntime {
         .map((entry) => ({ type: 'job.completed', jobId: entry.jobId, result: entry.result }));
       const effects = await this.step(events, NOTHING_OWED);
       if (this.host.events.listening('instance.restored')) {
+        const at = this.host.settings.clock.now();
+        // Each restore is an event of its own: two restores of one checkpoint are told apart by their time.
         const restored: Announcement = {
-          id: eventId(this.id, 'instance.restored', seq),
+          id: eventId(this.id, 'instance.restored', seq, at),
           type: 'instance.restored',
           seq,
         };
         effects.unshift({ type: 'announce', event: restored });
       }
+      // What the checkpoint restored published, first: its holder may have stopped before it left.
+      effects.unshift(...republish.map((event) => ({ type: 'publish' as const, event })));
       takes = this.perform(effects);
     });
     await Promise.all(takes);
+  }
+
+  /** Publish events a checkpoint kept, as they are (an ended instance taken over from a holder that stopped). */
+  publish(events: readonly EngineEvent[]): void {
+    this.perform(events.map((event) => ({ type: 'publish', event })));
   }
 
   /**
@@ -217,9 +234,11 @@ export class InstanceRuntime {
    * what the core returned. Nothing is written when there were no events (a restore with an empty journal).
    * A refused event leaves the state as it was.
    */
-  private async step(events: InstanceEvent[], owed?: Obligations): Promise<Effect[]> {
+  private async step(events: InstanceEvent[], owed?: Obligations): Promise<Performed[]> {
     let effects: Effect[];
     if (callsDecisions(this.process)) await this.host.settings.decisions.ready();
+    // A restore is owed nothing, so it dispatches every job in flight; only those new in the step announce.
+    const before = owed === NOTHING_OWED && events.length > 0 ? obligationsOf(this.state) : undefined;
     try {
       effects = applyEvents(this.context(), this.state, events, owed);
     } catch (error) {
@@ -228,13 +247,64 @@ export class InstanceRuntime {
       throw error;
     }
     if (events.length === 0) return effects;
-    const seq = await this.persist();
+    const seq = this.seq === null ? 0 : this.seq + 1;
+    const at = this.host.settings.clock.now();
+    const { performed, stored } = this.stamp(effects, seq, at, before);
+    await this.persist(seq, at, stored);
     // Built only for a listener: a persist point is the loop's hottest path.
     if (this.host.events.listening('checkpoint.saved')) {
-      const saved: Announcement = { id: eventId(this.id, 'checkpoint.saved', seq), type: 'checkpoint.saved', seq };
-      effects.unshift({ type: 'announce', event: saved });
+      performed.unshift({ type: 'publish', event: savedEvent(this.id, seq, at) });
     }
-    return effects;
+    return performed;
+  }
+
+  /**
+   * The step's events stamped with the instance, the step's seq and time, to be stored with its checkpoint and
+   * published as stored: every announcement, and a `job.dispatched` before each new job's dispatch (at its
+   * backoff's end when it has one), so a kill between the commit and the publication loses none of them.
+   */
+  private stamp(
+    effects: Effect[],
+    seq: number,
+    at: number,
+    before: Obligations | undefined,
+  ): { performed: Performed[]; stored: StepEvent[] } {
+    const performed: Performed[] = [];
+    const stored: StepEvent[] = [];
+    const publish = (event: EngineEvent): void => {
+      stored.push(storedEvent(event, at));
+      performed.push({ type: 'publish', event });
+    };
+    for (const effect of effects) {
+      if (effect.type === 'announce') {
+        const { event } = effect;
+        // A touchpoint's cause is made durable by this very checkpoint: its seq is the cause's sequence.
+        const stamped =
+          event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: seq } : event;
+        publish({ ...stamped, instanceId: this.id, at } as EngineEvent);
+        continue;
+      }
+      if (effect.type === 'dispatch') {
+        const job = this.state.jobs.get(effect.jobId);
+        const known = job !== undefined && before?.jobs.has(`${job.id}#${job.failures}`) === true;
+        if (job !== undefined && !known) {
+          const attempt = job.failures + 1;
+          publish({
+            id: jobEventId(this.id, job.identity, 'job.dispatched', attempt),
+            type: 'job.dispatched',
+            jobId: job.id,
+            elementId: job.nodeId,
+            taskType: job.taskType,
+            attempt,
+            ...listenerOf(job),
+            instanceId: this.id,
+            at: Math.max(at, job.notBefore ?? at),
+          });
+        }
+      }
+      performed.push(effect);
+    }
+    return { performed, stored };
   }
 
   private context(): CoreContext {
@@ -250,35 +320,36 @@ export class InstanceRuntime {
     };
   }
 
-  /** Write the state as the next checkpoint; returns its seq. */
-  private async persist(): Promise<number> {
-    const seq = this.seq === null ? 0 : this.seq + 1;
-    const captured = capture(this.state, seq, this.seq, this.host.settings.clock.now());
+  /** Write the state as checkpoint `seq` (the next), with the step's events. */
+  private async persist(seq: number, at: number, events: StepEvent[]): Promise<void> {
+    const captured = capture(this.state, seq, this.seq, at, events);
     const checkpoint =
       this.seq === null && this.deploymentsSeen !== undefined
         ? { ...captured, deploymentsSeen: this.deploymentsSeen }
         : captured;
-    // A new instance is claimed by its first put; one that ends with nothing left to deliver (a called
-    // child's end still on its way to the parent) lets go by the put that ends it.
-    const { status } = this.state.instance;
-    const claiming = this.seq === null && status === 'running';
-    const ending = status !== 'running' && this.state.outbox.length === 0;
-    this.releasedByLastPut = await this.durably(() => this.host.store.put(checkpoint, { claiming, ending }));
+    // A new instance is claimed by its first put. One that ends keeps its lease until its last events are
+    // published (the lease is what tells another engine they may not have been).
+    const claiming = this.seq === null && this.state.instance.status === 'running';
+    await this.durably(() => this.host.store.put(checkpoint, { claiming }));
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
-    return seq;
   }
 
   /** Perform effects in order: the one way anything leaves the instance. Returns the buffered-message takes queued. */
-  private perform(effects: Effect[]): Promise<void>[] {
+  private perform(effects: Performed[]): Promise<void>[] {
     const takes: Promise<void>[] = [];
+    let ended: Exclude<InstanceStatus, 'running'> | undefined;
     for (const effect of effects) {
       switch (effect.type) {
+        case 'publish':
+          if (this.host.events.listening(effect.event.type)) this.host.events.emit(effect.event);
+          break;
         case 'announce':
           this.announce(effect.event);
           break;
         case 'ended':
-          this.host.residency.ended(this.id, this.releasedByLastPut, effect.status, this.latestSeq);
+          // Last: the lease goes only once every event of the write that ended it is published.
+          ended = effect.status;
           break;
         case 'dispatch':
           if (!this.stopped) this.jobs().dispatch(effect.jobId);
@@ -308,17 +379,15 @@ export class InstanceRuntime {
         }
       }
     }
+    if (ended !== undefined) this.host.residency.ended(this.id, ended, this.latestSeq);
     return takes;
   }
 
-  /** Publish an event, stamped with the instance and the time: the one place the loop's events leave. */
+  /** Publish an event no checkpoint keeps (`instance.restored`), stamped with the instance and the time. */
   private announce(event: Announcement): void {
     const { events, settings } = this.host;
     if (!events.listening(event.type)) return;
-    // A touchpoint's cause was made durable by the checkpoint just written: its seq is the cause's sequence.
-    const stamped =
-      event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: this.seq } : event;
-    events.emit({ ...stamped, instanceId: this.id, at: settings.clock.now() } as EngineEvent);
+    events.emit({ ...event, instanceId: this.id, at: settings.clock.now() } as EngineEvent);
   }
 
   private wake(): TimerWake {
@@ -335,7 +404,6 @@ export class InstanceRuntime {
       process: this.process,
       clock: this.host.settings.clock,
       handlers: this.host.settings.handlers,
-      listening: (type) => this.host.events.listening(type),
       journal: (seq, write) => this.host.store.putWrites(this.id, seq, [write]),
       state: () => this.state,
       seq: () => this.seq,
@@ -344,7 +412,6 @@ export class InstanceRuntime {
       enqueue: (work) => this.enqueue(work),
       advance: async (events) => void this.perform(await this.step(events)),
       durably: (write) => this.durably(write),
-      announce: (event) => this.announce(event),
       notifySettled: () => this.notifySettled(),
     });
     return this.jobRunner;

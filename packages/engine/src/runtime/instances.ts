@@ -114,14 +114,13 @@ export class Instances implements LoopResidency<InstanceRuntime> {
   }
 
   /**
-   * The instance ended here, durably at `seq`: its loop leaves memory, how it ended stays (the newest ones),
-   * and its lease goes (`released`: it went with that write already).
+   * The instance ended here, durably at `seq`, and the events of that write are published: its loop leaves
+   * memory, how it ended stays (the newest ones), and its lease goes.
    */
-  ended(instanceId: string, released: boolean, status: EndedStatus, seq: number): void {
+  ended(instanceId: string, status: EndedStatus, seq: number): void {
     this.tally.completed++;
     this.live.delete(instanceId);
     this.endedHere.set(instanceId, { status, seq });
-    if (released) return this.deps.leases.forget(instanceId);
     // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
     this.deps.leases.release(instanceId).catch(() => {});
   }
@@ -316,7 +315,9 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     const { repository, definitions, leases } = this.deps;
     const stored = head ?? (await repository.get(instanceId));
     if (!stored) throw new NotFoundError('instance', instanceId);
-    const { state, process, journal } = await restore(stored, (restored) => definitions.pinnedProcess(restored));
+    const { state, process, journal, published } = await restore(stored, (restored) =>
+      definitions.pinnedProcess(restored),
+    );
     if (state.instance.status === 'running' && held !== true) {
       if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
       // Running with no live lease, yet not claimed: another engine's claim of it is under way (PostgreSQL
@@ -327,15 +328,20 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     const links = await calls.relink(state);
     const runtime = new InstanceRuntime(this.deps.loopHost(), process, state, stored.seq, stored.bytes);
     const ended = state.instance.status !== 'running';
+    // Taken from a holder that stopped: what its last write announced goes out again (at least once).
+    const republish = held === true && leases.takenOver(instanceId) ? published : [];
     // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
     // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
-    if (ended && held === true && state.outbox.length === 0) await leases.release(instanceId);
+    if (ended && held === true && state.outbox.length === 0) {
+      runtime.publish(republish);
+      await leases.release(instanceId);
+    }
     if (ended && (held !== true || state.outbox.length === 0)) {
       this.endedWhenRead.add(runtime);
       return runtime;
     }
     this.live.set(instanceId, runtime);
-    await runtime.resume(journal);
+    await runtime.resume(journal, republish);
     if (ended) return runtime; // its deliveries are on their way; it lets go once they are made
     await calls.rejoin(runtime, links, (childId, error) => this.fault(childId, error));
     // Not while it is being restored (a call forwarded then would wait on this very restore), and not

@@ -6,10 +6,6 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
-import type { EngineEventType } from '../common/events.js';
-import { listenerOf } from '../core/activities.js';
-import type { Announcement } from '../core/effects.js';
-import { jobEventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
@@ -22,8 +18,6 @@ export interface JobLoop {
   readonly clock: Clock;
   /** Looked up at each dispatch: a handler registered later runs on the next one. */
   readonly handlers: Handlers;
-  /** Whether anyone listens for events of `type`. */
-  listening(type: EngineEventType): boolean;
   /** File a journal entry against the checkpoint at `seq`, under the instance's lease. */
   journal(seq: number, write: PendingWrite): Promise<void>;
   state(): InstanceState;
@@ -39,7 +33,6 @@ export interface JobLoop {
   advance(events: InstanceEvent[]): Promise<void>;
   /** A write the loop makes: a failure stops the loop for good. */
   durably<T>(write: () => Promise<T>): Promise<T>;
-  announce(event: Announcement): void;
   /** Tell `settled` waiters something changed. */
   notifySettled(): void;
 }
@@ -94,17 +87,7 @@ export class JobRunner {
     }
     const view = jobView(loop.state(), loop.process, job);
     this.running.add(jobId);
-    if (loop.listening('job.dispatched')) {
-      loop.announce({
-        id: jobEventId(loop.state().instance.id, job.identity, 'job.dispatched', view.attempt),
-        type: 'job.dispatched',
-        jobId,
-        elementId: job.nodeId,
-        taskType: job.taskType,
-        attempt: view.attempt,
-        ...listenerOf(job),
-      });
-    }
+    // Its `job.dispatched` was stored and published with the step that made the job.
     // The handler runs after this step's effects have all been started, never inside them. It is looked
     // up then: one registered later with engine.handle() runs on the next dispatch.
     Promise.resolve()

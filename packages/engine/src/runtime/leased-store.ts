@@ -6,8 +6,6 @@ import type { Leases } from './leases.js';
 export interface PutUnderLease {
   /** The instance's first put while it runs: it claims the lease in the same write. */
   claiming: boolean;
-  /** The put that ends the instance with nothing left to deliver: the lease goes with it. */
-  ending: boolean;
 }
 
 /**
@@ -22,21 +20,19 @@ export class LeasedStore {
   ) {}
 
   /**
-   * Put a checkpoint under the instance's lease. Resolves whether the lease went with it. Throws
-   * `InstanceHeldError` when a first put was stored but another engine holds the instance (it runs it there).
+   * Put a checkpoint under the instance's lease. Throws `InstanceHeldError` when a first put was stored but
+   * another engine holds the instance (it runs it there).
    */
-  async put(checkpoint: PutCheckpoint, how: PutUnderLease): Promise<boolean> {
+  async put(checkpoint: PutCheckpoint, how: PutUnderLease): Promise<void> {
     const { instanceId } = checkpoint;
     const fence = await this.leases.fence(instanceId);
-    const released = how.ending && fence !== undefined;
     const put: PutCheckpoint = fence
-      ? { ...checkpoint, fence, ...(released ? { release: true } : {}) }
+      ? { ...checkpoint, fence }
       : how.claiming
         ? { ...checkpoint, claim: this.leases.putClaim() }
         : checkpoint;
     const lease = await this.repository.put(put);
     if (how.claiming) await this.hold(instanceId, lease);
-    return released;
   }
 
   /** File journal entries against the checkpoint at `seq`, under the instance's lease. */

@@ -20,6 +20,11 @@ export class Leases {
   private readonly held = new Map<string, Lease>();
   /** Releases on their way to the store: a claim of the same instance waits for them, or would adopt a lease about to go. */
   private readonly releasing = new Map<string, Promise<void>>();
+  /**
+   * Instances claimed from a holder that stopped without letting go (`Lease.takenFrom`), until restored: what
+   * that holder's last write announced may not have been published.
+   */
+  private readonly overtaken = new Set<string>();
 
   constructor(
     private readonly repository: Repository,
@@ -72,20 +77,25 @@ export class Leases {
     if ((await this.claim([instanceId])).has(instanceId)) return true;
     const lease = await this.repository.lease(instanceId);
     if (lease?.owner === this.owner) {
-      this.held.set(instanceId, lease); // a claim of ours this engine let go of without releasing
+      this.held.set(instanceId, lease); // a claim of ours this engine let go of without releasing (a fault)
+      this.overtaken.add(instanceId);
       return true;
     }
     return lease !== undefined && lease.expiresAt > this.clock.now() ? lease : false;
   }
 
-  /** Claim up to `limit` instances whose holder stopped renewing (work left behind); returns their ids. */
-  async claimLapsed(limit: number): Promise<string[]> {
+  /**
+   * Claim up to `limit` instances whose holder stopped renewing (work left behind), or is one of `takeOver`
+   * (engines known gone); returns their ids.
+   */
+  async claimLapsed(limit: number, takeOver: string[] = []): Promise<string[]> {
     const leases = await this.repository.claim({
       owner: this.owner,
       ttlMs: this.ttlMs,
       now: this.clock.now(),
       limit,
       lapsedOnly: true,
+      ...(takeOver.length > 0 ? { takeOver } : {}),
     });
     this.keep(leases);
     return leases.map((lease) => lease.instanceId);
@@ -200,6 +210,17 @@ export class Leases {
   }
 
   private keep(leases: Lease[]): void {
-    for (const lease of leases) this.held.set(lease.instanceId, lease);
+    for (const { takenFrom, ...lease } of leases) {
+      this.held.set(lease.instanceId, lease);
+      if (takenFrom !== undefined) this.overtaken.add(lease.instanceId);
+    }
+  }
+
+  /**
+   * Whether this engine took the instance over from a holder that stopped without letting go (and had not
+   * asked since): its restore then publishes the last checkpoint's events again. Asking forgets it.
+   */
+  takenOver(instanceId: string): boolean {
+    return this.overtaken.delete(instanceId);
   }
 }

@@ -1,5 +1,6 @@
 import type { EngineParts } from './engine-parts.js';
 import type { HeadUnderLease } from './instances.js';
+import { isGone } from './owners.js';
 import type { RecoverReport } from './types.js';
 
 /** `recover` reads the heads of this many instances at a time (one store read each batch). */
@@ -9,9 +10,9 @@ const ID_PAGE = 5000;
 
 /**
  * Restore every running instance (or the given ones) from the repository and continue each where it was;
- * one that cannot be restored is reported and the others go on. A full recover (no `instanceIds`) then
- * deletes the buffered messages that have expired: after the restores, so that none an instance took in time
- * is dropped before it is delivered.
+ * one that cannot be restored is reported and the others go on. A full recover (no `instanceIds`) then takes
+ * up the ended instances a stopped holder left under its lease, and deletes the buffered messages that have
+ * expired: after the restores, so that none an instance took in time is dropped before it is delivered.
  */
 export async function recoverInstances(
   parts: EngineParts,
@@ -48,8 +49,32 @@ export async function recoverInstances(
     instances.dropPrefetched();
     onProgress?.(at + batch.length, ids.length);
   }
-  if (instanceIds === undefined) await repository.expireMessages(parts.clock.now());
+  if (instanceIds === undefined) {
+    await takeUpLeftBehind(parts, report);
+    await repository.expireMessages(parts.clock.now());
+  }
   return report;
+}
+
+/**
+ * Ended instances whose holder stopped before letting go (its lease lapsed, or it is an engine known gone): it
+ * may not have published the events of the write that ended them, nor made the deliveries their end owes.
+ * Each is restored to do both.
+ */
+async function takeUpLeftBehind({ leases, instances, repository }: EngineParts, report: RecoverReport): Promise<void> {
+  const gone = (await repository.leaseOwners()).filter(isGone);
+  for (;;) {
+    const ids = await leases.claimLapsed(RESTORE_BATCH, gone);
+    if (ids.length === 0) return;
+    for (const instanceId of ids) {
+      try {
+        const runtime = await instances.runtime(instanceId);
+        if (!instances.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
+      } catch (error) {
+        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+  }
 }
 
 async function runningInstanceIds({ repository }: EngineParts): Promise<string[]> {

@@ -80,6 +80,10 @@ export class KillSwitch implements Repository {
     return this.read(() => this.inner.list(instanceId, options));
   }
 
+  leaseOwners() {
+    return this.read(() => this.inner.leaseOwners());
+  }
+
   history(query?: HistoryQuery) {
     return this.read(() => this.inner.history(query));
   }
