@@ -25,6 +25,13 @@ export interface OptionGroup<T> {
   read(values: ParsedArgs['values'], usage: string): T;
 }
 
+/** `--otel`: `run` and `worker` export traces and metrics over OTLP (`otel.ts`). */
+export const otelOption: OptionSpec = {
+  type: 'boolean',
+  description:
+    'export traces and metrics with OpenTelemetry over OTLP/HTTP, as the standard OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, …)',
+};
+
 /** `--json`: every command but `help` takes it, alone (`inspect`, `test`) or in the groups below. */
 export const jsonOption: OptionSpec = {
   type: 'boolean',

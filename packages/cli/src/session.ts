@@ -3,6 +3,7 @@ import { Engine, type EngineEvent, type Handlers } from '@thresher/engine';
 import { loadHandlers } from './handlers.js';
 import type { CliIo } from './io.js';
 import { LineReader } from './io.js';
+import { startOtel } from './otel.js';
 import type { Output } from './output.js';
 import { openStore, type StoreSpec, storeFromArgs } from './store.js';
 
@@ -21,6 +22,8 @@ export interface SessionOptions {
   leaseTtlMs?: number;
   /** Parked instances leave the engine's memory and their lease (`ui`: it acts on instances workers run). */
   dehydrate?: boolean;
+  /** `--otel`: export traces and metrics over OTLP (`otel.ts`), set up before the engine. */
+  otel?: boolean;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -46,6 +49,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   const handlers = await loadHandlers(options.handlers, io.cwd, options.usage);
   options.checkHandlers?.(handlers);
   const store = storeFromArgs(options.store, io.env, io.cwd, options.usage);
+  const otel = options.otel ? await startOtel(io.env) : undefined;
   const repository = await openStore(store, { create: options.create });
   const engine = new Engine({
     repository,
@@ -76,6 +80,8 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
         await engine.close();
       } finally {
         await repository.close();
+        // After the engine: its close ends the spans still open.
+        await otel?.shutdown();
       }
     },
   };

@@ -46,6 +46,7 @@ describe('parseRunArgs', () => {
         '-y',
         '--choose',
         'approve=yes',
+        '--otel',
         '--json',
       ]),
     ).toEqual({
@@ -62,6 +63,7 @@ describe('parseRunArgs', () => {
       waitTimers: 60_000,
       json: true,
       allowMissingHandlers: true,
+      otel: true,
     });
   });
 
@@ -80,6 +82,7 @@ describe('parseRunArgs', () => {
       waitTimers: 60_000,
       json: false,
       allowMissingHandlers: false,
+      otel: false,
     });
   });
 

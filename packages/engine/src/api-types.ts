@@ -59,6 +59,11 @@ export interface StartOptions {
   businessKey?: string;
   /** Start the process of this deployment digest; by default the latest version deployed. */
   digest?: string;
+  /**
+   * The caller's W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the instance's spans join that trace.
+   * Kept in the instance's record, so the instance continues the trace wherever it is restored.
+   */
+  traceContext?: string;
 }
 
 export interface UserTaskFilter {

@@ -55,6 +55,7 @@ import { recoverInstances } from './runtime/recovery.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { withChildWaits } from './runtime/settle.js';
 import { startInstance } from './runtime/starts.js';
+import { isTraceparent } from './runtime/telemetry.js';
 import { scheduleTimerStarts } from './runtime/timer-starts.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import { startEngineWorker, type Worker } from './runtime/worker.js';
@@ -167,6 +168,12 @@ export class Engine {
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
+    const { traceContext } = options;
+    if (traceContext !== undefined && (typeof traceContext !== 'string' || !isTraceparent(traceContext))) {
+      throw new InvalidArgumentError(
+        `start: traceContext ${JSON.stringify(traceContext)} is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)`,
+      );
+    }
     for (let choice = 1; ; choice++) {
       const chosen: StartChoice =
         options.digest === undefined
@@ -181,9 +188,10 @@ export class Engine {
         );
       }
       try {
-        const { variables = {}, businessKey } = options;
+        const { variables = {}, businessKey, traceContext } = options;
         return await startInstance(this.parts, deployment, process, startNode, variables, {
           ...(businessKey === undefined ? {} : { businessKey }),
+          ...(traceContext === undefined ? {} : { traceContext }),
           deploymentsSeen,
         });
       } catch (error) {
@@ -488,6 +496,7 @@ export class Engine {
     // Work under way (a job in flight, a delivery, a backoff) keeps its lease, to lapse: a worker then takes
     // it up, as it would from an engine that died. A parked instance is let go of at once.
     const busy = await this.parts.instances.stopAll();
+    this.parts.loopHost.telemetry.closeAll();
     await this.parts.leases.releaseAll(busy);
     ownerGone(this.parts.leases.owner);
   }

@@ -70,13 +70,14 @@ async function reference(): Promise<{ events: unknown[]; writes: number }> {
 describe('events at least once, across kills', () => {
   it('should publish, at every persist point a kill lands on, every event of the uninterrupted run at least once, with its id and payload', async () => {
     const uninterrupted = await reference();
-    expect(uninterrupted.writes).toBeGreaterThan(5);
+    expect(uninterrupted.writes).toBeGreaterThanOrEqual(5);
     // What the instance did; not how the run cut it into writes (`checkpoint.saved`) or restored it.
     const expected = uninterrupted.events.filter(
       (event) => !['instance.restored', 'checkpoint.saved'].includes((event as EngineEvent).type),
     );
 
-    for (let killAt = 1; killAt <= uninterrupted.writes; killAt++) {
+    // A killed run may cut its steps otherwise (a result journaled or not), so kill a few points past the end too.
+    for (let killAt = 1; killAt <= uninterrupted.writes + 3; killAt++) {
       // given a run killed right after its killAt-th write landed
       const repository = createMemoryRepository();
       const store = new KillSwitch(repository, killAt);

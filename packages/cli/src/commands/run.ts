@@ -9,7 +9,7 @@ import {
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
-import { type AnswerArgs, answerFlags, variablesFlag } from '../drive-options.js';
+import { type AnswerArgs, answerFlags, otelOption, variablesFlag } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { missingHandlers, missingHandlersRefusal, missingHandlersWarning } from '../handler-check.js';
@@ -24,7 +24,7 @@ const variables = variablesFlag();
 export const runSpec = commandSpec({
   name: 'run',
   usage:
-    'thresher run FILE.bpmn [MORE.bpmn|RULES.dmn]... [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--json]',
+    'thresher run FILE.bpmn [MORE.bpmn|RULES.dmn]... [--process ID] [--var k=v]... [--business-key KEY] [--handlers MODULE] [--allow-missing-handlers] [--store URL] [--yes] [--choose ELEMENT=OPTION]... [--wait-timers DURATION] [--otel] [--json]',
   summary:
     'deploy a BPMN file (with the BPMN and DMN files it uses), start an instance and drive it until it ends or parks',
   positionals: [
@@ -52,6 +52,7 @@ export const runSpec = commandSpec({
         'start even when MODULE has no handler for some task type of the process (refused otherwise, exit 2); a warning names them',
     },
     ...answerFlags.options,
+    otel: otelOption,
   },
   examples: [
     'thresher run order.bpmn --handlers handlers.mjs --var total=120 --var express=true',
@@ -75,6 +76,8 @@ export interface RunArgs extends AnswerArgs {
   businessKey: string | undefined;
   /** `--allow-missing-handlers`: start although a task type of the process has no handler. */
   allowMissingHandlers: boolean;
+  /** `--otel`: export traces and metrics over OTLP. */
+  otel: boolean;
 }
 
 /** Parses `thresher run` arguments (after the command name). */
@@ -87,6 +90,7 @@ export function parseRunArgs(argv: readonly string[]): Parsed<RunArgs> {
     businessKey: text(values, 'business-key'),
     ...answerFlags.read(values, usage),
     allowMissingHandlers: flag(values, 'allow-missing-handlers'),
+    otel: flag(values, 'otel'),
   }));
 }
 
@@ -248,6 +252,7 @@ export const runCommand = defineCommand(runSpec, parseRunArgs, async (args, { io
     handlers: args.handlers,
     create: true,
     usage,
+    otel: args.otel,
     ...(checkHandlers ? { checkHandlers } : {}),
   };
   return withSession(io, out, options, async (session) => {

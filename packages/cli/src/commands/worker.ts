@@ -1,7 +1,7 @@
 import type { WorkerCounts } from '@thresher/engine';
-import { commandSpec, type Parsed, parseWith, text } from '../args.js';
+import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
-import { parseDurationFlag, storeFlags } from '../drive-options.js';
+import { otelOption, parseDurationFlag, storeFlags } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { withSession } from '../session.js';
@@ -9,7 +9,7 @@ import { withSession } from '../session.js';
 export const workerSpec = commandSpec({
   name: 'worker',
   usage:
-    'thresher worker [--handlers MODULE] [--store URL] [--concurrency N] [--poll DURATION] [--report DURATION] [--lease-ttl DURATION] [--json]',
+    'thresher worker [--handlers MODULE] [--store URL] [--concurrency N] [--poll DURATION] [--report DURATION] [--lease-ttl DURATION] [--otel] [--json]',
   summary:
     'run instances from the store until SIGTERM or SIGINT: work other workers left behind, due timers, and the next event of parked instances',
   positionals: [],
@@ -20,6 +20,7 @@ export const workerSpec = commandSpec({
       description: 'an ES module whose exports (default object or named functions) handle service tasks by task type',
     },
     ...storeFlags.options,
+    otel: otelOption,
     concurrency: {
       type: 'string',
       placeholder: 'N',
@@ -59,6 +60,7 @@ export interface WorkerArgs {
   pollMs: number;
   reportMs: number;
   leaseTtlMs: number;
+  otel: boolean;
 }
 
 /** Parses `thresher worker` arguments. */
@@ -88,6 +90,7 @@ export function parseWorkerArgs(argv: readonly string[]): Parsed<WorkerArgs> {
       pollMs: Math.round(pollMs),
       reportMs: Math.round(reportMs),
       leaseTtlMs: Math.round(leaseTtlMs),
+      otel: flag(values, 'otel'),
     };
   });
 }
@@ -112,7 +115,14 @@ function countsLine(owner: string, now: WorkerCounts, before: WorkerCounts): str
  * and their jobs are taken up by another worker once this one's leases lapse.
  */
 export const workerCommand = defineCommand(workerSpec, parseWorkerArgs, async (args, { io, out }) => {
-  const options = { store: args.store, handlers: args.handlers, create: true, usage, leaseTtlMs: args.leaseTtlMs };
+  const options = {
+    store: args.store,
+    handlers: args.handlers,
+    create: true,
+    usage,
+    leaseTtlMs: args.leaseTtlMs,
+    otel: args.otel,
+  };
   return withSession(io, out, options, async (session) => {
     const { engine } = session;
     const worker = engine.startWorker({ concurrency: args.concurrency, pollMs: args.pollMs });

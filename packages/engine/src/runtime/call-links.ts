@@ -36,6 +36,8 @@ export interface CallHost {
     startNode: string,
     variables: Variables,
     link: ParentLink,
+    /** The parent's trace context: the child's spans join its trace. */
+    traceContext: string | undefined,
   ): Promise<unknown>;
 }
 
@@ -99,7 +101,8 @@ export class CallLinks {
     }
     const link = { parentId: parent.id, callNodeId: entry.callNodeId, callerTrack: entry.callerTrack };
     try {
-      await this.host.startChild(entry.childId, deployment, process, startNode, entry.variables, link);
+      const { traceContext } = parent.current.instance;
+      await this.host.startChild(entry.childId, deployment, process, startNode, entry.variables, link, traceContext);
     } catch (error) {
       // Another delivery of the same start got there first: the child exists, which is the point.
       if (error instanceof ConflictError) return this.running(entry.childId);

@@ -16,6 +16,7 @@ import { DEFAULT_LEASE_TTL_MS, Leases } from './leases.js';
 import type { EventSink, LoopHost, OutboxDeliveries } from './loop-host.js';
 import { newOwner, ownerAlive } from './owners.js';
 import { startInstance } from './starts.js';
+import { Telemetry } from './telemetry.js';
 import { startOccurrence, type TimerStartHost } from './timer-starts.js';
 import type { Handlers } from './types.js';
 
@@ -76,7 +77,8 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   if (!(Number.isSafeInteger(stepLimit) && stepLimit > 0)) {
     throw new RangeError(`stepLimit must be a positive integer of element moves, got ${stepLimit}`);
   }
-  const leases = new Leases(repository, clock, options.owner ?? newOwner(), ttlMs);
+  const telemetry = new Telemetry();
+  const leases = new Leases(repository, clock, options.owner ?? newOwner(), ttlMs, telemetry);
   ownerAlive(leases.owner);
   const flags = { closed: false, dehydrate: options.dehydrate ?? false };
   const handlers: Handlers = { ...options.handlers };
@@ -134,8 +136,12 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     definitions,
     runtime: (instanceId) => instances.runtime(instanceId),
     loaded: (instanceId) => instances.loaded(instanceId),
-    startChild: (childId, deployment, process, startNode, variables, link) =>
-      startInstance(parts, deployment, process, startNode, variables, { id: childId, link }),
+    startChild: (childId, deployment, process, startNode, variables, link, traceContext) =>
+      startInstance(parts, deployment, process, startNode, variables, {
+        id: childId,
+        link,
+        ...(traceContext === undefined ? {} : { traceContext }),
+      }),
   });
   const outbox: OutboxDeliveries<InstanceRuntime> = {
     deliver: (from, entry) => {
@@ -179,6 +185,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     store: new LeasedStore(repository, leases),
     deliveries: outbox,
     residency: instances,
+    telemetry,
   };
   // Real time, not the engine's clock: a lease must outlive a pause of this process however the engine's
   // clock is driven. unref: holding leases never keeps a process alive.

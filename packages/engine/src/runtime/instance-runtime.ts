@@ -35,7 +35,7 @@ const HELD_RETRY_MS = 1_000;
  * What the loop performs: the core's effects, and events stamped whole — a step's, stored with its checkpoint
  * and published as stored, or a checkpoint's published again by an engine that took its instance over.
  */
-type Performed = Effect | { type: 'publish'; event: EngineEvent };
+type Performed = Effect | { type: 'publish'; event: EngineEvent; again?: true };
 
 /**
  * The loop of one instance: the single writer of its state. Every event is applied by the core, made
@@ -125,7 +125,7 @@ export class InstanceRuntime {
         effects.unshift({ type: 'announce', event: restored });
       }
       // What the checkpoint restored published, first: its holder may have stopped before it left.
-      effects.unshift(...republish.map((event) => ({ type: 'publish' as const, event })));
+      effects.unshift(...republish.map((event) => ({ type: 'publish' as const, event, again: true as const })));
       takes = this.perform(effects);
     });
     await Promise.all(takes);
@@ -133,7 +133,7 @@ export class InstanceRuntime {
 
   /** Publish events a checkpoint kept, as they are (an ended instance taken over from a holder that stopped). */
   publish(events: readonly EngineEvent[]): void {
-    this.perform(events.map((event) => ({ type: 'publish', event })));
+    this.perform(events.map((event) => ({ type: 'publish', event, again: true })));
   }
 
   /**
@@ -330,7 +330,9 @@ export class InstanceRuntime {
     // A new instance is claimed by its first put. One that ends keeps its lease until its last events are
     // published (the lease is what tells another engine they may not have been).
     const claiming = this.seq === null && this.state.instance.status === 'running';
+    const began = performance.now();
     await this.durably(() => this.host.store.put(checkpoint, { claiming }));
+    this.host.telemetry.checkpointWritten(performance.now() - began, checkpoint.bytes.byteLength);
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
   }
@@ -342,6 +344,8 @@ export class InstanceRuntime {
     for (const effect of effects) {
       switch (effect.type) {
         case 'publish':
+          // Counted and traced once, when first published.
+          if (effect.again !== true) this.host.telemetry.observe(effect.event, this.state.instance);
           if (this.host.events.listening(effect.event.type)) this.host.events.emit(effect.event);
           break;
         case 'announce':
@@ -404,6 +408,7 @@ export class InstanceRuntime {
       process: this.process,
       clock: this.host.settings.clock,
       handlers: this.host.settings.handlers,
+      telemetry: this.host.telemetry,
       journal: (seq, write) => this.host.store.putWrites(this.id, seq, [write]),
       state: () => this.state,
       seq: () => this.seq,

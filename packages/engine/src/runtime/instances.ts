@@ -133,6 +133,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
   /** A parked loop left memory: its lease goes, and its earliest timer is woken through the store. */
   retired(runtime: InstanceRuntime, earliestDue: number | undefined): void {
     this.drop(runtime.id);
+    this.deps.loopHost().telemetry.left(runtime.id);
     this.tally.released++;
     // A release that fails leaves a lease to lapse: this engine re-adopts it, another waits it out.
     this.deps.leases.release(runtime.id).catch(() => {});
@@ -207,6 +208,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
       this.lostLeases.set(instanceId, error.token);
     }
     this.live.delete(instanceId);
+    this.deps.loopHost().telemetry.left(instanceId);
     // Not renewed, nor released: the lease lapses and the instance is taken up again — by a worker's look, a
     // `recover()`, this engine's next call — as a crashed engine's would be. Kept, it was renewed while nothing
     // here ran it (an ended child's undelivered end stranded its parent), and released, no worker took it up.

@@ -10,6 +10,7 @@ import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
 import { callHandler, jobView, type Outcome } from './job-calls.js';
+import type { Telemetry } from './telemetry.js';
 import type { Handlers } from './types.js';
 
 /** What the job runner uses of its instance's loop. */
@@ -18,6 +19,8 @@ export interface JobLoop {
   readonly clock: Clock;
   /** Looked up at each dispatch: a handler registered later runs on the next one. */
   readonly handlers: Handlers;
+  /** Each handler call runs inside its job's span. */
+  readonly telemetry: Telemetry;
   /** File a journal entry against the checkpoint at `seq`, under the instance's lease. */
   journal(seq: number, write: PendingWrite): Promise<void>;
   state(): InstanceState;
@@ -90,8 +93,13 @@ export class JobRunner {
     // Its `job.dispatched` was stored and published with the step that made the job.
     // The handler runs after this step's effects have all been started, never inside them. It is looked
     // up then: one registered later with engine.handle() runs on the next dispatch.
+    const instance = loop.state().instance;
     Promise.resolve()
-      .then(() => callHandler(handlers, view))
+      .then(() =>
+        loop.telemetry.runJob(instance, job, view.attempt, (traceContext) =>
+          callHandler(handlers, traceContext === undefined ? view : { ...view, traceContext }),
+        ),
+      )
       .then((outcome) => this.settle(jobId, outcome));
   }
 

@@ -1,6 +1,7 @@
 import { type Fence, type Lease, LeaseLostError, type PutClaim, type Repository } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
 import { isGone } from './owners.js';
+import type { Telemetry } from './telemetry.js';
 
 /** How long a lease lasts unless `EngineOptions.leaseTtlMs` says. */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
@@ -31,6 +32,7 @@ export class Leases {
     private readonly clock: Clock,
     readonly owner: string,
     readonly ttlMs: number,
+    private readonly telemetry?: Pick<Telemetry, 'leasesClaimed' | 'leaseLost'>,
   ) {}
 
   holds(instanceId: string): boolean {
@@ -193,6 +195,7 @@ export class Leases {
     } catch (error) {
       if (error instanceof LeaseLostError && this.held.get(lease.instanceId)?.token === lease.token) {
         this.held.delete(lease.instanceId);
+        this.telemetry?.leaseLost();
       }
       throw error;
     }
@@ -210,6 +213,7 @@ export class Leases {
   }
 
   private keep(leases: Lease[]): void {
+    this.telemetry?.leasesClaimed(leases.length);
     for (const { takenFrom, ...lease } of leases) {
       this.held.set(lease.instanceId, lease);
       if (takenFrom !== undefined) this.overtaken.add(lease.instanceId);

@@ -3,10 +3,11 @@ import type { Clock } from '../common/clock.js';
 import type { EngineEvent } from '../common/events.js';
 import type { DecisionBook } from './decisions.js';
 import type { LeasedStore } from './leased-store.js';
+import type { Telemetry } from './telemetry.js';
 import type { Handlers } from './types.js';
 
 /**
- * What an instance's loop needs from the engine around it, as five narrow seams, each made once per engine
+ * What an instance's loop needs from the engine around it, as six narrow seams, each made once per engine
  * (`engine-parts.ts`) and shared by all its loops. `TLoop` is the loop itself (`InstanceRuntime`), which the
  * deliveries and the residency are handed back.
  */
@@ -17,6 +18,8 @@ export interface LoopHost<TLoop> {
   readonly store: LeasedStore;
   readonly deliveries: OutboxDeliveries<TLoop>;
   readonly residency: LoopResidency<TLoop>;
+  /** Spans and metrics (OpenTelemetry's API: no-ops without an SDK). */
+  readonly telemetry: Telemetry;
 }
 
 /** What every step reads: the engine's clock, its retry policy and its handlers. */

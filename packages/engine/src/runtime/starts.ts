@@ -29,6 +29,8 @@ export interface StartHow {
   link?: ParentLink;
   /** How many deployments `deployment` was chosen among, for the store to check at the first put. */
   deploymentsSeen?: number;
+  /** The W3C `traceparent` the instance's spans join (the caller's, or a calling parent's). */
+  traceContext?: string;
 }
 
 /**
@@ -46,22 +48,23 @@ export async function startInstance(
   encodeValue(variables, '$variables'); // refuse what cannot be stored before anything exists (the walk alone)
   const id = how.id ?? newInstanceId();
   const { link } = how;
-  const state = new InstanceState(
-    newInstanceBody({
-      id,
-      processId: process.id,
-      definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
-      status: 'running',
-      businessKey: how.businessKey ?? null,
-      parentId: link?.parentId ?? null,
-      callNodeId: link?.callNodeId ?? null,
-      ...(link ? { callerTrack: link.callerTrack } : {}),
-      startedAt: host.clock.now(),
-      endedAt: null,
-      nextId: 0,
-      receivedIds: [],
-    }),
-  );
+  const body = newInstanceBody({
+    id,
+    processId: process.id,
+    definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
+    status: 'running',
+    businessKey: how.businessKey ?? null,
+    parentId: link?.parentId ?? null,
+    callNodeId: link?.callNodeId ?? null,
+    ...(link ? { callerTrack: link.callerTrack } : {}),
+    startedAt: host.clock.now(),
+    endedAt: null,
+    nextId: 0,
+    receivedIds: [],
+  });
+  const traceContext = host.loopHost.telemetry.open(body.instance, how.traceContext);
+  if (traceContext !== undefined) body.instance.traceContext = traceContext;
+  const state = new InstanceState(body);
   const runtime = new InstanceRuntime(host.loopHost, process, state, null, null, how.deploymentsSeen);
   host.instances.add(runtime);
   try {
@@ -73,6 +76,7 @@ export async function startInstance(
     });
   } catch (error) {
     host.instances.drop(id);
+    host.loopHost.telemetry.left(id);
     // Stored, then claimed by another engine before this one could: it runs there, it was started.
     if (error instanceof InstanceHeldError && error.instanceId === id) return id;
     throw error;

@@ -35,6 +35,11 @@ export interface Job {
    * The step identity: stable across retries and restarts of the same invocation. Pass it to the
    * outside world as an idempotency key; at-least-once delivery means a handler may see it twice.
    */
+  /**
+   * The W3C `traceparent` of the job's span, when an OpenTelemetry SDK traces the instance: pass it on (or use
+   * the active context, which the handler runs in) so the handler's own calls join the instance's trace.
+   */
+  traceContext?: string;
   idempotencyKey: string;
   /** 1 for the first try, then one more for every later try, including those after `retryIncident`. */
   attempt: number;
