@@ -6,6 +6,7 @@ import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { instancesCommand } from './instances.js';
 import { migrateCommand } from './migrate.js';
+import { pruneCommand } from './prune.js';
 import { resumeCommand } from './resume.js';
 import { retryCommand } from './retry.js';
 import { rollbackCommand } from './rollback.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   signalCommand,
   testCommand,
   migrateCommand,
+  pruneCommand,
   rollbackCommand,
   workerCommand,
   uiCommand,

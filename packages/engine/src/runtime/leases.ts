@@ -153,6 +153,7 @@ export class Leases {
     const lease = this.held.get(instanceId);
     if (!lease) return;
     this.held.delete(instanceId);
+    this.overtaken.delete(instanceId);
     const released = this.repository.release(lease);
     const done = released.then(
       () => undefined,
@@ -178,6 +179,7 @@ export class Leases {
   /** Forget a lease without telling the store: another engine took it over, or the put that ended it released it. */
   forget(instanceId: string): void {
     this.held.delete(instanceId);
+    this.overtaken.delete(instanceId);
   }
 
   /** Release every held lease but those of `keep`, which are forgotten here and left to lapse. */
