@@ -197,6 +197,40 @@ describe('OpenTelemetry', () => {
     expect(await count('thresher.job.duration')).toBeGreaterThan(0);
   });
 
+  it('should count an instance whose loop stopped on a fault, and a lease another engine took', async () => {
+    const failedBefore = await sum('thresher.instances.failed');
+    const lostBefore = await sum('thresher.lease.losses');
+    // given one instance whose store fails its next write, and one whose lease another engine takes
+    const failing = createMemoryRepository();
+    let puts = 0;
+    const breaking: Repository = Object.assign(Object.create(failing) as Repository, {
+      put: (checkpoint: Parameters<Repository['put']>[0]) => {
+        if (++puts > 1) return Promise.reject(new Error('disk gone'));
+        return failing.put(checkpoint);
+      },
+    });
+    const broken = engineOn(breaking, { work: () => ({}) });
+    await broken.deploy(model);
+    const repository = createMemoryRepository();
+    const held = engineOn(repository, { work: () => ({}) });
+    await held.deploy(model);
+    const id = await held.start('p');
+    const waiting = await held.settled(id);
+    if (waiting.status !== 'waiting') throw new Error('expected the review');
+    await repository.claim({ owner: 'another', ttlMs: 60_000, now: Date.now(), limit: 1, takeOver: [held.owner] });
+
+    // when each writes
+    await broken
+      .start('p')
+      .then((started) => broken.settled(started))
+      .catch(() => {});
+    await held.completeUserTask(waiting.userTasks[0]!.id, {}).catch(() => {});
+
+    // then one failed instance and one lost lease are counted
+    expect(await sum('thresher.instances.failed')).toBe(failedBefore + 1);
+    expect(await sum('thresher.lease.losses')).toBe(lostBefore + 1);
+  });
+
   it('should refuse a trace context that is not a W3C traceparent', async () => {
     const engine = engineOn(createMemoryRepository(), {});
     await engine.deploy(model);

@@ -208,7 +208,10 @@ export class Instances implements LoopResidency<InstanceRuntime> {
       this.lostLeases.set(instanceId, error.token);
     }
     this.live.delete(instanceId);
-    this.deps.loopHost().telemetry.left(instanceId);
+    const { telemetry } = this.deps.loopHost();
+    if (error instanceof LeaseLostError) telemetry.leaseLost();
+    else telemetry.instanceFailed(error);
+    telemetry.left(instanceId);
     // Not renewed, nor released: the lease lapses and the instance is taken up again — by a worker's look, a
     // `recover()`, this engine's next call — as a crashed engine's would be. Kept, it was renewed while nothing
     // here ran it (an ended child's undelivered end stranded its parent), and released, no worker took it up.

@@ -32,7 +32,7 @@ export class Leases {
     private readonly clock: Clock,
     readonly owner: string,
     readonly ttlMs: number,
-    private readonly telemetry?: Pick<Telemetry, 'leasesClaimed' | 'leaseLost'>,
+    private readonly telemetry?: Pick<Telemetry, 'leasesClaimed'>,
   ) {}
 
   holds(instanceId: string): boolean {
@@ -197,7 +197,6 @@ export class Leases {
     } catch (error) {
       if (error instanceof LeaseLostError && this.held.get(lease.instanceId)?.token === lease.token) {
         this.held.delete(lease.instanceId);
-        this.telemetry?.leaseLost();
       }
       throw error;
     }

@@ -72,7 +72,7 @@ export type JobOutcome = { result: unknown } | { error: string };
 
 /**
  * The engine's telemetry: one per engine. Instruments (meter `@thresher/engine`): counters
- * `thresher.instances.started|completed|terminated`, `thresher.jobs` (by `outcome`), `thresher.incidents`,
+ * `thresher.instances.started|completed|terminated|failed`, `thresher.jobs` (by `outcome`), `thresher.incidents`,
  * `thresher.lease.claims`, `thresher.lease.losses`; histograms `thresher.job.duration` (ms),
  * `thresher.checkpoint.write.duration` (ms) and `thresher.checkpoint.size` (bytes).
  */
@@ -84,6 +84,7 @@ export class Telemetry {
   private readonly started: Counter;
   private readonly completed: Counter;
   private readonly terminated: Counter;
+  private readonly failed: Counter;
   private readonly jobs: Counter;
   private readonly incidents: Counter;
   private readonly claims: Counter;
@@ -98,6 +99,9 @@ export class Telemetry {
     this.completed = meter.createCounter('thresher.instances.completed', { description: 'Instances completed' });
     this.terminated = meter.createCounter('thresher.instances.terminated', {
       description: 'Instances terminated (a terminate end event, a cancel)',
+    });
+    this.failed = meter.createCounter('thresher.instances.failed', {
+      description: 'Instances whose loop stopped on a fault (a store refusal or failure, a delivery that failed)',
     });
     this.jobs = meter.createCounter('thresher.jobs', { description: 'Job handler calls, by outcome' });
     this.incidents = meter.createCounter('thresher.incidents', { description: 'Incidents raised' });
@@ -244,6 +248,11 @@ export class Telemetry {
 
   leaseLost(): void {
     this.losses.add(1);
+  }
+
+  /** An instance's loop stopped on a fault (not a lost lease: that is {@link leaseLost}). */
+  instanceFailed(error: Error): void {
+    this.failed.add(1, { 'error.type': error.name });
   }
 
   /** The instance's loop left this engine (retired, faulted, taken over, closed): its open spans end here. */
