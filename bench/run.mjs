@@ -1,6 +1,7 @@
 // `pnpm bench`: Thresher side by side with bpmn-engine and with the limit of its storage, in one run.
 //
 //   node bench/run.mjs [--quick] [--json] [--profile[=SCENARIO[/TASK]]] [--runs N] [--only 1,2,5]
+//   node bench/run.mjs --compare REF [--runs N] [--only 1,2,5] [--quick] [--json]
 //
 // Every measurement runs in a fresh child process (bench/lib/child.mjs): warm-up, then the measured section;
 // the child's peak RSS is reported with it. Each figure is the median of --runs children (default 3; 1 with
@@ -29,7 +30,7 @@ const SCENARIOS = [
 ];
 
 function parseArgs(argv) {
-  const args = { quick: false, json: false, profile: false, runs: null, only: null };
+  const args = { quick: false, json: false, profile: false, runs: null, only: null, compare: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2);
@@ -38,13 +39,15 @@ function parseArgs(argv) {
     else if (flag === '--json') args.json = true;
     else if (flag === '--profile') args.profile = inline ?? true;
     else if (flag === '--runs') args.runs = Number(value());
+    else if (flag === '--compare') args.compare = value();
     else if (flag === '--only')
       args.only = value()
         .split(',')
         .map((s) => s.trim());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--quick] [--json] [--profile[=SCENARIO[/TASK]]] [--runs N] [--only 1,2,...]',
+        'usage: node bench/run.mjs [--quick] [--json] [--profile[=SCENARIO[/TASK]]] [--runs N] [--only 1,2,...]\n' +
+          '       node bench/run.mjs --compare REF [--runs N] [--only 1,2,...] [--quick] [--json]',
       );
       process.exit(0);
     } else {
@@ -64,6 +67,25 @@ const args = parseArgs(process.argv.slice(2));
 const started = Date.now();
 const progress = (message) =>
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
+
+if (args.compare !== null) {
+  // Each side's round is a whole run of one child per measurement; --runs is the number of rounds per side.
+  const passthrough = [...(args.only ? ['--only', args.only.join(',')] : []), ...(args.quick ? ['--quick'] : [])];
+  if (typeof args.compare !== 'string' || args.compare === '') {
+    console.error('--compare takes a git ref (a commit, a branch, a tag)');
+    process.exit(2);
+  }
+  const { compareBuilds, comparisonTable } = await import('./lib/compare.mjs');
+  const comparison = await compareBuilds({ ref: args.compare, rounds: args.runs, passthrough, progress });
+  if (args.json) console.log(JSON.stringify(comparison, null, 2));
+  else {
+    console.log(
+      `Thresher benchmark — this build against ${args.compare} (${comparison.sha.slice(0, 12)}), ${args.runs} interleaved round${args.runs === 1 ? '' : 's'} each; each figure the median of its side's rounds.\n`,
+    );
+    console.log(comparisonTable(comparison));
+  }
+  process.exit(0);
+}
 
 /** Thresher measurements of this run with their measured time, to profile the slowest. */
 const measured = [];
