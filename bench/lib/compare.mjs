@@ -86,8 +86,14 @@ export async function compareBuilds({ ref, rounds, passthrough, progress }) {
       for (const row of document.rows) {
         const value = row.thresher?.value;
         if (typeof value !== 'number') continue;
-        const entry = rows.get(keyOf(row)) ?? { scenario: row.scenario, measure: row.measure, unit: row.thresher.unit };
-        (entry[side] ??= []).push(value);
+        const entry = rows.get(keyOf(row)) ?? {
+          scenario: row.scenario,
+          measure: row.measure,
+          unit: row.thresher.unit,
+          ref: [],
+          head: [],
+        };
+        entry[side].push(value);
         rows.set(keyOf(row), entry);
       }
     }
@@ -97,16 +103,16 @@ export async function compareBuilds({ ref, rounds, passthrough, progress }) {
     sha: base.sha,
     rounds,
     rows: [...rows.values()].map((row) => {
-      const refMedian = row.ref ? median(row.ref) : null;
-      const headMedian = row.head ? median(row.head) : null;
+      const refMedian = median(row.ref);
+      const headMedian = median(row.head);
       return {
         scenario: row.scenario,
         measure: row.measure,
         unit: row.unit,
         ref: refMedian,
         head: headMedian,
-        refRuns: row.ref ?? [],
-        headRuns: row.head ?? [],
+        refRuns: row.ref,
+        headRuns: row.head,
         ratio: refMedian && headMedian !== null ? headMedian / refMedian : null,
       };
     }),
