@@ -330,9 +330,10 @@ export class InstanceRuntime {
     // A new instance is claimed by its first put. One that ends keeps its lease until its last events are
     // published (the lease is what tells another engine they may not have been).
     const claiming = this.seq === null && this.state.instance.status === 'running';
-    const began = performance.now();
+    const { telemetry } = this.host;
+    const began = telemetry.metering ? performance.now() : 0;
     await this.durably(() => this.host.store.put(checkpoint, { claiming }));
-    this.host.telemetry.checkpointWritten(performance.now() - began, checkpoint.bytes.byteLength);
+    if (telemetry.metering) telemetry.checkpointWritten(performance.now() - began, checkpoint.bytes.byteLength);
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
   }

@@ -13,8 +13,10 @@ import {
   type Context,
   type Counter,
   context,
+  createNoopMeter,
   type Histogram,
   metrics,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -25,6 +27,17 @@ import type { InstanceRecord, JobRecord } from '@thresher/checkpoint';
 import type { EngineEvent } from '../common/events.js';
 
 const SCOPE = '@thresher/engine';
+
+/** What the global tracer provider delegates to while no SDK is registered. */
+const NO_TRACING = new ProxyTracerProvider().getDelegate();
+/** The class of the meter a process without an SDK hands out. */
+const NoopMeter = createNoopMeter().constructor;
+
+/** Whether an SDK's tracer provider is registered now (one may be registered after the engine is made). */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_TRACING;
+}
 
 /** `00-<trace id>-<span id>-<flags>`: the W3C `traceparent` of a span context. */
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -92,9 +105,15 @@ export class Telemetry {
   private readonly jobDuration: Histogram;
   private readonly writeDuration: Histogram;
   private readonly documentSize: Histogram;
+  /**
+   * Whether a meter provider was registered when the engine was made (a meter taken without one stays a
+   * no-op): without one, nothing is timed or counted, so the hot path pays nothing.
+   */
+  readonly metering: boolean;
 
   constructor() {
     const meter = metrics.getMeter(SCOPE);
+    this.metering = !(meter instanceof NoopMeter);
     this.started = meter.createCounter('thresher.instances.started', { description: 'Instances started' });
     this.completed = meter.createCounter('thresher.instances.completed', { description: 'Instances completed' });
     this.terminated = meter.createCounter('thresher.instances.terminated', {
@@ -129,6 +148,8 @@ export class Telemetry {
 
   /** An event a loop published (its step durable): spans and counters follow it. */
   observe(event: EngineEvent, instance: InstanceRecord): void {
+    // Nothing to count, no span open, no tracer: the loop's hottest path pays one check.
+    if (!this.metering && this.live.size === 0 && !tracing()) return;
     switch (event.type) {
       case 'instance.started':
         this.started.add(1, { 'bpmn.process.id': instance.processId });
@@ -188,14 +209,25 @@ export class Telemetry {
    * Run a job's handler inside its span (a child of its element's), handing `call` the span's trace
    * context for the handler's own calls; the outcome is recorded on the span and in the job instruments.
    */
-  async runJob<T extends JobOutcome>(
+  runJob<T extends JobOutcome>(
     instance: InstanceRecord,
     job: JobRecord,
     attempt: number,
     call: (traceContext: string | undefined) => Promise<T>,
   ): Promise<T> {
-    const startedAt = performance.now();
     const spans = this.spansOf(instance);
+    // Untraced and unmetered: the call itself, not even a promise more.
+    if (spans === undefined && !this.metering) return call(undefined);
+    return this.observeJob(spans, job, attempt, call);
+  }
+
+  private async observeJob<T extends JobOutcome>(
+    spans: InstanceSpans | undefined,
+    job: JobRecord,
+    attempt: number,
+    call: (traceContext: string | undefined) => Promise<T>,
+  ): Promise<T> {
+    const startedAt = performance.now();
     let span: Span | undefined;
     let outcome: T;
     if (spans === undefined) {
@@ -238,6 +270,7 @@ export class Telemetry {
 
   /** A checkpoint put: how long it took to be durable, and its document's size. */
   checkpointWritten(ms: number, bytes: number): void {
+    if (!this.metering) return;
     this.writeDuration.record(ms);
     this.documentSize.record(bytes);
   }
@@ -288,7 +321,7 @@ export class Telemetry {
   private spansOf(instance: InstanceRecord, parent?: Context, resumed = true): InstanceSpans | undefined {
     const known = this.live.get(instance.id);
     if (known !== undefined) return known;
-    if (this.untraced.has(instance)) return undefined;
+    if (this.untraced.has(instance) || !tracing()) return undefined;
     const attributes: Attributes = {
       'thresher.instance.id': instance.id,
       'bpmn.process.id': instance.processId,
