@@ -562,11 +562,12 @@ export interface CheckpointBody {
   /**
    * The events the step that wrote this checkpoint announced, in order (what `engine.on` publishes), without the
    * instance id and time the document holds already (`instanceId`, `capturedAt`): an id that begins with the
-   * instance's id is kept from the `:` after it. Published once the checkpoint is durable, and published again
-   * by an engine that takes the instance over from a holder that stopped. Absent when it announced none.
-   * @since schema 12
+   * instance's id is kept from the `:` after it. A `track.entered` or `track.left` event, the most frequent, is
+   * its relative id alone (`:<scope>:<element>:<attempt>:<track>:entered|left`), which says all its fields.
+   * Published once the checkpoint is durable, and published again by an engine that takes the instance over
+   * from a holder that stopped. Absent when it announced none. @since schema 12
    */
-  events?: StepEvent[];
+  events?: (StepEvent | string)[];
   /** Conditional boundary and event sub-process start events waiting; absent while there are none. @since schema 10 */
   conditions?: ConditionRecord[];
 }

@@ -8,19 +8,17 @@ import {
   type PutCheckpoint,
   receiptMatches,
   StaleReceiptError,
-  type StepEvent,
   type StoredAt,
   type StoredCheckpoint,
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import type { EngineEvent } from '../common/events.js';
 import { type InstanceRecords, InstanceState } from '../core/state.js';
 import { invocationIdentity, listenerKey } from '../core/step-identity.js';
 import { jobSourceOf, type ProcessDef } from '../model/types.js';
 import { packScopes, unpackScopes } from './body-scopes.js';
 import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
-import { eventsOfCheckpoint } from './step-events.js';
+import { type StoredEvent, storedOfCheckpoint } from './step-events.js';
 
 /**
  * Capture and restore, paired: the one module that turns an instance's state into the checkpoint
@@ -37,7 +35,7 @@ export function capture(
   seq: number,
   parentSeq: number | null,
   capturedAt: number,
-  events: StepEvent[] = [],
+  events: StoredEvent[] = [],
 ): PutCheckpoint {
   const { instance } = state;
   const body = packBody(state);
@@ -147,7 +145,7 @@ export interface Restored {
   state: InstanceState;
   process: ProcessDef;
   journal: JournalEntry[];
-  published: EngineEvent[];
+  published: { capturedAt: number; events: StoredEvent[] };
 }
 
 /**
@@ -164,7 +162,10 @@ export async function restore(
   const entries = journalOf(stored);
   const process = await pinnedProcess(state);
   const journal = checkJournal(process, state, entries);
-  const published = eventsOfCheckpoint(stored.instanceId, stored.seq, document.capturedAt, document.body.events);
+  const published = {
+    capturedAt: document.capturedAt,
+    events: storedOfCheckpoint(stored.seq, document.body.events),
+  };
   return { state, process, journal, published };
 }
 

@@ -24,7 +24,7 @@ import { signalInbox } from './handover.js';
 import { JobRunner } from './job-runner.js';
 import type { LoopHost } from './loop-host.js';
 import { settledState } from './settle.js';
-import { savedEvent, storedEvent } from './step-events.js';
+import { compactEvent, publishedEvent, relativeId, type StoredEvent, savedEvent, typeOf } from './step-events.js';
 import { TimerWake } from './timer-wake.js';
 import type { SettledOptions, SettledState } from './types.js';
 
@@ -32,10 +32,17 @@ import type { SettledOptions, SettledState } from './types.js';
 const HELD_RETRY_MS = 1_000;
 
 /**
- * What the loop performs: the core's effects, and events stamped whole — a step's, stored with its checkpoint
- * and published as stored, or a checkpoint's published again by an engine that took its instance over.
+ * What the loop performs: the core's effects, and a checkpoint's events in their stored form — a step's, or a
+ * checkpoint's published again (`again`) by an engine that took its instance over — each built whole (instance,
+ * time `at` unless its own) only when someone listens.
  */
-type Performed = Effect | { type: 'publish'; event: EngineEvent; again?: true };
+type Performed = Effect | { type: 'publish'; stored: StoredEvent; at: number; again?: true };
+
+/** What a restore publishes again: a checkpoint's events in their stored form, and when it was written. */
+export interface Republish {
+  capturedAt: number;
+  events: StoredEvent[];
+}
 
 /**
  * The loop of one instance: the single writer of its state. Every event is applied by the core, made
@@ -106,7 +113,7 @@ export class InstanceRuntime {
    * no handler outcome can land between the two and have its job dispatched twice. Resolves once the
    * buffered messages it took are applied.
    */
-  async resume(journal: JournalEntry[], republish: readonly EngineEvent[] = []): Promise<void> {
+  async resume(journal: JournalEntry[], republish?: Republish): Promise<void> {
     let takes: Promise<void>[] = [];
     const seq = this.latestSeq;
     await this.enqueue(async () => {
@@ -125,15 +132,19 @@ export class InstanceRuntime {
         effects.unshift({ type: 'announce', event: restored });
       }
       // What the checkpoint restored published, first: its holder may have stopped before it left.
-      effects.unshift(...republish.map((event) => ({ type: 'publish' as const, event, again: true as const })));
+      if (republish) effects.unshift(...this.again(republish));
       takes = this.perform(effects);
     });
     await Promise.all(takes);
   }
 
   /** Publish events a checkpoint kept, as they are (an ended instance taken over from a holder that stopped). */
-  publish(events: readonly EngineEvent[]): void {
-    this.perform(events.map((event) => ({ type: 'publish', event, again: true })));
+  publish(republish: Republish): void {
+    this.perform(this.again(republish));
+  }
+
+  private again({ capturedAt, events }: Republish): Performed[] {
+    return events.map((stored) => ({ type: 'publish', stored, at: capturedAt, again: true }));
   }
 
   /**
@@ -253,35 +264,34 @@ export class InstanceRuntime {
     await this.persist(seq, at, stored);
     // Built only for a listener: a persist point is the loop's hottest path.
     if (this.host.events.listening('checkpoint.saved')) {
-      performed.unshift({ type: 'publish', event: savedEvent(this.id, seq, at) });
+      performed.unshift({ type: 'publish', stored: savedEvent(seq), at });
     }
     return performed;
   }
 
   /**
-   * The step's events stamped with the instance, the step's seq and time, to be stored with its checkpoint and
-   * published as stored: every announcement, and a `job.dispatched` before each new job's dispatch (at its
-   * backoff's end when it has one), so a kill between the commit and the publication loses none of them.
+   * The step's events in the form its checkpoint keeps them (ids relative to the instance, a touchpoint cause's
+   * seq this checkpoint's), to be stored with it and published from it: every announcement — the core's own
+   * objects, made for this step alone — and a `job.dispatched` before each new job's dispatch (at its backoff's
+   * end when it has one), so a kill between the commit and the publication loses none of them.
    */
   private stamp(
     effects: Effect[],
     seq: number,
     at: number,
     before: Obligations | undefined,
-  ): { performed: Performed[]; stored: StepEvent[] } {
+  ): { performed: Performed[]; stored: StoredEvent[] } {
     const performed: Performed[] = [];
-    const stored: StepEvent[] = [];
-    const publish = (event: EngineEvent): void => {
-      stored.push(storedEvent(event, at));
-      performed.push({ type: 'publish', event });
-    };
+    const stored: StoredEvent[] = [];
+    const instanceId = this.id;
     for (const effect of effects) {
       if (effect.type === 'announce') {
-        const { event } = effect;
-        // A touchpoint's cause is made durable by this very checkpoint: its seq is the cause's sequence.
-        const stamped =
-          event.type === 'touchpoint.updated' && event.cause !== null ? { ...event, causeSequence: seq } : event;
-        publish({ ...stamped, instanceId: this.id, at } as EngineEvent);
+        const event = effect.event as unknown as StepEvent;
+        if (event.type === 'touchpoint.updated' && event.cause !== null) event.causeSequence = seq;
+        event.id = relativeId(instanceId, event.id);
+        const kept = compactEvent(event) ?? event;
+        stored.push(kept);
+        performed.push({ type: 'publish', stored: kept, at });
         continue;
       }
       if (effect.type === 'dispatch') {
@@ -289,17 +299,18 @@ export class InstanceRuntime {
         const known = job !== undefined && before?.jobs.has(`${job.id}#${job.failures}`) === true;
         if (job !== undefined && !known) {
           const attempt = job.failures + 1;
-          publish({
-            id: jobEventId(this.id, job.identity, 'job.dispatched', attempt),
+          const event: StepEvent = {
+            id: relativeId(instanceId, jobEventId(instanceId, job.identity, 'job.dispatched', attempt)),
             type: 'job.dispatched',
             jobId: job.id,
             elementId: job.nodeId,
             taskType: job.taskType,
             attempt,
             ...listenerOf(job),
-            instanceId: this.id,
-            at: Math.max(at, job.notBefore ?? at),
-          });
+          };
+          if (job.notBefore !== null && job.notBefore > at) event.at = job.notBefore;
+          stored.push(event);
+          performed.push({ type: 'publish', stored: event, at });
         }
       }
       performed.push(effect);
@@ -321,7 +332,7 @@ export class InstanceRuntime {
   }
 
   /** Write the state as checkpoint `seq` (the next), with the step's events. */
-  private async persist(seq: number, at: number, events: StepEvent[]): Promise<void> {
+  private async persist(seq: number, at: number, events: StoredEvent[]): Promise<void> {
     const captured = capture(this.state, seq, this.seq, at, events);
     const checkpoint =
       this.seq === null && this.deploymentsSeen !== undefined
@@ -344,11 +355,16 @@ export class InstanceRuntime {
     let ended: Exclude<InstanceStatus, 'running'> | undefined;
     for (const effect of effects) {
       switch (effect.type) {
-        case 'publish':
-          // Counted and traced once, when first published.
-          if (effect.again !== true) this.host.telemetry.observe(effect.event, this.state.instance);
-          if (this.host.events.listening(effect.event.type)) this.host.events.emit(effect.event);
+        case 'publish': {
+          // Built whole only for whoever hears it; counted and traced once, when first published.
+          const observed = effect.again !== true && this.host.telemetry.active;
+          const heard = this.host.events.listening(typeOf(effect.stored) as EngineEvent['type']);
+          if (!observed && !heard) break;
+          const event = publishedEvent(effect.stored, this.id, effect.at);
+          if (observed) this.host.telemetry.observe(event, this.state.instance);
+          if (heard) this.host.events.emit(event);
           break;
+        }
         case 'announce':
           this.announce(effect.event);
           break;

@@ -146,10 +146,13 @@ export class Telemetry {
     return spans === undefined ? undefined : traceparentOf(spans.span);
   }
 
-  /** An event a loop published (its step durable): spans and counters follow it. */
+  /** Whether events are worth observing: something counts, a span is open, or a tracer is registered. */
+  get active(): boolean {
+    return this.metering || this.live.size > 0 || tracing();
+  }
+
+  /** An event a loop published (its step durable): spans and counters follow it (when {@link active}). */
   observe(event: EngineEvent, instance: InstanceRecord): void {
-    // Nothing to count, no span open, no tracer: the loop's hottest path pays one check.
-    if (!this.metering && this.live.size === 0 && !tracing()) return;
     switch (event.type) {
       case 'instance.started':
         this.started.add(1, { 'bpmn.process.id': instance.processId });
