@@ -77,25 +77,23 @@ export function plan(quick) {
 export async function run(ctx) {
   const { n, warmup, warmupMs } = plan(ctx.quick);
   const dir = mkdtempSync(join(process.env.BENCH_TMPDIR ?? tmpdir(), 'thresher-bench-recovery-'));
-  try {
-    const path = join(dir, 'parked.db');
-    ctx.progress(`seeding ${n} parked instances into ${path}`);
-    const seeded = await ctx.measure({
-      seed: { scenario: 'recovery', task: 'seed', options: { path, n }, side: 'setup', runs: 1 },
-    });
-    const { result } = await ctx.measure({
-      result: { scenario: 'recovery', task: 'recover', options: { path, n, warmup, warmupMs } },
-    });
-    return [
-      {
-        scenario: title,
-        measure: `recover() ${n.toLocaleString('en-US')} parked instances from SQLite, each ready: instances/s`,
-        thresher: { value: result.instancesPerSecond, unit: '/s' },
-        target: { text: '≥ 20,000/s', on: 'thresher', holds: (v) => v >= 20_000 },
-        note: `recover() took ${result.seconds.toFixed(2)} s; RSS with all ${n.toLocaleString('en-US')} loaded ${Math.round(result.rssRecoveredBytes / 2 ** 20)} MiB (no dehydration: every restored instance stays in memory); seeding them through the engine took ${seeded.seed.seedSeconds.toFixed(1)} s`,
-      },
-    ];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Kept until the bench exits, not the scenario: `--profile` runs recover() again on the same file.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'parked.db');
+  ctx.progress(`seeding ${n} parked instances into ${path}`);
+  const seeded = await ctx.measure({
+    seed: { scenario: 'recovery', task: 'seed', options: { path, n }, side: 'setup', runs: 1 },
+  });
+  const { result } = await ctx.measure({
+    result: { scenario: 'recovery', task: 'recover', options: { path, n, warmup, warmupMs } },
+  });
+  return [
+    {
+      scenario: title,
+      measure: `recover() ${n.toLocaleString('en-US')} parked instances from SQLite, each ready: instances/s`,
+      thresher: { value: result.instancesPerSecond, unit: '/s' },
+      target: { text: '≥ 20,000/s', on: 'thresher', holds: (v) => v >= 20_000 },
+      note: `recover() took ${result.seconds.toFixed(2)} s; RSS with all ${n.toLocaleString('en-US')} loaded ${Math.round(result.rssRecoveredBytes / 2 ** 20)} MiB (no dehydration: every restored instance stays in memory); seeding them through the engine took ${seeded.seed.seedSeconds.toFixed(1)} s`,
+    },
+  ];
 }
