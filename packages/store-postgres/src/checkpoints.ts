@@ -300,16 +300,16 @@ export async function readHistory(
 /** A PostgreSQL position: the writing transaction's id and the row's serial, `<tx>-<serial>`. */
 const POSITION = /^([0-9]{1,20})-([0-9]{1,19})$/;
 
-/** `history`: committed checkpoints after a position, in (tx, serial) order ({@link POSITION}). */
+/** `history`: committed checkpoints after a position (as {@link positionParams} read it), in (tx, serial) order. */
 export async function readLog(
   client: PgQueryable,
   sql: Statements,
-  after: string | null,
+  after: [string | null, string | null],
   instanceId: string | null,
   limit: number | null,
 ): Promise<LoggedCheckpoint[]> {
   const { rows } = await client.query<CheckpointRow<Int8> & { tx: string; position: Int8 }>(sql.selectLog, [
-    ...positionParams(after),
+    ...after,
     instanceId,
     limit,
   ]);

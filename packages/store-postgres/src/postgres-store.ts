@@ -238,10 +238,10 @@ export class PostgresRepository implements Repository {
 
   async history(query?: HistoryQuery): Promise<LoggedCheckpoint[]> {
     const { after, instanceId, limit } = logRead(query);
-    positionParams(after);
+    const from = positionParams(after);
     this.#assertOpen('history');
     if (instanceId !== null && !isStorableText(instanceId)) return [];
-    return this.#snapshot('history', (client) => readLog(client, this.#sql, after, instanceId, limit));
+    return this.#snapshot('history', (client) => readLog(client, this.#sql, from, instanceId, limit));
   }
 
   async delete(instanceId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { InstanceStatus } from '@thresher/checkpoint';
+import type { InstanceStatus, JobRecord } from '@thresher/checkpoint';
 import type { EngineEvent } from '../common/events.js';
 import type { InstanceState } from './state.js';
 
@@ -62,6 +62,11 @@ export const NOTHING_OWED: Obligations = Object.freeze({
   yielded: null,
 }) as Obligations;
 
+/** What tells one dispatch of a job from another: its id and how often it failed (a failure makes a new one). */
+export function dispatchKey(job: Pick<JobRecord, 'id' | 'failures'>): string {
+  return `${job.id}#${job.failures}`;
+}
+
 export function obligationsOf(state: InstanceState): Obligations {
   const { status } = state.instance;
   const running = status === 'running';
@@ -76,7 +81,7 @@ export function obligationsOf(state: InstanceState): Obligations {
           ? state.userTasks.get(wait.taskId)?.transition?.jobId
           : undefined;
     const job = jobId === undefined ? undefined : state.jobs.get(jobId);
-    if (job) jobs.set(`${job.id}#${job.failures}`, job.id);
+    if (job) jobs.set(dispatchKey(job), job.id);
   }
   const messageSubscriptions = new Set<string>();
   if (running) for (const s of state.subscriptions.values()) if (s.kind === 'message') messageSubscriptions.add(s.id);

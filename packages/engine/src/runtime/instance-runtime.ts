@@ -12,7 +12,14 @@ import type { EngineEvent } from '../common/events.js';
 import { listenerOf } from '../core/activities.js';
 import { applyEvents } from '../core/apply.js';
 import type { CoreContext } from '../core/context.js';
-import { type Announcement, type Effect, NOTHING_OWED, type Obligations, obligationsOf } from '../core/effects.js';
+import {
+  type Announcement,
+  dispatchKey,
+  type Effect,
+  NOTHING_OWED,
+  type Obligations,
+  obligationsOf,
+} from '../core/effects.js';
 import { eventId, jobEventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
@@ -296,7 +303,7 @@ export class InstanceRuntime {
       }
       if (effect.type === 'dispatch') {
         const job = this.state.jobs.get(effect.jobId);
-        const known = job !== undefined && before?.jobs.has(`${job.id}#${job.failures}`) === true;
+        const known = job !== undefined && before?.jobs.has(dispatchKey(job)) === true;
         if (job !== undefined && !known) {
           const attempt = job.failures + 1;
           const event: StepEvent = {

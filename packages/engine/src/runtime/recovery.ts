@@ -1,5 +1,5 @@
 import type { EngineParts } from './engine-parts.js';
-import type { HeadUnderLease } from './instances.js';
+import type { HeadUnderLease, Instances } from './instances.js';
 import { isGone } from './owners.js';
 import type { RecoverReport } from './types.js';
 
@@ -37,15 +37,7 @@ export async function recoverInstances(
       if (token !== undefined) heads.push({ stored, token });
     }
     instances.prefetch(heads);
-    for (const instanceId of batch) {
-      try {
-        // One that had ended (another engine ran it to its end meanwhile) is not this engine's to restore.
-        const runtime = await instances.runtime(instanceId);
-        if (!instances.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
-      } catch (error) {
-        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
-      }
-    }
+    for (const instanceId of batch) await restoreInto(instances, instanceId, report);
     instances.dropPrefetched();
     onProgress?.(at + batch.length, ids.length);
   }
@@ -66,14 +58,20 @@ async function takeUpLeftBehind({ leases, instances, repository }: EngineParts, 
   for (;;) {
     const ids = await leases.claimLapsed(RESTORE_BATCH, gone);
     if (ids.length === 0) return;
-    for (const instanceId of ids) {
-      try {
-        const runtime = await instances.runtime(instanceId);
-        if (!instances.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
-      } catch (error) {
-        report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
-      }
-    }
+    for (const instanceId of ids) await restoreInto(instances, instanceId, report);
+  }
+}
+
+/**
+ * Restore one instance, reporting it restored or failed. One that had ended (another engine ran it to its end
+ * meanwhile, or its end was only owed its events and deliveries) is not reported restored.
+ */
+async function restoreInto(instances: Instances, instanceId: string, report: RecoverReport): Promise<void> {
+  try {
+    const runtime = await instances.runtime(instanceId);
+    if (!instances.wasEndedWhenRead(runtime)) report.restored.push(instanceId);
+  } catch (error) {
+    report.failed.push({ instanceId, error: error instanceof Error ? error : new Error(String(error)) });
   }
 }
 
