@@ -482,7 +482,10 @@ export interface Repository {
   renew(lease: Lease, ttlMs: number, now: number): Promise<Lease>;
   /**
    * Give up a held lease: the instance is claimable at once, and the next claim gets a greater token. A
-   * lease no longer held (released, taken over, instance deleted) is a no-op.
+   * lease no longer held (released, taken over, instance deleted) is a no-op. A release records no step, so a
+   * store may commit it without waiting for the disk: visible at once, durable with the store's next durable
+   * write. Lost to a crash of the machine before then, the lease stays held until it lapses or its holder is
+   * known gone, as after a crash right before the release (an ended instance's events are published again).
    */
   release(lease: Lease): Promise<void>;
   /**

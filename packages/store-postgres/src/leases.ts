@@ -11,9 +11,11 @@ import {
   LeaseLostError,
   type PutCheckpoint,
 } from '@thresher/checkpoint';
-import { checkFence, checkRenew } from '@thresher/checkpoint/store-kit';
+import { assertStoreNotUpgraded, checkFence, checkRenew } from '@thresher/checkpoint/store-kit';
+import type { PutFunctionCall } from './checkpoints.js';
 import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
+import { SCHEMA_VERSION } from './migrations.js';
 import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';
 import type { Statements } from './statements.js';
 
@@ -126,4 +128,28 @@ export async function releasesTogether(
     leases.map((lease) => lease.token),
   ]);
   return leases.map(() => undefined);
+}
+
+/**
+ * A release alone, in one statement (`release_leases`, release-function-v10.ts): behind the schema fence as
+ * `call` takes it, committed without waiting for the WAL flush (Repository.release: the next flushed commit
+ * makes it durable).
+ *
+ * @throws StoreUpgradedError (via `assertStoreNotUpgraded`) when a newer build migrated the schema
+ */
+export async function releaseUnflushed(
+  db: PgQueryable,
+  sql: Statements,
+  lease: Lease,
+  call: Pick<PutFunctionCall, 'lockKey' | 'where'>,
+): Promise<void> {
+  const { rows } = await db.query<{ outcome: string; schema_version: number | string }>(sql.releaseUnflushed, [
+    [lease.instanceId],
+    [lease.owner],
+    [lease.token],
+    call.lockKey,
+    SCHEMA_VERSION,
+  ]);
+  if (rows[0]?.outcome === 'upgraded')
+    assertStoreNotUpgraded(call.where, Number(rows[0].schema_version), SCHEMA_VERSION);
 }

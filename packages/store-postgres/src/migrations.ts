@@ -4,6 +4,7 @@ import type { PgClientLike, PgPoolLike } from './driver.js';
 import { PUT_CHECKPOINT_FUNCTION } from './put-function-v5.js';
 import { PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function-v7.js';
 import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-v8.js';
+import { RELEASE_LEASES_FUNCTION } from './release-function-v10.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
@@ -179,6 +180,10 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Held leases only: what leaseOwners reads (the engines a recovery checks for gone ones).
       CREATE INDEX instances_lease_owners ON {schema}.instances (lease_owner) WHERE lease_owner IS NOT NULL;
     `,
+  },
+  {
+    description: 'release_leases: a lone release in one statement, committed without waiting for the flush',
+    sql: RELEASE_LEASES_FUNCTION,
   },
 ];
 

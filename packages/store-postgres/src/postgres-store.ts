@@ -69,7 +69,15 @@ import {
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
-import { claimLeases, type JoinedRelease, joinedRelease, readLease, releasesTogether, renewLease } from './leases.js';
+import {
+  claimLeases,
+  type JoinedRelease,
+  joinedRelease,
+  readLease,
+  releasesTogether,
+  releaseUnflushed,
+  renewLease,
+} from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
@@ -316,10 +324,10 @@ export class PostgresRepository implements Repository {
       await client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
     };
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together,
-    // in one statement.
+    // in one statement. Alone, one fenced statement that needs no flush of its own (Repository.release).
     await this.#grouped('release', {
       key: lease.instanceId,
-      alone: () => this.#fenced(work),
+      alone: () => releaseUnflushed(this.#pool, this.#sql, lease, this.#putCall),
       inBatch: work,
       joinable: joinedRelease(lease),
     });

@@ -192,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(9);
+      expect(SCHEMA_VERSION).toBe(10);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -227,6 +227,29 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       expect(await sql(`SELECT instance_id, seq FROM "${name}".checkpoints`)).toEqual([
         { instance_id: 'order-1', seq: onServer ? '1' : 1 },
       ]);
+    } finally {
+      await counted.close();
+    }
+  });
+});
+
+describe('schema version 10 on the THRESHER_PG_URL server: a lone release in one statement', () => {
+  it('should release alone in one release_leases statement, and refuse it once a newer build recorded its version, releasing nothing', async () => {
+    const name = schema();
+    const counted = await openCountedRepository(name);
+    try {
+      const { repository, statements } = counted;
+      for (const id of ['order-1', 'order-2']) await repository.put(checkpoint(id, 1));
+      const [first, second] = await repository.claim({ owner: 'node-a', ttlMs: 60_000, now: 0, limit: 2 });
+      statements.length = 0;
+
+      await repository.release(first!);
+      expect(statements).toEqual([expect.stringContaining(`"${name}".release_leases(`)]);
+      expect(await repository.lease('order-1')).toBeUndefined();
+
+      await migrateAsANewerBuild(name);
+      expectUpgraded(await refusal(repository.release(second!)), name, 'a release');
+      expect(await repository.lease('order-2')).toEqual(second);
     } finally {
       await counted.close();
     }

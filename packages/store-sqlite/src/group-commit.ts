@@ -7,6 +7,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 interface Pending {
   work: Work;
+  /** Whether its commit waits for the disk; a batch of writes that need not (releases) commits without a sync. */
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -22,6 +24,11 @@ interface Pending {
  *
  * Order is kept: any other operation of the repository first flushes what is queued (`flush`), so a read or a
  * lease change always sees every write issued before it.
+ *
+ * A batch of writes that need no sync of their own (`submit(work, false)`: releases) commits under
+ * `synchronous=NORMAL`: visible at once, and durable with the next synced commit, whose WAL sync covers the
+ * frames before it (WAL mode stays corruption-safe under NORMAL; only those last commits may be lost to a
+ * power cut, never to a killed process).
  */
 export class GroupCommit {
   readonly #alone: SqliteTransaction<[Work], unknown>;
@@ -29,9 +36,20 @@ export class GroupCommit {
   readonly #apart: SqliteTransaction<[Work[]], Outcome[]>;
   #queue: Pending[] = [];
   #scheduled = false;
+  /** Switches the connection to NORMAL for an unsynced batch and back; undefined when it runs NORMAL anyway. */
+  readonly #unsynced: { enter: () => void; leave: () => void } | undefined;
 
   /** `fence` checks the schema (schema-fence.ts); it runs first in every transaction. */
   constructor(db: SqliteDatabase, fence: () => void) {
+    const mode = Number(db.pragma('synchronous', { simple: true }));
+    // 2 is FULL, 3 EXTRA: the levels that sync the WAL at every commit.
+    // Not prepared once: SQLite applies this pragma when it prepares the statement, not when it runs it.
+    if (mode >= 2) {
+      this.#unsynced = {
+        enter: () => db.pragma('synchronous = NORMAL'),
+        leave: () => db.pragma(`synchronous = ${mode}`),
+      };
+    }
     this.#alone = db.transaction((work: Work) => {
       fence();
       return work();
@@ -54,10 +72,13 @@ export class GroupCommit {
     });
   }
 
-  /** Queue a write (statements of the repository); resolves once its transaction committed. */
-  submit<T>(work: () => T): Promise<T> {
+  /**
+   * Queue a write (statements of the repository); resolves once its transaction committed. A write that is not
+   * `durable` needs no sync of its own: with only such writes, the batch commits without one.
+   */
+  submit<T>(work: () => T, durable = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, durable, resolve: resolve as (value: unknown) => void, reject });
       if (this.#scheduled) return;
       this.#scheduled = true;
       setImmediate(() => this.flush());
@@ -70,6 +91,17 @@ export class GroupCommit {
     const pending = this.#queue;
     if (pending.length === 0) return;
     this.#queue = [];
+    const unsynced = this.#unsynced !== undefined && pending.every((write) => !write.durable);
+    if (!unsynced) return this.#commit(pending);
+    this.#unsynced!.enter();
+    try {
+      this.#commit(pending);
+    } finally {
+      this.#unsynced!.leave();
+    }
+  }
+
+  #commit(pending: Pending[]): void {
     if (pending.length === 1) {
       const [only] = pending as [Pending];
       try {

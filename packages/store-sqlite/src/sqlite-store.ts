@@ -277,7 +277,8 @@ export class SqliteRepository implements Repository {
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
       return this.#call('release', () => undefined);
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
-    await this.#grouped('release', () => this.#release(lease));
+    // No sync of its own (Repository.release): the next synced commit makes it durable.
+    await this.#grouped('release', () => this.#release(lease), false);
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -383,10 +384,10 @@ export class SqliteRepository implements Repository {
   }
 
   /** A checkpoint write, committed with the others of this event-loop turn (`GroupCommit`). */
-  async #grouped<T>(operation: string, work: () => T): Promise<T> {
+  async #grouped<T>(operation: string, work: () => T, durable = true): Promise<T> {
     this.#assertOpen(operation);
     try {
-      return await this.#group.submit(work);
+      return await this.#group.submit(work, durable);
     } catch (error) {
       throw this.#classified(operation, error);
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { PutCheckpoint } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupCommit } from '../src/group-commit.js';
 import { createSqliteRepository, SCHEMA_VERSION } from '../src/index.js';
 
 let directory: string;
@@ -194,3 +195,47 @@ async function hundredClaimed() {
 function walFrames(path: string): number {
   return (statSync(`${path}-wal`).size - 32) / (24 + 4096);
 }
+
+describe('the sync a batch waits for', () => {
+  const syncLevel = (db: Database.Database) => Number(db.pragma('synchronous', { simple: true }));
+
+  it('should commit a batch of writes that need no sync of their own under NORMAL, one with any durable write under FULL, and leave the connection FULL', async () => {
+    // given a connection in WAL mode with synchronous=FULL (2), and writes that report the level they ran under
+    const db = new Database(join(directory, 'levels.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    const group = new GroupCommit(db, () => {});
+    const level = () => syncLevel(db);
+
+    // when releases alone, then a release beside a put, are committed
+    const unsynced = await Promise.all([group.submit(level, false), group.submit(level, false)]);
+    const mixed = await Promise.all([group.submit(level, false), group.submit(level)]);
+
+    // then only the batch of unsynced writes ran under NORMAL (1), and the connection is FULL again
+    expect(unsynced).toEqual([1, 1]);
+    expect(mixed).toEqual([2, 2]);
+    expect(syncLevel(db)).toBe(2);
+    db.close();
+  });
+
+  it('should leave a NORMAL connection NORMAL, and restore FULL after an unsynced batch that fails', async () => {
+    const normal = new Database(join(directory, 'normal.db'));
+    normal.pragma('journal_mode = WAL');
+    normal.pragma('synchronous = NORMAL');
+    const relaxed = new GroupCommit(normal, () => {});
+    expect(await relaxed.submit(() => syncLevel(normal), false)).toBe(1);
+    expect(syncLevel(normal)).toBe(1);
+    normal.close();
+
+    const full = new Database(join(directory, 'full.db'));
+    full.pragma('journal_mode = WAL');
+    full.pragma('synchronous = FULL');
+    const group = new GroupCommit(full, () => {});
+    const refused = group.submit(() => {
+      throw new Error('refused');
+    }, false);
+    await expect(refused).rejects.toThrow('refused');
+    expect(syncLevel(full)).toBe(2);
+    full.close();
+  });
+});
