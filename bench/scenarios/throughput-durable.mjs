@@ -90,10 +90,10 @@ export async function run(ctx) {
         thresher: { value: result.instancesPerSecond, unit: '/s' },
         peer: { value: peer?.instancesPerSecond, unit: '/s', what: peerName },
         ratio: ratio(result.instancesPerSecond, peer?.instancesPerSecond),
-        target: sqlite ? { text: '≥ 12×', holds: (r) => r >= 12 } : undefined,
+        target: sqlite ? { text: '≥ 12×', holds: (r) => r >= 12 } : { text: '≥ 8×', holds: (r) => r >= 8 },
         note: sqlite
           ? `the target compares durable Thresher with bpmn-engine in memory (scenario 1); ${result.persistPointsPerInstance.toFixed(1)} persist points per instance (${result.putsPerInstance.toFixed(1)} documents + journal entries)`
-          : undefined,
+          : `${result.persistPointsPerInstance.toFixed(1)} persist points per instance, each a commit of its own: the target needs a put within about ${(1000 / (8 * (peer?.instancesPerSecond ?? Number.NaN) * result.persistPointsPerInstance)).toFixed(2)} ms of the engine's time and the server's, the raw commit's ${(1000 / result.rawCommitsPerSecond).toFixed(2)} ms included`,
       },
       {
         scenario: title,
@@ -110,7 +110,7 @@ export async function run(ctx) {
         target: sqlite ? { text: '≥ 0.6×', holds: (r) => r >= 0.6 } : { text: '≥ 0.5×', holds: (r) => r >= 0.5 },
         note: sqlite
           ? `row size = mean bytes of the measured persist points (documents ${Math.round(result.meanDocumentBytes)} B, journal entries smaller); the same rows in transactions of ${result.rawBatch} commit at ${Math.round(result.rawBatchedRowsPerSecond).toLocaleString('en-US')} rows/s — what group commit reaches when many instances write together (scenario 3); one instance's writes follow each other, one transaction each`
-          : 'no target for PostgreSQL; its limit is measured on the same server, one connection',
+          : 'the limit is measured on the same server, one connection',
       },
     );
   }
