@@ -259,6 +259,39 @@ describe('workers on one store', () => {
     expect(log).toEqual(['b:ship']);
   });
 
+  it('should read the heads of the instances one look claims in one store read, not one read each', async () => {
+    // given five instances parked an hour on a timer by worker a, which then stopped
+    const repository = createMemoryRepository();
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const a = engineOn(repository, clock, recording('a', log));
+    a.startWorker({ pollMs: POLL });
+    await a.deploy(delayed);
+    const ids = await Promise.all(Array.from({ length: 5 }, () => a.start('p')));
+    await until(clock, async () => (await Promise.all(ids.map((id) => repository.lease(id)))).every((l) => !l));
+    await a.close();
+
+    // when worker b, on a store that counts its reads, finds them all due in one look
+    const reads = { get: [] as string[], getMany: [] as string[][] };
+    const counted = new Proxy(repository, {
+      get(target, name, receiver) {
+        if (name === 'get') return (id: string, seq?: number) => (reads.get.push(id), target.get(id, seq));
+        if (name === 'getMany') return (many: string[]) => (reads.getMany.push([...many]), target.getMany(many));
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const b = engineOn(counted, clock, recording('b', log));
+    clock.advance(60 * 60_000);
+    b.startWorker({ pollMs: POLL });
+    await until(clock, async () => (await repository.instances({ status: 'completed' })).length === ids.length);
+
+    // then their heads came in one read, and none was read again on its own to restore it
+    expect(reads.getMany).toEqual([[...ids].sort()]);
+    expect(reads.get.filter((id) => ids.includes(id))).toEqual([]);
+    expect(log.filter((entry) => entry === 'b:ship')).toHaveLength(5);
+    await b.close();
+  });
+
   it('should hand a message to the worker holding its instance, which takes it once', async () => {
     // given worker a holding an instance with a job in flight and a message wait
     const repository = createMemoryRepository();

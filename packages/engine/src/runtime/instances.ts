@@ -19,7 +19,7 @@ import { settledState } from './settle.js';
 import type { SettledOptions, SettledState, WorkerCounts } from './types.js';
 
 /** An instance's latest checkpoint as read while this engine held its lease with `token`. */
-export interface HeadUnderLease {
+interface HeadUnderLease {
   stored: StoredCheckpoint;
   token: number;
 }
@@ -150,9 +150,23 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     return this.endedWhenRead.has(runtime);
   }
 
-  /** Keep heads read in bulk for the next restore of each (see `prefetched`); `dropPrefetched` when done. */
-  prefetch(heads: Iterable<HeadUnderLease>): void {
-    for (const head of heads) this.prefetched.set(head.stored.instanceId, head);
+  /**
+   * Read the heads of those of `instanceIds` this engine holds and has not loaded, in one store read, and keep
+   * each for its next restore (see `prefetched`); `dropPrefetched` when done. Each is used only under the
+   * lease it was read under (its token taken before the read).
+   */
+  async readAhead(instanceIds: readonly string[]): Promise<void> {
+    const { leases, repository } = this.deps;
+    const tokens = new Map<string, number>();
+    for (const id of instanceIds) {
+      const token = leases.tokenOf(id);
+      if (token !== undefined && !this.has(id)) tokens.set(id, token);
+    }
+    if (tokens.size === 0) return;
+    for (const stored of await repository.getMany([...tokens.keys()])) {
+      const token = tokens.get(stored.instanceId);
+      if (token !== undefined) this.prefetched.set(stored.instanceId, { stored, token });
+    }
   }
 
   dropPrefetched(): void {

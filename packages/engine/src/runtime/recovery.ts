@@ -1,5 +1,5 @@
 import type { EngineParts } from './engine-parts.js';
-import type { HeadUnderLease, Instances } from './instances.js';
+import type { Instances } from './instances.js';
 import { isGone } from './owners.js';
 import type { RecoverReport } from './types.js';
 
@@ -28,15 +28,7 @@ export async function recoverInstances(
   for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
     const batch = ids.slice(at, at + RESTORE_BATCH);
     // The heads of those this engine holds in one read, after the claim; the others are read one by one.
-    // Each is used only under the lease it was read under (its token taken before the read).
-    const wanted = batch.filter((id) => held.has(id) && !instances.has(id));
-    const tokens = new Map(wanted.map((id) => [id, leases.tokenOf(id)]));
-    const heads: HeadUnderLease[] = [];
-    for (const stored of await repository.getMany(wanted)) {
-      const token = tokens.get(stored.instanceId);
-      if (token !== undefined) heads.push({ stored, token });
-    }
-    instances.prefetch(heads);
+    await instances.readAhead(batch.filter((id) => held.has(id)));
     for (const instanceId of batch) await restoreInto(instances, instanceId, report);
     instances.dropPrefetched();
     onProgress?.(at + batch.length, ids.length);
@@ -58,7 +50,9 @@ async function takeUpLeftBehind({ leases, instances, repository }: EngineParts, 
   for (;;) {
     const ids = await leases.claimLapsed(RESTORE_BATCH, gone);
     if (ids.length === 0) return;
+    await instances.readAhead(ids);
     for (const instanceId of ids) await restoreInto(instances, instanceId, report);
+    instances.dropPrefetched();
   }
 }
 

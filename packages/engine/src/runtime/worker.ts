@@ -17,6 +17,9 @@ export interface WorkerHost {
    * holds it; rejects when it cannot be restored.
    */
   restore(instanceId: string): Promise<boolean>;
+  /** Read the heads of claimed instances in one store read before they are restored; `doneRestoring` after. */
+  readAhead(instanceIds: string[]): Promise<void>;
+  doneRestoring(): void;
   /** Let the instances in memory take messages handed to them through the store by other engines. */
   takeHandedMessages(): Promise<void>;
   /** Counters the engine keeps: instances ended, let go of when parked, lost to another engine. */
@@ -87,19 +90,24 @@ export class Worker {
     room -= leftBehind.length;
     const due = room > 0 ? await this.host.claimDue(room) : [];
     const found = [...leftBehind, ...due];
-    // Restored side by side; each runs on by itself once restored.
-    await Promise.all(
-      found.map((instanceId) =>
-        this.host.restore(instanceId).then(
-          (restored) => {
-            if (restored) this.own.claimed++;
-          },
-          () => {
-            this.own.failed++;
-          },
+    // One read of their heads, not one each; then restored side by side, and each runs on by itself.
+    try {
+      await this.host.readAhead(found);
+      await Promise.all(
+        found.map((instanceId) =>
+          this.host.restore(instanceId).then(
+            (restored) => {
+              if (restored) this.own.claimed++;
+            },
+            () => {
+              this.own.failed++;
+            },
+          ),
         ),
-      ),
-    );
+      );
+    } finally {
+      this.host.doneRestoring();
+    }
     return found.length > 0 && this.host.active() < this.concurrency;
   }
 }
@@ -136,6 +144,8 @@ export function startEngineWorker(parts: EngineParts, options: WorkerOptions): W
           throw error;
         }
       },
+      readAhead: (instanceIds) => instances.readAhead(instanceIds),
+      doneRestoring: () => instances.dropPrefetched(),
       takeHandedMessages: () => instances.takeHandedMessages(),
       counts: () => ({ ...instances.tally }),
     },
