@@ -275,8 +275,18 @@ describe('workers on one store', () => {
     const reads = { get: [] as string[], getMany: [] as string[][] };
     const counted = new Proxy(repository, {
       get(target, name, receiver) {
-        if (name === 'get') return (id: string, seq?: number) => (reads.get.push(id), target.get(id, seq));
-        if (name === 'getMany') return (many: string[]) => (reads.getMany.push([...many]), target.getMany(many));
+        if (name === 'get') {
+          return (id: string, seq?: number) => {
+            reads.get.push(id);
+            return target.get(id, seq);
+          };
+        }
+        if (name === 'getMany') {
+          return (many: string[]) => {
+            reads.getMany.push([...many]);
+            return target.getMany(many);
+          };
+        }
         return Reflect.get(target, name, receiver);
       },
     });
