@@ -93,7 +93,11 @@ export class GroupCommit {
     this.#queue = [];
     const unsynced = this.#unsynced !== undefined && pending.every((write) => !write.durable);
     if (!unsynced) return this.#commit(pending);
-    this.#unsynced!.enter();
+    try {
+      this.#unsynced!.enter();
+    } catch {
+      return this.#commit(pending); // synced, then: slower, never less durable
+    }
     try {
       this.#commit(pending);
     } finally {
