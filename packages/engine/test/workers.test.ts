@@ -178,6 +178,20 @@ async function parkedCall(worker: boolean) {
   return { repository, clock, a, parent, childId };
 }
 
+/** `count` instances parked an hour on a timer by worker `a`, which then stopped (their leases let go). */
+async function parkedOnTimer(count: number) {
+  const repository = createMemoryRepository();
+  const clock = new VirtualClock();
+  const log: string[] = [];
+  const a = engineOn(repository, clock, recording('a', log));
+  a.startWorker({ pollMs: POLL });
+  await a.deploy(delayed);
+  const ids = await Promise.all(Array.from({ length: count }, () => a.start('p')));
+  await until(clock, async () => (await Promise.all(ids.map((id) => repository.lease(id)))).every((l) => !l));
+  await a.close();
+  return { repository, clock, log, ids };
+}
+
 /**
  * Moves the virtual clock in poll-sized steps until `done` holds, letting each step's work run first: the
  * engine's work on a memory repository is promise continuations (a retirement is one setImmediate away), so
@@ -239,15 +253,8 @@ describe('workers on one store', () => {
 
   it('should wake, on another worker, an instance parked on a timer by a worker that stopped', async () => {
     // given an instance parked an hour on a timer by worker a, which then stopped
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const log: string[] = [];
-    const a = engineOn(repository, clock, recording('a', log));
-    a.startWorker({ pollMs: POLL });
-    await a.deploy(delayed);
-    const id = await a.start('p');
-    await until(clock, async () => (await repository.lease(id)) === undefined);
-    await a.close();
+    const { repository, clock, log, ids } = await parkedOnTimer(1);
+    const id = ids[0]!;
 
     // when worker b runs and the hour passes
     const b = engineOn(repository, clock, recording('b', log));
@@ -261,15 +268,7 @@ describe('workers on one store', () => {
 
   it('should read the heads of the instances one look claims in one store read, not one read each', async () => {
     // given five instances parked an hour on a timer by worker a, which then stopped
-    const repository = createMemoryRepository();
-    const clock = new VirtualClock();
-    const log: string[] = [];
-    const a = engineOn(repository, clock, recording('a', log));
-    a.startWorker({ pollMs: POLL });
-    await a.deploy(delayed);
-    const ids = await Promise.all(Array.from({ length: 5 }, () => a.start('p')));
-    await until(clock, async () => (await Promise.all(ids.map((id) => repository.lease(id)))).every((l) => !l));
-    await a.close();
+    const { repository, clock, log, ids } = await parkedOnTimer(5);
 
     // when worker b, on a store that counts its reads, finds them all due in one look
     const reads = { get: [] as string[], getMany: [] as string[][] };

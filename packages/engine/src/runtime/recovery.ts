@@ -24,11 +24,11 @@ export async function recoverInstances(
   const ids = instanceIds ?? (await runningInstanceIds(parts));
   const report: RecoverReport = { restored: [], failed: [] };
   // One claim per batch, not per instance; those held elsewhere are reported one by one below.
-  const held = await leases.claim(ids.filter((id) => !instances.loaded(id)));
+  await leases.claim(ids.filter((id) => !instances.loaded(id)));
   for (let at = 0; at < ids.length; at += RESTORE_BATCH) {
     const batch = ids.slice(at, at + RESTORE_BATCH);
     // The heads of those this engine holds in one read, after the claim; the others are read one by one.
-    await instances.readAhead(batch.filter((id) => held.has(id)));
+    await instances.readAhead(batch);
     for (const instanceId of batch) await restoreInto(instances, instanceId, report);
     instances.dropPrefetched();
     onProgress?.(at + batch.length, ids.length);
