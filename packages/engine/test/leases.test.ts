@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Handlers, Job } from '../src/api-types.js';
 import { InstanceHeldError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
+import { Leases } from '../src/runtime/leases.js';
 import { simulateCrash } from '../src/testing/crash.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
@@ -332,5 +333,81 @@ describe('two engines on one store', () => {
   it('should refuse a lease time to live that is not a positive integer of milliseconds', () => {
     expect(() => new Engine({ repository: createMemoryRepository(), leaseTtlMs: 0 })).toThrow(RangeError);
     expect(() => new Engine({ repository: createMemoryRepository(), leaseTtlMs: 1.5 })).toThrow(/leaseTtlMs/);
+  });
+});
+
+describe('renewing the leases held', () => {
+  /** A memory store holding instance `order-1`, whose renewals wait for `renewals` to open. */
+  async function storeWithSlowRenewals(renewals: Gate): Promise<Repository> {
+    const inner = createMemoryRepository();
+    await inner.put({
+      instanceId: 'order-1',
+      seq: 1,
+      parentSeq: null,
+      schema: 1,
+      definitionDigest: 'definition-digest',
+      digest: 'digest-1',
+      bytes: new TextEncoder().encode('order-1'),
+      meta: {
+        status: 'running',
+        processId: 'p',
+        definitionId: 'd',
+        businessKey: null,
+        parentId: null,
+        callNodeId: null,
+        dueAt: null,
+        subscriptions: [],
+      },
+    });
+    return new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property !== 'renew') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<Repository['renew']>) => {
+          renewals.arrive();
+          await renewals.promise;
+          return target.renew(...args);
+        };
+      },
+    });
+  }
+
+  it('should not report as lost a lease let go of while its renewal waited, which the store committed first', async () => {
+    // given a renewal of a held lease waiting in the store's queue
+    const renewals = gate();
+    const repository = await storeWithSlowRenewals(renewals);
+    const leases = new Leases(repository, new VirtualClock().view(), 'node-a', 30_000);
+    expect(await leases.claim(['order-1'])).toEqual(new Set(['order-1']));
+    const renewing = leases.renewAll();
+    await renewals.reached;
+
+    // when the instance's lease is released meanwhile, and the renewal then finds no lease
+    await leases.release('order-1');
+    renewals.open();
+
+    // then nothing was lost: the lease was let go of
+    expect(await renewing).toEqual([]);
+    expect(await repository.lease('order-1')).toBeUndefined();
+  });
+
+  it('should report a lease another engine took while its renewal waited', async () => {
+    // given a renewal of a held lease waiting in the store's queue
+    const renewals = gate();
+    const repository = await storeWithSlowRenewals(renewals);
+    const clock = new VirtualClock();
+    const leases = new Leases(repository, clock.view(), 'node-a', 30_000);
+    await leases.claim(['order-1']);
+    const renewing = leases.renewAll();
+    await renewals.reached;
+
+    // when another engine takes the instance over once the lease lapsed
+    clock.advance(60_000);
+    const taken = await repository.claim({ owner: 'node-b', ttlMs: 30_000, now: clock.now(), limit: 1 });
+    expect(taken).toHaveLength(1);
+    renewals.open();
+
+    // then the loss is reported, and the lease is no longer held here
+    const lost = await renewing;
+    expect(lost).toEqual([{ instanceId: 'order-1', error: expect.any(LeaseLostError) }]);
+    expect(leases.holds('order-1')).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
-import type { PgClientLike } from './driver.js';
+import type { PgClientLike, PgQueryable } from './driver.js';
 
-/** A checkpoint write as the group commit runs it: on its own, or inside a batch's transaction. */
-export interface GroupedWrite<T, J extends Joinable = Joinable> {
+/**
+ * A checkpoint write as the group commit runs it: on its own, or inside a batch's transaction; `C` is what a
+ * batch runs on (a connection with its transaction open, by default).
+ */
+export interface GroupedWrite<T, J extends Joinable = Joinable, C extends PgQueryable = PgClientLike> {
   /** The instance it writes: a batch split into lanes keeps all the writes of one instance in one, in order. */
   readonly key: string;
   /**
@@ -10,7 +13,7 @@ export interface GroupedWrite<T, J extends Joinable = Joinable> {
    */
   alone(): Promise<T>;
   /** Run inside the batch's open (fenced) transaction, which commits it with the others. */
-  inBatch(client: PgClientLike): Promise<T>;
+  inBatch(client: C): Promise<T>;
   /** Set on a write that can share one statement with its neighbours in a batch (a put): what the joint runs. */
   joinable?: J;
 }
@@ -19,21 +22,22 @@ export interface GroupedWrite<T, J extends Joinable = Joinable> {
 export interface Joinable {
   readonly key: string;
   readonly bytes: number;
-  /** What it does (a put, a release): a run joins writes of one kind, which share a statement. */
-  readonly kind?: string;
 }
 
 /**
  * Runs consecutive joinable writes of a batch, each of another instance, in one statement (one round trip),
  * inside the batch's transaction and in their order; answers each write's value, in that order.
  */
-export type Joint<J extends Joinable> = (client: PgClientLike, writes: J[]) => Promise<unknown[]>;
+export type Joint<J extends Joinable, C extends PgQueryable = PgClientLike> = (
+  client: C,
+  writes: J[],
+) => Promise<unknown[]>;
 
 /** Most bytes of documents in one joint statement, so that a batch of large ones stays far below a message's 1 GB. */
 export const JOINT_BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 
-interface Pending<J extends Joinable> {
-  write: GroupedWrite<unknown, J>;
+interface Pending<J extends Joinable, C extends PgQueryable> {
+  write: GroupedWrite<unknown, J, C>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -50,8 +54,8 @@ interface Pending<J extends Joinable> {
  * connection) — nothing of it is stored, and each write runs again alone, so one write's trouble never
  * fails the others.
  */
-export class PgGroupCommit<J extends Joinable = Joinable> {
-  #queue: Pending<J>[] = [];
+export class PgGroupCommit<J extends Joinable = Joinable, C extends PgQueryable = PgClientLike> {
+  #queue: Pending<J, C>[] = [];
   #draining: Promise<void> | undefined;
 
   /**
@@ -59,11 +63,11 @@ export class PgGroupCommit<J extends Joinable = Joinable> {
    * together; without it, each runs `inBatch`.
    */
   constructor(
-    private readonly transaction: <T>(work: (client: PgClientLike) => Promise<T>) => Promise<T>,
-    private readonly joint?: Joint<J>,
+    private readonly transaction: <T>(work: (client: C) => Promise<T>) => Promise<T>,
+    private readonly joint?: Joint<J, C>,
   ) {}
 
-  submit<T>(write: GroupedWrite<T, J>): Promise<T> {
+  submit<T>(write: GroupedWrite<T, J, C>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
       this.#kick();
@@ -94,11 +98,11 @@ export class PgGroupCommit<J extends Joinable = Joinable> {
   }
 
   /** One lane of a batch: its transaction, or its one write alone. */
-  #lane(lane: Pending<J>[]): Promise<void> {
+  #lane(lane: Pending<J, C>[]): Promise<void> {
     return lane.length === 1 ? this.#alone(lane[0]!) : this.#together(lane);
   }
 
-  async #alone(pending: Pending<J>): Promise<void> {
+  async #alone(pending: Pending<J, C>): Promise<void> {
     try {
       pending.resolve(await pending.write.alone());
     } catch (error) {
@@ -106,7 +110,7 @@ export class PgGroupCommit<J extends Joinable = Joinable> {
     }
   }
 
-  async #together(batch: Pending<J>[]): Promise<void> {
+  async #together(batch: Pending<J, C>[]): Promise<void> {
     const writes = batch.map(({ write }) => write);
     let values: unknown[];
     try {
@@ -161,7 +165,7 @@ export function lanesOf<W>(batch: readonly W[], keyOf: (write: W) => string): W[
 }
 
 /**
- * A batch's writes cut into runs, in order: consecutive joinable writes of one kind share a run (one
+ * A batch's writes cut into runs, in order: consecutive joinable writes share a run (one
  * statement) until one writes an instance the run already writes — the joint settles a put left to the full
  * rules after its statement, so a later put of that instance must not be in it — or the documents would pass
  * {@link JOINT_BYTES_PER_STATEMENT}; any other write is a run of its own, so it keeps its place.
@@ -184,8 +188,7 @@ export function statementRuns<W extends { joinable?: Joinable }>(writes: readonl
       runs.push([write]);
       continue;
     }
-    const other = run.length > 0 && run[0]!.joinable!.kind !== joinable.kind;
-    if (other || keys.has(joinable.key) || (run.length > 0 && bytes + joinable.bytes > JOINT_BYTES_PER_STATEMENT)) {
+    if (keys.has(joinable.key) || (run.length > 0 && bytes + joinable.bytes > JOINT_BYTES_PER_STATEMENT)) {
       cut();
     }
     run.push(write);

@@ -103,35 +103,18 @@ export async function renewLease(
   return new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'the lease changed while it was renewed');
 }
 
-/** A release as the group commit joins it with its neighbours (`releasesTogether`). */
+/** A release as the release queue joins it with its neighbours (`releaseUnflushed` of them all). */
 export interface JoinedRelease extends Joinable {
-  readonly kind: 'release';
   readonly lease: Lease;
 }
 
 export function joinedRelease(lease: Lease): JoinedRelease {
-  return { kind: 'release', key: lease.instanceId, bytes: 0, lease };
+  return { key: lease.instanceId, bytes: 0, lease };
 }
 
 /**
- * Releases of different instances in one statement, inside a batch's transaction: each clears its instance's
- * lease only while that lease is the one it names (owner and token), as `release` alone does.
- */
-export async function releasesTogether(
-  client: PgQueryable,
-  sql: Statements,
-  leases: readonly Lease[],
-): Promise<undefined[]> {
-  await client.query(sql.releaseLeases, [
-    leases.map((lease) => lease.instanceId),
-    leases.map((lease) => lease.owner),
-    leases.map((lease) => lease.token),
-  ]);
-  return leases.map(() => undefined);
-}
-
-/**
- * A release alone, in one statement (`release_leases`, release-function-v10.ts): behind the schema fence as
+ * Releases of different instances in one statement (`release_leases`, release-function-v10.ts), each clearing
+ * its instance's lease only while that lease is the one it names (owner and token): behind the schema fence as
  * `call` takes it, committed without waiting for the WAL flush (Repository.release: the next flushed commit
  * makes it durable).
  *
@@ -140,16 +123,17 @@ export async function releasesTogether(
 export async function releaseUnflushed(
   db: PgQueryable,
   sql: Statements,
-  lease: Lease,
+  leases: readonly Lease[],
   call: Pick<PutFunctionCall, 'lockKey' | 'where'>,
-): Promise<void> {
+): Promise<undefined[]> {
   const { rows } = await db.query<{ outcome: string; schema_version: number | string }>(sql.releaseUnflushed, [
-    [lease.instanceId],
-    [lease.owner],
-    [lease.token],
+    leases.map((lease) => lease.instanceId),
+    leases.map((lease) => lease.owner),
+    leases.map((lease) => lease.token),
     call.lockKey,
     SCHEMA_VERSION,
   ]);
   if (rows[0]?.outcome === 'upgraded')
     assertStoreNotUpgraded(call.where, Number(rows[0].schema_version), SCHEMA_VERSION);
+  return leases.map(() => undefined);
 }

@@ -65,19 +65,12 @@ import {
   openPool,
   type PgClientLike,
   type PgPoolLike,
+  type PgQueryable,
   type PostgresRepositoryOptions,
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
-import {
-  claimLeases,
-  type JoinedRelease,
-  joinedRelease,
-  readLease,
-  releasesTogether,
-  releaseUnflushed,
-  renewLease,
-} from './leases.js';
+import { claimLeases, type JoinedRelease, joinedRelease, readLease, releaseUnflushed, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
@@ -149,24 +142,30 @@ export class PostgresRepository implements Repository {
   readonly #begin: string;
   /** How the common put calls `put_checkpoint`: its statements, and the schema fence as it takes it. */
   readonly #putCall: PutFunctionCall;
-  /**
-   * Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined and
-   * releases joined.
-   */
-  readonly #group = new PgGroupCommit<JoinedPut | JoinedRelease>(
+  /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined. */
+  readonly #group = new PgGroupCommit<JoinedPut>(
     (work) => this.#fenced(work),
     (client, run) =>
-      run[0]!.kind === 'put'
-        ? putsTogether(
-            client,
-            this.#sql,
-            (run as JoinedPut[]).map(({ checkpoint }) => checkpoint),
-          )
-        : releasesTogether(
-            client,
-            this.#sql,
-            (run as JoinedRelease[]).map(({ lease }) => lease),
-          ),
+      putsTogether(
+        client,
+        this.#sql,
+        run.map(({ checkpoint }) => checkpoint),
+      ),
+  );
+  /**
+   * Releases waiting together, in one unflushed statement of their own. A queue apart from the writes': a
+   * release follows its instance's last write (the engine claims again only once it finished), so nothing
+   * orders it with other instances' writes, and the next instance's first put need not wait behind it.
+   */
+  readonly #releases = new PgGroupCommit<JoinedRelease, PgQueryable>(
+    (work) => work(this.#pool),
+    (db, run) =>
+      releaseUnflushed(
+        db,
+        this.#sql,
+        run.map(({ lease }) => lease),
+        this.#putCall,
+      ),
   );
   #closed = false;
 
@@ -320,17 +319,16 @@ export class PostgresRepository implements Repository {
   async release(lease: Lease): Promise<void> {
     this.#assertOpen('release');
     if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;
-    const work = async (client: PgClientLike) => {
-      await client.query(this.#sql.releaseLease, [lease.instanceId, lease.owner, lease.token]);
-    };
-    // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together,
-    // in one statement. Alone, one fenced statement that needs no flush of its own (Repository.release).
-    await this.#grouped('release', {
-      key: lease.instanceId,
-      alone: () => releaseUnflushed(this.#pool, this.#sql, lease, this.#putCall),
-      inBatch: work,
-      joinable: joinedRelease(lease),
-    });
+    // Releases issued together (an engine letting go of thousands of instances at close) share one statement.
+    const alone = (db: PgQueryable) => releaseUnflushed(db, this.#sql, [lease], this.#putCall).then(() => undefined);
+    await this.#call('release', () =>
+      this.#releases.submit({
+        key: lease.instanceId,
+        alone: () => alone(this.#pool),
+        inBatch: alone,
+        joinable: joinedRelease(lease),
+      }),
+    );
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -405,7 +403,7 @@ export class PostgresRepository implements Repository {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#group.idle();
+    await Promise.all([this.#group.idle(), this.#releases.idle()]);
     if (this.#owned) await this.#call('close', () => this.#pool.end(), true);
   }
 
@@ -418,7 +416,7 @@ export class PostgresRepository implements Repository {
   }
 
   /** A checkpoint write, committed with the others waiting at the same time, or alone (`PgGroupCommit`). */
-  #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut | JoinedRelease>): Promise<T> {
+  #grouped<T>(operation: string, write: GroupedWrite<T, JoinedPut>): Promise<T> {
     return this.#call(operation, () => this.#group.submit(write));
   }
 

@@ -14,12 +14,11 @@ import type { Statements } from './statements.js';
 
 /** A put as the group commit joins it with its neighbours: its instance and document size, and the put. */
 export interface JoinedPut extends Joinable {
-  readonly kind: 'put';
   readonly checkpoint: PutCheckpoint;
 }
 
 export function joinedPut(checkpoint: PutCheckpoint): JoinedPut {
-  return { kind: 'put', key: checkpoint.instanceId, bytes: checkpoint.bytes.byteLength, checkpoint };
+  return { key: checkpoint.instanceId, bytes: checkpoint.bytes.byteLength, checkpoint };
 }
 
 /** `put` by the full rules (`putCheckpoint`, then its claim or release), in the caller's fenced transaction. */

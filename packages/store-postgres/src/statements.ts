@@ -184,13 +184,9 @@ export function statements(s: string) {
       WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,
     releaseLease: `UPDATE ${s}.instances SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
       WHERE instance_id = $1 AND lease_owner = $2 AND lease_token = $3`,
-    // A lone release in one statement, fenced, committed without waiting for the flush (release-function-v10.ts).
+    // Releases in one statement, fenced, committed without waiting for the flush (release-function-v10.ts).
     releaseUnflushed: `SELECT outcome, schema_version FROM ${s}.release_leases($1::text[], $2::text[], $3::bigint[],
       $4::text, $5::integer)`,
-    // Releases of a batch in one statement: ids $1, owners $2 and tokens $3, one element per release.
-    releaseLeases: `UPDATE ${s}.instances AS i SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-      FROM unnest($1::text[], $2::text[], $3::bigint[]) AS r(instance_id, owner, token)
-      WHERE i.instance_id = r.instance_id AND i.lease_owner = r.owner AND i.lease_token = r.token`,
 
     // Names the partial index's conditions, so instances_due serves it.
     selectDueTimers: `SELECT instance_id, due_at FROM ${s}.instances

@@ -62,8 +62,14 @@ export interface CountedRepository {
   close(): Promise<void>;
 }
 
-/** A repository in `schema` on this file's backend, on a pool that records every statement it sends. */
-export async function openCountedRepository(schema: string): Promise<CountedRepository> {
+/**
+ * A repository in `schema` on this file's backend, on a pool that records every statement it sends; `before`,
+ * when given, is awaited before each statement goes (a test holds one there).
+ */
+export async function openCountedRepository(
+  schema: string,
+  options: { before?: (text: string) => Promise<void> } = {},
+): Promise<CountedRepository> {
   let inner: PgPoolLike;
   if (PG_URL === undefined) {
     inner = pglitePool(await sharedPGlite());
@@ -74,18 +80,17 @@ export async function openCountedRepository(schema: string): Promise<CountedRepo
   }
   const statements: string[] = [];
   const record = (text: string) => statements.push(text.replace(/\s+/g, ' ').trim());
+  const { before } = options;
+  const send = <T>(text: string, query: () => Promise<T>): Promise<T> => {
+    record(text);
+    return before ? before(text).then(query) : query();
+  };
   const pool: PgPoolLike = {
-    query: (text, values) => {
-      record(text);
-      return inner.query(text, values);
-    },
+    query: (text, values) => send(text, () => inner.query(text, values)),
     async connect() {
       const client = await inner.connect();
       return {
-        query: (text, values) => {
-          record(text);
-          return client.query(text, values);
-        },
+        query: (text, values) => send(text, () => client.query(text, values)),
         release: (error) => client.release(error),
       };
     },

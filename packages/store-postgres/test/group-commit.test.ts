@@ -207,11 +207,4 @@ describe('PostgreSQL group commit', () => {
 
     expect(statementRuns(writes)).toEqual([[writes[0], writes[1]], [writes[2]], [writes[3]]]);
   });
-
-  it('should join only writes of one kind in a statement, in their order', () => {
-    const of = (kind: string, key: string) => ({ joinable: { kind, key, bytes: 1 } });
-    const writes = [of('put', 'a'), of('put', 'b'), of('release', 'c'), of('release', 'd'), of('put', 'e')];
-
-    expect(statementRuns(writes)).toEqual([[writes[0], writes[1]], [writes[2], writes[3]], [writes[4]]]);
-  });
 });

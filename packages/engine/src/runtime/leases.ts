@@ -26,6 +26,11 @@ export class Leases {
    * that holder's last write announced may not have been published.
    */
   private readonly overtaken = new Set<string>();
+  /**
+   * Losses a renewal met while this engine still held the lease. A store may commit a release before a renewal
+   * issued earlier (PostgreSQL queues releases apart), which then finds no lease: no loss of a lease let go of.
+   */
+  private readonly lostWhileHeld = new WeakSet<LeaseLostError>();
 
   constructor(
     private readonly repository: Repository,
@@ -141,7 +146,9 @@ export class Leases {
     await Promise.all(
       [...this.held.values()].map((lease) =>
         this.renew(lease, now).catch((error: unknown) => {
-          if (error instanceof LeaseLostError) lost.push({ instanceId: lease.instanceId, error });
+          if (error instanceof LeaseLostError && this.lostWhileHeld.has(error)) {
+            lost.push({ instanceId: lease.instanceId, error });
+          }
         }),
       ),
     );
@@ -197,6 +204,7 @@ export class Leases {
     } catch (error) {
       if (error instanceof LeaseLostError && this.held.get(lease.instanceId)?.token === lease.token) {
         this.held.delete(lease.instanceId);
+        this.lostWhileHeld.add(error);
       }
       throw error;
     }
