@@ -143,8 +143,23 @@ export function readCheckpoint(sql: Statements, instanceId: string, seq?: number
 
 /** `getMany`: the latest checkpoint of each distinct id of `instanceIds`, in their order, missing ones left out. */
 export function readLatest(sql: Statements, instanceIds: readonly string[]): StoredCheckpoint[] {
-  const rows = sql.selectLatestOfMany.all({ ids: JSON.stringify(instanceIds) }) as CheckpointWithWriteRow[];
-  return toStoredCheckpointsFromJoined(rows);
+  const rows = sql.selectLatestOfMany.all({ ids: JSON.stringify(instanceIds) }) as PlacedRow[];
+  return toStoredCheckpointsFromJoined(inIdsOrder(rows));
+}
+
+/** A row of `selectLatestOfMany`: its id's place among the ids asked for, and its journal entry's (none: null). */
+export type PlacedRow = CheckpointWithWriteRow & { at: number; ord: number | null };
+
+/**
+ * The rows in the ids' order, each checkpoint's journal entries in filing order: as they came when they already
+ * are (the plan's order, which SQL does not promise), else sorted.
+ */
+export function inIdsOrder(rows: PlacedRow[]): PlacedRow[] {
+  const before = (a: PlacedRow, b: PlacedRow) => a.at - b.at || (a.ord ?? -1) - (b.ord ?? -1);
+  for (let index = 1; index < rows.length; index++) {
+    if (before(rows[index - 1]!, rows[index]!) > 0) return [...rows].sort(before);
+  }
+  return rows;
 }
 
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */

@@ -74,13 +74,14 @@ export const SQL = {
     `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
   ),
   selectAtSeq: checkpointWithWrites(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`),
-  // The latest checkpoint of each id of @ids (a JSON array of distinct ids) with its journal, in the ids' order.
-  selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value
+  // The latest checkpoint of each id of @ids (a JSON array of distinct ids) with its journal, each row with its
+  // id's place (at) and its entry's (ord). No ORDER BY: SQLite would sort every row, documents and all, in a
+  // temporary b-tree (~30% of the read), while its plan already yields them in that order; `inIdsOrder` checks.
+  selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value, j.key AS at, w.ord
     FROM json_each(@ids) AS j
     JOIN checkpoints c ON c.instance_id = j.value
       AND c.seq = (SELECT MAX(seq) FROM checkpoints m WHERE m.instance_id = j.value)
-    LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq
-    ORDER BY j.key, w.ord`,
+    LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq`,
   // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
   // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
   selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints

@@ -14,6 +14,7 @@ import {
   type SqliteRepository,
   type SqliteRepositoryOptions,
 } from '../src/index.js';
+import { inIdsOrder, type PlacedRow } from '../src/checkpoints.js';
 import { CREATE_TOKEN_BLOCK } from '../src/leases.js';
 import { SQL } from '../src/statements.js';
 
@@ -578,6 +579,40 @@ function startWriter(script: string, path: string, name: string, increments: num
   });
   return { ready, go: () => child.stdin.end('go\n'), done };
 }
+
+describe('getMany rows', () => {
+  const row = (at: number, ord: number | null): PlacedRow => ({
+    instance_id: `order-${at}`,
+    seq: 1,
+    parent_seq: null,
+    schema: 1,
+    definition_digest: 'definition-digest',
+    digest: `digest-${at}`,
+    document: utf8('{}'),
+    task_id: ord === null ? null : 'task',
+    idx: ord,
+    value: ord === null ? null : utf8('v'),
+    at,
+    ord,
+  });
+
+  it('should keep rows that came in the order asked as they are, without sorting them', () => {
+    const rows = [row(0, 0), row(0, 1), row(1, null), row(2, 0)];
+
+    expect(inIdsOrder(rows)).toBe(rows);
+  });
+
+  it('should put rows that came in another order in the order asked, each journal in filing order', () => {
+    const rows = [row(2, 0), row(0, 1), row(1, null), row(0, 0)];
+
+    expect(inIdsOrder(rows).map(({ at, ord }) => [at, ord])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, null],
+      [2, 0],
+    ]);
+  });
+});
 
 describe('SqliteRepository across processes', () => {
   it.skipIf(!existsSync(DIST))(
