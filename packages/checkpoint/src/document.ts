@@ -5,7 +5,7 @@ import { migrateToCurrent } from './migrations.js';
 import type { CheckpointBody, CheckpointDocument } from './types.js';
 
 /** The schema this build writes. Every change to the body bumps it and adds a migration. */
-export const CURRENT_SCHEMA = 12;
+export const CURRENT_SCHEMA = 13;
 
 /** A document before it is sealed with its digest. */
 export type UnsealedCheckpoint = Omit<CheckpointDocument, 'digest' | 'schema'>;

@@ -56,6 +56,7 @@ export {
   schema9to10,
   schema10to11,
   schema11to12,
+  schema12to13,
 } from './migrations.js';
 export type {
   BufferedMessage,

@@ -112,6 +112,16 @@ export function schema11to12(document: Record<string, unknown>): Record<string, 
 }
 
 /**
+ * Schema 13 keeps a step's touchpoint events without what the process's touchpoint plan gives back:
+ * `touchpoints.planned` without its list, `touchpoint.updated` with its touchpoint's `progress` in place of the
+ * whole `touchpoint`. A schema-12 document keeps them whole, which schema 13 still reads (published as kept),
+ * so nothing changes.
+ */
+export function schema12to13(document: Record<string, unknown>): Record<string, unknown> {
+  return { ...document };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -127,6 +137,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema9to10,
   schema10to11,
   schema11to12,
+  schema12to13,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

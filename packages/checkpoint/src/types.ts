@@ -564,7 +564,9 @@ export interface CheckpointBody {
    * instance id and time the document holds already (`instanceId`, `capturedAt`): an id that begins with the
    * instance's id is kept from the `:` after it. A `track.entered` or `track.left` event, the most frequent, is
    * its relative id alone (`:<scope>:<element>:<attempt>:<track>:entered|left`), which says all its fields.
-   * Published once the checkpoint is durable, and published again by an engine that takes the instance over
+   * Since schema 13 a touchpoint event leaves out what the process's touchpoint plan gives back:
+   * `touchpoints.planned` has no list (every touchpoint `ahead`), `touchpoint.updated` has its touchpoint's
+   * `progress` (the fields the plan's entry has not) instead of the `touchpoint`. Published once the checkpoint is durable, and published again by an engine that takes the instance over
    * from a holder that stopped. Absent when it announced none. @since schema 12
    */
   events?: (StepEvent | string)[];

@@ -1,4 +1,5 @@
 import {
+  type CheckpointDocument,
   encodeValue,
   type InstanceQuery,
   type InstanceSummary,
@@ -303,7 +304,10 @@ export class Engine {
    * their checkpoints are pruned or deleted.
    */
   events(query?: EventsQuery): Promise<LoggedEvent[]> {
-    return readEvents(this.repository, query);
+    // A stored touchpoint event leaves out what its process's plan gives back: that process, as restore pins it.
+    const planOf = async (document: CheckpointDocument) =>
+      processPlan(await this.parts.definitions.pinnedProcess({ instance: document.body.instance })).list;
+    return readEvents(this.repository, planOf, query);
   }
 
   /** Instances in the repository, by what it indexes. */

@@ -134,4 +134,42 @@ describe('events at least once, across kills', () => {
     await expect(engine.events({ after: 'nonsense' })).rejects.toMatchObject({ code: 'THRESHER_INVALID_ARGUMENT' });
     await expect(engine.events({ limit: 0 })).rejects.toMatchObject({ code: 'THRESHER_INVALID_ARGUMENT' });
   });
+
+  it('should keep touchpoint events without what the plan gives back, and publish them whole, read back by an engine that never deployed the model too', async () => {
+    // given an instance run to its end, its events recorded as published
+    const repository = createMemoryRepository();
+    const { engine, events } = recording(repository, new VirtualClock());
+    opened.push(engine);
+    await engine.deploy(model);
+    const id = await engine.start('p');
+    await drive(engine, id);
+
+    // then its checkpoints keep the plan out of its touchpoint events
+    const kept = (await repository.list(id)).flatMap(
+      ({ bytes }) =>
+        (JSON.parse(new TextDecoder().decode(bytes)) as { body: { events?: unknown[] } }).body.events ?? [],
+    );
+    const keptOf = (type: string) =>
+      kept.filter((event): event is Record<string, unknown> => (event as { type?: string }).type === type);
+    expect(keptOf('touchpoints.planned')).toEqual([{ id: ':touchpoints.planned', type: 'touchpoints.planned' }]);
+    expect(keptOf('touchpoint.updated').length).toBeGreaterThan(1);
+    for (const event of keptOf('touchpoint.updated')) {
+      expect(event).not.toHaveProperty('touchpoint');
+      expect(Object.keys(event.progress as object).sort()).toEqual(
+        ['answeredAt', 'askedAt', 'attempts', 'pauses', 'responseS', 'revision', 'state'].sort(),
+      );
+    }
+    // and published them whole: the plan's entry with the progress
+    const updated = events.filter((event) => event.type === 'touchpoint.updated');
+    expect(updated.map((event) => event.touchpoint)).toContainEqual(
+      expect.objectContaining({ elementId: 'u', elementType: 'userTask', position: '/u', state: 'now' }),
+    );
+    const planned = events.find((event) => event.type === 'touchpoints.planned');
+    expect(planned?.touchpoints).toEqual(await engine.plannedTouchpoints('p'));
+
+    // when an engine that never deployed the model reads them back from the store, then they are the same
+    const reader = new Engine({ repository });
+    opened.push(reader);
+    expect((await reader.events()).map(({ event }) => event)).toEqual(events);
+  });
 });

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CURRENT_SCHEMA, createMemoryRepository, type Variables } from '@thresher/checkpoint';
+import { CURRENT_SCHEMA, createMemoryRepository, type Repository, type Variables } from '@thresher/checkpoint';
 import stringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../src/api-types.js';
@@ -37,6 +37,41 @@ const examples = readdirSync(frozenRoot, { withFileTypes: true })
 
 const bytes = (value: unknown) => new Uint8Array(Buffer.from(stringify(value), 'utf8'));
 
+/** A repository holding the frozen document, its journal and its deployment, as an older build left them. */
+async function holding(example: FrozenExample): Promise<Repository> {
+  const { checkpoint, deployment } = example;
+  const repository = createMemoryRepository();
+  await repository.putDeployment({ ...deployment, deployedAt: 0 });
+  await repository.put({
+    instanceId: checkpoint.instanceId,
+    seq: checkpoint.seq,
+    // The first checkpoint this store holds of the instance: imported without its history.
+    parentSeq: null,
+    schema: checkpoint.schema,
+    definitionDigest: checkpoint.definitionDigest,
+    digest: checkpoint.digest,
+    bytes: bytes(checkpoint.document),
+    meta: {
+      status: 'running',
+      processId: 'order-fulfilment',
+      definitionId: deployment.definitionId,
+      businessKey: null,
+      parentId: null,
+      callNodeId: null,
+      dueAt: null,
+      subscriptions: [],
+    },
+  });
+  if (checkpoint.writes.length > 0) {
+    await repository.putWrites(
+      checkpoint.instanceId,
+      checkpoint.seq,
+      checkpoint.writes.map((write) => ({ taskId: write.taskId, index: write.index, value: bytes(write.value) })),
+    );
+  }
+  return repository;
+}
+
 describe('frozen checkpoints of every schema ever written', () => {
   it('should have examples of every schema older than the current one', () => {
     const schemas = new Set(examples.map(([name]) => Number(name.slice(1, name.indexOf('/')))));
@@ -46,36 +81,8 @@ describe('frozen checkpoints of every schema ever written', () => {
   it.each(examples)('should restore %s with this build and run it to completion', async (_, file) => {
     // given a repository holding the frozen document, its journal and its deployment, as an older build left them
     const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
-    const { checkpoint, deployment } = example;
-    const repository = createMemoryRepository();
-    await repository.putDeployment({ ...deployment, deployedAt: 0 });
-    await repository.put({
-      instanceId: checkpoint.instanceId,
-      seq: checkpoint.seq,
-      // The first checkpoint this store holds of the instance: imported without its history.
-      parentSeq: null,
-      schema: checkpoint.schema,
-      definitionDigest: checkpoint.definitionDigest,
-      digest: checkpoint.digest,
-      bytes: bytes(checkpoint.document),
-      meta: {
-        status: 'running',
-        processId: 'order-fulfilment',
-        definitionId: deployment.definitionId,
-        businessKey: null,
-        parentId: null,
-        callNodeId: null,
-        dueAt: null,
-        subscriptions: [],
-      },
-    });
-    if (checkpoint.writes.length > 0) {
-      await repository.putWrites(
-        checkpoint.instanceId,
-        checkpoint.seq,
-        checkpoint.writes.map((write) => ({ taskId: write.taskId, index: write.index, value: bytes(write.value) })),
-      );
-    }
+    const { checkpoint } = example;
+    const repository = await holding(example);
     const { default: handlers } = (await import(new URL(example.handlers, root).href)) as { default: Handlers };
     const calls: string[] = [];
     const counted: Handlers = Object.fromEntries(
@@ -114,4 +121,33 @@ describe('frozen checkpoints of every schema ever written', () => {
     }
     await engine.close();
   });
+
+  /** A frozen document's touchpoint events that keep their touchpoint whole (schema 12 wrote no other). */
+  const wholeTouchpointEvents = (file: URL) => {
+    const document = (JSON.parse(readFileSync(file, 'utf8')) as FrozenExample).checkpoint.document;
+    return ((document as { body: { events?: unknown[] } }).body.events ?? []).filter(
+      (event): event is { id: string; touchpoint: unknown } =>
+        typeof event === 'object' && event !== null && 'touchpoint' in event,
+    );
+  };
+
+  it.each(examples.filter(([name, file]) => name.startsWith('v12/') && wholeTouchpointEvents(file).length > 0))(
+    'should publish the touchpoint events %s keeps as schema 12 kept them: touchpoints whole',
+    async (_, file) => {
+      // given a schema-12 document, whose touchpoint events hold whole touchpoints
+      const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
+      const engine = new Engine({ repository: await holding(example) });
+
+      // when this build reads them back
+      const logged = await engine.events({ instanceId: example.checkpoint.instanceId });
+
+      // then each is published with the touchpoint it kept
+      for (const stored of wholeTouchpointEvents(file)) {
+        const published = logged.find(({ event }) => event.id === `${example.checkpoint.instanceId}${stored.id}`);
+        expect(published?.event).toMatchObject({ touchpoint: stored.touchpoint });
+        expect(published?.event).not.toHaveProperty('progress');
+      }
+      await engine.close();
+    },
+  );
 });

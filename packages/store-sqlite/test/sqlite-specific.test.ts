@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CheckpointError, ConflictError, type PutCheckpoint, UnencodableValueError } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inIdsOrder, type PlacedRow } from '../src/checkpoints.js';
 import { openDatabase } from '../src/driver.js';
 import {
   createSqliteRepository,
@@ -14,7 +15,6 @@ import {
   type SqliteRepository,
   type SqliteRepositoryOptions,
 } from '../src/index.js';
-import { inIdsOrder, type PlacedRow } from '../src/checkpoints.js';
 import { CREATE_TOKEN_BLOCK } from '../src/leases.js';
 import { SQL } from '../src/statements.js';
 

@@ -191,7 +191,7 @@ export class Definitions {
    * The process an instance is pinned to. A changed model deployed since never takes over an instance
    * started on another: without its own deployment the instance is refused, naming what is deployed.
    */
-  async pinnedProcess(state: InstanceState): Promise<ProcessDef> {
+  async pinnedProcess(state: Pick<InstanceState, 'instance'>): Promise<ProcessDef> {
     const { id, processId, definition } = state.instance;
     const known = this.loaded.get(definition.digest);
     const deployment = known ? (await known).deployment : await this.repository.getDeployment(definition.digest);

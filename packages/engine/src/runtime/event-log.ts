@@ -5,10 +5,14 @@
  *
  * @module
  */
-import { type LoggedCheckpoint, openCheckpoint, type Repository } from '@thresher/checkpoint';
+import { type CheckpointDocument, type LoggedCheckpoint, openCheckpoint, type Repository } from '@thresher/checkpoint';
 import { InvalidArgumentError } from '../common/errors.js';
 import type { EngineEvent } from '../common/events.js';
-import { eventsOfCheckpoint } from './step-events.js';
+import type { Touchpoint } from '../common/touchpoint-types.js';
+import { eventsOfCheckpoint, needsPlan } from './step-events.js';
+
+/** The touchpoint plan of the process a document's instance runs: what its stored touchpoint events left out. */
+export type PlanOfDocument = (document: CheckpointDocument) => Promise<readonly Touchpoint[]>;
 
 /** What `engine.events` reads. */
 export interface EventsQuery {
@@ -66,7 +70,11 @@ function decodeCursor(position: string): EventCursor {
 }
 
 /** Read the logged events `query` asks for, in the store's order. */
-export async function readEvents(repository: Repository, query: EventsQuery = {}): Promise<LoggedEvent[]> {
+export async function readEvents(
+  repository: Repository,
+  planOf: PlanOfDocument,
+  query: EventsQuery = {},
+): Promise<LoggedEvent[]> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1) {
     throw new InvalidArgumentError(`events: limit must be a positive integer, not ${String(limit)}`);
@@ -79,7 +87,7 @@ export async function readEvents(repository: Repository, query: EventsQuery = {}
     // The rest of the checkpoint the last event read came from, unless it was pruned or deleted since.
     const stored = query.instanceId === undefined || query.instanceId === cursor.instanceId;
     const rest = stored ? await repository.get(cursor.instanceId, cursor.seq) : undefined;
-    if (rest) collect(found, { ...rest, position: cursor.checkpoint }, cursor.index + 1, limit);
+    if (rest) await collect(found, planOf, { ...rest, position: cursor.checkpoint }, cursor.index + 1, limit);
   }
   while (found.length < limit) {
     const page = await repository.history({
@@ -88,7 +96,7 @@ export async function readEvents(repository: Repository, query: EventsQuery = {}
       limit: CHECKPOINT_PAGE,
     });
     for (const logged of page) {
-      collect(found, logged, 0, limit);
+      await collect(found, planOf, logged, 0, limit);
       if (found.length >= limit) break;
     }
     if (page.length < CHECKPOINT_PAGE) break;
@@ -98,10 +106,18 @@ export async function readEvents(repository: Repository, query: EventsQuery = {}
 }
 
 /** Add a checkpoint's events from `from` on, up to `limit` events in all. */
-function collect(found: LoggedEvent[], logged: LoggedCheckpoint, from: number, limit: number): void {
+async function collect(
+  found: LoggedEvent[],
+  planOf: PlanOfDocument,
+  logged: LoggedCheckpoint,
+  from: number,
+  limit: number,
+): Promise<void> {
   const { instanceId, seq, schema } = logged;
   const document = openCheckpoint(logged.bytes, { instanceId, seq, schema });
-  const events = eventsOfCheckpoint(instanceId, seq, document.capturedAt, document.body.events);
+  const stored = document.body.events;
+  const plan = needsPlan(stored) ? await planOf(document) : undefined;
+  const events = eventsOfCheckpoint(instanceId, seq, document.capturedAt, stored, plan && (() => plan));
   for (let index = from; index < events.length && found.length < limit; index++) {
     found.push({
       position: encodeCursor({ checkpoint: logged.position, instanceId, seq, index }),

@@ -24,6 +24,7 @@ import { eventId, jobEventId } from '../core/event-ids.js';
 import type { InstanceEvent } from '../core/instance-event.js';
 import type { InstanceState } from '../core/state.js';
 import type { ProcessDef } from '../model/types.js';
+import { processPlan } from '../touchpoints/plan.js';
 import { capture, openState } from './capture.js';
 import { callsDecisions } from './decisions.js';
 import { isStaleDeployments } from './definitions.js';
@@ -31,7 +32,7 @@ import { signalInbox } from './handover.js';
 import { JobRunner } from './job-runner.js';
 import type { LoopHost } from './loop-host.js';
 import { settledState } from './settle.js';
-import { compactEvent, publishedEvent, relativeId, type StoredEvent, savedEvent, typeOf } from './step-events.js';
+import { publishedEvent, relativeId, type StoredEvent, savedEvent, storedEvent, typeOf } from './step-events.js';
 import { TimerWake } from './timer-wake.js';
 import type { SettledOptions, SettledState } from './types.js';
 
@@ -296,7 +297,7 @@ export class InstanceRuntime {
         const event = effect.event as unknown as StepEvent;
         if (event.type === 'touchpoint.updated' && event.cause !== null) event.causeSequence = seq;
         event.id = relativeId(instanceId, event.id);
-        const kept = compactEvent(event) ?? event;
+        const kept = storedEvent(event, processPlan(this.process).list);
         stored.push(kept);
         performed.push({ type: 'publish', stored: kept, at });
         continue;
@@ -367,7 +368,7 @@ export class InstanceRuntime {
           const observed = effect.again !== true && this.host.telemetry.active;
           const heard = this.host.events.listening(typeOf(effect.stored) as EngineEvent['type']);
           if (!observed && !heard) break;
-          const event = publishedEvent(effect.stored, this.id, effect.at);
+          const event = publishedEvent(effect.stored, this.id, effect.at, () => processPlan(this.process).list);
           if (observed) this.host.telemetry.observe(event, this.state.instance);
           if (heard) this.host.events.emit(event);
           break;

@@ -8,6 +8,8 @@
  */
 import type { StepEvent } from '@thresher/checkpoint';
 import type { EngineEvent } from '../common/events.js';
+import type { Touchpoint } from '../common/touchpoint-types.js';
+import { aheadRecord } from '../core/touchpoints.js';
 
 /** An event id as a checkpoint keeps it: relative to the instance when it begins with the instance's id. */
 export function relativeId(instanceId: string, id: string): string {
@@ -43,9 +45,80 @@ function expanded(stored: StoredEvent): StepEvent {
   return { id: stored, type: typeOf(stored), trackId: parts[parts.length - 2]!, elementId: parts[parts.length - 4]! };
 }
 
-/** A stored event published: its instance, its step's time (unless it has its own), its id whole again. */
-export function publishedEvent(event: StoredEvent, instanceId: string, capturedAt: number): EngineEvent {
-  const stored = expanded(event);
+/**
+ * A step's event in the form its checkpoint keeps: a track event as its id alone ({@link compactEvent}); a
+ * touchpoint event without what the process's touchpoint plan (`plan`, `processPlan(process).list`) gives
+ * back — `touchpoints.planned` without its list (every touchpoint `ahead`), `touchpoint.updated` with its
+ * touchpoint's `progress` only (schema 13: a parked document's largest event, ~40% smaller without it).
+ */
+export function storedEvent(event: StepEvent, plan: readonly Touchpoint[]): StoredEvent {
+  const compact = compactEvent(event);
+  if (compact !== undefined) return compact;
+  if (event.type === 'touchpoints.planned' && Array.isArray(event.touchpoints)) {
+    const { touchpoints, ...rest } = event;
+    return touchpoints.length === plan.length ? rest : event;
+  }
+  if (event.type === 'touchpoint.updated') {
+    const { touchpoint, ...rest } = event;
+    const entry = typeof event.index === 'number' ? plan[event.index] : undefined;
+    const progress = entry && progressOf(touchpoint as Record<string, unknown>, entry);
+    return progress ? { ...rest, progress } : event;
+  }
+  return event;
+}
+
+/**
+ * What of a published touchpoint the plan's entry does not give back; undefined when it differs from the
+ * entry on a field the entry has (it then stays whole).
+ */
+function progressOf(touchpoint: Record<string, unknown>, entry: Touchpoint): Record<string, unknown> | undefined {
+  const progress: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(touchpoint)) {
+    if (!(key in entry)) progress[key] = value;
+    else if ((entry as unknown as Record<string, unknown>)[key] !== value) return undefined;
+  }
+  return progress;
+}
+
+/** Whether publishing these stored events needs the process's touchpoint plan (`storedEvent` left it out). */
+export function needsPlan(events: readonly StoredEvent[] | undefined): boolean {
+  return (events ?? []).some(
+    (event) =>
+      typeof event !== 'string' &&
+      ((event.type === 'touchpoints.planned' && !('touchpoints' in event)) ||
+        (event.type === 'touchpoint.updated' && 'progress' in event)),
+  );
+}
+
+/** A stored touchpoint event whole again: what `storedEvent` left out, from the plan. */
+function withTouchpoints(stored: StepEvent, plan: (() => readonly Touchpoint[]) | undefined): StepEvent {
+  const planned = stored.type === 'touchpoints.planned' && !('touchpoints' in stored);
+  const updated = stored.type === 'touchpoint.updated' && 'progress' in stored;
+  if (!planned && !updated) return stored;
+  if (plan === undefined) throw new Error(`publishing ${stored.type} ${stored.id} needs its process's touchpoint plan`);
+  const list = plan();
+  if (planned) {
+    const { open: _open, pausedAt: _pausedAt, pausedMs: _pausedMs, ...ahead } = aheadRecord();
+    return { ...stored, touchpoints: list.map((entry) => ({ ...entry, ...ahead })) };
+  }
+  const { progress, ...rest } = stored;
+  const entry = list[stored.index as number];
+  if (entry === undefined)
+    throw new Error(`${stored.type} ${stored.id} names touchpoint ${String(stored.index)}, which the plan has not`);
+  return { ...rest, touchpoint: { ...entry, ...(progress as Record<string, unknown>) } };
+}
+
+/**
+ * A stored event published: its instance, its step's time (unless it has its own), its id whole again, and a
+ * touchpoint event's touchpoints from `plan` (the instance's process's, asked only when needed).
+ */
+export function publishedEvent(
+  event: StoredEvent,
+  instanceId: string,
+  capturedAt: number,
+  plan?: () => readonly Touchpoint[],
+): EngineEvent {
+  const stored = withTouchpoints(expanded(event), plan);
   const id = stored.id.startsWith(':') ? `${instanceId}${stored.id}` : stored.id;
   const at = typeof stored.at === 'number' ? stored.at : capturedAt;
   return { ...stored, id, instanceId, at } as unknown as EngineEvent;
@@ -61,12 +134,13 @@ export function storedOfCheckpoint(seq: number, events: readonly StoredEvent[] |
   return [savedEvent(seq), ...(events ?? [])];
 }
 
-/** Everything a checkpoint's step published, as published. */
+/** Everything a checkpoint's step published, as published (`plan` as for {@link publishedEvent}). */
 export function eventsOfCheckpoint(
   instanceId: string,
   seq: number,
   capturedAt: number,
   events: readonly StoredEvent[] | undefined,
+  plan?: () => readonly Touchpoint[],
 ): EngineEvent[] {
-  return storedOfCheckpoint(seq, events).map((stored) => publishedEvent(stored, instanceId, capturedAt));
+  return storedOfCheckpoint(seq, events).map((stored) => publishedEvent(stored, instanceId, capturedAt, plan));
 }
