@@ -9,6 +9,7 @@ import { InstanceHeldError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import { Leases } from '../src/runtime/leases.js';
 import { simulateCrash } from '../src/testing/crash.js';
+import { KillSwitch } from '../src/testing/kill-switch.js';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
@@ -409,5 +410,109 @@ describe('renewing the leases held', () => {
     const lost = await renewing;
     expect(lost).toEqual([{ instanceId: 'order-1', error: expect.any(LeaseLostError) }]);
     expect(leases.holds('order-1')).toBe(false);
+  });
+});
+
+describe('the lease of an instance that ends', () => {
+  /** A memory store recording the release flag of every put and every separate release. */
+  function recordingStore(): { repository: Repository; puts: boolean[]; releases: string[] } {
+    const inner = createMemoryRepository();
+    const puts: boolean[] = [];
+    const releases: string[] = [];
+    const repository = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === 'put') {
+          return (checkpoint: Parameters<Repository['put']>[0]) => {
+            puts.push(checkpoint.release === true);
+            return target.put(checkpoint);
+          };
+        }
+        if (property === 'release') {
+          return (lease: Parameters<Repository['release']>[0]) => {
+            releases.push(lease.instanceId);
+            return target.release(lease);
+          };
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    return { repository, puts, releases };
+  }
+
+  it('should let go in the write that ends it when no one hears what that write publishes', async () => {
+    // given an engine no one listens to
+    const { repository, puts, releases } = recordingStore();
+    const engine = new Engine({ repository, handlers: recorded('a', []), backoff: () => 0 });
+    opened.push(engine);
+    await engine.deploy(workThenShip);
+
+    // when an instance runs to its end
+    const id = await engine.start('p');
+    expect((await engine.settled(id)).status).toBe('completed');
+
+    // then its last put let go of the lease, and nothing else did
+    expect(puts.at(-1)).toBe(true);
+    expect(puts.slice(0, -1)).not.toContain(true);
+    expect(releases).toEqual([]);
+    expect(await repository.lease(id)).toBeUndefined();
+  });
+
+  it.each([
+    ['its end', 'instance.completed'],
+    ['the checkpoint saved', 'checkpoint.saved'],
+  ] as const)('should keep the lease until the ending write is published when someone hears %s', async (_, type) => {
+    // given an engine with a listener for one event of the ending write
+    const { repository, puts, releases } = recordingStore();
+    const engine = new Engine({ repository, handlers: recorded('a', []), backoff: () => 0 });
+    opened.push(engine);
+    const heard: string[] = [];
+    engine.on(type, (event) => heard.push(event.instanceId));
+    await engine.deploy(workThenShip);
+
+    // when an instance runs to its end
+    const id = await engine.start('p');
+    expect((await engine.settled(id)).status).toBe('completed');
+
+    // then no put let go of the lease: a release after the publication did
+    expect(heard).toContain(id);
+    expect(puts).not.toContain(true);
+    await expect.poll(() => releases).toEqual([id]);
+    await expect.poll(() => repository.lease(id)).toBeUndefined();
+  });
+
+  it('should leave no lease on an ended instance, whatever write a kill lands on, no one listening', async () => {
+    const uninterrupted = new KillSwitch(createMemoryRepository());
+    const first = new Engine({ repository: uninterrupted, handlers: recorded('a', []), backoff: () => 0 });
+    await first.deploy(workThenShip);
+    await first.settled(await first.start('p'));
+    await first.close();
+
+    for (let killAt = 1; killAt <= uninterrupted.writes; killAt++) {
+      // given a run killed right after its killAt-th write landed
+      const repository = createMemoryRepository();
+      const store = new KillSwitch(repository, killAt);
+      const log: string[] = [];
+      const killed = new Engine({ repository: store, handlers: recorded('a', log), backoff: () => 0 });
+      await killed.deploy(workThenShip);
+      const run = killed.start('p').then((id) => killed.settled(id));
+      await Promise.race([store.killed, run.catch(() => {})]);
+      const [stored] = await repository.instances();
+      if (killAt === uninterrupted.writes) {
+        // the last write ended it and let go of the lease: nothing is left for anyone to take up
+        expect(stored?.status).toBe('completed');
+        expect(await repository.lease(stored!.instanceId)).toBeUndefined();
+      }
+
+      // when another engine recovers what was stored and runs it to its end
+      const next = engine({ repository, handlers: recorded('b', log) });
+      await next.deploy(workThenShip);
+      expect((await next.recover()).failed).toEqual([]);
+      if (stored === undefined) continue;
+      const settled = await next.settled(stored.instanceId);
+
+      // then it ended, and no lease is left on it
+      expect(settled.status, `killed at ${killAt}`).toBe('completed');
+      await expect.poll(() => repository.lease(stored.instanceId), { message: `killed at ${killAt}` }).toBeUndefined();
+    }
   });
 });

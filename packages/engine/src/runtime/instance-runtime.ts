@@ -70,6 +70,8 @@ export class InstanceRuntime {
   private inFlightEffects = 0;
   private broken: Error | null = null;
   private stopped = false;
+  /** The latest put let go of the instance's lease with it (`endsUnheard`): its end releases nothing more. */
+  private releasedWithPut = false;
   /** Parked and let go of (dehydrated): calls go to the loop `residency.revive` restores. */
   private retired = false;
 
@@ -269,7 +271,7 @@ export class InstanceRuntime {
     const seq = this.seq === null ? 0 : this.seq + 1;
     const at = this.host.settings.clock.now();
     const { performed, stored } = this.stamp(effects, seq, at, before);
-    await this.persist(seq, at, stored);
+    await this.persist(seq, at, stored, this.endsUnheard(performed));
     // Built only for a listener: a persist point is the loop's hottest path.
     if (this.host.events.listening('checkpoint.saved')) {
       performed.unshift({ type: 'publish', stored: savedEvent(seq), at });
@@ -340,18 +342,36 @@ export class InstanceRuntime {
   }
 
   /** Write the state as checkpoint `seq` (the next), with the step's events. */
-  private async persist(seq: number, at: number, events: StoredEvent[]): Promise<void> {
+  /**
+   * Whether this step ends the instance and nothing it performs reaches anyone: no event heard or observed
+   * (`checkpoint.saved` included), nothing delivered. Its put may then let go of the lease: there is nothing
+   * to publish again, which is all an ending instance's lease still guards.
+   */
+  private endsUnheard(performed: Performed[]): boolean {
+    if (this.state.instance.status === 'running') return false;
+    const { events, telemetry } = this.host;
+    if (telemetry.active || events.listening('checkpoint.saved')) return false;
+    if (!performed.some((effect) => effect.type === 'ended')) return false;
+    return performed.every(
+      (effect) =>
+        effect.type === 'ended' ||
+        effect.type === 'timer.cancel' ||
+        (effect.type === 'publish' && !events.listening(typeOf(effect.stored) as EngineEvent['type'])),
+    );
+  }
+
+  private async persist(seq: number, at: number, events: StoredEvent[], releasing = false): Promise<void> {
     const captured = capture(this.state, seq, this.seq, at, events);
     const checkpoint =
       this.seq === null && this.deploymentsSeen !== undefined
         ? { ...captured, deploymentsSeen: this.deploymentsSeen }
         : captured;
     // A new instance is claimed by its first put. One that ends keeps its lease until its last events are
-    // published (the lease is what tells another engine they may not have been).
+    // published (the lease is what tells another engine they may not have been), unless none is heard.
     const claiming = this.seq === null && this.state.instance.status === 'running';
     const { telemetry } = this.host;
     const began = telemetry.metering ? performance.now() : 0;
-    await this.durably(() => this.host.store.put(checkpoint, { claiming }));
+    this.releasedWithPut = await this.durably(() => this.host.store.put(checkpoint, { claiming, releasing }));
     if (telemetry.metering) telemetry.checkpointWritten(performance.now() - began, checkpoint.bytes.byteLength);
     this.seq = seq;
     this.lastBytes = checkpoint.bytes;
@@ -408,7 +428,7 @@ export class InstanceRuntime {
         }
       }
     }
-    if (ended !== undefined) this.host.residency.ended(this.id, ended, this.latestSeq);
+    if (ended !== undefined) this.host.residency.ended(this.id, ended, this.latestSeq, this.releasedWithPut);
     return takes;
   }
 

@@ -115,14 +115,14 @@ export class Instances implements LoopResidency<InstanceRuntime> {
 
   /**
    * The instance ended here, durably at `seq`, and the events of that write are published: its loop leaves
-   * memory, how it ended stays (the newest ones), and its lease goes.
+   * memory, how it ended stays (the newest ones), and its lease goes — unless the write let go of it already.
    */
-  ended(instanceId: string, status: EndedStatus, seq: number): void {
+  ended(instanceId: string, status: EndedStatus, seq: number, released: boolean): void {
     this.tally.completed++;
     this.live.delete(instanceId);
     this.endedHere.set(instanceId, { status, seq });
     // An ended instance is never claimed again; a release that fails only leaves a lease to lapse.
-    this.deps.leases.release(instanceId).catch(() => {});
+    if (!released) this.deps.leases.release(instanceId).catch(() => {});
   }
 
   /** A parked loop may leave memory when this engine dehydrates, is open, and runs the instance with it. */

@@ -6,12 +6,15 @@ import type { Leases } from './leases.js';
 export interface PutUnderLease {
   /** The instance's first put while it runs: it claims the lease in the same write. */
   claiming: boolean;
+  /** The put that ends the instance, with nothing left to publish: it lets go of the lease in the same write. */
+  releasing?: boolean;
 }
 
 /**
  * The repository as an instance's loop writes to it: every write under the instance's lease (renewed first
  * when due), so two engines on one store never both advance an instance. A new instance is stored and claimed
- * in one write, and an ending one lets go in the write that ends it (docs/design/leases.md).
+ * in one write; an ending one lets go once its last events are published, or in the write that ends it when
+ * none is heard (docs/design/leases.md).
  */
 export class LeasedStore {
   constructor(
@@ -21,18 +24,21 @@ export class LeasedStore {
 
   /**
    * Put a checkpoint under the instance's lease. Throws `InstanceHeldError` when a first put was stored but
-   * another engine holds the instance (it runs it there).
+   * another engine holds the instance (it runs it there). Resolves to whether the put let go of the lease.
    */
-  async put(checkpoint: PutCheckpoint, how: PutUnderLease): Promise<void> {
+  async put(checkpoint: PutCheckpoint, how: PutUnderLease): Promise<boolean> {
     const { instanceId } = checkpoint;
     const fence = await this.leases.fence(instanceId);
+    const releasing = fence !== undefined && how.releasing === true;
     const put: PutCheckpoint = fence
-      ? { ...checkpoint, fence }
+      ? { ...checkpoint, fence, ...(releasing ? { release: true } : {}) }
       : how.claiming
         ? { ...checkpoint, claim: this.leases.putClaim() }
         : checkpoint;
     const lease = await this.repository.put(put);
     if (how.claiming) await this.hold(instanceId, lease);
+    if (releasing) this.leases.forget(instanceId);
+    return releasing;
   }
 
   /** File journal entries against the checkpoint at `seq`, under the instance's lease. */

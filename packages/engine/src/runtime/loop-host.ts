@@ -56,8 +56,8 @@ export interface OutboxDeliveries<TLoop> {
 export interface LoopResidency<TLoop> {
   /** A store or engine fault that stopped this instance's loop. */
   fault(instanceId: string, error: Error): void;
-  /** The instance ended, as `status`, durably at `seq`, and that write's events are published. */
-  ended(instanceId: string, status: Exclude<InstanceStatus, 'running'>, seq: number): void;
+  /** The instance ended, as `status`, durably at `seq`, and that write's events are published; `released`: the write let go of the lease. */
+  ended(instanceId: string, status: Exclude<InstanceStatus, 'running'>, seq: number, released: boolean): void;
   /** Whether the loop may retire now that the instance is parked with nothing under way (`EngineOptions.dehydrate`). */
   mayRetire(runtime: TLoop): boolean;
   /** The loop retired: the earliest due time of its BPMN timers, if it has any. */
