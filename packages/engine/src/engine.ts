@@ -301,7 +301,9 @@ export class Engine {
    * The events the store keeps, in the order it committed their checkpoints: what `on` published (each
    * checkpoint's `checkpoint.saved`, then its step's events; `instance.restored` is not kept), with the
    * position to read on from. A consumer that was away reads from the last position it saw; events go when
-   * their checkpoints are pruned or deleted.
+   * their checkpoints are pruned or deleted. A touchpoint event is kept without what its process's touchpoint
+   * plan gives back, so reading one needs its instance's deployment in the store, as restoring it does (a
+   * `RestoreError` names the deployment missing).
    */
   events(query?: EventsQuery): Promise<LoggedEvent[]> {
     // A stored touchpoint event leaves out what its process's plan gives back: that process, as restore pins it.

@@ -341,7 +341,6 @@ export class InstanceRuntime {
     };
   }
 
-  /** Write the state as checkpoint `seq` (the next), with the step's events. */
   /**
    * Whether this step ends the instance and nothing it performs reaches anyone: no event heard or observed
    * (`checkpoint.saved` included), nothing delivered. Its put may then let go of the lease: there is nothing
@@ -360,6 +359,7 @@ export class InstanceRuntime {
     );
   }
 
+  /** Write the state as checkpoint `seq` (the next), with the step's events; `releasing` lets go of the lease too. */
   private async persist(seq: number, at: number, events: StoredEvent[], releasing = false): Promise<void> {
     const captured = capture(this.state, seq, this.seq, at, events);
     const checkpoint =

@@ -49,7 +49,7 @@ function expanded(stored: StoredEvent): StepEvent {
  * A step's event in the form its checkpoint keeps: a track event as its id alone ({@link compactEvent}); a
  * touchpoint event without what the process's touchpoint plan (`plan`, `processPlan(process).list`) gives
  * back — `touchpoints.planned` without its list (every touchpoint `ahead`), `touchpoint.updated` with its
- * touchpoint's `progress` only (schema 13: a parked document's largest event, ~40% smaller without it).
+ * touchpoint's `progress` only (schema 13: a parked document's largest event, about half as large).
  */
 export function storedEvent(event: StepEvent, plan: readonly Touchpoint[]): StoredEvent {
   const compact = compactEvent(event);
