@@ -40,6 +40,15 @@ async function markerClasses(page: Page, elementId: string): Promise<string[]> {
   return ((await shape.getAttribute('class')) ?? '').split(/\s+/);
 }
 
+/**
+ * Wait until `expression` holds in the page, asked with `evaluate` (through the debugging protocol, which the
+ * page's CSP allows): `waitForFunction` polls inside the page with `eval`, which the view's CSP forbids, so it
+ * failed whenever the condition did not hold at its first look.
+ */
+async function until(page: Page, expression: string): Promise<void> {
+  await expect.poll(() => page.evaluate(expression), { timeout: 10_000, interval: 50 }).toBeTruthy();
+}
+
 async function drawn(page: Page): Promise<void> {
   await page.waitForSelector('#diagram[data-drawn="true"]');
 }
@@ -106,7 +115,7 @@ describe.skipIf(!browserAvailable())('in a browser', () => {
     // form-js applies typed text on blur (or after a debounce): leave the field as a person would.
     await form.getByLabel('Reviewer').press('Tab');
     await form.locator('input[type="checkbox"]').click();
-    await page.waitForFunction(`document.querySelector('.camunda-form input[type="checkbox"]')?.checked`);
+    await until(page, `document.querySelector('.camunda-form input[type="checkbox"]')?.checked`);
     await Promise.all([
       page.waitForURL(new RegExp(`/instances/${id}$`)),
       page.locator('form[data-action="complete"] button[type="submit"]').click(),
@@ -119,7 +128,8 @@ describe.skipIf(!browserAvailable())('in a browser', () => {
     expect((await view.engine.instance(id))?.variables).toMatchObject({ reviewer: 'grace', approved: true });
 
     // The other page moved with it, without a reload.
-    await watcher.waitForFunction(
+    await until(
+      watcher,
       `document.querySelector('#diagram g.djs-element[data-element-id="awaitPayment"]')?.classList.contains('thresher-active')`,
     );
     expect(await markerClasses(watcher, 'reviewTask')).toContain('thresher-completed');
