@@ -59,8 +59,9 @@ export class PgGroupCommit<J extends Joinable = Joinable, C extends PgQueryable 
   #draining: Promise<void> | undefined;
 
   /**
-   * `transaction` runs work in one (fenced) transaction of its own: a batch's. `joint` runs joinable writes
-   * together; without it, each runs `inBatch`.
+   * `transaction` runs work in one (fenced) transaction of its own: a batch's — or, for writes whose statements
+   * each commit on their own (releases), hands it the pool. `joint` runs joinable writes together; without it,
+   * each runs `inBatch`.
    */
   constructor(
     private readonly transaction: <T>(work: (client: C) => Promise<T>) => Promise<T>,
