@@ -67,6 +67,17 @@ async function reference(): Promise<{ events: unknown[]; writes: number }> {
   return { events: events.map((event) => normal(event, id)), writes: store.writes };
 }
 
+/** One instance run to its end on a memory store by an engine recording what it published. */
+async function ranToItsEnd(): Promise<{ repository: Repository; engine: Engine; events: EngineEvent[]; id: string }> {
+  const repository = createMemoryRepository();
+  const { engine, events } = recording(repository, new VirtualClock());
+  opened.push(engine);
+  await engine.deploy(model);
+  const id = await engine.start('p');
+  await drive(engine, id);
+  return { repository, engine, events, id };
+}
+
 describe('events at least once, across kills', () => {
   it('should publish, at every persist point a kill lands on, every event of the uninterrupted run at least once, with its id and payload', async () => {
     const uninterrupted = await reference();
@@ -117,12 +128,7 @@ describe('events at least once, across kills', () => {
   });
 
   it('should read the events back from the store in order, and read on from a position', async () => {
-    const repository = createMemoryRepository();
-    const { engine, events } = recording(repository, new VirtualClock());
-    opened.push(engine);
-    await engine.deploy(model);
-    const id = await engine.start('p');
-    await drive(engine, id);
+    const { engine, events } = await ranToItsEnd();
 
     const logged = await engine.events();
     expect(logged.map(({ event }) => event)).toEqual(events);
@@ -137,12 +143,7 @@ describe('events at least once, across kills', () => {
 
   it('should keep touchpoint events without what the plan gives back, and publish them whole, read back by an engine that never deployed the model too', async () => {
     // given an instance run to its end, its events recorded as published
-    const repository = createMemoryRepository();
-    const { engine, events } = recording(repository, new VirtualClock());
-    opened.push(engine);
-    await engine.deploy(model);
-    const id = await engine.start('p');
-    await drive(engine, id);
+    const { repository, engine, events, id } = await ranToItsEnd();
 
     // then its checkpoints keep the plan out of its touchpoint events
     const kept = (await repository.list(id)).flatMap(
