@@ -294,12 +294,14 @@ export class InstanceRuntime {
     const performed: Performed[] = [];
     const stored: StoredEvent[] = [];
     const instanceId = this.id;
+    // Once a step, not once an event: what a touchpoint event's stored form leaves out.
+    const plan = processPlan(this.process).list;
     for (const effect of effects) {
       if (effect.type === 'announce') {
         const event = effect.event as unknown as StepEvent;
         if (event.type === 'touchpoint.updated' && event.cause !== null) event.causeSequence = seq;
         event.id = relativeId(instanceId, event.id);
-        const kept = storedEvent(event, processPlan(this.process).list);
+        const kept = storedEvent(event, plan);
         stored.push(kept);
         performed.push({ type: 'publish', stored: kept, at });
         continue;
