@@ -1,8 +1,15 @@
+import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
 import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase } from './driver.js';
 
 /** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
-export type Migration = SchemaMigration;
+export interface Migration extends SchemaMigration {
+  /**
+   * The step drops and re-creates a table others reference: it runs with foreign keys off (a `DROP TABLE`
+   * would otherwise cascade into the referencing rows), and every reference is checked before it commits.
+   */
+  rebuildsTables?: true;
+}
 
 /**
  * The schema, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
@@ -170,6 +177,42 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO sequences (name, value) VALUES ('position_floor', 0);
     `,
   },
+  {
+    description: 'instances WITHOUT ROWID: the row lives in its primary key',
+    rebuildsTables: true,
+    sql: `
+      -- A rowid table keeps the row and its primary key in two b-trees: an instance's first put wrote a page of
+      -- each, and every put and claim found the row through the key first. Same columns, in the same order.
+      CREATE TABLE instances_rebuilt (
+        instance_id       TEXT    NOT NULL PRIMARY KEY,
+        latest_seq        INTEGER NOT NULL,
+        definition_digest TEXT    NOT NULL,
+        status            TEXT    NOT NULL,
+        process_id        TEXT    NOT NULL,
+        definition_id     TEXT    NOT NULL,
+        business_key      TEXT,
+        parent_id         TEXT,
+        call_node_id      TEXT,
+        due_at            INTEGER,
+        root_id           TEXT,
+        lease_owner       TEXT,
+        lease_token       INTEGER,
+        lease_expires_at  INTEGER
+      ) WITHOUT ROWID;
+      INSERT INTO instances_rebuilt SELECT instance_id, latest_seq, definition_digest, status, process_id,
+        definition_id, business_key, parent_id, call_node_id, due_at, root_id, lease_owner, lease_token,
+        lease_expires_at FROM instances;
+      DROP TABLE instances;
+      ALTER TABLE instances_rebuilt RENAME TO instances;
+      -- Its indexes as schemas 2, 5 and 6 left them (dropped with the table).
+      CREATE INDEX instances_by_definition ON instances (definition_id, instance_id);
+      CREATE INDEX instances_due ON instances (status, due_at, instance_id) WHERE due_at IS NOT NULL;
+      CREATE INDEX instances_leased ON instances (instance_id) WHERE lease_owner IS NOT NULL;
+      CREATE INDEX instances_by_parent ON instances (parent_id, instance_id) WHERE parent_id IS NOT NULL;
+      CREATE INDEX instances_by_status ON instances (status, instance_id) WHERE status <> 'completed';
+      CREATE INDEX instances_by_root ON instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */
@@ -195,13 +238,33 @@ export function migrate(db: SqliteDatabase, path: string): void {
   assertKnownSchema(path, current);
   // Up to date: don't take the write lock, which another process may be holding for a while.
   if (current === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    const version = schemaVersion(db);
-    assertKnownSchema(path, version);
-    for (let next = version; next < SCHEMA_VERSION; next++) {
-      db.exec(MIGRATIONS[next]!.sql);
-      // user_version lives in the database header, so it commits or rolls back with the step.
-      db.pragma(`user_version = ${next + 1}`);
-    }
-  }).immediate();
+  // Switched outside the transaction: SQLite ignores `foreign_keys` inside one.
+  const keysOff = MIGRATIONS.slice(current).some((migration) => migration.rebuildsTables);
+  if (keysOff) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      const version = schemaVersion(db);
+      assertKnownSchema(path, version);
+      // A file written with foreign keys off may hold dangling rows already: the steps must only add none.
+      const brokenBefore = keysOff ? brokenReferences(db) : 0;
+      for (let next = version; next < SCHEMA_VERSION; next++) {
+        db.exec(MIGRATIONS[next]!.sql);
+        // user_version lives in the database header, so it commits or rolls back with the step.
+        db.pragma(`user_version = ${next + 1}`);
+      }
+      if (keysOff && brokenReferences(db) > brokenBefore) {
+        throw new CheckpointError(
+          CheckpointErrorCode.Store,
+          `upgrading the SQLite database ${path} would leave rows referencing no row of a rebuilt table; nothing was changed`,
+        );
+      }
+    }).immediate();
+  } finally {
+    if (keysOff) db.pragma('foreign_keys = ON');
+  }
+}
+
+/** How many rows reference a row that is not there (`PRAGMA foreign_key_check`). */
+function brokenReferences(db: SqliteDatabase): number {
+  return (db.pragma('foreign_key_check') as unknown[]).length;
 }

@@ -7,6 +7,7 @@ import type { InstanceStatus, PutCheckpoint } from '@thresher/checkpoint';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteRepository, MIGRATIONS, SCHEMA_VERSION, type SqliteRepository } from '../src/index.js';
+import { migrate } from '../src/migrations.js';
 import { instanceFilter } from '../src/rows.js';
 import { selectInstancesSql } from '../src/statements.js';
 
@@ -147,7 +148,7 @@ describe('schema version 4: the root of every call tree', () => {
           .map(({ detail }) => detail)
           .join('; ');
         // The root by its id, its descendants through the index, in id order: no temporary B-tree sorts them.
-        expect(plan).toContain('SEARCH instances USING INDEX sqlite_autoindex_instances_1 (instance_id=?)');
+        expect(plan).toContain('SEARCH instances USING PRIMARY KEY (instance_id=?)');
         expect(plan).toContain('SEARCH instances USING INDEX instances_by_root (root_id=?)');
         expect(plan).not.toContain('TEMP B-TREE');
       }
@@ -373,6 +374,123 @@ describe('schema version 6: completed instances out of the status index', () => 
       expect(plan).not.toContain('TEMP B-TREE');
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('schema version 8: instances WITHOUT ROWID', () => {
+  /** A version-7 file: an instance holding a lease and a timer, with two checkpoints, a journal entry and a subscription. */
+  function versionSevenFile(path: string): Database.Database {
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 7)) db.exec(migration.sql);
+    db.pragma('user_version = 7');
+    db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        business_key, parent_id, call_node_id, due_at, root_id, lease_owner, lease_token, lease_expires_at)
+        VALUES ('order-1', 2, 'dd', 'running', 'p', 'd', 'A-1', NULL, NULL, 500, 'order-1', 'node-a', 7, 9000)`,
+    ).run();
+    const insertCheckpoint = db.prepare(
+      `INSERT INTO checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+        VALUES ('order-1', ?, ?, 1, 'dd', ?, ?)`,
+    );
+    insertCheckpoint.run(1, null, 'digest-1', Buffer.from('one'));
+    insertCheckpoint.run(2, 1, 'digest-2', Buffer.from('two'));
+    db.prepare(
+      "INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES ('order-1', 2, 'charge', 0, 0, ?)",
+    ).run(Buffer.from('paid'));
+    db.prepare("INSERT INTO subscriptions (instance_id, ord, name, key) VALUES ('order-1', 0, 'paid', 'A-1')").run();
+    return db;
+  }
+
+  const indexesOf = (db: Database.Database) =>
+    db
+      .prepare(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'instances' AND sql IS NOT NULL",
+      )
+      .all()
+      .sort((a, b) => String((a as { name: string }).name).localeCompare((b as { name: string }).name));
+
+  it('should rebuild the instances table of a version-7 file without losing a checkpoint, journal entry, subscription or lease', async () => {
+    // given a version-7 file and the indexes it has on instances
+    const path = join(directory, 'v7.db');
+    const before = versionSevenFile(path);
+    const indexes = indexesOf(before);
+    before.close();
+
+    // when this build opens it
+    const repository = open(path);
+
+    // then the rows live in the primary key, with the same indexes, and every row that references them is kept
+    const after = new Database(path);
+    try {
+      const { sql } = after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'instances'").get() as { sql: string };
+      expect(sql).toMatch(/WITHOUT ROWID$/);
+      expect(indexesOf(after)).toEqual(indexes);
+      expect(after.pragma('foreign_key_check')).toEqual([]);
+    } finally {
+      after.close();
+    }
+    expect((await repository.list('order-1')).map(({ seq, bytes }) => [seq, Array.from(bytes)])).toEqual([
+      [1, Array.from(utf8('one'))],
+      [2, Array.from(utf8('two'))],
+    ]);
+    expect((await repository.get('order-1'))?.writes).toEqual([{ taskId: 'charge', index: 0, value: utf8('paid') }]);
+    expect(await repository.lease('order-1')).toEqual({
+      instanceId: 'order-1',
+      owner: 'node-a',
+      token: 7,
+      expiresAt: 9000,
+    });
+    expect(await repository.dueTimers(1000, 10)).toEqual([{ instanceId: 'order-1', dueAt: 500 }]);
+    expect(await repository.subscriptions('paid', 'A-1')).toEqual(['order-1']);
+    expect(await repository.instances({ businessKey: 'A-1' })).toMatchObject([
+      { instanceId: 'order-1', latestSeq: 2, status: 'running', rootId: 'order-1', dueAt: 500 },
+    ]);
+  });
+
+  it('should give the connection its foreign keys back after the rebuild, so deleting an instance still cascades', () => {
+    // given a version-7 file, opened as the repository opens it: foreign keys on
+    const path = join(directory, 'v7.db');
+    versionSevenFile(path).close();
+    const db = new Database(path);
+    try {
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+
+      // when it is migrated (which turns them off for the rebuild)
+      migrate(db, path);
+
+      // then they are on again, and the references to the rebuilt table still cascade
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      db.prepare("DELETE FROM instances WHERE instance_id = 'order-1'").run();
+      const left = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect([left('checkpoints'), left('writes'), left('subscriptions')]).toEqual([0, 0, 0]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('should upgrade a file that already held a dangling reference (written with foreign keys off), leaving it as it was', async () => {
+    // given a version-7 file with a checkpoint whose instance is gone
+    const path = join(directory, 'v7.db');
+    const db = versionSevenFile(path);
+    db.pragma('foreign_keys = OFF'); // better-sqlite3 turns them on for every connection
+    db.prepare(
+      `INSERT INTO checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+        VALUES ('gone', 1, NULL, 1, 'dd', 'digest-gone', ?)`,
+    ).run(Buffer.from('orphan'));
+    db.close();
+
+    // when this build opens it, then it upgrades: the rebuild broke nothing that held
+    const repository = open(path);
+    expect((await repository.get('order-1'))?.seq).toBe(2);
+    const after = new Database(path);
+    try {
+      expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(after.pragma('foreign_key_check')).toEqual([
+        { table: 'checkpoints', rowid: expect.any(Number), parent: 'instances', fkid: 0 },
+      ]);
+    } finally {
+      after.close();
     }
   });
 });

@@ -166,7 +166,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(7);
+    expect(SCHEMA_VERSION).toBe(8);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
