@@ -6,7 +6,7 @@ import type { SqliteDatabase } from './driver.js';
 export interface Migration extends SchemaMigration {
   /**
    * The step drops and re-creates a table others reference: it runs with foreign keys off (a `DROP TABLE`
-   * would otherwise cascade into the referencing rows), and every reference is checked before it commits.
+   * would otherwise cascade into the referencing rows), and does not commit if it left a reference broken.
    */
   rebuildsTables?: true;
 }
@@ -240,6 +240,7 @@ export function migrate(db: SqliteDatabase, path: string): void {
   if (current === SCHEMA_VERSION) return;
   // Switched outside the transaction: SQLite ignores `foreign_keys` inside one.
   const keysOff = MIGRATIONS.slice(current).some((migration) => migration.rebuildsTables);
+  const keys = Number(db.pragma('foreign_keys', { simple: true }));
   if (keysOff) db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
@@ -260,7 +261,7 @@ export function migrate(db: SqliteDatabase, path: string): void {
       }
     }).immediate();
   } finally {
-    if (keysOff) db.pragma('foreign_keys = ON');
+    if (keysOff) db.pragma(`foreign_keys = ${keys}`);
   }
 }
 
