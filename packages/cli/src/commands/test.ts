@@ -1,19 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import {
-  type Fixture,
-  FixtureError,
-  type FixtureReport,
-  type KillPlan,
-  loadFixture,
-  runFixture,
-} from '@thresher/engine/testing';
+import type { Fixture, FixtureReport, KillPlan } from '@thresher/engine/testing';
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { jsonOption } from '../drive-options.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
-import { runSaveKillFixture, runSigkillFixture, seededRandom } from '../fixture-sigkill.js';
 import { type Output, toJson } from '../output.js';
 import { ProgressLine } from '../progress-line.js';
 
@@ -173,6 +165,9 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
   const files = roots.flatMap(discover);
   if (files.length === 0)
     throw new UsageError(`no ${SUFFIX} files under ${roots.join(', ')}`, 'thresher test [PATH...]');
+  // Loaded on use, not when `thresher` starts: the fixture kit brings its YAML reader and schema validator.
+  const { FixtureError, loadFixture, runFixture } = await import('@thresher/engine/testing');
+  const { runSaveKillFixture, runSigkillFixture, seededRandom } = await import('../fixture-sigkill.js');
   const seed = args.seed ?? Math.floor(seededRandom(io.clock.now())() * 2 ** 31);
   const results: (FixtureReport | Failed)[] = [];
   const line = new ProgressLine(io, out, 'fixtures');

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isLoopback, startUiServer, UiError } from '@thresher/ui';
 import { commandSpec, flag, list, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { parseDurationFlag, storeFlags } from '../drive-options.js';
@@ -119,6 +118,8 @@ async function readForms(files: readonly string[], cwd: string): Promise<Map<str
  * it until it waits again, and lets it go (memory and lease), as a worker does.
  */
 export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io, out }) => {
+  // Loaded on use, not when `thresher` starts.
+  const { isLoopback, startUiServer, UiError } = await import('@thresher/ui');
   const args = { ...parsed, token: parsed.token ?? io.env.THRESHER_UI_TOKEN };
   if (!isLoopback(args.host) && args.token === undefined) {
     throw new UsageError(
