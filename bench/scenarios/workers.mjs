@@ -1,7 +1,7 @@
 // Scenario 9 — workers: N instances (a moment's timer, then two service tasks) are seeded on a fresh
 // PostgreSQL schema by an engine on a clock that stands still (so none runs there), then K `thresher worker`
 // processes run them all. Figure: instances/s for K = 1, 2 and 3 in one run, measured while all K work: from
-// the 20% to the 80% of the instances completed (a worker's start-up, ~0.9 s of CPU on 2 cores, and the tail,
+// 20% to 80% of the instances completed (a worker's start-up, ~0.9 s of CPU on 2 cores, and the tail,
 // where some workers have nothing left, are outside it; the whole run's rate is in the note). The ratios to
 // K = 1 are the point. This machine has 2 cores, so a third worker process competes with the others (and with
 // PostgreSQL) for CPU: on more cores each worker adds its own.
