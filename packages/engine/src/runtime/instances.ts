@@ -345,7 +345,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     }
     const calls = this.deps.calls();
     const links = await calls.relink(state);
-    const runtime = new InstanceRuntime(this.deps.loopHost(), process, state, stored.seq, stored.bytes);
+    const runtime = new InstanceRuntime(this.deps.loopHost(), process, state, stored.seq);
     const ended = state.instance.status !== 'running';
     // Taken from a holder that stopped: what its last write announced goes out again (at least once).
     const republish = held === true && leases.takenOver(instanceId) ? published : undefined;

@@ -1,4 +1,11 @@
-import type { BufferedMessage, Lease, PendingWrite, PutCheckpoint, Repository } from '@thresher/checkpoint';
+import type {
+  BufferedMessage,
+  Lease,
+  PendingWrite,
+  PutCheckpoint,
+  Repository,
+  StoredCheckpoint,
+} from '@thresher/checkpoint';
 import { InstanceHeldError, NotFoundError } from '../common/errors.js';
 import type { Leases } from './leases.js';
 
@@ -39,6 +46,11 @@ export class LeasedStore {
     if (how.claiming) await this.hold(instanceId, lease);
     if (releasing) this.leases.forget(instanceId);
     return releasing;
+  }
+
+  /** The checkpoint stored at `seq`: what a loop goes back to when the core refuses a step halfway. */
+  read(instanceId: string, seq: number): Promise<StoredCheckpoint | undefined> {
+    return this.repository.get(instanceId, seq);
   }
 
   /** File journal entries against the checkpoint at `seq`, under the instance's lease. */

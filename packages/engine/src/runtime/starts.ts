@@ -65,7 +65,7 @@ export async function startInstance(
   const traceContext = host.loopHost.telemetry.open(body.instance, how.traceContext);
   if (traceContext !== undefined) body.instance.traceContext = traceContext;
   const state = new InstanceState(body);
-  const runtime = new InstanceRuntime(host.loopHost, process, state, null, null, how.deploymentsSeen);
+  const runtime = new InstanceRuntime(host.loopHost, process, state, null, how.deploymentsSeen);
   host.instances.add(runtime);
   try {
     await runtime.submit({
