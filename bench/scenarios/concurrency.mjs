@@ -59,8 +59,8 @@ export const tasks = {
    */
   async thresher({ store, n, warmup, warmupMs, rounds = 1, againstMemory = false }, { section }) {
     const { Engine, forgetInstances, openStore } = await import('../lib/thresher.mjs');
-    const sides = [{ name: store, opened: await openStore(store), done: [] }];
-    if (againstMemory) sides.push({ name: 'memory', opened: await openStore('memory'), done: [] });
+    const sides = [{ opened: await openStore(store), done: [] }];
+    if (againstMemory) sides.push({ opened: await openStore('memory'), done: [] });
     try {
       for (const side of sides) {
         side.engine = new Engine({ repository: side.opened.repository, handlers: thresherHandlers });
