@@ -4,6 +4,7 @@
 // and left, and the next one entered. Thresher only (no peer), on its memory repository; the figure is
 // passes (bodies) per second, from `start` to `settled` of the one instance.
 import { itemsOf, sequentialLoopModel } from '../lib/models.mjs';
+import { median } from '../lib/stats.mjs';
 import { WARMUP_MS } from '../lib/warmup.mjs';
 
 export const id = '8';
@@ -42,7 +43,7 @@ export const tasks = {
       return taken;
     });
     await engine.close();
-    const seconds = [...times].sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)];
+    const seconds = median(times);
     return { n, seconds, passesPerSecond: n / seconds, measuredMs: seconds * 1000 };
   },
 };

@@ -68,12 +68,9 @@ describe('a step the core refuses halfway', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const engine = new Engine({ repository, handlers: {}, backoff: () => 0 });
+    const { engine, id } = await parkedAtWait(repository);
     const faults: string[] = [];
     engine.onFault(({ instanceId }) => faults.push(instanceId));
-    await engine.deploy(nested);
-    const id = await engine.start('p', { variables: { k: 'order-1', bad: { not: 'a key' } } });
-    await engine.settled(id);
 
     // when `go` is refused halfway and the checkpoint cannot be read back
     failReads = true;

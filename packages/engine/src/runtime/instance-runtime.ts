@@ -380,21 +380,19 @@ export class InstanceRuntime {
   /**
    * Back to the latest checkpoint, read again from the store: a refused step is rare, and keeping each loop's
    * document in memory instead cost every parked instance its ~2 KB and `recover()` a fifth of its time. When it
-   * cannot be read, memory is ahead of what is durable and the loop stops, as after a failed write.
+   * cannot be read, memory is ahead of what is durable and the loop stops (`durably`), as after a failed write;
+   * the caller hears the refusal either way.
    */
   private async revert(): Promise<void> {
     if (this.seq === null) return; // a new instance: nothing stored yet, and its refused start stores nothing
     const seq = this.seq;
-    try {
+    await this.durably(async () => {
       const stored = await this.host.store.read(this.id, seq);
       if (stored === undefined) {
         throw new InvalidStateError(`instance ${this.id}: its checkpoint at seq ${seq} is no longer stored`);
       }
       this.state = openStored(stored);
-    } catch (error) {
-      this.broken = error instanceof Error ? error : new Error(String(error));
-      this.host.residency.fault(this.id, this.broken);
-    }
+    }).catch(() => {});
   }
 
   /** Perform effects in order: the one way anything leaves the instance. Returns the buffered-message takes queued. */
