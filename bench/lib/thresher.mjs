@@ -59,24 +59,32 @@ export async function openStore(kind, options = {}) {
 
 /**
  * Wrap a repository to count persist points: every `put` (a checkpoint document) and every `putWrites` (journal
- * entries), with the bytes each carried. Everything else is passed through untouched.
+ * entries), with the bytes each carried and the wall time from the call until its promise settled (`storeMs`:
+ * the store's share of a persist point, its commit included; the rest of a sequential run is the engine's).
+ * Everything else is passed through untouched.
  */
 export function countingRepository(inner) {
-  const counts = { puts: 0, putWrites: 0, putBytes: 0, writeBytes: 0 };
+  const counts = { puts: 0, putWrites: 0, putBytes: 0, writeBytes: 0, storeMs: 0 };
+  const timed = (issued, started) =>
+    Promise.resolve(issued).finally(() => {
+      counts.storeMs += performance.now() - started;
+    });
   const repository = new Proxy(inner, {
     get(target, property) {
       if (property === 'put') {
         return (checkpoint) => {
           counts.puts++;
           counts.putBytes += checkpoint.bytes.byteLength;
-          return target.put(checkpoint);
+          const started = performance.now();
+          return timed(target.put(checkpoint), started);
         };
       }
       if (property === 'putWrites') {
         return (instanceId, seq, writes, fence) => {
           counts.putWrites++;
           for (const write of writes) counts.writeBytes += write.value.byteLength;
-          return target.putWrites(instanceId, seq, writes, fence);
+          const started = performance.now();
+          return timed(target.putWrites(instanceId, seq, writes, fence), started);
         };
       }
       const value = Reflect.get(target, property, target);
@@ -91,6 +99,7 @@ export function countingRepository(inner) {
       counts.putWrites = 0;
       counts.putBytes = 0;
       counts.writeBytes = 0;
+      counts.storeMs = 0;
     },
   };
 }
