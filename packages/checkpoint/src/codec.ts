@@ -1,6 +1,7 @@
 import stringify from 'fast-json-stable-stringify';
 import { decodeParsed, decodeValue } from './decode-value.js';
 import { encodeSorted, encodeValue } from './encode-value.js';
+import { plainCanonicalText } from './plain-text.js';
 
 /**
  * The value codec: a JSON encoding that round-trips what JSON cannot, and refuses at capture time what it
@@ -67,11 +68,14 @@ export { MAX_NESTING_DEPTH } from './value-tags.js';
 export { decodeParsed, decodeValue, encodeValue };
 
 /**
- * Canonical text of a value: equal values give equal text whatever their key order. The encoding inserts
- * keys sorted, so `JSON.stringify` writes the same text as the sorting writer, several times faster; an
- * object with array-index keys (which JavaScript enumerates first) takes the sorting writer.
+ * Canonical text of a value: equal values give equal text whatever their key order. Plain JSON data is
+ * written in one pass (`plainCanonicalText`); anything else is encoded first, keys inserted sorted, so that
+ * `JSON.stringify` writes the same text as the sorting writer, several times faster; an object with
+ * array-index keys (which JavaScript enumerates first) takes the sorting writer.
  */
 export function canonicalJson(value: unknown, path?: string): string {
+  const plain = plainCanonicalText(value);
+  if (plain !== undefined) return plain;
   const { encoded, indexKeys } = encodeSorted(value, path);
   return indexKeys ? stringify(encoded) : JSON.stringify(encoded);
 }

@@ -3,6 +3,7 @@ import stringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
 import { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from '../src/codec.js';
 import { UnencodableValueError } from '../src/errors.js';
+import { plainCanonicalText } from '../src/plain-text.js';
 
 // Property tests of the value codec. fast-check picks a fresh seed per run and prints it (with the
 // shrunk counterexample) on failure; replay with `{ seed, path }` in the failing `fc.assert` call.
@@ -79,6 +80,28 @@ const { value: valueArb } = fc.letrec<{ value: unknown; array: unknown[]; sparse
       }),
   }),
 );
+
+/** Plain JSON data, which the one-pass writer takes: keys of every kind, strings with lone surrogates, -0. */
+const { json: jsonArb } = fc.letrec<{ json: unknown; list: unknown[]; record: object }>((tie) => ({
+  json: fc.oneof(
+    { maxDepth: 4, depthSize: 'small' },
+    fc.constantFrom(null, true, false),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    tie('list'),
+    tie('record'),
+  ),
+  list: fc.array(tie('json'), { maxLength: 5 }),
+  record: fc
+    .tuple(fc.array(fc.tuple(keyArb, tie('json')), { maxLength: 5 }), fc.boolean())
+    .map(([entries, nullPrototype]) => {
+      const out: object = nullPrototype ? Object.create(null) : {};
+      for (const [key, item] of entries) define(out, key, item);
+      return out;
+    }),
+}));
 
 const isPlainObject = (value: object) => {
   const proto = Object.getPrototypeOf(value);
@@ -194,6 +217,43 @@ describe('value codec properties', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("should write the encoding's text for plain JSON data in one pass, or leave the value to the encoding", () => {
+    let inOnePass = 0;
+    fc.assert(
+      fc.property(jsonArb, (value) => {
+        const reference = stringify(encodeValue(value));
+        const text = plainCanonicalText(value);
+        if (text !== undefined) {
+          inOnePass++;
+          expect(text).toBe(reference);
+        }
+        expect(canonicalJson(value)).toBe(reference);
+      }),
+      { numRuns: 1000 },
+    );
+    // The property must have exercised the one-pass writer, not only the fallback.
+    expect(inOnePass).toBeGreaterThan(500);
+  });
+
+  it('should leave to the encoding what it tags or refuses, and read a getter once in one pass', () => {
+    for (const value of [-0, Number.NaN, undefined, 1n, new Date(0), new Array(1), { $t: 1 }, { a: () => 1 }]) {
+      expect(plainCanonicalText(value)).toBeUndefined();
+    }
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(plainCanonicalText(cycle)).toBeUndefined();
+    expect(() => canonicalJson(cycle)).toThrow(UnencodableValueError);
+    let reads = 0;
+    const counted = {
+      get total() {
+        reads++;
+        return 3;
+      },
+    };
+    expect(canonicalJson(counted)).toBe('{"total":3}');
+    expect(reads).toBe(1);
   });
 
   it("should write the sorting writer's text whether or not array-index keys take its path", () => {
