@@ -16,7 +16,8 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
  * The canonical text of `value` when it holds only strings, booleans, null, finite numbers other than -0,
  * and plain arrays (no holes) and objects (no hidden keys, no `$t` or `__proto__` key) nested under the limit;
  * `undefined` for anything else, and when reading the value throws: the encoder then decides, and names what
- * it refuses. Each property is read once, so a getter cannot hand this pass one value and the text another.
+ * it refuses. The pass reads each property once, so a getter cannot hand it one value and the text another;
+ * when it leaves the value to the encoder, the text comes from the encoder's own reading.
  */
 export function plainCanonicalText(value: unknown): string | undefined {
   try {
