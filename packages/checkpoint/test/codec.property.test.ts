@@ -65,19 +65,22 @@ const leafArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom('hole', 'undef', 'obj', 'big').map((kind) => ({ $t: kind, v: kind })),
 );
 
+/** Objects of up to 5 entries of `item`, keys from {@link keyArb}, with an ordinary or a null prototype. */
+function objectOf(item: fc.Arbitrary<unknown>): fc.Arbitrary<object> {
+  return fc.tuple(fc.array(fc.tuple(keyArb, item), { maxLength: 5 }), fc.boolean()).map(([entries, nullPrototype]) => {
+    const out: object = nullPrototype ? Object.create(null) : {};
+    for (const [key, value] of entries) define(out, key, value);
+    return out;
+  });
+}
+
 const { value: valueArb } = fc.letrec<{ value: unknown; array: unknown[]; sparse: unknown[]; object: object }>(
   (tie) => ({
     value: fc.oneof({ maxDepth: 4, depthSize: 'small' }, leafArb, tie('array'), tie('sparse'), tie('object')),
     array: fc.array(tie('value'), { maxLength: 5 }),
     // Holes, also trailing ones: a pre-sized staging array keeps its empty slots.
     sparse: fc.sparseArray(tie('value'), { maxLength: 8 }),
-    object: fc
-      .tuple(fc.array(fc.tuple(keyArb, tie('value')), { maxLength: 5 }), fc.boolean())
-      .map(([entries, nullPrototype]) => {
-        const out: object = nullPrototype ? Object.create(null) : {};
-        for (const [key, item] of entries) define(out, key, item);
-        return out;
-      }),
+    object: objectOf(tie('value')),
   }),
 );
 
@@ -94,13 +97,7 @@ const { json: jsonArb } = fc.letrec<{ json: unknown; list: unknown[]; record: ob
     tie('record'),
   ),
   list: fc.array(tie('json'), { maxLength: 5 }),
-  record: fc
-    .tuple(fc.array(fc.tuple(keyArb, tie('json')), { maxLength: 5 }), fc.boolean())
-    .map(([entries, nullPrototype]) => {
-      const out: object = nullPrototype ? Object.create(null) : {};
-      for (const [key, item] of entries) define(out, key, item);
-      return out;
-    }),
+  record: objectOf(tie('json')),
 }));
 
 const isPlainObject = (value: object) => {
