@@ -22,20 +22,31 @@ export function combine(before, after) {
   return out;
 }
 
-/** Keep the thread busy for `micros`, as an engine is between two of its commits. */
-function busy(micros) {
-  const until = performance.now() + micros / 1000;
-  while (performance.now() < until);
+/**
+ * A commit's mean time (µs) over `rows` commits (`commit(i)`), the thread kept busy for `gapMicros` before
+ * each, as an engine is between two of its commits; undefined without `gapMicros`.
+ */
+async function spacedCommitMicros(rows, gapMicros, commit) {
+  if (gapMicros === undefined) return undefined;
+  let ms = 0;
+  for (let i = 0; i < rows; i++) {
+    const until = performance.now() + gapMicros / 1000;
+    while (performance.now() < until);
+    const at = performance.now();
+    await commit(i);
+    ms += performance.now() - at;
+  }
+  return (ms * 1000) / rows;
 }
 
 /**
  * better-sqlite3 on a fresh file in `dir`, WAL with synchronous=FULL (what the SQLite store opens with):
  * `rows` INSERTs of `bytes` random bytes, each its own transaction (autocommit), then the same rows in
- * transactions of `batch` (what group commit could reach). Returns commits/s and rows/s; with `gapMicros`,
- * also `spacedCommitMicros`: a commit's mean time when the thread is busy for `gapMicros` before each (a
- * commit after a busy stretch takes longer than one in a tight loop).
+ * transactions of `batch` (what group commit could reach). Resolves commits/s and rows/s; with `gapMicros`,
+ * also `spacedCommitMicros` ({@link spacedCommitMicros}: a commit after a busy stretch can take longer than
+ * one in a tight loop).
  */
-export function sqliteCommitRate({ dir, bytes, rows, batch = 100, name = 'raw-commit', gapMicros }) {
+export async function sqliteCommitRate({ dir, bytes, rows, batch = 100, name = 'raw-commit', gapMicros }) {
   const db = new Database(join(dir, `${name}.db`));
   try {
     db.pragma('journal_mode = WAL');
@@ -57,17 +68,11 @@ export function sqliteCommitRate({ dir, bytes, rows, batch = 100, name = 'raw-co
     started = performance.now();
     for (let from = 0; from < batchedRows; from += batch) many(from);
     const batchSeconds = (performance.now() - started) / 1000;
-    let spacedMs = 0;
-    if (gapMicros !== undefined) {
-      for (let i = 0; i < rows; i++) {
-        busy(gapMicros);
-        const at = performance.now();
-        insert.run(`s${i}`, i, payloads[i % payloads.length]);
-        spacedMs += performance.now() - at;
-      }
-    }
+    const spaced = await spacedCommitMicros(rows, gapMicros, (i) =>
+      insert.run(`s${i}`, i, payloads[i % payloads.length]),
+    );
     return {
-      spacedCommitMicros: gapMicros === undefined ? undefined : (spacedMs * 1000) / rows,
+      spacedCommitMicros: spaced,
       rowBytes: Math.round(bytes),
       rows,
       seconds: singleSeconds,
@@ -85,7 +90,7 @@ export function sqliteCommitRate({ dir, bytes, rows, batch = 100, name = 'raw-co
 /**
  * PostgreSQL through pg on THRESHER_PG_URL: `rows` INSERTs of `bytes` random bytes into a BYTEA column of a
  * table in `schema`, each its own transaction (autocommit), on one connection. Returns commits/s; with
- * `gapMicros`, also `spacedCommitMicros` as {@link sqliteCommitRate} does.
+ * `gapMicros`, also `spacedCommitMicros` ({@link spacedCommitMicros}).
  */
 export async function postgresCommitRate({ schema, bytes, rows, name = 'raw_docs', gapMicros }) {
   const { default: pg } = await import('pg');
@@ -102,22 +107,16 @@ export async function postgresCommitRate({ schema, bytes, rows, name = 'raw_docs
     const started = performance.now();
     for (let i = 0; i < rows; i++) await client.query(sql, [`i${i}`, i, payloads[i % payloads.length]]);
     const seconds = (performance.now() - started) / 1000;
-    let spacedMs = 0;
-    if (gapMicros !== undefined) {
-      for (let i = 0; i < rows; i++) {
-        busy(gapMicros);
-        const at = performance.now();
-        await client.query(sql, [`s${i}`, i, payloads[i % payloads.length]]);
-        spacedMs += performance.now() - at;
-      }
-    }
+    const spaced = await spacedCommitMicros(rows, gapMicros, (i) =>
+      client.query(sql, [`s${i}`, i, payloads[i % payloads.length]]),
+    );
     await client.query(`DROP TABLE "${schema}".${name}`);
     return {
       rowBytes: Math.round(bytes),
       rows,
       seconds,
       commitsPerSecond: rows / seconds,
-      spacedCommitMicros: gapMicros === undefined ? undefined : (spacedMs * 1000) / rows,
+      spacedCommitMicros: spaced,
     };
   } finally {
     await client.end();

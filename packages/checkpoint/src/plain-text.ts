@@ -2,11 +2,9 @@
  * The canonical text of plain JSON data in one pass: what `canonicalJson` would write, without the encoded copy
  * it writes from. Most of a checkpoint is such data, and the copy was about a third of sealing one.
  */
-import { MAX_NESTING_DEPTH, PROTO_KEY, TAG } from './value-tags.js';
+import { ArrayPrototype, MAX_NESTING_DEPTH, ObjectPrototype, PROTO_KEY, TAG } from './value-tags.js';
 
 const { getPrototypeOf, keys: objectKeys, getOwnPropertyNames, getOwnPropertySymbols } = Object;
-const ObjectPrototype = Object.prototype;
-const ArrayPrototype = Array.prototype;
 
 /** What `JSON.stringify` escapes in a string (lone surrogates included; a pair is left to it as well). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
