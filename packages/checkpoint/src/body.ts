@@ -24,7 +24,6 @@ export function emptyCheckpointBody(instance: InstanceRecord, rootState: string)
     jobs: [],
     userTasks: [],
     incidents: [],
-    history: [],
     timers: [],
     subscriptions: [],
     outbox: [],

@@ -5,7 +5,7 @@ import { migrateToCurrent } from './migrations.js';
 import type { CheckpointBody, CheckpointDocument } from './types.js';
 
 /** The schema this build writes. Every change to the body bumps it and adds a migration. */
-export const CURRENT_SCHEMA = 13;
+export const CURRENT_SCHEMA = 14;
 
 /** A document before it is sealed with its digest. */
 export type UnsealedCheckpoint = Omit<CheckpointDocument, 'digest' | 'schema'>;
@@ -113,7 +113,6 @@ const BODY_LISTS: (keyof CheckpointBody)[] = [
   'jobs',
   'userTasks',
   'incidents',
-  'history',
   'timers',
   'subscriptions',
   'outbox',
@@ -137,7 +136,12 @@ function assertShape(
   }
   for (const list of BODY_LISTS) if (!Array.isArray(body[list])) fail(`body.${list} is not a list`);
   if (body.touchpoints !== null && !Array.isArray(body.touchpoints)) fail('body.touchpoints is not a list or null');
-  if (body.decisions !== undefined && !Array.isArray(body.decisions)) fail('body.decisions is not a list');
-  if (body.events !== undefined && !Array.isArray(body.events)) fail('body.events is not a list');
+  const past = body.past as Record<string, unknown> | undefined;
+  if (past !== undefined) {
+    if (typeof past !== 'object' || past === null) return fail('body.past is not an object');
+    if (!Array.isArray(past.history)) fail('body.past.history is not a list');
+    if (past.decisions !== undefined && !Array.isArray(past.decisions)) fail('body.past.decisions is not a list');
+    if (past.events !== undefined && !Array.isArray(past.events)) fail('body.past.events is not a list');
+  }
   if (body.conditions !== undefined && !Array.isArray(body.conditions)) fail('body.conditions is not a list');
 }

@@ -4,6 +4,7 @@ const CHECKPOINT_ERROR = Symbol.for('thresher.checkpoint.error');
 /** Stable error codes of `@thresher/checkpoint`; branch on these, not on messages. */
 export const CheckpointErrorCode = {
   Corrupt: 'THRESHER_CORRUPT_CHECKPOINT',
+  CorruptLog: 'THRESHER_CORRUPT_LOG',
   FutureSchema: 'THRESHER_FUTURE_SCHEMA',
   Conflict: 'THRESHER_CONFLICT',
   LeaseLost: 'THRESHER_LEASE_LOST',
@@ -48,6 +49,22 @@ export class CorruptCheckpointError extends CheckpointError {
     super(
       CheckpointErrorCode.Corrupt,
       `checkpoint of instance ${instanceId} at seq ${seq ?? '?'} is corrupt: ${reason}`,
+      options,
+    );
+  }
+}
+
+/** A stored log entry (`StepLog`) whose bytes do not decode, whose digest does not match, or that is malformed. */
+export class CorruptLogError extends CheckpointError {
+  constructor(
+    readonly instanceId: string,
+    readonly seq: number | undefined,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      CheckpointErrorCode.CorruptLog,
+      `log entry of instance ${instanceId} at seq ${seq ?? '?'} is corrupt: ${reason}`,
       options,
     );
   }

@@ -18,6 +18,7 @@ export {
   CheckpointErrorCode,
   ConflictError,
   CorruptCheckpointError,
+  CorruptLogError,
   FutureSchemaError,
   LeaseLostError,
   LimitExceededError,
@@ -57,6 +58,7 @@ export {
   schema10to11,
   schema11to12,
   schema12to13,
+  schema13to14,
 } from './migrations.js';
 export type {
   BufferedMessage,
@@ -64,6 +66,7 @@ export type {
   Deployment,
   DeploymentInput,
   DueTimer,
+  ExpireOptions,
   Fence,
   HistoryQuery,
   InstanceMeta,
@@ -71,7 +74,8 @@ export type {
   InstanceSummary,
   Lease,
   ListOptions,
-  LoggedCheckpoint,
+  LogEntry,
+  LogReader,
   MessageSubscription,
   PendingWrite,
   PruneOptions,
@@ -82,6 +86,8 @@ export type {
   RewriteCheckpoint,
   StoredCheckpoint,
 } from './repository.js';
+export type { FlowEntry, StepLog, UnsealedStepLog } from './step-log.js';
+export { openStepLog, STEP_LOG_SCHEMA, sealStepLog } from './step-log.js';
 export type * from './types.js';
 export { InstanceStatus } from './types.js';
 

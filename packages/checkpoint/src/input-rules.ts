@@ -6,7 +6,15 @@
  */
 import { LimitExceededError, ParentLinkError, UnencodableValueError } from './errors.js';
 import { checkLeaseArguments } from './put-rules.js';
-import type { BufferedMessage, ClaimOptions, DeploymentInput, PutCheckpoint, RewriteCheckpoint } from './repository.js';
+import type {
+  BufferedMessage,
+  ClaimOptions,
+  DeploymentInput,
+  ExpireOptions,
+  LogReader,
+  PutCheckpoint,
+  RewriteCheckpoint,
+} from './repository.js';
 
 /**
  * The most UTF-8 bytes of any text a store keeps: ids, digests, statuses, keys, names, owners and task ids
@@ -169,6 +177,12 @@ export function checkPutArguments(checkpoint: PutCheckpoint): void {
   if (meta.dueAt !== null && (typeof meta.dueAt !== 'number' || !Number.isFinite(meta.dueAt))) {
     throw new RangeError(`meta.dueAt must be a finite epoch ms or null, not ${kindOf(meta.dueAt)}`);
   }
+  const { endedAt } = meta;
+  if (endedAt !== undefined && endedAt !== null && (typeof endedAt !== 'number' || !Number.isFinite(endedAt))) {
+    throw new RangeError(`meta.endedAt must be a finite epoch ms or null, not ${kindOf(endedAt)}`);
+  }
+  if (checkpoint.log !== undefined) checkBytes('log', checkpoint.log);
+  if (checkpoint.keepLast !== undefined) checkInteger('keepLast', checkpoint.keepLast, 1);
   if (!Array.isArray(meta.subscriptions)) {
     throw new UnencodableValueError('meta.subscriptions', `it is ${kindOf(meta.subscriptions)}, not an array`);
   }
@@ -227,6 +241,34 @@ function checkPutLease(checkpoint: PutCheckpoint): void {
 }
 
 /**
+ * What `putReader` stores, checked before a store reads anything: the name and cursor (`checkText`) and that
+ * the position is text or null (whether it is one of the store's positions is the store's to judge).
+ *
+ * @throws UnencodableValueError, LimitExceededError or RangeError naming the field
+ */
+export function checkReaderArguments(reader: LogReader): void {
+  checkObject('reader', reader);
+  checkText('reader.name', reader.name);
+  checkText('reader.cursor', reader.cursor, { nullable: true });
+  if (reader.position !== null && typeof reader.position !== 'string') {
+    throw new RangeError(`reader.position must be a position history returned or null, not ${kindOf(reader.position)}`);
+  }
+}
+
+/**
+ * `expire`'s options: `endedBefore` a finite epoch ms, `limit` a positive safe integer.
+ *
+ * @throws RangeError naming the option
+ */
+export function checkExpireArguments(options: ExpireOptions): void {
+  checkObject('options', options);
+  if (typeof options.endedBefore !== 'number' || !Number.isFinite(options.endedBefore)) {
+    throw new RangeError(`endedBefore must be a finite epoch ms, not ${kindOf(options.endedBefore)}`);
+  }
+  checkInteger('limit', options.limit, 1);
+}
+
+/**
  * What `rewrite` stores, checked before a store reads anything. The instance id and `expectedDigest` are
  * only looked up: text no store can hold finds no checkpoint, so the store refuses with `ConflictError`.
  *
@@ -238,6 +280,7 @@ export function checkRewriteArguments(checkpoint: RewriteCheckpoint): void {
   checkInteger('schema', checkpoint.schema, 1, MAX_SCHEMA);
   checkText('digest', checkpoint.digest);
   checkBytes('bytes', checkpoint.bytes);
+  if (checkpoint.log !== undefined) checkBytes('log', checkpoint.log);
 }
 
 /**

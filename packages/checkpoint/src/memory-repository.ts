@@ -15,6 +15,7 @@ import { putDeployment, readDeployment, readDeployments } from './memory/deploym
 import { readDueTimers, readInstances, readSubscribers } from './memory/discovery.js';
 import { claimLeases, leaseWithPut, readLease, readLeaseOwners, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
+import { deleteReader, expireInstances, putReader, readReaders } from './memory/retention.js';
 import { emptyState } from './memory/state.js';
 import type { Repository } from './repository.js';
 
@@ -28,7 +29,7 @@ import type { Repository } from './repository.js';
  * calls even though it returns a promise; and each decides everything (arguments, then the rules on what
  * is stored) before it changes anything, so a refused call leaves the store as it was, as a rolled-back
  * transaction leaves a SQL store. Its parts live in `memory/`: checkpoints and their journal, discovery,
- * leases, messages and deployments.
+ * leases, messages, deployments and retention.
  *
  * @example
  * ```ts
@@ -78,6 +79,22 @@ export function createMemoryRepository(): Repository {
     async history(query) {
       await assertOpen();
       return readLog(state, query);
+    },
+    async putReader(reader) {
+      await assertOpen();
+      putReader(state, reader);
+    },
+    async readers() {
+      await assertOpen();
+      return readReaders(state);
+    },
+    async deleteReader(name) {
+      await assertOpen();
+      return deleteReader(state, name);
+    },
+    async expire(options) {
+      await assertOpen();
+      return expireInstances(state, options);
     },
     async delete(instanceId) {
       await assertOpen();

@@ -122,6 +122,27 @@ export function schema12to13(document: Record<string, unknown>): Record<string, 
 }
 
 /**
+ * Schema 14 keeps an instance's past in the step log, not in its document: the body's `history` (every element
+ * completed), `decisions` (every evaluation) and `events` (the step's) move aside into `past`, which the engine
+ * writes into the log with the instance's next step (the events: published again if the instance is taken
+ * over before then). A document whose past is empty gets none.
+ */
+export function schema13to14(document: Record<string, unknown>): Record<string, unknown> {
+  const { history, decisions, events, ...body } = document.body as Body & {
+    history?: unknown[];
+    decisions?: unknown[];
+    events?: unknown[];
+  };
+  const past = {
+    history: history ?? [],
+    ...(decisions !== undefined && decisions.length > 0 ? { decisions } : {}),
+    ...(events !== undefined && events.length > 0 ? { events } : {}),
+  };
+  const empty = past.history.length === 0 && past.decisions === undefined && past.events === undefined;
+  return { ...document, body: empty ? body : { ...body, past } };
+}
+
+/**
  * The migration chain: `MIGRATIONS[n - 1]` turns a schema-n document into schema n + 1. Append only; a
  * step is a pure function of the older document and never edited once released.
  */
@@ -138,6 +159,7 @@ export const MIGRATIONS: readonly Migration[] = [
   schema10to11,
   schema11to12,
   schema12to13,
+  schema13to14,
 ];
 
 /** Bring a document of `schema` up to the current one, step by step. */

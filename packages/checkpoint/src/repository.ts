@@ -26,6 +26,11 @@ export interface InstanceMeta {
    * same order, repeats kept.
    */
   subscriptions: MessageSubscription[];
+  /**
+   * Epoch ms the instance ended (the engine's clock); null or absent while it runs. What `expire` judges an
+   * ended instance's age by: an ended instance put without it never expires. Stores return null for absent.
+   */
+  endedAt?: number | null;
 }
 
 /**
@@ -77,24 +82,53 @@ export interface ClaimOptions {
 }
 
 /**
- * Which part of the store's checkpoint log `history` reads: every instance's checkpoints in the order the store
- * committed them, or one instance's.
+ * Which part of the store's log `history` reads: every instance's log entries in the order the store committed
+ * them, or one instance's.
  */
 export interface HistoryQuery {
-  /** Only checkpoints after this position (exclusive), as an earlier `history` returned it. */
+  /** Only entries after this position (exclusive), as an earlier `history` returned it. */
   after?: string;
   instanceId?: string;
   /** Page size: a non-negative safe integer; all when absent. */
   limit?: number;
 }
 
-/** A checkpoint as `history` returns it: where it stands in the store's log, without its journal. */
-export interface LoggedCheckpoint extends Omit<StoredCheckpoint, 'writes'> {
+/** A log entry as `history` returns it: the step it records, where it stands in the store's log, its bytes. */
+export interface LogEntry {
+  instanceId: string;
+  /** The seq of the checkpoint whose put filed it. */
+  seq: number;
   /**
-   * Opaque, and only this store's: a later checkpoint (committed after this one) has a later position. Pass it
-   * as `after` to read on. Never handed out twice, not even after the checkpoint holding it was deleted.
+   * Opaque, and only this store's: a later entry (committed after this one) has a later position. Pass it as
+   * `after` to read on. Never handed out twice, not even after the entry holding it was deleted.
    */
   position: string;
+  /** The entry's bytes, as the put handed them over (`PutCheckpoint.log`). */
+  bytes: Uint8Array;
+}
+
+/**
+ * A registered reader of the store's log (`putReader`), and how far it has read: `expire` deletes no instance
+ * with an entry it may not have read whole.
+ */
+export interface LogReader {
+  /** Any text a store keeps (at most `MAX_TEXT_BYTES`); compared exactly. */
+  name: string;
+  /**
+   * The position (as `history` returned it) of the entry the reader is at: the entries before it are read, it and
+   * the ones after it may not be. Null: it has read nothing yet.
+   */
+  position: string | null;
+  /** Where within that entry it goes on, as its owner wrote it (opaque to the store); null for none. */
+  cursor: string | null;
+}
+
+/** What `expire` deletes. */
+export interface ExpireOptions {
+  /** Epoch ms: only instances that ended at or before it (`InstanceMeta.endedAt`). */
+  endedBefore: number;
+  /** At most this many instances: a positive safe integer. */
+  limit: number;
 }
 
 /** A running instance whose earliest timer is due. */
@@ -142,6 +176,19 @@ export interface PutCheckpoint {
   /** The lease this write is made under; absent for a writer that never claims (single-node, embedded). */
   fence?: Fence;
   /**
+   * What the step that made this checkpoint did (the canonical bytes of a `StepLog`), filed with it at the next
+   * position of the store's log (`history`). Kept when the checkpoint is pruned; deleted with the instance
+   * (`delete`, `expire`). At most `MAX_DOCUMENT_BYTES`; stores keep these bytes verbatim. Absent: the put files
+   * no entry.
+   */
+  log?: Uint8Array;
+  /**
+   * Prune in the same transaction: once the put is stored, the instance keeps only its latest `keepLast`
+   * checkpoints (with their journals), as `prune` would. A positive safe integer; absent: nothing is pruned.
+   * A replayed put prunes nothing.
+   */
+  keepLast?: number;
+  /**
    * Claim the instance's lease in the same transaction, after the put, as `claim` would for this instance
    * alone: a new instance is stored and held in one write. Only on an instance's first put (`parentSeq`
    * null), never with a `fence`. `put` then resolves the lease taken (undefined when none was: the
@@ -178,6 +225,11 @@ export interface RewriteCheckpoint {
   schema: number;
   digest: string;
   bytes: Uint8Array;
+  /**
+   * The log entry of the checkpoint's step, filed with the rewrite when the checkpoint has none (a migration
+   * moving an older document's past into the log); one it has stays as it is. As `PutCheckpoint.log`.
+   */
+  log?: Uint8Array;
   /** The lease this write is made under, as for `put`. */
   fence?: Fence;
 }
@@ -204,6 +256,8 @@ export interface StoredCheckpoint {
   bytes: Uint8Array;
   /** Journal entries filed against this checkpoint, ordered by (taskId, index) insertion order. */
   writes: PendingWrite[];
+  /** The log entry its put filed (`PutCheckpoint.log`); absent when it filed none. */
+  log?: Uint8Array;
 }
 
 export interface InstanceSummary extends InstanceMeta {
@@ -363,14 +417,17 @@ export interface Repository {
    * holds more deployments than that.
    *
    * With `claim` or `release`, the lease changes in the same transaction, after the put (a replayed put
-   * included); a refused put changes no lease. Resolves the lease `claim` took, else undefined.
+   * included); a refused put changes no lease. Resolves the lease `claim` took, else undefined. A stored put
+   * files its `log` entry and prunes to its `keepLast` in the same transaction; a replayed or refused one
+   * does neither.
    */
   put(checkpoint: PutCheckpoint): Promise<Lease | undefined>;
   /**
    * Replace the bytes of an existing checkpoint in place (a schema migration): seq, parentSeq, writes and the
    * instance's index stay as they are. Fenced as `put` is. Refuses with `ConflictError` when the checkpoint
    * does not exist or its stored digest is no longer `expectedDigest`. Rewriting with the bytes already
-   * stored is a no-op.
+   * stored is a no-op. A rewrite carrying a `log` entry files it at the next position of the log, in the same
+   * transaction, unless the checkpoint has one.
    */
   rewrite(checkpoint: RewriteCheckpoint): Promise<void>;
   /**
@@ -383,7 +440,7 @@ export interface Repository {
    * checkpoint starts with no entries: entries stay with the seq they were filed against.
    */
   putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void>;
-  /** The latest checkpoint (or the one at `seq`) with its writes; undefined when missing. */
+  /** The latest checkpoint (or the one at `seq`) with its writes and log entry; undefined when missing. */
   get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined>;
   /**
    * The latest checkpoint of each of `instanceIds` with its writes, as `get` reads one, all from one snapshot
@@ -401,25 +458,46 @@ export interface Repository {
    */
   list(instanceId: string, options?: ListOptions): Promise<StoredCheckpoint[]>;
   /**
-   * Checkpoints in the order the store committed them (all instances', or one's), each with its `position`:
-   * what a reader that was away reads on from (the engine's `events`). A checkpoint appears only once no
-   * checkpoint committed before it can still appear, so a reader that goes on from the last position it saw
-   * never misses one (on PostgreSQL, a checkpoint shows once every transaction older than its own ended).
-   * Pruned and deleted checkpoints are gone from it; a copy's checkpoints are new ones, at new positions.
+   * The store's log: the entries puts filed (`PutCheckpoint.log`), in the order the store committed them (all
+   * instances', or one's), each with its `position`: what a reader that was away reads on from (the engine's
+   * `events`), and an instance's whole past (its `history`). An entry appears only once no entry committed
+   * before it can still appear, so a reader that goes on from the last position it saw never misses one (on
+   * PostgreSQL, an entry shows once every transaction older than its own ended). Pruning checkpoints leaves the
+   * log as it is; deleted and expired instances' entries are gone; a copy's entries are new ones, at new
+   * positions.
    *
    * @throws RangeError when `after` is not a position of this store, or `limit` is not a non-negative safe integer
    */
-  history(query?: HistoryQuery): Promise<LoggedCheckpoint[]>;
+  history(query?: HistoryQuery): Promise<LogEntry[]>;
   /**
-   * Remove an instance with all its checkpoints, writes, index entries and lease; a missing instance is a
+   * Register a reader of the log, or record how far it has read: `expire` keeps every instance with an entry at
+   * or after its position. Creates the reader when its name is new, else replaces what is stored of it. Refuses
+   * a position that is not one of this store's (`RangeError`), and text the write rules refuse.
+   */
+  putReader(reader: LogReader): Promise<void>;
+  /** The registered readers, by name (code point order). */
+  readers(): Promise<LogReader[]>;
+  /** Unregister a reader; true when it was registered. */
+  deleteReader(name: string): Promise<boolean>;
+  /**
+   * Delete ended instances whole, as `delete` does, oldest end first (ties by id), at most `limit`: those not
+   * running whose `endedAt` is at or before `endedBefore`, but none that still holds a lease (its end is not
+   * delivered yet), has a running called child, or has a log entry at or after a registered reader's position
+   * (one with a null position keeps every instance). Returns the ids deleted, in that order.
+   *
+   * @throws RangeError when `endedBefore` is not finite, or `limit` is not a positive safe integer
+   */
+  expire(options: ExpireOptions): Promise<string[]>;
+  /**
+   * Remove an instance with all its checkpoints, writes, log entries, index entries and lease; a missing instance is a
    * no-op. Other instances are untouched, called children included (delete each): their `parentId` and
    * `rootId` stay as they were, so `instances({ rootId })` still finds the rest of a tree whose root or middle
    * instance was deleted. Ignores leases.
    */
   delete(instanceId: string): Promise<void>;
   /**
-   * Copy an instance's whole history (every checkpoint with its writes, and its index entry: meta, due timer,
-   * subscriptions) to `targetId`, in one transaction; the source is unchanged. The lease is not copied.
+   * Copy an instance's whole history (every checkpoint with its writes, its log entries, and its index entry:
+   * meta, due timer, subscriptions) to `targetId`, in one transaction; the source is unchanged. The lease is not copied.
    *
    * Document bytes are copied verbatim, and a document names its instance inside its bytes (under its
    * digest), so the copy is an archive or fork for inspection: `openCheckpoint` opens its documents under
@@ -437,7 +515,7 @@ export interface Repository {
   copy(sourceId: string, targetId: string): Promise<void>;
   /**
    * Remove all but the latest `keepLast` checkpoints of an instance, with their writes; the kept ones keep
-   * their writes, and the instance's index is unchanged. The oldest kept checkpoint's `parentSeq` may then
+   * their writes, and the instance's index and log are unchanged. The oldest kept checkpoint's `parentSeq` may then
    * name a pruned seq. A missing instance is a no-op. `keepLast` must be an integer of at least 1, else a
    * `RangeError` (to remove everything, `delete`). Ignores leases.
    */

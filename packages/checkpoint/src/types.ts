@@ -521,7 +521,7 @@ export type PackedUserTask = [
   assignee: string | null,
 ];
 
-/** An event as a checkpoint keeps it (`CheckpointBody.events`): its id, its type and its own fields. */
+/** An event as the log keeps it (`StepLog.events`): its id, its type and its own fields. */
 export interface StepEvent {
   id: string;
   type: string;
@@ -545,7 +545,6 @@ export interface CheckpointBody {
   /** User tasks in the order they were created; one without candidate lists as a {@link PackedUserTask}. @since schema 8 */
   userTasks: (UserTaskRecord | PackedUserTask)[];
   incidents: IncidentRecord[];
-  history: HistoryEntry[];
   /** @since schema 3 */
   timers: TimerRecord[];
   /** @since schema 3 */
@@ -557,21 +556,25 @@ export interface CheckpointBody {
    * before touchpoints were tracked (it is not tracked). @since schema 7
    */
   touchpoints: TouchpointRecord[] | null;
-  /** Business rule tasks' evaluations, in order; absent until the first. @since schema 10 */
-  decisions?: DecisionRecord[];
-  /**
-   * The events the step that wrote this checkpoint announced, in order (what `engine.on` publishes), without the
-   * instance id and time the document holds already (`instanceId`, `capturedAt`): an id that begins with the
-   * instance's id is kept from the `:` after it. A `track.entered` or `track.left` event, the most frequent, is
-   * its relative id alone (`:<scope>:<element>:<attempt>:<track>:entered|left`), which says all its fields.
-   * Since schema 13 a touchpoint event leaves out what the process's touchpoint plan gives back:
-   * `touchpoints.planned` has no list (every touchpoint `ahead`), `touchpoint.updated` has its touchpoint's
-   * `progress` (the fields the plan's entry has not) instead of the `touchpoint`. Published once the checkpoint is durable, and published again by an engine that takes the instance over
-   * from a holder that stopped. Absent when it announced none. @since schema 12
-   */
-  events?: (StepEvent | string)[];
   /** Conditional boundary and event sub-process start events waiting; absent while there are none. @since schema 10 */
   conditions?: ConditionRecord[];
+  /**
+   * What a document of schema 13 or older kept of the instance's past, which schema 14 keeps in the log
+   * (`StepLog`): the engine writes it into the log with the instance's next step, and a checkpoint written
+   * since has none. Absent in every document the engine writes. @since schema 14
+   */
+  past?: PastRecords;
+}
+
+/**
+ * The past an older document carried in its body (schemas up to 13), moved aside by the migration to schema 14:
+ * every element the instance completed and every decision it evaluated, in order, and the events of the step
+ * that wrote the document (published again by an engine that takes the instance over). @since schema 14
+ */
+export interface PastRecords {
+  history: HistoryEntry[];
+  decisions?: DecisionRecord[];
+  events?: (StepEvent | string)[];
 }
 
 /** How far a touchpoint has come in one instance (engine README § Touchpoints). @since schema 7 */

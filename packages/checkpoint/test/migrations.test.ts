@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA } from '../src/document.js';
-import { MIGRATIONS, migrateToCurrent, schema1to2, schema2to3 } from '../src/migrations.js';
+import { MIGRATIONS, migrateToCurrent, schema1to2, schema2to3, schema13to14 } from '../src/migrations.js';
 
 const schema1 = () => ({
   schema: 1,
@@ -62,5 +62,53 @@ describe('schema2to3', () => {
       outbox: [],
     });
     expect(before.body.instance).not.toHaveProperty('receivedIds');
+  });
+});
+
+describe('schema13to14', () => {
+  const body13 = (extra: Record<string, unknown>) => ({
+    instance: { id: 'i1' },
+    scopes: [],
+    tracks: [],
+    jobs: [],
+    userTasks: [],
+    incidents: [],
+    timers: [],
+    subscriptions: [],
+    outbox: [],
+    touchpoints: [],
+    ...extra,
+  });
+
+  it("should move a schema-13 body's history, decisions and events aside into `past`, and keep the rest as it was", () => {
+    const history = [{ node: 'start', scope: '/', track: 't1' }];
+    const decisions = [{ node: 'decide', decisionId: 'd' }];
+    const events = [':/:start:0:t1:left'];
+    const before = { schema: 13, body: body13({ history, decisions, events }) };
+
+    const after = schema13to14(before) as { body: Record<string, unknown> };
+
+    expect(after.body.past).toEqual({ history, decisions, events });
+    expect(after.body).not.toHaveProperty('history');
+    expect(after.body).not.toHaveProperty('decisions');
+    expect(after.body).not.toHaveProperty('events');
+    expect(after.body.jobs).toBe(before.body.jobs);
+    expect(before.body).toHaveProperty('history', history);
+  });
+
+  it('should give a body with nothing in its past no `past` at all', () => {
+    const after = schema13to14({ schema: 13, body: body13({ history: [] }) }) as { body: Record<string, unknown> };
+
+    expect(after.body).not.toHaveProperty('past');
+    expect(after.body).not.toHaveProperty('history');
+  });
+
+  it('should leave out empty decisions and events, keeping a history that is not empty', () => {
+    const history = [{ node: 'a', scope: '/', track: 't1' }];
+    const after = schema13to14({ schema: 13, body: body13({ history, decisions: [], events: [] }) }) as {
+      body: Record<string, unknown>;
+    };
+
+    expect(after.body.past).toEqual({ history });
   });
 });

@@ -146,6 +146,7 @@ export type SpecFile =
   | 'delete.ts'
   | 'copy.ts'
   | 'prune.ts'
+  | 'retention.ts'
   | 'instances.ts'
   | 'leases.ts'
   | 'put-leases.ts'

@@ -126,6 +126,7 @@ export function meta(overrides: Partial<InstanceMeta> = {}): InstanceMeta {
     callNodeId: null,
     dueAt: null,
     subscriptions: [],
+    endedAt: null,
     ...overrides,
   };
 }
@@ -139,6 +140,10 @@ export interface CheckpointOptions {
   meta?: Partial<InstanceMeta>;
   definitionDigest?: string;
   schema?: number;
+  /** The log entry its put files (`PutCheckpoint.log`), as text; none when absent. */
+  log?: string;
+  /** Prune to this many checkpoints in the put (`PutCheckpoint.keepLast`). */
+  keepLast?: number;
 }
 
 /** A checkpoint as `put` takes it; its bytes are a small document unless given. */
@@ -153,7 +158,14 @@ export function checkpoint(instanceId: string, seq: number, options: CheckpointO
     digest: `digest:${instanceId}:${seq}:${note}`,
     bytes: options.bytes ?? utf8(JSON.stringify({ instanceId, seq, note })),
     meta: meta(options.meta),
+    ...(options.log === undefined ? {} : { log: utf8(options.log) }),
+    ...(options.keepLast === undefined ? {} : { keepLast: options.keepLast }),
   };
+}
+
+/** A checkpoint whose put files the log entry `log <instanceId>@<seq>`. */
+export function logged(instanceId: string, seq: number, options: CheckpointOptions = {}): PutCheckpoint {
+  return checkpoint(instanceId, seq, { log: `log ${instanceId}@${seq}`, ...options });
 }
 
 /** Put seqs 1..count of an instance, each derived from the one before. */

@@ -41,6 +41,7 @@ import { describeReferenceList } from './reference/list.js';
 import { describeReferencePrune } from './reference/prune.js';
 import { describeReferencePut } from './reference/put.js';
 import { describeReferencePutWrites } from './reference/put-writes.js';
+import { describeRetention } from './retention.js';
 import { describeRewrite } from './rewrite.js';
 import { describeSchemaFence } from './schema-fence.js';
 import { describeSubscriptions } from './subscriptions.js';
@@ -104,6 +105,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeCopy(initializer);
     describePrune(initializer);
     describeHistory(initializer);
+    describeRetention(initializer);
     describeInstances(initializer);
     describeLeases(initializer);
     describePutLeases(initializer);

@@ -7,6 +7,7 @@ import {
   expectBytes,
   expectConflict,
   expectStored,
+  logged,
   putChain,
   rejectionOf,
   utf8,
@@ -308,6 +309,29 @@ export function describeRewrite<TRepository extends Repository>(
       }).not.toThrow();
 
       expect(await rejectionOf(promise!)).toBeDefined();
+    });
+
+    test('TH-REWRITE-21', async (repository) => {
+      const [first, second] = await putChain(repository, 'order-1', 2);
+      await repository.put(logged('order-2', 1));
+      const [before] = await repository.history();
+
+      await repository.rewrite({ ...migration(first!), log: utf8('past of seq 1') });
+      await repository.rewrite({ ...migration(second!), log: utf8('past of seq 2') });
+      // A rewrite of a checkpoint whose put filed an entry keeps that entry.
+      const [logged2] = await repository.list('order-2');
+      await repository.rewrite({ ...migration(logged('order-2', 1)), log: utf8('other') });
+
+      const entries = await repository.history();
+      expect(entries.map(({ instanceId, seq }) => `${instanceId}@${seq}`)).toEqual([
+        'order-2@1',
+        'order-1@1',
+        'order-1@2',
+      ]);
+      expect(entries[0]!.position).toBe(before!.position);
+      expectBytes(entries[1]!.bytes, utf8('past of seq 1'));
+      expectBytes((await repository.get('order-1', 2))!.log!, utf8('past of seq 2'));
+      expectBytes((await repository.get('order-2', 1))!.log!, logged2!.log!);
     });
   });
 }

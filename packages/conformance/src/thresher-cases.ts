@@ -92,6 +92,10 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-REWRITE-18', 'should not change what is stored when the caller mutates its buffer after rewrite'],
     ['TH-REWRITE-19', 'should keep the checkpoints of other instances apart'],
     ['TH-REWRITE-20', 'should reject rather than throw synchronously when it refuses'],
+    [
+      'TH-REWRITE-21',
+      'should file the log entry a rewrite carries when the checkpoint has none, at a new position, and keep one it has',
+    ],
   ]),
   ...rows('get.ts', [
     ['TH-GET-01', 'should return undefined for an instance with no checkpoints'],
@@ -157,6 +161,34 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-PRUNE-04', 'should let the next put continue from the latest after a prune'],
     ['TH-PRUNE-05', 'should ignore leases: prune an instance whose lease another owner holds'],
     ['TH-PRUNE-06', 'should make a pruned seq unreadable and refuse entries filed against it with a ConflictError'],
+  ]),
+  ...rows('retention.ts', [
+    [
+      'TH-RETAIN-01',
+      'should prune in the put to its keepLast latest checkpoints, with their entries, leaving the log and the summary as they were',
+    ],
+    ['TH-RETAIN-02', 'should refuse a keepLast that is not a positive integer with a RangeError, storing nothing'],
+    [
+      'TH-RETAIN-03',
+      'should prune a fenced put under its lease, keeping the oldest kept checkpoint readable for a rollback to it',
+    ],
+    ['TH-RETAIN-04', 'should prune nothing on a replayed put, nor on a refused one'],
+    ['TH-RETAIN-05', 'should return endedAt as put in summaries, null when a put gave none'],
+    [
+      'TH-RETAIN-06',
+      'should expire ended instances that ended at or before endedBefore, oldest end first, at most limit, whole',
+    ],
+    ['TH-RETAIN-07', 'should not expire an ended instance that holds a lease or has a running called child'],
+    ['TH-RETAIN-08', 'should register readers, record their positions and unregister them, by name'],
+    [
+      'TH-RETAIN-09',
+      "should refuse a reader's position the store never hands out, and bad expire options, with a RangeError",
+    ],
+    [
+      'TH-RETAIN-10',
+      "should not expire an instance with a log entry at or after a reader's position, nor any while a reader has read nothing",
+    ],
+    ['TH-RETAIN-11', 'should keep readers across a reopen', ['persistence']],
   ]),
   ...rows('instances.ts', [
     ['TH-INSTANCES-01', 'should return no instances from an empty repository'],
@@ -255,20 +287,20 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
   ...rows('history.ts', [
     [
       'TH-HISTORY-01',
-      "should return every instance's checkpoints in the order they were put, each with a position, bytes verbatim, without entries",
+      "should return the log entries puts filed, every instance's, in the order they were put, each with a position and its bytes verbatim",
     ],
-    ['TH-HISTORY-02', 'should read on after a position: only the checkpoints put after it, positions all distinct'],
-    ['TH-HISTORY-03', "should read one instance's checkpoints with instanceId, after a position of any instance"],
-    ['TH-HISTORY-04', 'should keep the first limit checkpoints of the order'],
+    ['TH-HISTORY-02', 'should read on after a position: only the entries put after it, positions all distinct'],
+    ['TH-HISTORY-03', "should read one instance's entries with instanceId, after a position of any instance"],
+    ['TH-HISTORY-04', 'should keep the first limit entries of the order'],
     [
       'TH-HISTORY-05',
       'should refuse a position the store never hands out, or a bad limit, with a RangeError; an unknown instance has none',
     ],
     [
       'TH-HISTORY-06',
-      'should leave pruned and deleted checkpoints out, and put after a deleted newest checkpoint at a later position',
+      'should keep the entries of pruned checkpoints, leave a deleted instance out, and put after a deleted newest entry at a later position',
     ],
-    ['TH-HISTORY-07', "should log a copy's checkpoints at new positions after every earlier one, under the target id"],
+    ['TH-HISTORY-07', "should log a copy's entries at new positions after every earlier one, under the target id"],
     [
       'TH-HISTORY-08',
       'should keep positions across a reopen: a put after it is read on from a position read before it',
@@ -279,6 +311,11 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should show on another connection what one connection put, in the order it was put',
       ['concurrentConnections'],
     ],
+    [
+      'TH-HISTORY-10',
+      "should return with get, getMany and list the log entry each checkpoint's put filed, none where it filed none",
+    ],
+    ['TH-HISTORY-11', 'should file no entry for a replayed put, nor for a refused one'],
   ]),
   ...rows('fencing.ts', [
     ['TH-FENCE-01', 'should accept put, putWrites and rewrite fenced by the held lease'],

@@ -6,11 +6,14 @@
  */
 import type { Repository, Variables } from '@thresher/checkpoint';
 import type { Clock } from './common/clock.js';
+import type { RetentionOptions } from './runtime/retention.js';
 import type { Handlers } from './runtime/types.js';
 
 export type { Clock } from './common/clock.js';
 export type * from './common/events.js';
 export type { EventsQuery, LoggedEvent } from './runtime/event-log.js';
+export type { EventReader } from './runtime/event-readers.js';
+export type { RetentionOptions } from './runtime/retention.js';
 export type * from './runtime/types.js';
 
 export interface EngineOptions {
@@ -52,6 +55,12 @@ export interface EngineOptions {
    * thousand moves (a persist point of its own), so no instance holds the engine.
    */
   stepLimit?: number;
+  /**
+   * What the store keeps as instances run and after they end: each instance's latest 10 checkpoints (older ones
+   * go in the put that writes a new one), and ended instances for ever, unless `ended` says how long. The log
+   * (what each step did: the history and the events) is kept while its instance is.
+   */
+  retention?: RetentionOptions;
 }
 
 export interface StartOptions {

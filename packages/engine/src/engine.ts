@@ -1,5 +1,4 @@
 import {
-  type CheckpointDocument,
   encodeValue,
   type InstanceQuery,
   type InstanceSummary,
@@ -14,6 +13,7 @@ import type {
   EngineEvent,
   EngineEventType,
   EngineOptions,
+  EventReader,
   Handlers,
   InstanceView,
   RecoverReport,
@@ -50,6 +50,8 @@ import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
 import { manifestOf } from './runtime/deployed-together.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
 import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/event-log.js';
+import { openEventReader } from './runtime/event-readers.js';
+import { leaveLoggedPast, readPast } from './runtime/instance-log.js';
 import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
 import { recoverInstances } from './runtime/recovery.js';
@@ -272,17 +274,22 @@ export class Engine {
     return broadcastSignal(this.parts.deliveries, name, options);
   }
 
-  /** The instance as it is now (live), or as its latest checkpoint says. */
+  /**
+   * The instance as it is now (live), or as its latest checkpoint says, with its past (completed elements,
+   * flows taken, decisions) as its log keeps it.
+   */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
     const live = this.parts.instances.loaded(instanceId);
     const stored = live ? undefined : await this.repository.get(instanceId);
     if (!live && !stored) return undefined;
     const state = live ? live.current : openStored(stored!);
+    if (!live) await leaveLoggedPast(this.repository, state);
     // Its touchpoints are known only with its deployment here (the one it was started on).
     const process = await this.parts.definitions.pinnedProcess(state).catch(() => undefined);
     const touchpoints = process ? liveTouchpoints(state, process) : null;
     const seq = live ? live.latestSeq : stored!.seq;
-    return instanceView(state, process, seq, await this.parts.definitions.deploymentOf(state), touchpoints);
+    const past = await readPast(this.repository, instanceId, state);
+    return instanceView(state, process, seq, await this.parts.definitions.deploymentOf(state), touchpoints, past);
   }
 
   /**
@@ -298,18 +305,25 @@ export class Engine {
   }
 
   /**
-   * The events the store keeps, in the order it committed their checkpoints: what `on` published (each
-   * checkpoint's `checkpoint.saved`, then its step's events; `instance.restored` is not kept), with the
-   * position to read on from. A consumer that was away reads from the last position it saw; events go when
-   * their checkpoints are pruned or deleted. A touchpoint event is kept without what its process's touchpoint
-   * plan gives back, so reading one needs its instance's deployment in the store, as restoring it does (a
-   * `RestoreError` names the deployment missing).
+   * The events the store's log keeps, in the order it committed them: what `on` published (each step's
+   * `checkpoint.saved`, then its events; `instance.restored` is not kept), with the position to read on from.
+   * A consumer that was away reads from the last position it saw. Pruning checkpoints leaves the log as it is;
+   * events go with their instance when it is deleted or expires (`retention.ended`), never before a registered
+   * reader (`eventReader`) read them. A touchpoint event is kept without what its process's touchpoint plan
+   * gives back, so reading one needs its instance's deployment in the store, as restoring it does.
    */
   events(query?: EventsQuery): Promise<LoggedEvent[]> {
-    // A stored touchpoint event leaves out what its process's plan gives back: that process, as restore pins it.
-    const planOf = async (document: CheckpointDocument) =>
-      processPlan(await this.parts.definitions.pinnedProcess({ instance: document.body.instance })).list;
-    return readEvents(this.repository, planOf, query);
+    return readEvents(this.repository, this.parts.planOfEntry, query);
+  }
+
+  /**
+   * A durable reader of the event feed, registered in the store as `name`: it reads on after the last event it
+   * acknowledged, across restarts and processes, and retention deletes no event it has not read. A new one
+   * starts at the log's start. `remove()` it when no one reads it any more, or ended instances are kept for it.
+   */
+  eventReader(name: string): Promise<EventReader> {
+    this.assertOpen();
+    return openEventReader(this.repository, this.parts.planOfEntry, name);
   }
 
   /** Instances in the repository, by what it indexes. */
@@ -497,6 +511,7 @@ export class Engine {
     if (this.parts.flags.closed) return;
     this.parts.flags.closed = true;
     clearInterval(this.parts.renewing);
+    this.parts.sweep.stop();
     this.parts.duePoll.stop();
     await Promise.all(this.workers.map((worker) => worker.stop()));
     // Work under way (a job in flight, a delivery, a backoff) keeps its lease, to lapse: a worker then takes

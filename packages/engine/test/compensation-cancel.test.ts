@@ -41,7 +41,7 @@ describe('cancelling a compensation sweep', () => {
     // then it ends with neither handler completed, no sweep left, and a's entry in no ledger
     expect((await engine.settled(id)).status).toBe('terminated');
     const after = openStored((await repository.get(id))!);
-    expect(after.history.map((entry) => entry.node)).toEqual(['start', 'a', 'b']);
+    expect((await engine.instance(id))?.history.map((entry) => entry.node)).toEqual(['start', 'a', 'b']);
     expect([...after.tracks.values()].some((track) => track.sweep)).toBe(false);
     expect([...after.scopes.values()].flatMap((scope) => scope.ledger ?? [])).toEqual([]);
     expect(await engine.userTasks({ instanceId: id })).toEqual([]);

@@ -145,10 +145,9 @@ describe('events at least once, across kills', () => {
     // given an instance run to its end, its events recorded as published
     const { repository, engine, events, id } = await ranToItsEnd();
 
-    // then its checkpoints keep the plan out of its touchpoint events
-    const kept = (await repository.list(id)).flatMap(
-      ({ bytes }) =>
-        (JSON.parse(new TextDecoder().decode(bytes)) as { body: { events?: unknown[] } }).body.events ?? [],
+    // then its log keeps the plan out of its touchpoint events
+    const kept = (await repository.history({ instanceId: id })).flatMap(
+      ({ bytes }) => (JSON.parse(new TextDecoder().decode(bytes)) as { events?: unknown[] }).events ?? [],
     );
     const keptOf = (type: string) =>
       kept.filter((event): event is Record<string, unknown> => (event as { type?: string }).type === type);

@@ -1,5 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CURRENT_SCHEMA, createMemoryRepository, type Repository, type Variables } from '@thresher/checkpoint';
+import {
+  CURRENT_SCHEMA,
+  createMemoryRepository,
+  migrateRepository,
+  type Repository,
+  type Variables,
+} from '@thresher/checkpoint';
 import stringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../src/api-types.js';
@@ -132,11 +138,13 @@ describe('frozen checkpoints of every schema ever written', () => {
   };
 
   it.each(examples.filter(([name, file]) => name.startsWith('v12/') && wholeTouchpointEvents(file).length > 0))(
-    'should publish the touchpoint events %s keeps as schema 12 kept them: touchpoints whole',
+    'should publish the touchpoint events %s keeps as schema 12 kept them, once migrated into the log: touchpoints whole',
     async (_, file) => {
-      // given a schema-12 document, whose touchpoint events hold whole touchpoints
+      // given a schema-12 document, whose touchpoint events hold whole touchpoints, migrated
       const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
-      const engine = new Engine({ repository: await holding(example) });
+      const repository = await holding(example);
+      expect((await migrateRepository(repository)).failed).toEqual([]);
+      const engine = new Engine({ repository });
 
       // when this build reads them back
       const logged = await engine.events({ instanceId: example.checkpoint.instanceId });
@@ -147,6 +155,75 @@ describe('frozen checkpoints of every schema ever written', () => {
         expect(published?.event).toMatchObject({ touchpoint: stored.touchpoint });
         expect(published?.event).not.toHaveProperty('progress');
       }
+      await engine.close();
+    },
+  );
+
+  /** The elements a frozen document of schema 13 or older lists as completed, in order. */
+  const frozenHistory = (example: FrozenExample) =>
+    (example.checkpoint.document as { body: { history: { node: string }[] } }).body.history.map((entry) => entry.node);
+
+  /** Run a restored instance to its end, answering its user tasks; its completed elements in order. */
+  async function runToEnd(engine: Engine, example: FrozenExample): Promise<string[]> {
+    const { instanceId } = example.checkpoint;
+    for (;;) {
+      const settled = await engine.settled(instanceId);
+      if (settled.status !== 'waiting' || settled.userTasks.length === 0) break;
+      for (const task of settled.userTasks)
+        await engine.completeUserTask(task.id, example.answers[task.elementId] ?? {});
+    }
+    return (await engine.instance(instanceId))!.history.map((entry) => entry.node);
+  }
+
+  const v13 = examples.filter(([name]) => name.startsWith('v13/'));
+
+  it.each(v13)(
+    'should show what %s completed before schema 14 once, first, in the history, migrated or not',
+    async (_, file) => {
+      const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
+      const { default: handlers } = (await import(new URL(example.handlers, root).href)) as { default: Handlers };
+      const before = frozenHistory(example);
+      for (const migrated of [false, true]) {
+        // given the frozen instance, its store migrated or as the older build left it
+        const repository = await holding(example);
+        if (migrated) expect((await migrateRepository(repository)).failed).toEqual([]);
+        const engine = new Engine({ repository, handlers, backoff: () => 0 });
+
+        // when it is shown before and after a current engine ran it to its end
+        const shown = (await engine.instance(example.checkpoint.instanceId))!.history.map((entry) => entry.node);
+        await engine.recover();
+        const ended = await runToEnd(engine, example);
+
+        // then its past is there once, before what it did since
+        expect({ migrated, shown }).toEqual({ migrated, shown: before });
+        expect(ended.slice(0, before.length)).toEqual(before);
+        expect(ended.filter((node) => node === 'end').length).toBeLessThanOrEqual(1);
+        expect(ended.length).toBeGreaterThan(before.length);
+        await engine.close();
+      }
+    },
+  );
+
+  it.each(v13)(
+    'should move the past of %s into the log with its events, once, however often the migration runs',
+    async (_, file) => {
+      // given the frozen instance, migrated twice
+      const example = JSON.parse(readFileSync(file, 'utf8')) as FrozenExample;
+      const repository = await holding(example);
+      const first = await migrateRepository(repository);
+      const again = await migrateRepository(repository);
+
+      // then its one checkpoint is rewritten once, and the log has one entry: its past and its step's events
+      expect([first.migrated, again.migrated, again.current]).toEqual([1, 0, 1]);
+      const { instanceId } = example.checkpoint;
+      const entries = await repository.history({ instanceId });
+      expect(entries).toHaveLength(1);
+      const { body } = example.checkpoint.document as { body: { events?: { id?: string }[] | string[] } };
+      const engine = new Engine({ repository });
+      const events = await engine.events({ instanceId });
+      expect(events.map(({ event }) => event.type)).toContain('checkpoint.saved');
+      expect(events).toHaveLength(1 + (body.events?.length ?? 0));
+      expect((await engine.instance(instanceId))!.history.map((entry) => entry.node)).toEqual(frozenHistory(example));
       await engine.close();
     },
   );

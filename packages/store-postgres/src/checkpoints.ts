@@ -8,7 +8,7 @@ import {
   type Fence,
   isStorableText,
   type Lease,
-  type LoggedCheckpoint,
+  type LogEntry,
   type PendingWrite,
   type PutCheckpoint,
   type RewriteCheckpoint,
@@ -25,8 +25,10 @@ import {
   decidePut,
   decideRewrite,
   type HistoryRange,
+  type LogRow,
   parentToCheck,
   planWrites,
+  toLogEntry,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   toStoredCheckpointsFromJoined,
@@ -176,6 +178,10 @@ export async function putCheckpoint(client: PgQueryable, sql: Statements, checkp
       await client.query(sql.insertSubscriptions, subscriptionParams(checkpoint));
     }
     await client.query(sql.insertCheckpoint, checkpointParams(checkpoint));
+    if (checkpoint.log !== undefined) await client.query(sql.insertLog, [instanceId, seq, checkpoint.log]);
+    if (checkpoint.keepLast !== undefined && latest !== null) {
+      await pruneLocked(client, sql, instanceId, checkpoint.keepLast);
+    }
     return;
   }
 }
@@ -195,6 +201,7 @@ export async function rewriteCheckpoint(
   const stored = rows[0] && { digest: rows[0].digest, bytes: rows[0].document };
   if (decideRewrite(checkpoint, stored) === 'replay') return;
   await client.query(sql.rewriteCheckpoint, rewriteParams(checkpoint));
+  if (checkpoint.log !== undefined) await client.query(sql.insertLogIfNone, [instanceId, seq, checkpoint.log]);
 }
 
 /**
@@ -300,23 +307,25 @@ export async function readHistory(
 /** A PostgreSQL position: the writing transaction's id and the row's serial, `<tx>-<serial>`. */
 const POSITION = /^([0-9]{1,20})-([0-9]{1,19})$/;
 
-/** `history`: committed checkpoints after a position (as {@link positionParams} read it), in (tx, serial) order. */
+/** `history`: committed log entries after a position (as {@link positionParams} read it), in (tx, serial) order. */
 export async function readLog(
   client: PgQueryable,
   sql: Statements,
   after: [string | null, string | null],
   instanceId: string | null,
   limit: number | null,
-): Promise<LoggedCheckpoint[]> {
-  const { rows } = await client.query<CheckpointRow<Int8> & { tx: string; position: Int8 }>(sql.selectLog, [
+): Promise<LogEntry[]> {
+  const { rows } = await client.query<LogRow<Int8> & { tx: string; position: Int8 }>(sql.selectLog, [
     ...after,
     instanceId,
     limit,
   ]);
-  return toStoredCheckpoints(rows, []).map(({ writes: _writes, ...stored }, index) => ({
-    ...stored,
-    position: `${rows[index]!.tx}-${String(rows[index]!.position)}`,
-  }));
+  return rows.map((row) => toLogEntry(row, positionOf(row.tx, row.position)));
+}
+
+/** A position as this store writes it, `<tx>-<serial>`. */
+export function positionOf(tx: string, position: Int8): string {
+  return `${tx}-${String(position)}`;
 }
 
 /**
@@ -334,6 +343,7 @@ export function positionParams(after: string | null): [string | null, string | n
 /** `delete` under the instance's row lock: every row of the instance. */
 export async function deleteInstance(client: PgQueryable, sql: Statements, instanceId: string): Promise<void> {
   await client.query(sql.lockInstance, [instanceId]);
+  await client.query(sql.deleteLog, [instanceId]);
   await client.query(sql.deleteWrites, [instanceId]);
   await client.query(sql.deleteCheckpoints, [instanceId]);
   await client.query(sql.deleteSubscriptions, [instanceId]);
@@ -361,7 +371,7 @@ export async function copyInstance(
     const now = await client.query<LatestSeqRow>(sql.selectLatestSeq, [targetId]);
     decideCopy(sourceId, targetId, true, Number(now.rows[0]?.latest_seq ?? 0));
   }
-  for (const statement of [sql.copyCheckpoints, sql.copyWrites, sql.copySubscriptions]) {
+  for (const statement of [sql.copyCheckpoints, sql.copyLog, sql.copyWrites, sql.copySubscriptions]) {
     await client.query(statement, [sourceId, targetId]);
   }
 }
@@ -375,6 +385,11 @@ export async function pruneCheckpoints(
 ): Promise<void> {
   const locked = await client.query(sql.lockInstance, [instanceId]);
   if (locked.rows.length === 0) return;
+  await pruneLocked(client, sql, instanceId, keepLast);
+}
+
+/** The pruning itself, under the instance's row lock the caller holds. */
+async function pruneLocked(client: PgQueryable, sql: Statements, instanceId: string, keepLast: number): Promise<void> {
   const cutoff = await client.query<{ seq: Int8 }>(sql.selectPruneCutoff, [instanceId, keepLast - 1]);
   if (cutoff.rows[0] === undefined) return;
   const oldestKept = cutoff.rows[0].seq;

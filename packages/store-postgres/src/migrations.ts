@@ -4,6 +4,7 @@ import type { PgClientLike, PgPoolLike } from './driver.js';
 import { PUT_CHECKPOINT_FUNCTION } from './put-function-v5.js';
 import { PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function-v7.js';
 import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-v8.js';
+import { PUT_CHECKPOINT_LOGGED_FUNCTIONS } from './put-function-v11.js';
 import { RELEASE_LEASES_FUNCTION } from './release-function-v10.js';
 
 /**
@@ -184,6 +185,37 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     description: 'release_leases: a lone release in one statement, committed without waiting for the flush',
     sql: RELEASE_LEASES_FUNCTION,
+  },
+  {
+    description: 'the step log (history) apart from checkpoints, when instances ended, the readers of the log',
+    sql: `
+      -- What each step did (PutCheckpoint.log), kept when its checkpoint is pruned. Positions as the checkpoints
+      -- had them, (tx, position): a new transaction's id is past every older one, so a position read before
+      -- the upgrade comes before every entry.
+      CREATE TABLE {schema}.log (
+        instance_id TEXT COLLATE "C" NOT NULL REFERENCES {schema}.instances (instance_id) ON DELETE CASCADE,
+        seq         BIGINT NOT NULL,
+        tx          xid8   NOT NULL DEFAULT pg_current_xact_id(),
+        position    BIGSERIAL,
+        entry       BYTEA  NOT NULL,
+        PRIMARY KEY (instance_id, seq)
+      );
+      CREATE INDEX log_in_order ON {schema}.log (tx, position);
+      -- The checkpoints are no longer the log: a put writes one index fewer.
+      DROP INDEX {schema}.checkpoints_log;
+      ALTER TABLE {schema}.checkpoints DROP COLUMN tx, DROP COLUMN position;
+      -- Only ended instances have one; what expire finds them by, oldest end first.
+      ALTER TABLE {schema}.instances ADD COLUMN ended_at DOUBLE PRECISION;
+      CREATE INDEX instances_ended ON {schema}.instances (ended_at, instance_id) WHERE ended_at IS NOT NULL;
+      -- (tx, position): the log entry the reader is at; NULLs while it has read nothing.
+      CREATE TABLE {schema}.readers (
+        name     TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        tx       xid8,
+        position BIGINT,
+        cursor   TEXT
+      );
+      ${PUT_CHECKPOINT_LOGGED_FUNCTIONS}
+    `,
   },
 ];
 

@@ -8,6 +8,7 @@ import {
   type Deployment,
   type DeploymentInput,
   type DueTimer,
+  type ExpireOptions,
   type Fence,
   type HistoryQuery,
   type InstanceQuery,
@@ -16,7 +17,8 @@ import {
   type Lease,
   LeaseLostError,
   type ListOptions,
-  type LoggedCheckpoint,
+  type LogEntry,
+  type LogReader,
   type PendingWrite,
   type PruneOptions,
   type PutCheckpoint,
@@ -27,12 +29,14 @@ import {
 import {
   checkClaimArguments,
   checkDeploymentArguments,
+  checkExpireArguments,
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
   checkMessage,
   checkMessageClock,
   checkPutArguments,
+  checkReaderArguments,
   checkRenew,
   checkRewriteArguments,
   checkWritesArguments,
@@ -74,6 +78,7 @@ import { claimLeases, type JoinedRelease, joinedRelease, readLease, releaseUnflu
 import { putMessage, takeMessage } from './messages.js';
 import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
+import { expireInstances, putReader, readReaders } from './retention.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { putStatements, type Statements, statements } from './statements.js';
 
@@ -128,7 +133,7 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * checking the schema version against this build's (`schema-fence.ts`): once a newer build migrated the
  * schema, writes are refused with `StoreUpgradedError`. The common `put` (a first checkpoint, or the next one
  * under the held lease) is one statement doing all of that in the server (`put_checkpoint`,
- * put-function-v8.ts), so a put with no other write waiting costs one round trip.
+ * put-function-v11.ts), so a put with no other write waiting costs one round trip.
  */
 export class PostgresRepository implements Repository {
   /** The schema holding the tables. */
@@ -243,12 +248,36 @@ export class PostgresRepository implements Repository {
     return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, range));
   }
 
-  async history(query?: HistoryQuery): Promise<LoggedCheckpoint[]> {
+  async history(query?: HistoryQuery): Promise<LogEntry[]> {
     const { after, instanceId, limit } = logRead(query);
     const from = positionParams(after);
     this.#assertOpen('history');
     if (instanceId !== null && !isStorableText(instanceId)) return [];
     return this.#snapshot('history', (client) => readLog(client, this.#sql, from, instanceId, limit));
+  }
+
+  async putReader(reader: LogReader): Promise<void> {
+    checkReaderArguments(reader);
+    const at = positionParams(reader.position);
+    await this.#transaction('putReader', (client) => putReader(client, this.#sql, reader, at));
+  }
+
+  async readers(): Promise<LogReader[]> {
+    this.#assertOpen('readers');
+    return this.#call('readers', () => readReaders(this.#pool, this.#sql));
+  }
+
+  async deleteReader(name: string): Promise<boolean> {
+    checkText('name', name);
+    const { rowCount } = await this.#transaction('deleteReader', (client) =>
+      client.query(this.#sql.deleteReader, [name]),
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async expire(options: ExpireOptions): Promise<string[]> {
+    checkExpireArguments(options);
+    return this.#transaction('expire', (client) => expireInstances(client, this.#sql, options));
   }
 
   async delete(instanceId: string): Promise<void> {

@@ -30,12 +30,16 @@ export const PUT_FIELDS = [
   ['parent_id', 'text'],
   ['call_node_id', 'text'],
   ['due_at', 'double precision'],
+  ['ended_at', 'double precision'],
   ['subscription_count', 'integer'],
   ['fence_owner', 'text'],
   ['fence_token', 'bigint'],
   ['releasing', 'boolean'],
   ['claim_owner', 'text'],
   ['claim_expires_at', 'double precision'],
+  ['log_from', 'integer'],
+  ['log_length', 'integer'],
+  ['keep_last', 'integer'],
 ] as const;
 
 /** `e.v`'s field `i` (a JSON array element) as a column of its type. */
@@ -48,7 +52,7 @@ const fieldsOf = (element: string) =>
  * What the statement reads of a put: one JSON array per put in $1 (a JSON array of them, in the batch's
  * order), its fields in `PUT_FIELDS`' order: the checkpoint row, where its document lies in the documents laid
  * end to end ($2, one bytea), the indexed meta, how many subscriptions it has, the fence, release and the
- * claim. Then the subscriptions of all puts in $3, each `[instance, position, name, key]`. JSON, not an
+ * claim, where its log entry lies in $2 after the documents (NULLs: none), and how many checkpoints it keeps. Then the subscriptions of all puts in $3, each `[instance, position, name, key]`. JSON, not an
  * array per column: the client serialises JSON natively, where `pg` escapes an array parameter element by
  * element. Its texts are the puts' own, checked storable before (no U+0000, no lone surrogate, which `jsonb`
  * would refuse); the documents stay bytes.
@@ -66,6 +70,11 @@ const fieldsOf = (element: string) =>
  *
  * Subscriptions are replaced as two disjoint writes (the positions past the new count deleted, the others
  * upserted): statements of one WITH see one snapshot, and a delete and an insert of the same key would race.
+ *
+ * A stored put's log entry is filed in the puts' order, so positions follow it; one that keeps its latest
+ * `keep_last` checkpoints deletes the older ones. Statements of one WITH see the snapshot from before it, so
+ * the new checkpoint is not among those the delete sees: it keeps `keep_last - 1` of them (their journal
+ * entries go with them, by the foreign key's cascade).
  *
  * Answers a row per put stored: its instance, and the token and expiry of the lease its claim took (NULL when
  * none was taken).
@@ -89,7 +98,7 @@ export function putBatchStatement(s: string): string {
     UPDATE ${s}.instances AS i SET latest_seq = r.seq, definition_digest = r.definition_digest,
       status = r.status, process_id = r.process_id, definition_id = r.definition_id,
       business_key = r.business_key, parent_id = r.parent_id, call_node_id = r.call_node_id, due_at = r.due_at,
-      root_id = CASE WHEN i.parent_id IS NOT DISTINCT FROM r.parent_id THEN i.root_id
+      ended_at = r.ended_at, root_id = CASE WHEN i.parent_id IS NOT DISTINCT FROM r.parent_id THEN i.root_id
         ELSE COALESCE(r.parent_root, r.parent_id, r.instance_id) END,
       lease_owner = CASE WHEN ${releasing} THEN NULL ELSE i.lease_owner END,
       lease_token = CASE WHEN ${releasing} THEN NULL ELSE i.lease_token END,
@@ -99,13 +108,14 @@ export function putBatchStatement(s: string): string {
       AND r.seq > i.latest_seq AND i.lease_owner IS NOT DISTINCT FROM r.fence_owner
       AND i.lease_token IS NOT DISTINCT FROM r.fence_token
       AND (r.parent_id IS NULL OR i.parent_id IS NOT DISTINCT FROM r.parent_id OR r.parent_settled)
-    RETURNING ${checkpointColumns.replace(/(\w+)/g, 'r.$1')}, r.subscription_count,
-      NULL::bigint AS claimed_token, NULL::double precision AS claimed_expires_at
+    RETURNING ${checkpointColumns.replace(/(\w+)/g, 'r.$1')}, r.subscription_count, r.log_from, r.log_length,
+      r.keep_last, r.ord, NULL::bigint AS claimed_token, NULL::double precision AS claimed_expires_at
   ), created AS (
     INSERT INTO ${s}.instances AS i (instance_id, latest_seq, definition_digest, status, process_id,
-      definition_id, business_key, parent_id, call_node_id, due_at, root_id, lease_owner, lease_token, lease_expires_at)
+      definition_id, business_key, parent_id, call_node_id, due_at, ended_at, root_id, lease_owner, lease_token,
+      lease_expires_at)
     SELECT r.instance_id, r.seq, r.definition_digest, r.status, r.process_id, r.definition_id,
-      r.business_key, r.parent_id, r.call_node_id, r.due_at, COALESCE(r.parent_root, r.parent_id, r.instance_id),
+      r.business_key, r.parent_id, r.call_node_id, r.due_at, r.ended_at, COALESCE(r.parent_root, r.parent_id, r.instance_id),
       CASE WHEN ${claiming} THEN r.claim_owner END,
       CASE WHEN ${claiming} THEN nextval('${s}.lease_tokens') END,
       CASE WHEN ${claiming} THEN r.claim_expires_at END
@@ -124,6 +134,17 @@ export function putBatchStatement(s: string): string {
   ), written AS (
     INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS})
     SELECT ${checkpointColumns} FROM updated UNION ALL SELECT ${checkpointColumns} FROM fresh
+  ), logged AS (
+    INSERT INTO ${s}.log (instance_id, seq, entry)
+    SELECT l.instance_id, l.seq, substring($2::bytea FROM l.log_from FOR l.log_length)
+    FROM (SELECT instance_id, seq, log_from, log_length, ord FROM updated
+      UNION ALL SELECT instance_id, seq, log_from, log_length, ord FROM fresh) AS l
+    WHERE l.log_from IS NOT NULL ORDER BY l.ord
+  ), pruned AS (
+    DELETE FROM ${s}.checkpoints AS c USING updated AS u
+    WHERE u.keep_last IS NOT NULL AND c.instance_id = u.instance_id
+      AND c.seq < CASE WHEN u.keep_last = 1 THEN u.seq ELSE (SELECT k.seq FROM ${s}.checkpoints k
+        WHERE k.instance_id = u.instance_id ORDER BY k.seq DESC LIMIT 1 OFFSET u.keep_last - 2) END
   )
   SELECT instance_id, claimed_token, claimed_expires_at FROM updated UNION ALL SELECT * FROM created`;
 }
@@ -136,24 +157,28 @@ export function putBatchStatement(s: string): string {
 export function putBatchParams(checkpoints: readonly PutCheckpoint[]): unknown[] {
   const rows: unknown[][] = [];
   const subscriptions: unknown[][] = [];
-  let bytes = 0;
-  for (const checkpoint of checkpoints) {
-    const { instanceId, meta } = checkpoint;
+  // Every document, then every log entry, laid end to end; `at` is where the next one goes (1-based).
+  const laid: { from: number; bytes: Uint8Array }[] = [];
+  let at = 1;
+  const lay = (bytes: Uint8Array): number => {
+    laid.push({ from: at, bytes });
+    at += bytes.byteLength;
+    return at - bytes.byteLength;
+  };
+  const documentsAt = checkpoints.map(({ bytes }) => lay(bytes));
+  for (const [index, checkpoint] of checkpoints.entries()) {
+    const { instanceId, meta, log } = checkpoint;
     // The full path's own parameter lists, in PUT_FIELDS' order: the row without its document, where the
-    // document lies, the indexed meta, the subscription count, the lease.
+    // document lies, the indexed meta, the subscription count, the lease, where the log entry lies.
     const row = checkpointParams(checkpoint);
-    row[row.length - 1] = bytes + 1;
+    row[row.length - 1] = documentsAt[index];
     row.push(checkpoint.bytes.byteLength, ...instanceParams(checkpoint).slice(3), meta.subscriptions.length);
     row.push(...putLeaseParams(checkpoint));
+    row.push(...(log === undefined ? [null, null] : [lay(log), log.byteLength]), checkpoint.keepLast ?? null);
     rows.push(row);
     for (const [ord, { name, key }] of meta.subscriptions.entries()) subscriptions.push([instanceId, ord, name, key]);
-    bytes += checkpoint.bytes.byteLength;
   }
-  const documents = new Uint8Array(bytes);
-  let at = 0;
-  for (const { bytes: document } of checkpoints) {
-    documents.set(document, at);
-    at += document.byteLength;
-  }
-  return [JSON.stringify(rows), documents, JSON.stringify(subscriptions)];
+  const all = new Uint8Array(at - 1);
+  for (const { from, bytes } of laid) all.set(bytes, from - 1);
+  return [JSON.stringify(rows), all, JSON.stringify(subscriptions)];
 }

@@ -18,7 +18,11 @@ export interface JoinedPut extends Joinable {
 }
 
 export function joinedPut(checkpoint: PutCheckpoint): JoinedPut {
-  return { key: checkpoint.instanceId, bytes: checkpoint.bytes.byteLength, checkpoint };
+  return {
+    key: checkpoint.instanceId,
+    bytes: checkpoint.bytes.byteLength + (checkpoint.log?.byteLength ?? 0),
+    checkpoint,
+  };
 }
 
 /** `put` by the full rules (`putCheckpoint`, then its claim or release), in the caller's fenced transaction. */

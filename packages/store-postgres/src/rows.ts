@@ -47,6 +47,14 @@ export interface ClaimedRow {
   taken_from?: string | null;
 }
 
+/** A `readers` row: its position as (tx, serial), NULLs while it has read nothing. */
+export interface ReaderRow {
+  name: string;
+  tx: string | null;
+  position: Int8 | null;
+  cursor: string | null;
+}
+
 /** An instance's latest seq, as `selectLatestSeq` reads it. */
 export interface LatestSeqRow {
   latest_seq: Int8;
@@ -97,6 +105,7 @@ export function instanceParams(checkpoint: PutCheckpoint): unknown[] {
     meta.parentId,
     meta.callNodeId,
     meta.dueAt,
+    meta.endedAt ?? null,
   ];
 }
 
@@ -151,6 +160,8 @@ export function putFunctionParams(checkpoint: PutCheckpoint, lockKey: string, bu
     ...instanceParams(checkpoint).slice(3),
     ...subscriptionParams(checkpoint).slice(1),
     ...putLeaseParams(checkpoint),
+    checkpoint.log ?? null,
+    checkpoint.keepLast ?? null,
     lockKey,
     buildVersion,
     ...(deploymentsSeen === undefined ? [] : [deploymentsSeen]),

@@ -12,7 +12,8 @@ import { putBatchStatement } from './put-batch-statement.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 const INDEXED_COLUMNS =
-  'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at';
+  'latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, call_node_id, due_at, ' +
+  'ended_at';
 const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
 const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
 
@@ -43,17 +44,21 @@ const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
-/** The common put's call of `put_checkpoint` (`seen`: version 7's 24th argument, or nothing for version 5's). */
+/** The common put's call of `put_checkpoint` (`seen`: the deployments seen as the 27th argument, or nothing). */
 const putCheckpointSql = (s: string, seen: string) =>
   `SELECT outcome, schema_version, claimed_token, claimed_expires_at FROM ${s}.put_checkpoint(
       $1::text, $2::bigint, $3::bigint, $4::integer, $5::text, $6::text, $7::bytea,
-      $8::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::double precision,
-      $15::text[], $16::text[], $17::text, $18::bigint, $19::boolean, $20::text, $21::double precision,
-      $22::text, $23::integer${seen})`;
+      $8::text, $9::text, $10::text, $11::text, $12::text, $13::text, $14::double precision, $15::double precision,
+      $16::text[], $17::text[], $18::text, $19::bigint, $20::boolean, $21::text, $22::double precision,
+      $23::bytea, $24::integer, $25::text, $26::integer${seen})`;
 
-/** The checkpoint `picked` selects, joined with its journal entries in filing order (`s`: the schema). */
+/** The log entry filed with checkpoint `c`, as its row's `log` column (NULL when its put filed none). */
+const logOfC = (s: string) =>
+  `(SELECT l.entry FROM ${s}.log l WHERE l.instance_id = c.instance_id AND l.seq = c.seq) AS log`;
+
+/** The checkpoint `picked` selects, with its log entry, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string, s: string): string {
-  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${logOfC(s)}, w.task_id, w.idx, w.value FROM (${picked}) AS c
     LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
 }
 
@@ -68,13 +73,13 @@ export function statements(s: string) {
     // DO NOTHING: when a concurrent put created the instance first, this one waits for it, inserts nothing,
     // and decides again under that instance's row lock.
     createInstance: `INSERT INTO ${s}.instances (instance_id, ${INDEXED_COLUMNS}, root_id)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${derivedRootId(s)})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${derivedRootId(s)})
       ON CONFLICT (instance_id) DO NOTHING`,
     // The lease columns are not the put's to change. root_id is derived again only when the put changes the
     // parent (SET reads the old row), so it stays as it was when an ancestor is deleted.
     updateInstance: `UPDATE ${s}.instances SET latest_seq = $2, definition_digest = $3, status = $4,
       process_id = $5, definition_id = $6, business_key = $7, parent_id = $8, call_node_id = $9, due_at = $10,
-      root_id = CASE WHEN parent_id IS NOT DISTINCT FROM $8 THEN root_id ELSE ${derivedRootId(s)} END
+      ended_at = $11, root_id = CASE WHEN parent_id IS NOT DISTINCT FROM $8 THEN root_id ELSE ${derivedRootId(s)} END
       WHERE instance_id = $1`,
     deleteSubscriptions: `DELETE FROM ${s}.subscriptions WHERE instance_id = $1`,
     insertSubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
@@ -82,10 +87,14 @@ export function statements(s: string) {
     // The parent link rule: the parent the instance is indexed with, and whether a named parent is stored.
     instanceExists: `SELECT 1 AS present FROM ${s}.instances WHERE instance_id = $1`,
     insertCheckpoint: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    // The common put in one statement (put-function-v8.ts); the casts name the signature: version 5's, or
-    // version 7's for a put carrying the deployments its instance was chosen among ($24).
+    insertLog: `INSERT INTO ${s}.log (instance_id, seq, entry) VALUES ($1, $2, $3)`,
+    // A rewrite's entry, unless the checkpoint has one.
+    insertLogIfNone: `INSERT INTO ${s}.log (instance_id, seq, entry) VALUES ($1, $2, $3)
+      ON CONFLICT (instance_id, seq) DO NOTHING`,
+    // The common put in one statement (put-function-v11.ts); the casts name the signature: without, or with
+    // the deployments its instance was chosen among ($27).
     putCheckpoint: putCheckpointSql(s, ''),
-    putCheckpointSeen: putCheckpointSql(s, ', $24::bigint'),
+    putCheckpointSeen: putCheckpointSql(s, ', $27::bigint'),
     // Puts of a batch in one set-based statement (put-batch-statement.ts).
     putCheckpoints: putBatchStatement(s),
 
@@ -108,21 +117,21 @@ export function statements(s: string) {
     ),
     selectAtSeq: checkpointWithWrites(`SELECT * FROM ${s}.checkpoints WHERE instance_id = $1 AND seq = $2`, s),
     // The latest checkpoint of each id of $1 (distinct ids) with its journal, in the ids' order: one statement.
-    selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value
+    selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${logOfC(s)}, w.task_id, w.idx, w.value
       FROM unnest($1::text[]) WITH ORDINALITY AS a(instance_id, ord)
       CROSS JOIN LATERAL (SELECT * FROM ${s}.checkpoints k WHERE k.instance_id = a.instance_id
         ORDER BY k.seq DESC LIMIT 1) AS c
       LEFT JOIN ${s}.writes w ON w.instance_id = c.instance_id AND w.seq = c.seq
       ORDER BY a.ord, w.ord`,
     // A page of history between exclusive bounds ($2 after, $3 before; NULL for none). LIMIT NULL is no limit.
-    selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
-      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
-      ORDER BY seq LIMIT $4`,
-    selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
-      WHERE instance_id = $1 AND ($2::bigint IS NULL OR seq > $2) AND ($3::bigint IS NULL OR seq < $3)
-      ORDER BY seq DESC LIMIT $4`,
+    selectHistory: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${logOfC(s)} FROM ${s}.checkpoints c
+      WHERE c.instance_id = $1 AND ($2::bigint IS NULL OR c.seq > $2) AND ($3::bigint IS NULL OR c.seq < $3)
+      ORDER BY c.seq LIMIT $4`,
+    selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${logOfC(s)} FROM ${s}.checkpoints c
+      WHERE c.instance_id = $1 AND ($2::bigint IS NULL OR c.seq > $2) AND ($3::bigint IS NULL OR c.seq < $3)
+      ORDER BY c.seq DESC LIMIT $4`,
     // $1/$2 the position read after (NULLs: from the start), $3 one instance or NULL, $4 the page size.
-    selectLog: `SELECT tx::text AS tx, position, ${CHECKPOINT_COLUMNS} FROM ${s}.checkpoints
+    selectLog: `SELECT tx::text AS tx, position, instance_id, seq, entry FROM ${s}.log
       WHERE ($1::xid8 IS NULL OR (tx, position) > ($1::xid8, $2::bigint))
         AND tx < pg_snapshot_xmin(pg_current_snapshot())
         AND ($3::text IS NULL OR instance_id = $3)
@@ -131,6 +140,7 @@ export function statements(s: string) {
       WHERE instance_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq, ord`,
 
     deleteWrites: `DELETE FROM ${s}.writes WHERE instance_id = $1`,
+    deleteLog: `DELETE FROM ${s}.log WHERE instance_id = $1`,
     deleteCheckpoints: `DELETE FROM ${s}.checkpoints WHERE instance_id = $1`,
     deleteInstance: `DELETE FROM ${s}.instances WHERE instance_id = $1`,
 
@@ -146,6 +156,9 @@ export function statements(s: string) {
     copyCheckpoints: `INSERT INTO ${s}.checkpoints (${CHECKPOINT_COLUMNS})
       SELECT $2, seq, parent_seq, schema, definition_digest, digest, document FROM ${s}.checkpoints
       WHERE instance_id = $1`,
+    // Positions (serials) are taken in the order the rows are inserted: seq order.
+    copyLog: `INSERT INTO ${s}.log (instance_id, seq, entry)
+      SELECT $2, seq, entry FROM ${s}.log WHERE instance_id = $1 ORDER BY seq`,
     copyWrites: `INSERT INTO ${s}.writes (instance_id, seq, task_id, idx, ord, value)
       SELECT $2, seq, task_id, idx, ord, value FROM ${s}.writes WHERE instance_id = $1`,
     copySubscriptions: `INSERT INTO ${s}.subscriptions (instance_id, ord, name, key)
@@ -155,6 +168,26 @@ export function statements(s: string) {
     selectPruneCutoff: `SELECT seq FROM ${s}.checkpoints WHERE instance_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2`,
     pruneWrites: `DELETE FROM ${s}.writes WHERE instance_id = $1 AND seq < $2`,
     pruneCheckpoints: `DELETE FROM ${s}.checkpoints WHERE instance_id = $1 AND seq < $2`,
+
+    // The readers of the log: tx and position NULL while one has read nothing.
+    upsertReader: `INSERT INTO ${s}.readers (name, tx, position, cursor) VALUES ($1, $2::xid8, $3::bigint, $4)
+      ON CONFLICT (name) DO UPDATE SET tx = EXCLUDED.tx, position = EXCLUDED.position, cursor = EXCLUDED.cursor`,
+    selectReaders: `SELECT name, tx::text AS tx, position, cursor FROM ${s}.readers ORDER BY name`,
+    deleteReader: `DELETE FROM ${s}.readers WHERE name = $1`,
+    // The earliest position a reader may not have read whole, (0, 0) for one that has read nothing; no row
+    // without readers. Locked, so no reader moves back while expire decides.
+    selectKeptFrom: `SELECT COALESCE(tx, '0'::xid8)::text AS tx, COALESCE(position, 0) AS position
+      FROM ${s}.readers ORDER BY COALESCE(tx, '0'::xid8), COALESCE(position, 0) LIMIT 1 FOR SHARE`,
+    // Ended instances through instances_ended, oldest end first, locked (a writer of one passes it by): none
+    // holding a lease (its end is not delivered), none with a running child, none with an entry at or after
+    // ($2, $3), the earliest a reader may not have read (NULLs: no reader).
+    selectExpired: `SELECT i.instance_id FROM ${s}.instances i
+      WHERE i.ended_at IS NOT NULL AND i.ended_at <= $1 AND i.status <> 'running' AND i.lease_owner IS NULL
+        AND NOT EXISTS (SELECT 1 FROM ${s}.instances c WHERE c.parent_id = i.instance_id AND c.status = 'running')
+        AND ($2::xid8 IS NULL OR NOT EXISTS (SELECT 1 FROM ${s}.log l
+          WHERE l.instance_id = i.instance_id AND (l.tx, l.position) >= ($2::xid8, $3::bigint)))
+      ORDER BY i.ended_at, i.instance_id LIMIT $4
+      FOR UPDATE OF i SKIP LOCKED`,
 
     // Claimable: running, and no lease held, the held one lapsed at $now, or held by an owner in $6 (takeOver). SKIP LOCKED passes over rows another
     // transaction holds (a concurrent claim, or a writer), so concurrent claimers never wait for or collide with

@@ -58,6 +58,7 @@ function checkpoint(instanceId: string, seq: number, meta: Partial<InstanceMeta>
       callNodeId: null,
       dueAt: null,
       subscriptions: [],
+      endedAt: null,
       ...meta,
     },
   };

@@ -74,6 +74,7 @@ function checkpoint(instanceId: string, seq: number, bytes: Uint8Array, note = '
       callNodeId: null,
       dueAt: null,
       subscriptions: [],
+      endedAt: null,
     },
   };
 }
@@ -153,7 +154,9 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
       'checkpoints',
       'deployments',
       'instances',
+      'log',
       'messages',
+      'readers',
       'schema_migrations',
       'subscriptions',
       'writes',
@@ -537,11 +540,15 @@ describe('concurrency against a real server', () => {
 
 describe('history across transactions', () => {
   serverIt(
-    'should hold back a checkpoint committed while an older transaction runs until that one ends, so no reader passes over what it commits',
+    'should hold back a log entry committed while an older transaction runs until that one ends, so no reader passes over what it commits',
     async () => {
       const name = schema();
       const repository = await open(name);
-      await repository.put(checkpoint('order-a', 1, new Uint8Array([1])));
+      const logged = (instanceId: string, byte: number) => ({
+        ...checkpoint(instanceId, 1, new Uint8Array([byte])),
+        log: new Uint8Array([byte]),
+      });
+      await repository.put(logged('order-a', 1));
       const [first] = await repository.history();
       // An older writer: it has its transaction id and has not committed yet.
       const older = new pg.Client({ connectionString: PG_URL });
@@ -549,7 +556,7 @@ describe('history across transactions', () => {
       try {
         await older.query('BEGIN');
         await older.query('SELECT pg_current_xact_id()');
-        await repository.put(checkpoint('order-b', 1, new Uint8Array([2])));
+        await repository.put(logged('order-b', 2));
 
         expect(await repository.history({ after: first!.position })).toEqual([]);
 
@@ -557,12 +564,13 @@ describe('history across transactions', () => {
           process_id, definition_id, root_id) VALUES ('order-c', 1, 'dd', 'completed', 'p', 'd', 'order-c')`);
         await older.query(`INSERT INTO "${name}".checkpoints (instance_id, seq, parent_seq, schema, definition_digest,
           digest, document) VALUES ('order-c', 1, NULL, 1, 'dd', 'digest-c', '\\x03'::bytea)`);
+        await older.query(`INSERT INTO "${name}".log (instance_id, seq, entry) VALUES ('order-c', 1, '\\x03'::bytea)`);
         await older.query('COMMIT');
       } finally {
         await older.end();
       }
 
-      // The older transaction's checkpoint comes first: it was given its position before order-b's.
+      // The older transaction's entry comes first: it was given its position before order-b's.
       const rest = await repository.history({ after: first!.position });
       expect(rest.map(({ instanceId }) => instanceId)).toEqual(['order-c', 'order-b']);
     },

@@ -28,9 +28,9 @@ function put(instanceId: string, document: string, extra: Partial<PutCheckpoint>
 }
 
 describe('the batch statement parameters', () => {
-  it('should lay each put out as the statement reads it: its row by PUT_FIELDS, its document by where it starts and its length', () => {
+  it('should lay each put out as the statement reads it: its row by PUT_FIELDS, its document and log entry by where each starts and its length', () => {
     const [rows, documents, subscriptions] = putBatchParams([
-      put('a', 'first', { fence: { owner: 'node-a', token: 7 }, release: true }),
+      put('a', 'first', { fence: { owner: 'node-a', token: 7 }, release: true, log: utf8('log-a'), keepLast: 3 }),
       put('b', 'second!', {
         claim: { owner: 'node-b', ttlMs: 1000, now: 5 },
         meta: { ...put('b', '').meta, subscriptions: [{ name: 'message:paid', key: 'A-1' }] },
@@ -42,6 +42,7 @@ describe('the batch statement parameters', () => {
       return Object.fromEntries(PUT_FIELDS.map(([name], i) => [name, row[i]]));
     });
     const common = {
+      ended_at: null,
       seq: 2,
       parent_seq: 1,
       schema_no: 8,
@@ -67,6 +68,9 @@ describe('the batch statement parameters', () => {
         releasing: true,
         claim_owner: null,
         claim_expires_at: null,
+        log_from: 13,
+        log_length: 5,
+        keep_last: 3,
       },
       {
         ...common,
@@ -80,9 +84,13 @@ describe('the batch statement parameters', () => {
         releasing: false,
         claim_owner: 'node-b',
         claim_expires_at: 1005,
+        log_from: null,
+        log_length: null,
+        keep_last: null,
       },
     ]);
-    expect(new TextDecoder().decode(documents)).toBe('firstsecond!');
+    // The documents, then the log entries.
+    expect(new TextDecoder().decode(documents)).toBe('firstsecond!log-a');
     expect(JSON.parse(subscriptions)).toEqual([['b', 0, 'message:paid', 'A-1']]);
   });
 });

@@ -192,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(10);
+      expect(SCHEMA_VERSION).toBe(11);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -473,7 +473,8 @@ describe(`schema version 7 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
         WHERE n.nspname = $1 AND p.proname = 'put_checkpoint' ORDER BY pronargs`,
       [name],
     );
-    expect(signatures.map(({ args }) => args)).toEqual([23, 24]);
+    // Schema 11 adds its own pair (the end time, the log entry and keep_last); the older ones stay for older builds.
+    expect(signatures.map(({ args }) => args)).toEqual([23, 24, 26, 27]);
   });
 });
 
@@ -523,6 +524,8 @@ describe(`schema version 8 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     expect(bodies).toEqual([
       { args: 23, nested: false },
       { args: 24, nested: false },
+      { args: 26, nested: false },
+      { args: 27, nested: false },
     ]);
     expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 8`)).toEqual([
       { version: 8, description: MIGRATIONS[7]!.description },

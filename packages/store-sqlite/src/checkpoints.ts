@@ -7,7 +7,7 @@
 import type {
   Fence,
   Lease,
-  LoggedCheckpoint,
+  LogEntry,
   PendingWrite,
   PutCheckpoint,
   RewriteCheckpoint,
@@ -24,8 +24,10 @@ import {
   decidePut,
   decideRewrite,
   type HistoryRange,
+  type LogRow,
   parentToCheck,
   planWrites,
+  toLogEntry,
   toStoredCheckpointFromJoined,
   toStoredCheckpoints,
   toStoredCheckpointsFromJoined,
@@ -81,15 +83,22 @@ export function putCheckpoint(
         : undefined;
     sql.insertInstance.run(instanceParams(checkpoint, lease));
     insertSubscriptions(sql, checkpoint);
-    sql.insertCheckpoint.run(checkpointParams(checkpoint));
+    insertCheckpoint(sql, checkpoint);
     return lease;
   }
   const release = checkpoint.release === true && checkpoint.fence !== undefined;
   updates.run(row, instanceParams(checkpoint), release);
   sql.deleteSubscriptions.run(instanceId);
   insertSubscriptions(sql, checkpoint);
-  sql.insertCheckpoint.run(checkpointParams(checkpoint));
+  insertCheckpoint(sql, checkpoint);
+  if (checkpoint.keepLast !== undefined) pruneCheckpoints(sql, instanceId, checkpoint.keepLast);
   return claim ? leaseWithPut(sql, checkpoint, release) : undefined;
+}
+
+/** The checkpoint row, and the log entry its put files. */
+function insertCheckpoint(sql: Statements, checkpoint: PutCheckpoint): void {
+  sql.insertCheckpoint.run(checkpointParams(checkpoint));
+  if (checkpoint.log !== undefined) sql.insertLog.run(checkpoint.instanceId, checkpoint.seq, checkpoint.log);
 }
 
 function insertSubscriptions(sql: Statements, { instanceId, meta }: PutCheckpoint): void {
@@ -108,6 +117,7 @@ export function rewriteCheckpoint(sql: Statements, checkpoint: RewriteCheckpoint
   const current = stored && { digest: stored.digest, bytes: stored.document };
   if (decideRewrite(checkpoint, current) === 'replay') return;
   sql.rewriteCheckpoint.run(rewriteParams(checkpoint));
+  if (checkpoint.log !== undefined) sql.insertLogIfNone.run(instanceId, seq, checkpoint.log);
 }
 
 /**
@@ -177,26 +187,19 @@ export function readHistory(sql: Statements, instanceId: string, range: HistoryR
   return toStoredCheckpoints(rows, writes);
 }
 
-/** `history`: checkpoints after position `after`, all instances' or one's, in position (rowid) order. */
-export function readLog(
-  sql: Statements,
-  after: number,
-  instanceId: string | null,
-  limit: number | null,
-): LoggedCheckpoint[] {
+/** `history`: log entries after position `after`, all instances' or one's, in position (rowid) order. */
+export function readLog(sql: Statements, after: number, instanceId: string | null, limit: number | null): LogEntry[] {
   const bounds = { after, limit: limit ?? -1 };
   const rows = (
     instanceId === null ? sql.selectLog.all(bounds) : sql.selectLogOf.all({ ...bounds, instance_id: instanceId })
-  ) as (CheckpointRow & { position: number })[];
-  return toStoredCheckpoints(rows, []).map(({ writes: _writes, ...stored }, index) => ({
-    ...stored,
-    position: String(rows[index]!.position),
-  }));
+  ) as (LogRow & { position: number })[];
+  return rows.map((row) => toLogEntry(row, String(row.position)));
 }
 
 /** `delete`: every row of the instance, explicitly (the cascades are a second line of defence). */
 export function deleteInstance(sql: Statements, instanceId: string): void {
   sql.raisePositionFloor.run();
+  sql.deleteLog.run(instanceId);
   sql.deleteWrites.run(instanceId);
   sql.deleteCheckpoints.run(instanceId);
   sql.deleteSubscriptions.run(instanceId);
@@ -212,6 +215,7 @@ export function copyInstance(sql: Statements, sourceId: string, targetId: string
   // The instance row first: the others reference it. The lease is not copied.
   sql.copyInstance.run(ids);
   sql.copyCheckpoints.run(ids);
+  sql.copyLog.run(ids);
   sql.copyWrites.run(ids);
   sql.copySubscriptions.run(ids);
 }

@@ -213,6 +213,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX instances_by_root ON instances (root_id, instance_id) WHERE parent_id IS NOT NULL;
     `,
   },
+  {
+    description: 'the step log (history) apart from checkpoints, when instances ended, and the readers of the log',
+    sql: `
+      -- What each step did (PutCheckpoint.log), kept when its checkpoint is pruned. A rowid is a position of the
+      -- log, taken over from the checkpoints: past every position handed out before, so one read earlier never
+      -- names an entry, and never handed out twice (the floor, raised before a delete).
+      CREATE TABLE log (
+        instance_id TEXT    NOT NULL REFERENCES instances (instance_id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        entry       BLOB    NOT NULL
+      );
+      CREATE UNIQUE INDEX log_of_instance ON log (instance_id, seq);
+      UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM checkpoints), 0))
+        WHERE name = 'position_floor';
+      -- Only ended instances have one; what expire finds them by, oldest end first.
+      ALTER TABLE instances ADD COLUMN ended_at INTEGER;
+      CREATE INDEX instances_ended ON instances (ended_at, instance_id) WHERE ended_at IS NOT NULL;
+      -- position: the log entry (rowid) the reader is at; NULL while it has read nothing.
+      CREATE TABLE readers (
+        name     TEXT    NOT NULL PRIMARY KEY,
+        position INTEGER,
+        cursor   TEXT
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -37,6 +37,13 @@ export interface SubscriptionRow {
   key: string | null;
 }
 
+/** A `readers` row. */
+export interface ReaderRow {
+  name: string;
+  position: number | null;
+  cursor: string | null;
+}
+
 /** An instance's latest seq, as `selectLatestSeq` reads it. */
 export interface LatestSeqRow {
   latest_seq: number;
@@ -82,6 +89,7 @@ export function instanceParams(checkpoint: PutCheckpoint, lease?: Lease): Record
     parent_id: meta.parentId,
     call_node_id: meta.callNodeId,
     due_at: meta.dueAt,
+    ended_at: meta.endedAt ?? null,
     lease_owner: lease?.owner ?? null,
     lease_token: lease?.token ?? null,
     lease_expires_at: lease?.expiresAt ?? null,

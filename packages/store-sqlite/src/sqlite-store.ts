@@ -8,6 +8,7 @@ import {
   type Deployment,
   type DeploymentInput,
   type DueTimer,
+  type ExpireOptions,
   type Fence,
   type HistoryQuery,
   type InstanceQuery,
@@ -16,7 +17,8 @@ import {
   type Lease,
   LeaseLostError,
   type ListOptions,
-  type LoggedCheckpoint,
+  type LogEntry,
+  type LogReader,
   type PendingWrite,
   type PruneOptions,
   type PutCheckpoint,
@@ -27,12 +29,14 @@ import {
 import {
   checkClaimArguments,
   checkDeploymentArguments,
+  checkExpireArguments,
   checkFence,
   checkKeepLast,
   checkLeaseArguments,
   checkMessage,
   checkMessageClock,
   checkPutArguments,
+  checkReaderArguments,
   checkRewriteArguments,
   checkWritesArguments,
   decideCopy,
@@ -70,6 +74,7 @@ import { InstanceStatements, readDueTimers, readInstanceIds, readInstances, read
 import { CreateTokens, claimLeases, readHeldLease, renewLease } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
+import { expireInstances, putReader, readReaders } from './retention.js';
 import { fencedWrites, schemaFence } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
 
@@ -134,6 +139,9 @@ export class SqliteRepository implements Repository {
   readonly #putMessage: SqliteTransaction<[BufferedMessage], boolean>;
   readonly #deleteMessage: SqliteTransaction<[string], boolean>;
   readonly #expireMessages: SqliteTransaction<[number], number>;
+  readonly #putReader: SqliteTransaction<[LogReader, number | null], void>;
+  readonly #deleteReader: SqliteTransaction<[string], boolean>;
+  readonly #expire: SqliteTransaction<[ExpireOptions], string[]>;
   readonly #release: (lease: Lease) => void;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
@@ -170,6 +178,9 @@ export class SqliteRepository implements Repository {
     this.#putMessage = write((message: BufferedMessage) => putMessage(sql, message));
     this.#deleteMessage = write((id: string) => sql.deleteMessage.run(id).changes > 0);
     this.#expireMessages = write((now: number) => sql.expireMessages.run(now).changes);
+    this.#putReader = write((reader: LogReader, position: number | null) => putReader(sql, reader, position));
+    this.#deleteReader = write((name: string) => sql.deleteReader.run(name).changes > 0);
+    this.#expire = write((options: ExpireOptions) => expireInstances(sql, options));
     this.#release = (lease) => {
       sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
     };
@@ -217,12 +228,32 @@ export class SqliteRepository implements Repository {
     return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
   }
 
-  async history(query?: HistoryQuery): Promise<LoggedCheckpoint[]> {
+  async history(query?: HistoryQuery): Promise<LogEntry[]> {
     const { after, instanceId, limit } = logRead(query);
     const from = after === null ? 0 : integerPosition(after);
     if (instanceId !== null && !isStorableText(instanceId)) return this.#call('history', () => []);
     const read = () => readLog(this.#sql, from, instanceId, limit);
-    return this.#call('history', () => this.#read(read)) as LoggedCheckpoint[];
+    return this.#call('history', () => this.#read(read)) as LogEntry[];
+  }
+
+  async putReader(reader: LogReader): Promise<void> {
+    checkReaderArguments(reader);
+    const position = reader.position === null ? null : integerPosition(reader.position);
+    this.#call('putReader', () => this.#putReader.immediate(reader, position));
+  }
+
+  async readers(): Promise<LogReader[]> {
+    return this.#call('readers', () => readReaders(this.#sql));
+  }
+
+  async deleteReader(name: string): Promise<boolean> {
+    checkText('name', name);
+    return this.#call('deleteReader', () => this.#deleteReader.immediate(name));
+  }
+
+  async expire(options: ExpireOptions): Promise<string[]> {
+    checkExpireArguments(options);
+    return this.#call('expire', () => this.#expire.immediate(options));
   }
 
   async delete(instanceId: string): Promise<void> {

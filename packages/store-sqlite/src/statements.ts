@@ -9,18 +9,21 @@ import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 
-/** The next position (rowid) in the checkpoint log: past the newest row and past every deleted one. */
-const NEXT_POSITION = `(SELECT MAX(COALESCE((SELECT MAX(rowid) FROM checkpoints), 0), value) + 1
+/** The next position (rowid) in the log: past the newest entry and past every deleted one. */
+const NEXT_POSITION = `(SELECT MAX(COALESCE((SELECT MAX(rowid) FROM log), 0), value) + 1
       FROM sequences WHERE name = 'position_floor')`;
 
-/** The checkpoint `picked` selects, joined with its journal entries in filing order. */
+/** The log entry filed with checkpoint `c`, as its row's `log` column (NULL when its put filed none). */
+const LOG_OF_C = '(SELECT l.entry FROM log l WHERE l.instance_id = c.instance_id AND l.seq = c.seq) AS log';
+
+/** The checkpoint `picked` selects, with its log entry, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string): string {
-  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
+  return `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C}, w.task_id, w.idx, w.value FROM (${picked}) AS c
     LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq ORDER BY w.ord`;
 }
 const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
-  'call_node_id, due_at, root_id';
+  'call_node_id, due_at, root_id, ended_at';
 /**
  * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`): its own id
  * for a root, else the parent's root_id, else (the parent is not stored) the parent's id.
@@ -44,17 +47,22 @@ export const SQL = {
   // A new instance, holding the lease its first put claims (or none: the lease columns bound as NULL).
   insertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at)
     VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
-      @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID}, @lease_owner, @lease_token, @lease_expires_at)`,
+      @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID}, @ended_at, @lease_owner, @lease_token,
+      @lease_expires_at)`,
   insertSubscription: 'INSERT INTO subscriptions (instance_id, ord, name, key) VALUES (?, ?, ?, ?)',
   // The subscriptions of a page of summaries, by the page's ids as a JSON array (ids never hold lone surrogates).
   selectSubscriptionsOf: `SELECT instance_id, name, key FROM subscriptions
     WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
   // The parent link rule: whether a named parent is stored.
   instanceExists: 'SELECT 1 AS present FROM instances WHERE instance_id = ?',
-  // The rowid is the checkpoint's position in history: one past the newest, or past the floor a delete of the
-  // newest left (SQLite would hand a deleted newest rowid out again, and a reader that saw it would skip one).
-  insertCheckpoint: `INSERT INTO checkpoints (rowid, ${CHECKPOINT_COLUMNS})
-    VALUES (${NEXT_POSITION}, @instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
+  insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
+    VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
+  // The rowid is the entry's position in the log: one past the newest, or past the floor a delete of the newest
+  // left (SQLite would hand a deleted newest rowid out again, and a reader that saw it would skip one).
+  insertLog: `INSERT INTO log (rowid, instance_id, seq, entry) VALUES (${NEXT_POSITION}, ?, ?, ?)`,
+  // A rewrite's entry, unless the checkpoint has one.
+  insertLogIfNone: `INSERT INTO log (rowid, instance_id, seq, entry) VALUES (${NEXT_POSITION}, ?, ?, ?)
+    ON CONFLICT (instance_id, seq) DO NOTHING`,
 
   selectDigestAndDocument: 'SELECT digest, document FROM checkpoints WHERE instance_id = ? AND seq = ?',
   // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.
@@ -77,17 +85,17 @@ export const SQL = {
   // The latest checkpoint of each id of @ids (a JSON array of distinct ids) with its journal, each row with its
   // id's place (at) and its entry's (ord). No ORDER BY: SQLite would sort every row, documents and all, in a
   // temporary b-tree (~30% of the read), while its plan already yields them in that order; `inIdsOrder` checks.
-  selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, w.task_id, w.idx, w.value, j.key AS at, w.ord
+  selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C}, w.task_id, w.idx, w.value, j.key AS at, w.ord
     FROM json_each(@ids) AS j
     JOIN checkpoints c ON c.instance_id = j.value
       AND c.seq = (SELECT MAX(seq) FROM checkpoints m WHERE m.instance_id = j.value)
     LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq`,
   // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
   // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
-  selectHistory: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints
-    WHERE instance_id = @instance_id AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
-  selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints
-    WHERE instance_id = @instance_id AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
+  selectHistory: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM checkpoints c
+    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before ORDER BY c.seq LIMIT @limit`,
+  selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM checkpoints c
+    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before ORDER BY c.seq DESC LIMIT @limit`,
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
@@ -149,18 +157,20 @@ export const SQL = {
   // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
   copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
-      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END
+      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END, ended_at
     FROM instances WHERE instance_id = @source`,
-  copyCheckpoints: `INSERT INTO checkpoints (rowid, ${CHECKPOINT_COLUMNS})
-    SELECT ${NEXT_POSITION} - 1 + ROW_NUMBER() OVER (ORDER BY seq), @target, seq, parent_seq, schema,
-      definition_digest, digest, document
+  copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
+    SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
     FROM checkpoints WHERE instance_id = @source`,
+  copyLog: `INSERT INTO log (rowid, instance_id, seq, entry)
+    SELECT ${NEXT_POSITION} - 1 + ROW_NUMBER() OVER (ORDER BY seq), @target, seq, entry
+    FROM log WHERE instance_id = @source`,
   // Before a delete: no position handed out so far is handed out again.
-  raisePositionFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM checkpoints), 0))
+  raisePositionFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM log), 0))
     WHERE name = 'position_floor'`,
-  selectLog: `SELECT rowid AS position, ${CHECKPOINT_COLUMNS} FROM checkpoints
+  selectLog: `SELECT rowid AS position, instance_id, seq, entry FROM log
     WHERE rowid > @after ORDER BY rowid LIMIT @limit`,
-  selectLogOf: `SELECT rowid AS position, ${CHECKPOINT_COLUMNS} FROM checkpoints
+  selectLogOf: `SELECT rowid AS position, instance_id, seq, entry FROM log
     WHERE instance_id = @instance_id AND rowid > @after ORDER BY rowid LIMIT @limit`,
   copyWrites: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value)
     SELECT @target, seq, task_id, idx, ord, value FROM writes WHERE instance_id = @source`,
@@ -173,6 +183,22 @@ export const SQL = {
   pruneCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ? AND seq < ?',
 
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
+  deleteLog: 'DELETE FROM log WHERE instance_id = ?',
+
+  // The readers of the log, and the earliest position one of them may not have read whole (0: one has read nothing).
+  upsertReader: `INSERT INTO readers (name, position, cursor) VALUES (?, ?, ?)
+    ON CONFLICT (name) DO UPDATE SET position = excluded.position, cursor = excluded.cursor`,
+  selectReaders: 'SELECT name, position, cursor FROM readers ORDER BY name',
+  deleteReader: 'DELETE FROM readers WHERE name = ?',
+  selectKeptFrom: 'SELECT MIN(COALESCE(position, 0)) AS kept_from FROM readers',
+  // Ended instances through instances_ended, oldest end first: none holding a lease (its end is not delivered),
+  // none with a running child, none with an entry a reader may not have read (at or after @kept_from).
+  selectExpired: `SELECT i.instance_id FROM instances i
+    WHERE i.ended_at IS NOT NULL AND i.ended_at <= @ended_before AND i.status <> 'running'
+      AND i.lease_owner IS NULL
+      AND NOT EXISTS (SELECT 1 FROM instances c WHERE c.parent_id = i.instance_id AND c.status = 'running')
+      AND NOT EXISTS (SELECT 1 FROM log l WHERE l.instance_id = i.instance_id AND l.rowid >= @kept_from)
+    ORDER BY i.ended_at, i.instance_id LIMIT @limit`,
   deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
   deleteSubscriptions: 'DELETE FROM subscriptions WHERE instance_id = ?',
   deleteInstance: 'DELETE FROM instances WHERE instance_id = ?',
@@ -206,6 +232,7 @@ export const PUT_COLUMNS = [
   'parent_id',
   'call_node_id',
   'due_at',
+  'ended_at',
 ] as const;
 
 /** One of {@link PUT_COLUMNS}. */

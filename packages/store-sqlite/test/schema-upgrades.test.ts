@@ -425,7 +425,10 @@ describe('schema version 8: instances WITHOUT ROWID', () => {
     try {
       const { sql } = after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'instances'").get() as { sql: string };
       expect(sql).toMatch(/WITHOUT ROWID$/);
-      expect(indexesOf(after)).toEqual(indexes);
+      // Schema 9 adds the index of ended instances.
+      expect(indexesOf(after).filter((index) => (index as { name: string }).name !== 'instances_ended')).toEqual(
+        indexes,
+      );
       expect(after.pragma('foreign_key_check')).toEqual([]);
     } finally {
       after.close();
@@ -492,5 +495,38 @@ describe('schema version 8: instances WITHOUT ROWID', () => {
     } finally {
       after.close();
     }
+  });
+});
+
+describe('schema version 9: the step log apart from checkpoints', () => {
+  it("should start the log past every position a version-8 file's history handed out, keeping its checkpoints", async () => {
+    // given a version-8 file whose checkpoint history handed out positions up to 3 (the newest deleted)
+    const path = join(directory, 'v8.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 8)) db.exec(migration.sql);
+    db.pragma('user_version = 8');
+    db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id, root_id)
+        VALUES ('order-1', 2, 'dd', 'running', 'p', 'd', 'order-1')`,
+    ).run();
+    const insertCheckpoint = db.prepare(
+      `INSERT INTO checkpoints (rowid, instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+        VALUES (?, 'order-1', ?, ?, 1, 'dd', ?, ?)`,
+    );
+    insertCheckpoint.run(1, 1, null, 'digest-1', Buffer.from('one'));
+    insertCheckpoint.run(2, 2, 1, 'digest-2', Buffer.from('two'));
+    db.prepare("UPDATE sequences SET value = 3 WHERE name = 'position_floor'").run();
+    db.close();
+
+    // when this build opens it and an instance files a log entry
+    const repository = open(path);
+    await repository.put({ ...checkpoint('order-2', 1), log: utf8('entry') });
+
+    // then the checkpoints are as they were, and the entry is past every position read before the upgrade
+    expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([1, 2]);
+    const [entry] = await repository.history();
+    expect(Number(entry!.position)).toBeGreaterThan(3);
+    expect(await repository.history({ after: '3' })).toEqual([entry]);
+    expect((await repository.instances())[0]).toMatchObject({ instanceId: 'order-1', endedAt: null });
   });
 });

@@ -99,7 +99,9 @@ describe('createSqliteRepository', () => {
         'checkpoints',
         'deployments',
         'instances',
+        'log',
         'messages',
+        'readers',
         'sequences',
         'subscriptions',
         'writes',
@@ -166,7 +168,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(8);
+    expect(SCHEMA_VERSION).toBe(9);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -190,6 +192,7 @@ describe('createSqliteRepository', () => {
         callNodeId: null,
         dueAt: null,
         subscriptions: [],
+        endedAt: null,
         rootId: 'order-1',
       },
     ]);

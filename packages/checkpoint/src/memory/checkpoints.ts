@@ -22,7 +22,7 @@ import type {
   Fence,
   HistoryQuery,
   ListOptions,
-  LoggedCheckpoint,
+  LogEntry,
   PendingWrite,
   PutCheckpoint,
   RewriteCheckpoint,
@@ -34,6 +34,7 @@ import {
   copyMeta,
   copyWrite,
   type InstanceEntry,
+  type LogRecord,
   type MemoryState,
   toStored,
   writeKey,
@@ -50,7 +51,6 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
   if (parent !== null) checkParentStored(checkpoint, state.instances.has(parent));
   if (instance === undefined) checkDeploymentsSeen(checkpoint, state.deploymentsInOrder.length);
   const entry: CheckpointEntry = {
-    position: state.lastPosition + 1,
     seq,
     parentSeq,
     schema: checkpoint.schema,
@@ -68,16 +68,19 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
       : rootIdOf(instanceId, parentId, parentId === null ? undefined : state.instances.get(parentId)?.rootId);
   const next: InstanceEntry = {
     checkpoints: instance?.checkpoints ?? new Map<number, CheckpointEntry>(),
+    log: instance?.log ?? new Map<number, LogRecord>(),
     latestSeq: seq,
     definitionDigest: checkpoint.definitionDigest,
     meta: copyMeta(checkpoint.meta),
     rootId,
   };
   if (instance?.lease !== undefined) next.lease = instance.lease;
+  const log = checkpoint.log === undefined ? undefined : copyBytes(checkpoint.log);
   // Nothing below throws: the store changes only once everything is decided and built.
-  state.lastPosition = entry.position;
   next.checkpoints.set(seq, entry);
+  if (log !== undefined) next.log.set(seq, { position: ++state.lastPosition, bytes: log });
   state.instances.set(instanceId, next);
+  if (checkpoint.keepLast !== undefined) pruneEntries(next, checkpoint.keepLast);
 }
 
 export function rewriteCheckpoint(state: MemoryState, checkpoint: RewriteCheckpoint): void {
@@ -88,10 +91,12 @@ export function rewriteCheckpoint(state: MemoryState, checkpoint: RewriteCheckpo
   const entry = instance?.checkpoints.get(seq);
   if (decideRewrite(checkpoint, entry) === 'replay' || entry === undefined) return;
   const bytes = copyBytes(checkpoint.bytes);
+  const log = checkpoint.log === undefined || instance!.log.has(seq) ? undefined : copyBytes(checkpoint.log);
   // In place: parentSeq, writes, definitionDigest and the instance's index are not the rewrite's to change.
   entry.schema = checkpoint.schema;
   entry.digest = checkpoint.digest;
   entry.bytes = bytes;
+  if (log !== undefined) instance!.log.set(seq, { position: ++state.lastPosition, bytes: log });
 }
 
 export function putWrites(
@@ -118,8 +123,9 @@ export function putWrites(
 export function readCheckpoint(state: MemoryState, instanceId: string, seq?: number): StoredCheckpoint | undefined {
   const instance = state.instances.get(instanceId);
   if (instance === undefined) return undefined;
-  const entry = instance.checkpoints.get(seq ?? instance.latestSeq);
-  return entry === undefined ? undefined : toStored(instanceId, entry);
+  const at = seq ?? instance.latestSeq;
+  const entry = instance.checkpoints.get(at);
+  return entry === undefined ? undefined : toStored(instanceId, entry, instance.log.get(at));
 }
 
 /** `getMany`: the latest checkpoint of each instance asked, in order, each once, missing ones left out. */
@@ -141,25 +147,26 @@ export function readHistory(state: MemoryState, instanceId: string, options: Lis
     ({ seq }) => (after === null || seq > after) && (before === null || seq < before),
   );
   if (order === 'desc') entries.reverse();
-  return entries.slice(0, limit ?? entries.length).map((entry) => toStored(instanceId, entry));
+  return entries
+    .slice(0, limit ?? entries.length)
+    .map((entry) => toStored(instanceId, entry, instance.log.get(entry.seq)));
 }
 
-/** `history`: the checkpoints after a position, all instances' or one's, in position order. */
-export function readLog(state: MemoryState, query: HistoryQuery = {}): LoggedCheckpoint[] {
+/** `history`: the log entries after a position, all instances' or one's, in position order. */
+export function readLog(state: MemoryState, query: HistoryQuery = {}): LogEntry[] {
   const { after, instanceId, limit } = logRead(query);
   const after_ = after === null ? 0 : integerPosition(after);
-  const found: LoggedCheckpoint[] = [];
+  const found: (LogEntry & { at: number })[] = [];
   const instances = instanceId === null ? state.instances : new Map([[instanceId, state.instances.get(instanceId)]]);
   for (const [id, instance] of instances) {
     if (instance === undefined) continue;
-    for (const entry of instance.checkpoints.values()) {
-      if (entry.position <= after_) continue;
-      const { writes: _writes, ...stored } = toStored(id, entry);
-      found.push({ ...stored, position: String(entry.position) });
+    for (const [seq, { position, bytes }] of instance.log) {
+      if (position <= after_) continue;
+      found.push({ instanceId: id, seq, position: String(position), bytes: copyBytes(bytes), at: position });
     }
   }
-  found.sort((a, b) => Number(a.position) - Number(b.position));
-  return found.slice(0, limit ?? found.length);
+  found.sort((a, b) => a.at - b.at);
+  return found.slice(0, limit ?? found.length).map(({ at: _at, ...entry }) => entry);
 }
 
 export function deleteInstance(state: MemoryState, instanceId: string): void {
@@ -176,16 +183,18 @@ export function copyInstance(state: MemoryState, sourceId: string, targetId: str
     const writes = entry.writes.map(copyWrite);
     checkpoints.set(seq, {
       ...entry,
-      position: ++state.lastPosition,
       bytes: copyBytes(entry.bytes),
       writes,
       filed: new Map(writes.map((write) => [writeKey(write.taskId, write.index), write.value])),
     });
   }
+  const log = new Map<number, LogRecord>();
+  for (const [seq, { bytes }] of source.log) log.set(seq, { position: ++state.lastPosition, bytes: copyBytes(bytes) });
   // The lease stays with the source: the copy is unclaimed.
   // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
   state.instances.set(targetId, {
     checkpoints,
+    log,
     latestSeq: source.latestSeq,
     definitionDigest: source.definitionDigest,
     meta: copyMeta(source.meta),
@@ -196,7 +205,11 @@ export function copyInstance(state: MemoryState, sourceId: string, targetId: str
 export function pruneCheckpoints(state: MemoryState, instanceId: string, keepLast: number): void {
   checkKeepLast(keepLast);
   const instance = state.instances.get(instanceId);
-  if (instance === undefined) return;
+  if (instance !== undefined) pruneEntries(instance, keepLast);
+}
+
+/** All but the latest `keepLast` checkpoints go; the log stays. */
+function pruneEntries(instance: InstanceEntry, keepLast: number): void {
   let excess = instance.checkpoints.size - keepLast;
   // Insertion order is seq order, so the first entries are the oldest.
   for (const seq of instance.checkpoints.keys()) {

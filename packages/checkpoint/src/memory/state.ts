@@ -3,19 +3,32 @@
  * nor a returned one can change what is stored.
  */
 import type { HeldLease } from '../put-rules.js';
-import type { BufferedMessage, Deployment, InstanceMeta, PendingWrite, StoredCheckpoint } from '../repository.js';
+import type {
+  BufferedMessage,
+  Deployment,
+  InstanceMeta,
+  LogReader,
+  PendingWrite,
+  StoredCheckpoint,
+} from '../repository.js';
 
 /** A stored checkpoint (its writes in filing order), and what a repeated journal entry is compared with. */
-export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId'> {
-  /** Where it stands in the store's log (`history`): one more than the position stored before it. */
-  position: number;
+export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId' | 'log'> {
   /** The value filed at each (taskId, index), keyed by {@link writeKey}. */
   filed: Map<string, Uint8Array>;
+}
+
+/** A log entry a put filed: where it stands in the store's log (one past the one before), and its bytes. */
+export interface LogRecord {
+  position: number;
+  bytes: Uint8Array;
 }
 
 export interface InstanceEntry {
   /** Keyed by seq; `put` only appends seqs above the latest, so insertion order is seq order. */
   checkpoints: Map<number, CheckpointEntry>;
+  /** Log entries by the seq whose put (or rewrite) filed them; insertion order is position order. */
+  log: Map<number, LogRecord>;
   latestSeq: number;
   definitionDigest: string;
   meta: InstanceMeta;
@@ -41,6 +54,8 @@ export interface MemoryState {
   lastToken: number;
   /** The last log position handed out (`history`), never reused either. */
   lastPosition: number;
+  /** The registered readers of the log, by name. */
+  readers: Map<string, LogReader>;
 }
 
 export function emptyState(): MemoryState {
@@ -51,6 +66,7 @@ export function emptyState(): MemoryState {
     messages: new Map(),
     lastToken: 0,
     lastPosition: 0,
+    readers: new Map(),
   };
 }
 
@@ -59,8 +75,8 @@ export function writeKey(taskId: string, index: number): string {
   return `${taskId}\u0000${index}`;
 }
 
-export function toStored(instanceId: string, entry: CheckpointEntry): StoredCheckpoint {
-  return {
+export function toStored(instanceId: string, entry: CheckpointEntry, log: LogRecord | undefined): StoredCheckpoint {
+  const stored: StoredCheckpoint = {
     instanceId,
     seq: entry.seq,
     parentSeq: entry.parentSeq,
@@ -70,10 +86,17 @@ export function toStored(instanceId: string, entry: CheckpointEntry): StoredChec
     bytes: copyBytes(entry.bytes),
     writes: entry.writes.map(copyWrite),
   };
+  if (log !== undefined) stored.log = copyBytes(log.bytes);
+  return stored;
 }
 
+/** A copy of indexed meta, `endedAt` null when it was put without one. */
 export function copyMeta(meta: InstanceMeta): InstanceMeta {
-  return { ...meta, subscriptions: meta.subscriptions.map(({ name, key }) => ({ name, key })) };
+  return {
+    ...meta,
+    subscriptions: meta.subscriptions.map(({ name, key }) => ({ name, key })),
+    endedAt: meta.endedAt ?? null,
+  };
 }
 
 export function copyMessage(message: BufferedMessage): BufferedMessage {

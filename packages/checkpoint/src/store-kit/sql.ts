@@ -15,6 +15,7 @@ import type {
   DeploymentInput,
   DueTimer,
   InstanceSummary,
+  LogEntry,
   MessageSubscription,
   StoredCheckpoint,
 } from '../repository.js';
@@ -40,6 +41,8 @@ export interface CheckpointRow<TInt8 extends Int8Column = number> {
   definition_digest: string;
   digest: string;
   document: Uint8Array;
+  /** The log entry its put filed, where a statement joins it (NULL when it filed none). */
+  log?: Uint8Array | null;
 }
 
 /** The columns of a `checkpoints` row, in the order the stores' statements list them. */
@@ -93,6 +96,14 @@ export interface InstanceRow<TInt8 extends Int8Column = number> {
   due_at: number | null;
   /** Null only on SQLite, whose added column cannot be NOT NULL; every put and migration writes it. */
   root_id: string | null;
+  ended_at: number | null;
+}
+
+/** A `log` row as `history` reads it; the position as the store's statement spells it. */
+export interface LogRow<TInt8 extends Int8Column = number> {
+  instance_id: string;
+  seq: TInt8;
+  entry: Uint8Array;
 }
 
 /** A `messages` row; `variables` is the canonical bytes as stored. */
@@ -142,7 +153,7 @@ export function toStoredCheckpoint<TInt8 extends Int8Column>(
   row: CheckpointRow<TInt8>,
   writes: readonly WriteRow<TInt8>[],
 ): StoredCheckpoint {
-  return {
+  const stored: StoredCheckpoint = {
     instanceId: row.instance_id,
     seq: Number(row.seq),
     parentSeq: row.parent_seq === null ? null : Number(row.parent_seq),
@@ -152,6 +163,13 @@ export function toStoredCheckpoint<TInt8 extends Int8Column>(
     bytes: toBytes(row.document),
     writes: writes.map((write) => ({ taskId: write.task_id, index: Number(write.idx), value: toBytes(write.value) })),
   };
+  if (row.log !== undefined && row.log !== null) stored.log = toBytes(row.log);
+  return stored;
+}
+
+/** A log entry from its row and its position as the store writes it. */
+export function toLogEntry<TInt8 extends Int8Column>(row: LogRow<TInt8>, position: string): LogEntry {
+  return { instanceId: row.instance_id, seq: Number(row.seq), position, bytes: toBytes(row.entry) };
 }
 
 /** The stored checkpoint that joined rows hold ({@link CheckpointWithWriteRow}); undefined when there are none. */
@@ -215,6 +233,7 @@ export function toInstanceSummary<TInt8 extends Int8Column>(
     callNodeId: row.call_node_id,
     dueAt: row.due_at === null ? null : Number(row.due_at),
     subscriptions,
+    endedAt: row.ended_at === null || row.ended_at === undefined ? null : Number(row.ended_at),
     rootId: row.root_id ?? row.instance_id,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Business rule tasks that call a DMN decision (`zeebe:calledDecision`): evaluated inside the step that
- * enters the task, as Zeebe evaluates them, with the engine's own FEEL. The evaluation is recorded in the
- * instance (`decisions`), so it is durable with the step that made it: a step re-run after a crash evaluates
+ * enters the task, as Zeebe evaluates them, with the engine's own FEEL. The evaluation is recorded with the
+ * step (`done.decisions`, written into its log entry), so it is durable with the step that made it: a step re-run after a crash evaluates
  * again, with the same inputs, to the same result. A decision that cannot be found or evaluated is an
  * incident naming it and why; retrying it evaluates again, with the variables as they are then.
  *
@@ -37,7 +37,7 @@ export function runDecision(ctx: StepContext, track: TrackRecord, node: Business
   }
   const variables = { ...ctx.state.visible(track.scopePath), ...track.locals };
   const evaluation = decide(found.definitions, decisionId, variables, () => ctx.now);
-  ctx.state.decisions.push(decisionRecord(ctx, track, found, evaluation));
+  ctx.state.done.decisions.push(decisionRecord(ctx, track, found, evaluation));
   if (evaluation.failure !== undefined) {
     raiseIncident(ctx, track, 'decision-failed', 'enter', evaluation.failure, null);
     return;

@@ -46,7 +46,7 @@ function resumeHost(ctx: StepContext, scope: ScopeRecord): void {
   ctx.state.scopes.delete(scope.path);
   // An event sub-process has no host: it completes in its parent's history, and its end lets the parent drain.
   if (scope.hostTrack === null) {
-    ctx.state.history.push({ node: scope.nodeId, scope: scope.parentPath, track: scope.path });
+    ctx.state.done.completed.push({ node: scope.nodeId, scope: scope.parentPath, track: scope.path });
     return;
   }
   const host = ctx.state.track(scope.hostTrack);

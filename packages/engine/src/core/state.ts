@@ -2,10 +2,13 @@ import type {
   CheckpointBody,
   ConditionRecord,
   DecisionRecord,
+  FlowEntry,
+  HistoryEntry,
   IncidentRecord,
   InstanceRecord,
   JobRecord,
   OutboxEntry,
+  PastRecords,
   ScopeRecord,
   SubscriptionRecord,
   TimerRecord,
@@ -30,6 +33,17 @@ export type InstanceRecords = Omit<CheckpointBody, 'scopes' | 'tracks' | 'userTa
 /** Whether a wait belongs to a track: its catch, its gateway's, or its activity's boundary events. */
 export function ownedBy(trackId: string): (owner: WaitOwner) => boolean {
   return (owner) => owner.kind !== 'eventSubProcess' && owner.trackId === trackId;
+}
+
+/**
+ * What the step under way did that the instance's log keeps (`StepLog`), not its document: the elements it
+ * completed, the flows it took, the decisions it evaluated. Written into the step's log entry when the step is
+ * persisted, then emptied, so an instance in memory carries its live state and not its past.
+ */
+export interface StepRecords {
+  completed: HistoryEntry[];
+  flows: FlowEntry[];
+  decisions: DecisionRecord[];
 }
 
 /** The records most instances at rest have none of: their maps are made on the first write (`write`). */
@@ -57,9 +71,13 @@ export class InstanceState {
   // have no job, incident, timer or subscription: four of them for each instance in memory.
   readonly #sparse: { [K in keyof SparseRecords]?: Map<string, SparseRecords[K]> } = {};
   readonly outbox: OutboxEntry[];
-  readonly history: CheckpointBody['history'];
-  /** Business rule tasks' evaluations, in order (written into the document only once there is one). */
-  readonly decisions: DecisionRecord[];
+  /** What the step under way did, for its log entry. */
+  readonly done: StepRecords = { completed: [], flows: [], decisions: [] };
+  /**
+   * The past a document of schema 13 or older carried (`CheckpointBody.past`), until the next step's log entry
+   * takes it; undefined for every instance written since.
+   */
+  past: PastRecords | undefined;
   /** Each touchpoint's progress; null when the instance is not tracked (started before schema 7). */
   touchpoints: TouchpointRecord[] | null;
 
@@ -74,8 +92,7 @@ export class InstanceState {
     for (const subscription of body.subscriptions) this.write('subscriptions').set(subscription.id, subscription);
     for (const condition of body.conditions ?? []) this.write('conditions').set(condition.id, condition);
     this.outbox = body.outbox;
-    this.history = body.history;
-    this.decisions = body.decisions ?? [];
+    this.past = body.past;
     this.touchpoints = body.touchpoints;
   }
 
@@ -109,6 +126,14 @@ export class InstanceState {
       sparse[name] = map;
     }
     return map;
+  }
+
+  /** The step's log entry is durable: what it did, and the past of an older document, are the log's now. */
+  logged(): void {
+    this.done.completed.length = 0;
+    this.done.flows.length = 0;
+    this.done.decisions.length = 0;
+    this.past = undefined;
   }
 
   /** A new local id; the counter lives in the document so ids stay stable across restores. */

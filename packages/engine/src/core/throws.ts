@@ -43,7 +43,7 @@ export function enterThrow(
       const code = event.code ?? '';
       // An end event with end listeners completes, and ends once they ran (`leave.ts`).
       const endsNow = ends && !endsListening(ctx, node);
-      if (endsNow) ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+      if (endsNow) ctx.state.done.completed.push({ node: node.id, scope: track.scopePath, track: track.id });
       throwEscalation(ctx, track, code, view());
       // An interrupting catcher may have cancelled the thrower (its end listeners never run, as in Zeebe);
       // otherwise it goes on (or ends).
@@ -54,12 +54,12 @@ export function enterThrow(
       return move(ctx, track, 'COMPLETE');
     case 'error': {
       const code = event.code ?? '';
-      ctx.state.history.push({ node: node.id, scope: track.scopePath, track: track.id });
+      ctx.state.done.completed.push({ node: node.id, scope: track.scopePath, track: track.id });
       if (throwError(ctx, track, code, view())) {
         if (track.state !== 'cancelled') move(ctx, track, 'END');
         return;
       }
-      ctx.state.history.pop();
+      ctx.state.done.completed.pop();
       raiseIncident(ctx, track, 'uncaught-error', 'enter', `uncaught BPMN error ${code} thrown by "${node.id}"`, null);
       return;
     }

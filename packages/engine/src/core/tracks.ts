@@ -25,10 +25,14 @@ export function standIn(ctx: StepContext, path: string, nodeId: string): TrackRe
   return track;
 }
 
-/** Put a track at an element, counting the visit: its `attempt` is how many times the scope entered it before. */
+/**
+ * Put a track at an element, counting the visit: its `attempt` is how many times the scope entered it before.
+ * The flow it came by is one the step took (the log's `flows`).
+ */
 export function place(ctx: StepContext, track: TrackRecord, nodeId: string, viaFlow: string | null): void {
   track.nodeId = nodeId;
   track.viaFlow = viaFlow;
+  if (viaFlow !== null) ctx.state.done.flows.push({ flow: viaFlow, scope: track.scopePath });
   const { visits } = ctx.state.scope(track.scopePath);
   track.attempt = visits[nodeId] ?? 0;
   visits[nodeId] = track.attempt + 1;
@@ -45,9 +49,9 @@ export function move(ctx: StepContext, track: TrackRecord, event: TrackEvent): v
   moveBy(advanceTrack, track, event, TRACK_ACTIONS, ctx, track);
 }
 
-/** The track completed its element: it goes into the history. */
+/** The track completed its element: it goes into the history (the step's log entry). */
 export function record(ctx: StepContext, track: TrackRecord): void {
-  ctx.state.history.push({ node: track.nodeId, scope: track.scopePath, track: track.id });
+  ctx.state.done.completed.push({ node: track.nodeId, scope: track.scopePath, track: track.id });
   announce(ctx, {
     id: trackEventId(ctx.id, track, 'left'),
     type: 'track.left',

@@ -5,12 +5,15 @@ import {
   type JobRecord,
   type JournalEntry,
   openCheckpoint,
+  openStepLog,
   type PutCheckpoint,
   receiptMatches,
   StaleReceiptError,
+  type StepLog,
   type StoredAt,
   type StoredCheckpoint,
   sealCheckpoint,
+  sealStepLog,
 } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import { type InstanceRecords, InstanceState } from '../core/state.js';
@@ -28,7 +31,8 @@ import { type StoredEvent, storedOfCheckpoint } from './step-events.js';
 
 /**
  * Seal the state at `seq` into the write that stores it, with the index fields the repository keeps, and the
- * events of the step that made it (published once it is durable).
+ * step's log entry: what the step did (and the past an older document carried), and its events (published
+ * once it is durable). With `keepLast`, the put prunes the instance to its latest that many checkpoints.
  */
 export function capture(
   state: InstanceState,
@@ -36,17 +40,28 @@ export function capture(
   parentSeq: number | null,
   capturedAt: number,
   events: StoredEvent[] = [],
+  keepLast?: number,
 ): PutCheckpoint {
-  const { instance } = state;
-  const body = packBody(state);
-  if (events.length > 0) body.events = events;
+  const { instance, done, past } = state;
+  const definitionDigest = instance.definition.digest;
   const { document, bytes } = sealCheckpoint({
     instanceId: instance.id,
     seq,
     parentSeq,
-    definitionDigest: instance.definition.digest,
+    definitionDigest,
     capturedAt,
-    body,
+    body: packBody(state),
+  });
+  const log = sealStepLog({
+    instanceId: instance.id,
+    seq,
+    processId: instance.processId,
+    definitionDigest,
+    capturedAt,
+    completed: past === undefined ? done.completed : [...past.history, ...done.completed],
+    flows: done.flows,
+    decisions: past?.decisions === undefined ? done.decisions : [...past.decisions, ...done.decisions],
+    events,
   });
   return {
     instanceId: instance.id,
@@ -56,6 +71,8 @@ export function capture(
     definitionDigest: document.definitionDigest,
     digest: document.digest,
     bytes,
+    log: log.bytes,
+    ...(keepLast === undefined ? {} : { keepLast }),
     meta: {
       status: instance.status,
       processId: instance.processId,
@@ -64,6 +81,7 @@ export function capture(
       parentId: instance.parentId,
       callNodeId: instance.callNodeId,
       dueAt: state.nextDue(),
+      endedAt: instance.endedAt,
       // `message:NAME` with its key, `signal:NAME`: what deliveries look instances up by.
       subscriptions: [...state.subscriptions.values()].map((s) => ({
         name: `${s.kind}:${s.name}`,
@@ -76,6 +94,7 @@ export function capture(
 /**
  * The body the document writes for the state: a body its host derives whole as its path, a track that only
  * waits on its user task as `<id>@<path>`, a user task without candidate lists as a tuple (schemas 5 and 8).
+ * The instance's past is the log's (schema 14): a captured body never carries `past`.
  */
 export function packBody(state: InstanceState): CheckpointBody {
   const scopes = packScopes(state.scopes.values(), state.tracks);
@@ -88,13 +107,10 @@ export function packBody(state: InstanceState): CheckpointBody {
     jobs: [...state.jobs.values()],
     userTasks: packUserTasks(state.userTasks.values(), state.tracks),
     incidents: [...state.incidents.values()],
-    history: state.history,
     timers: [...state.timers.values()],
     subscriptions: [...state.subscriptions.values()],
     outbox: state.outbox,
     touchpoints: state.touchpoints,
-    // Absent until the first evaluation, so a document without business rule tasks is what schema 9 wrote.
-    ...(state.decisions.length > 0 ? { decisions: state.decisions } : {}),
     ...(state.conditions.size > 0 ? { conditions: [...state.conditions.values()] } : {}),
   };
 }
@@ -139,7 +155,8 @@ export function journalOf(stored: StoredCheckpoint): JournalEntry[] {
 
 /**
  * A stored instance brought back: its state, the process it is pinned to, the journal to apply, and what the
- * step that wrote the checkpoint published (to publish again when its holder may have stopped first).
+ * step that wrote the checkpoint published (to publish again when its holder may have stopped first): its log
+ * entry's events, or those an older document kept in its body.
  */
 export interface Restored {
   state: InstanceState;
@@ -162,11 +179,19 @@ export async function restore(
   const entries = journalOf(stored);
   const process = await pinnedProcess(state);
   const journal = checkJournal(process, state, entries);
+  const log = logOf(stored);
   const published = {
-    capturedAt: document.capturedAt,
-    events: storedOfCheckpoint(stored.seq, document.body.events),
+    capturedAt: log?.capturedAt ?? document.capturedAt,
+    events: storedOfCheckpoint(stored.seq, log?.events ?? state.past?.events),
   };
   return { state, process, journal, published };
+}
+
+/** The log entry filed with a stored checkpoint, opened; undefined when its put filed none. */
+export function logOf(stored: StoredCheckpoint): StepLog | undefined {
+  return stored.log === undefined
+    ? undefined
+    : openStepLog(stored.log, { instanceId: stored.instanceId, seq: stored.seq });
 }
 
 /**

@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { Repository } from '@thresher/checkpoint';
+import type { Repository, StepLog } from '@thresher/checkpoint';
 import type { Clock } from '../common/clock.js';
 import { EngineError, EngineErrorCode, EventListenerError, NotFoundError } from '../common/errors.js';
 import type { EngineEvent, EngineEventType } from '../common/events.js';
+import type { Touchpoint } from '../common/touchpoint-types.js';
+import { processPlan } from '../touchpoints/plan.js';
 import { CallLinks } from './call-links.js';
 import { defaultBackoff, systemClock } from './clock.js';
 import { DecisionBook } from './decisions.js';
@@ -15,6 +17,7 @@ import { LeasedStore } from './leased-store.js';
 import { DEFAULT_LEASE_TTL_MS, Leases } from './leases.js';
 import type { EventSink, LoopHost, OutboxDeliveries } from './loop-host.js';
 import { newOwner, ownerAlive } from './owners.js';
+import { EndedSweep, type RetentionOptions, retentionOf } from './retention.js';
 import { startInstance } from './starts.js';
 import { Telemetry } from './telemetry.js';
 import { startOccurrence, type TimerStartHost } from './timer-starts.js';
@@ -31,6 +34,7 @@ export interface EnginePartsOptions {
   leaseTtlMs?: number;
   dehydrate?: boolean;
   stepLimit?: number;
+  retention?: RetentionOptions;
 }
 
 /** Element moves a run makes before it yields to other work (durably, at a persist point of its own). */
@@ -59,6 +63,10 @@ export interface EngineParts {
   readonly flags: { closed: boolean; dehydrate: boolean };
   /** Renews the engine's leases every third of their time to live. */
   readonly renewing: ReturnType<typeof setInterval>;
+  /** Expires ended instances as `EngineOptions.retention.ended` says. */
+  readonly sweep: EndedSweep;
+  /** The touchpoint plan of the process a log entry's instance ran (what reading its touchpoint events needs). */
+  readonly planOfEntry: (log: StepLog) => Promise<readonly Touchpoint[]>;
 }
 
 /**
@@ -77,6 +85,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   if (!(Number.isSafeInteger(stepLimit) && stepLimit > 0)) {
     throw new RangeError(`stepLimit must be a positive integer of element moves, got ${stepLimit}`);
   }
+  const retention = retentionOf(options.retention);
   const telemetry = new Telemetry();
   const leases = new Leases(repository, clock, options.owner ?? newOwner(), ttlMs, telemetry);
   ownerAlive(leases.owner);
@@ -180,6 +189,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       yieldAfter: YIELD_AFTER,
       stepLimit,
       decisions,
+      keepCheckpoints: retention.keepCheckpoints,
     },
     events: eventSink(emitter, reportFault),
     store: new LeasedStore(repository, leases),
@@ -191,6 +201,9 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   // clock is driven. unref: holding leases never keeps a process alive.
   const renewing = setInterval(() => void instances.renewLeases(), Math.max(1, Math.floor(ttlMs / 3)));
   renewing.unref();
+  const sweep = new EndedSweep(repository, clock, retention, (error) => reportFault('', error));
+  const planOfEntry = async (log: StepLog) =>
+    processPlan((await definitions.findProcess(log.processId, log.definitionDigest)).process).list;
   const parts: EngineParts = {
     repository,
     clock,
@@ -206,6 +219,8 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     emitter,
     flags,
     renewing,
+    sweep,
+    planOfEntry,
   };
   return parts;
 }

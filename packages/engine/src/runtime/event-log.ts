@@ -1,18 +1,18 @@
 /**
- * `engine.events`: the events the store's checkpoints keep, read in the store's order, so a consumer that was
- * away catches up from the last position it saw. Each checkpoint gives `checkpoint.saved` and its step's
- * events, as they were published.
+ * `engine.events`: the events the store's log keeps, read in the store's order, so a consumer that was away
+ * catches up from the last position it saw. Each log entry gives its checkpoint's `checkpoint.saved` and its
+ * step's events, as they were published.
  *
  * @module
  */
-import { type CheckpointDocument, type LoggedCheckpoint, openCheckpoint, type Repository } from '@thresher/checkpoint';
+import { type LogEntry, openStepLog, type Repository, type StepLog } from '@thresher/checkpoint';
 import { InvalidArgumentError } from '../common/errors.js';
 import type { EngineEvent } from '../common/events.js';
 import type { Touchpoint } from '../common/touchpoint-types.js';
 import { eventsOfCheckpoint, needsPlan } from './step-events.js';
 
-/** The touchpoint plan of the process a document's instance runs: what its stored touchpoint events left out. */
-export type PlanOfDocument = (document: CheckpointDocument) => Promise<readonly Touchpoint[]>;
+/** The touchpoint plan of the process a log entry's instance ran: what its stored touchpoint events left out. */
+export type PlanOfEntry = (log: StepLog) => Promise<readonly Touchpoint[]>;
 
 /** What `engine.events` reads. */
 export interface EventsQuery {
@@ -31,48 +31,60 @@ export interface LoggedEvent {
 }
 
 const DEFAULT_LIMIT = 1000;
-/** Checkpoints read from the store at a time. */
-const CHECKPOINT_PAGE = 200;
+/** Log entries read from the store at a time. */
+const ENTRY_PAGE = 200;
+/** What an event position begins with: positions of the log (schema 14 on), not of the checkpoints before it. */
+const CURSOR_KIND = 'log';
 
-/** Where an event stands: its checkpoint's position in the store's log, the checkpoint, its index there. */
-interface EventCursor {
-  checkpoint: string;
-  instanceId: string;
-  seq: number;
+/**
+ * Where an event stands: its log entry's position, the position of the entry read before it (null for the
+ * log's first), and its index in the entry. A reader goes on by reading after `previous`: no entry can appear
+ * between two the log handed out one after the other, so the first it finds is the entry itself, unless that
+ * entry was deleted since (then every entry it finds is new to the reader).
+ */
+export interface EventCursor {
+  previous: string | null;
+  entry: string;
   index: number;
 }
 
-function encodeCursor(cursor: EventCursor): string {
-  const { checkpoint, instanceId, seq, index } = cursor;
-  return Buffer.from(JSON.stringify([checkpoint, instanceId, seq, index])).toString('base64url');
+export function encodeCursor(cursor: EventCursor): string {
+  const { previous, entry, index } = cursor;
+  return Buffer.from(JSON.stringify([CURSOR_KIND, previous, entry, index])).toString('base64url');
 }
 
-function decodeCursor(position: string): EventCursor {
+export function decodeCursor(position: string): EventCursor {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(position, 'base64url').toString('utf8'));
   } catch {
     parts = undefined;
   }
+  if (Array.isArray(parts) && parts.length === 4 && parts[0] !== CURSOR_KIND) {
+    throw new InvalidArgumentError(
+      `events: after "${position}" is a position from before the event log (a build writing checkpoint schema 13 or older); read from the start, or from a position engine.events returned since`,
+    );
+  }
   if (
     !Array.isArray(parts) ||
     parts.length !== 4 ||
-    typeof parts[0] !== 'string' ||
-    typeof parts[1] !== 'string' ||
-    !Number.isSafeInteger(parts[2]) ||
-    !Number.isSafeInteger(parts[3])
+    parts[0] !== CURSOR_KIND ||
+    (parts[1] !== null && typeof parts[1] !== 'string') ||
+    typeof parts[2] !== 'string' ||
+    !Number.isSafeInteger(parts[3]) ||
+    (parts[3] as number) < 0
   ) {
     throw new InvalidArgumentError(
       `events: after "${position}" is not the position of an event engine.events returned`,
     );
   }
-  return { checkpoint: parts[0], instanceId: parts[1], seq: parts[2], index: parts[3] };
+  return { previous: parts[1] as string | null, entry: parts[2], index: parts[3] as number };
 }
 
 /** Read the logged events `query` asks for, in the store's order. */
 export async function readEvents(
   repository: Repository,
-  planOf: PlanOfDocument,
+  planOf: PlanOfEntry,
   query: EventsQuery = {},
 ): Promise<LoggedEvent[]> {
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -80,48 +92,42 @@ export async function readEvents(
     throw new InvalidArgumentError(`events: limit must be a positive integer, not ${String(limit)}`);
   }
   const found: LoggedEvent[] = [];
-  let after: string | undefined;
-  if (query.after !== undefined) {
-    const cursor = decodeCursor(query.after);
-    after = cursor.checkpoint;
-    // The rest of the checkpoint the last event read came from, unless it was pruned or deleted since.
-    const stored = query.instanceId === undefined || query.instanceId === cursor.instanceId;
-    const rest = stored ? await repository.get(cursor.instanceId, cursor.seq) : undefined;
-    if (rest) await collect(found, planOf, { ...rest, position: cursor.checkpoint }, cursor.index + 1, limit);
-  }
+  const cursor = query.after === undefined ? undefined : decodeCursor(query.after);
+  // The entry the last event read came from: its rest is read, unless it is gone.
+  let resume = cursor;
+  let previous = cursor?.previous ?? null;
   while (found.length < limit) {
     const page = await repository.history({
-      ...(after === undefined ? {} : { after }),
+      ...(previous === null ? {} : { after: previous }),
       ...(query.instanceId === undefined ? {} : { instanceId: query.instanceId }),
-      limit: CHECKPOINT_PAGE,
+      limit: ENTRY_PAGE,
     });
-    for (const logged of page) {
-      await collect(found, planOf, logged, 0, limit);
+    for (const entry of page) {
+      const from = resume !== undefined && entry.position === resume.entry ? resume.index + 1 : 0;
+      resume = undefined;
+      await collect(found, planOf, entry, previous, from, limit);
+      previous = entry.position;
       if (found.length >= limit) break;
     }
-    if (page.length < CHECKPOINT_PAGE) break;
-    after = page[page.length - 1]!.position;
+    if (page.length < ENTRY_PAGE) break;
   }
   return found;
 }
 
-/** Add a checkpoint's events from `from` on, up to `limit` events in all. */
+/** Add a log entry's events from `from` on, up to `limit` events in all. */
 async function collect(
   found: LoggedEvent[],
-  planOf: PlanOfDocument,
-  logged: LoggedCheckpoint,
+  planOf: PlanOfEntry,
+  entry: LogEntry,
+  previous: string | null,
   from: number,
   limit: number,
 ): Promise<void> {
-  const { instanceId, seq, schema } = logged;
-  const document = openCheckpoint(logged.bytes, { instanceId, seq, schema });
-  const stored = document.body.events;
-  const plan = needsPlan(stored) ? await planOf(document) : undefined;
-  const events = eventsOfCheckpoint(instanceId, seq, document.capturedAt, stored, plan && (() => plan));
+  const { instanceId, seq } = entry;
+  const log = openStepLog(entry.bytes, { instanceId, seq });
+  const plan = needsPlan(log.events) ? await planOf(log) : undefined;
+  const events = eventsOfCheckpoint(instanceId, seq, log.capturedAt, log.events, plan && (() => plan));
   for (let index = from; index < events.length && found.length < limit; index++) {
-    found.push({
-      position: encodeCursor({ checkpoint: logged.position, instanceId, seq, index }),
-      event: events[index]!,
-    });
+    found.push({ position: encodeCursor({ previous, entry: entry.position, index }), event: events[index]! });
   }
 }

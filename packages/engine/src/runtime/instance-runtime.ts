@@ -360,9 +360,13 @@ export class InstanceRuntime {
     );
   }
 
-  /** Write the state as checkpoint `seq` (the next), with the step's events; `releasing` lets go of the lease too. */
+  /**
+   * Write the state as checkpoint `seq` (the next), with the step's log entry (what it did, its events), pruning
+   * the instance to the checkpoints the engine keeps; `releasing` lets go of the lease too.
+   */
   private async persist(seq: number, at: number, events: StoredEvent[], releasing = false): Promise<void> {
-    const captured = capture(this.state, seq, this.seq, at, events);
+    const keep = this.seq === null ? undefined : this.host.settings.keepCheckpoints;
+    const captured = capture(this.state, seq, this.seq, at, events, keep);
     const checkpoint =
       this.seq === null && this.deploymentsSeen !== undefined
         ? { ...captured, deploymentsSeen: this.deploymentsSeen }
@@ -374,6 +378,7 @@ export class InstanceRuntime {
     const began = telemetry.metering ? performance.now() : 0;
     this.releasedWithPut = await this.durably(() => this.host.store.put(checkpoint, { claiming, releasing }));
     if (telemetry.metering) telemetry.checkpointWritten(performance.now() - began, checkpoint.bytes.byteLength);
+    this.state.logged();
     this.seq = seq;
   }
 

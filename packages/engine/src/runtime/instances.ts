@@ -12,6 +12,7 @@ import type { InstanceState } from '../core/state.js';
 import type { CallLinks } from './call-links.js';
 import { openStored, restore } from './capture.js';
 import type { Definitions } from './definitions.js';
+import { leaveLoggedPast } from './instance-log.js';
 import { InstanceRuntime } from './instance-runtime.js';
 import type { Leases } from './leases.js';
 import type { LoopHost, LoopResidency } from './loop-host.js';
@@ -337,6 +338,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     const { state, process, journal, published } = await restore(stored, (restored) =>
       definitions.pinnedProcess(restored),
     );
+    await leaveLoggedPast(repository, state);
     if (state.instance.status === 'running' && held !== true) {
       if (held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
       // Running with no live lease, yet not claimed: another engine's claim of it is under way (PostgreSQL

@@ -37,6 +37,8 @@ export interface LoopSettings {
   readonly stepLimit: number;
   /** The deployed decisions business rule tasks evaluate. */
   readonly decisions: DecisionBook;
+  /** How many checkpoints an instance keeps, its latest included (`EngineOptions.retention.checkpoints`); undefined: all. */
+  readonly keepCheckpoints: number | undefined;
 }
 
 /** Where a loop's events go, once the step that made them is durable. */

@@ -8,14 +8,15 @@
  */
 import { digestValue, type Fence, type Repository, type StoredCheckpoint } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError, RollbackRefusedError } from '../common/errors.js';
-import { capture, journalOf, openStored, packBody } from './capture.js';
+import { capture, journalOf, logOf, openStored, packBody } from './capture.js';
 import type { RollbackResult } from './types.js';
 
-/** Why a stored checkpoint does not open (document or journal), or null when it opens. */
+/** Why a stored checkpoint does not open (document, journal or log entry), or null when it opens. */
 export function openProblem(stored: StoredCheckpoint): string | null {
   try {
     openStored(stored);
     journalOf(stored);
+    logOf(stored);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -63,11 +63,13 @@ export async function scheduleTimerStarts(
   const own = deploymentTimerStartPrefix(deployment.digest);
   for (const summary of await host.repository.instances({ definition: deployment.definitionId, status: 'running' })) {
     if (!summary.instanceId.startsWith(TIMER_START_PREFIX) || summary.instanceId.startsWith(own)) continue;
-    const state = (await host.runtime(summary.instanceId)).current;
-    // Still waiting for its timer (nothing completed yet): the new version takes over from here.
+    const runtime = await host.runtime(summary.instanceId);
+    const state = runtime.current;
+    // Still waiting for its timer (no track has left the start event): the new version takes over from here.
     const tracks = [...state.tracks.values()];
+    const atStart = (nodeId: string) => runtime.definition.nodes.get(nodeId)?.type === 'startEvent';
     const waitingAtStart =
-      state.history.length === 0 && tracks.length > 0 && tracks.every((track) => track.wait?.kind === 'event');
+      tracks.length > 0 && tracks.every((track) => track.wait?.kind === 'event' && atStart(track.nodeId));
     if (waitingAtStart) await host.cancel(summary.instanceId);
   }
   for (const { processId, startNode } of starts)

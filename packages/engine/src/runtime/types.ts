@@ -7,6 +7,7 @@
  */
 import type {
   EvaluatedDecisionRecord,
+  FlowEntry,
   HistoryEntry,
   IncidentRecord,
   InstanceStatus,
@@ -170,8 +171,10 @@ export interface InstanceView {
   subscriptions: SubscriptionView[];
   /** Ids of the messages and signals it has taken (the latest 1,000). */
   received: string[];
-  /** Completed elements in order. */
+  /** Completed elements in order, from the instance's log. */
   history: HistoryEntry[];
+  /** Sequence flows taken in order, each with the scope it was taken in, from the instance's log. */
+  flows: FlowEntry[];
   /** Its business rule tasks' decision evaluations, in order (what Operate shows). */
   decisions: DecisionEvaluationView[];
   startedAt: number;

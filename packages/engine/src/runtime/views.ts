@@ -4,6 +4,7 @@ import type { UserTaskFieldsView } from '../common/user-task-types.js';
 import type { InstanceState } from '../core/state.js';
 import { DEFAULT_PRIORITY } from '../core/user-task-fields.js';
 import { NodeType, type ProcessDef } from '../model/types.js';
+import type { InstancePast } from './instance-log.js';
 import type { AdHocView, CallView, InstanceView, UserTaskView } from './types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
@@ -92,6 +93,7 @@ export function instanceView(
   seq: number,
   deployment: Deployment | undefined,
   touchpoints: LiveTouchpoint[] | null,
+  past: InstancePast,
 ): InstanceView {
   const { instance } = state;
   const scopes: Record<string, Variables> = {};
@@ -120,8 +122,9 @@ export function instanceView(
       correlationKey,
     })),
     received: [...instance.receivedIds],
-    history: [...state.history],
-    decisions: state.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),
+    history: past.history,
+    flows: past.flows,
+    decisions: past.decisions.map(({ node, track: _track, ...evaluation }) => ({ elementId: node, ...evaluation })),
     startedAt: instance.startedAt,
     endedAt: instance.endedAt,
     seq,

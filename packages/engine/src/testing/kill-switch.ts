@@ -3,11 +3,13 @@ import {
   type ClaimOptions,
   type DeploymentInput,
   decodeJournalEntry,
+  type ExpireOptions,
   type Fence,
   type HistoryQuery,
   type InstanceQuery,
   type Lease,
   type ListOptions,
+  type LogReader,
   type PendingWrite,
   type PruneOptions,
   type PutCheckpoint,
@@ -21,8 +23,8 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
  * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
- * `copy` or `prune`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage` or `expireMessages` that
- * changed something — one that claimed, stored, took or deleted nothing is a read, so arming a subscription
+ * `copy`, `prune` or `putReader`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`,
+ * `expire` or `deleteReader` that changed something — one that claimed, stored, took or deleted nothing is a read, so arming a subscription
  * with an empty buffer adds no persist point) lands in the store, then it and every later call hang forever,
  * as if the process had been killed right after the commit. The engine above it is then abandoned without
  * any shutdown, and the engines that claimed through it are gone: their leases may be taken over at once.
@@ -98,6 +100,28 @@ export class KillSwitch implements Repository {
 
   prune(instanceId: string, options: PruneOptions): Promise<void> {
     return this.write(() => this.inner.prune(instanceId, options));
+  }
+
+  putReader(reader: LogReader): Promise<void> {
+    return this.write(() => this.inner.putReader(reader));
+  }
+
+  readers() {
+    return this.read(() => this.inner.readers());
+  }
+
+  deleteReader(name: string): Promise<boolean> {
+    return this.write(
+      () => this.inner.deleteReader(name),
+      (deleted) => deleted,
+    );
+  }
+
+  expire(options: ExpireOptions): Promise<string[]> {
+    return this.write(
+      () => this.inner.expire(options),
+      (expired) => expired.length > 0,
+    );
   }
 
   instanceIds(query?: InstanceQuery) {
