@@ -115,8 +115,8 @@ export interface LogReader {
   /** Any text a store keeps (at most `MAX_TEXT_BYTES`); compared exactly. */
   name: string;
   /**
-   * The position (as `history` returned it) of the entry the reader is at: the entries before it are read, it and
-   * the ones after it may not be. Null: it has read nothing yet.
+   * The position (as `history` returned it) of the last entry the reader has read whole: it and the entries before
+   * it are read, the ones after it may not be. Null: it has read no entry whole yet.
    */
   position: string | null;
   /** Where within that entry it goes on, as its owner wrote it (opaque to the store); null for none. */
@@ -470,8 +470,8 @@ export interface Repository {
    */
   history(query?: HistoryQuery): Promise<LogEntry[]>;
   /**
-   * Register a reader of the log, or record how far it has read: `expire` keeps every instance with an entry at
-   * or after its position. Creates the reader when its name is new, else replaces what is stored of it. Refuses
+   * Register a reader of the log, or record how far it has read: `expire` keeps every instance with an entry
+   * after its position. Creates the reader when its name is new, else replaces what is stored of it. Refuses
    * a position that is not one of this store's (`RangeError`), and text the write rules refuse.
    */
   putReader(reader: LogReader): Promise<void>;
@@ -482,8 +482,8 @@ export interface Repository {
   /**
    * Delete ended instances whole, as `delete` does, oldest end first (ties by id), at most `limit`: those not
    * running whose `endedAt` is at or before `endedBefore`, but none that still holds a lease (its end is not
-   * delivered yet), has a running called child, or has a log entry at or after a registered reader's position
-   * (one with a null position keeps every instance). Returns the ids deleted, in that order.
+   * delivered yet), has a running called child, or has a log entry after a registered reader's position (one
+   * with a null position keeps every instance with an entry). Returns the ids deleted, in that order.
    *
    * @throws RangeError when `endedBefore` is not finite, or `limit` is not a positive safe integer
    */

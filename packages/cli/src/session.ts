@@ -22,6 +22,8 @@ export interface SessionOptions {
   leaseTtlMs?: number;
   /** Parked instances leave the engine's memory and their lease (`ui`: it acts on instances workers run). */
   dehydrate?: boolean;
+  /** The engine's `loopWarning` (`show --loop-warning`); the engine's default otherwise. */
+  loopWarning?: number;
   /** `--otel`: export traces and metrics over OTLP (`otel.ts`), set up before the engine. */
   otel?: boolean;
 }
@@ -57,6 +59,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
     clock: io.clock,
     ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
     ...(options.dehydrate ? { dehydrate: true } : {}),
+    ...(options.loopWarning === undefined ? {} : { loopWarning: options.loopWarning }),
   });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));

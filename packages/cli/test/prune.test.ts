@@ -79,13 +79,55 @@ describe('thresher prune', () => {
     await repository.close();
   });
 
-  it('should refuse a missing or non-positive --keep-last as a usage error', async () => {
+  it('should delete the instances that ended before --ended-before, but none a registered event reader has not read', async () => {
+    // given two ended instances and a parked one, and an event reader that has read nothing yet
+    const { workspace, path, completed, parked } = await storeWithHistory();
+    const open = async () => {
+      const repository = createSqliteRepository({ path });
+      return { repository, engine: new Engine({ repository, handlers: {} }) };
+    };
+    let { repository, engine } = await open();
+    await engine.eventReader('audit');
+    await engine.close();
+    await repository.close();
+
+    // when ended instances are expired: none goes, the reader still needs their events
+    const kept = await workspace.thresher(['prune', '--ended-before', 'PT0S', '--store', path, '--json']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.json()).toMatchObject({ expired: { instances: [], readers: [{ name: 'audit', position: null }] } });
+
+    // and once it read and acknowledged every event, they go: checkpoints, log and all
+    ({ repository, engine } = await open());
+    const reader = await engine.eventReader('audit');
+    const events = await reader.read({ limit: 10_000 });
+    await reader.acknowledge(events.at(-1)!.position);
+    await engine.close();
+    await repository.close();
+    const run = await workspace.thresher(['prune', '--ended-before', 'PT0S', '--store', path]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('deleted 2 instances that ended more than PT0S ago');
+    expect(run.stdout).toContain('registered event readers have not read yet: audit');
+    ({ repository, engine } = await open());
+    expect((await repository.instances()).map(({ instanceId }) => instanceId)).toEqual([parked]);
+    expect(await repository.history({ instanceId: completed[0]! })).toEqual([]);
+    await engine.close();
+    await repository.close();
+  });
+
+  it('should refuse nothing to prune, a non-positive --keep-last, --running alone or a bad duration as usage errors', async () => {
     const workspace = new Workspace();
     workspaces.push(workspace);
-    for (const argv of [['prune'], ['prune', '--keep-last', '0'], ['prune', '--keep-last', 'all']]) {
+    const refused = [
+      [['prune'], '--keep-last N, --ended-before DURATION'],
+      [['prune', '--keep-last', '0'], '--keep-last'],
+      [['prune', '--keep-last', 'all'], '--keep-last'],
+      [['prune', '--running', '--ended-before', 'P1D'], '--running'],
+      [['prune', '--ended-before', '30 days'], '--ended-before'],
+    ] as const;
+    for (const [argv, named] of refused) {
       const run = await workspace.thresher([...argv, '--store', 'memory:']);
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain('--keep-last');
+      expect(run.stderr).toContain(named);
     }
   });
 });

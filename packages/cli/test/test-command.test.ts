@@ -101,4 +101,14 @@ describe('thresher test', () => {
     expect(document.fixtures[0]).toMatchObject({ ok: true });
     expect(document.fixtures[0]!.tried!.length).toBeGreaterThanOrEqual(3);
   });
+
+  it('should run a polling loop to the same end under five random SIGKILLs, its history whole', async () => {
+    // The fifteen polls of fixtures/long-lived/, each a persist point, the older checkpoints dropped as it goes.
+    workspace = new Workspace();
+    const poll = `${root}fixtures/long-lived/poll.fixture.yaml`;
+    const run = await workspace.thresher(['test', poll, '--kill', 'random:5', '--seed', '55', '--json']);
+    expect(run.code, JSON.stringify(run.json<TestDocument>().fixtures[0]?.failures)).toBe(0);
+    expect(run.json<TestDocument>().fixtures[0]).toMatchObject({ ok: true });
+    expect(run.json<TestDocument>().fixtures[0]!.tried!.length).toBeGreaterThanOrEqual(5);
+  });
 });

@@ -186,7 +186,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     [
       'TH-RETAIN-10',
-      "should not expire an instance with a log entry at or after a reader's position, nor any while a reader has read nothing",
+      "should not expire an instance with a log entry after a reader's position, nor one with an entry while a reader has read none",
     ],
     ['TH-RETAIN-11', 'should keep readers across a reopen', ['persistence']],
   ]),

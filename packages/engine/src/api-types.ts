@@ -56,6 +56,13 @@ export interface EngineOptions {
    */
   stepLimit?: number;
   /**
+   * How many times an element may be entered in one activation of its scope before the engine warns that the
+   * instance loops there (`element.looping`, the `thresher.element.looping` metric, `thresher show`): a warning,
+   * not an incident, as a loop that waits each turn (a poll, a retry, a reminder) may be meant to run for ever.
+   * Published once past it, then each time the count doubles. Default 1,000.
+   */
+  loopWarning?: number;
+  /**
    * What the store keeps as instances run and after they end: each instance's latest 10 checkpoints (older ones
    * go in the put that writes a new one), and ended instances for ever, unless `ended` says how long. The log
    * (what each step did: the history and the events) is kept while its instance is.

@@ -55,6 +55,7 @@ import { leaveLoggedPast, readPast } from './runtime/instance-log.js';
 import { ownerGone } from './runtime/owners.js';
 import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
 import { recoverInstances } from './runtime/recovery.js';
+import { expireEnded } from './runtime/retention.js';
 import { latestGoodSeq, rollback } from './runtime/rollback.js';
 import { withChildWaits } from './runtime/settle.js';
 import { startInstance } from './runtime/starts.js';
@@ -289,7 +290,9 @@ export class Engine {
     const touchpoints = process ? liveTouchpoints(state, process) : null;
     const seq = live ? live.latestSeq : stored!.seq;
     const past = await readPast(this.repository, instanceId, state);
-    return instanceView(state, process, seq, await this.parts.definitions.deploymentOf(state), touchpoints, past);
+    const deployment = await this.parts.definitions.deploymentOf(state);
+    const { loopWarning } = this.parts.loopHost.settings;
+    return instanceView(state, process, seq, deployment, touchpoints, past, loopWarning);
   }
 
   /**
@@ -324,6 +327,16 @@ export class Engine {
   eventReader(name: string): Promise<EventReader> {
     this.assertOpen();
     return openEventReader(this.repository, this.parts.planOfEntry, name);
+  }
+
+  /**
+   * Delete the instances that ended at or before `endedBefore` (epoch ms), their checkpoints and their log, as
+   * `retention.ended` does on its own: but none a registered event reader has not read, none holding a lease
+   * (its end not delivered yet), none with a running called child. Returns the ids deleted.
+   */
+  expireEnded(endedBefore: number): Promise<string[]> {
+    this.assertOpen();
+    return expireEnded(this.repository, endedBefore);
   }
 
   /** Instances in the repository, by what it indexes. */

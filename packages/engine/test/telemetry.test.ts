@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -229,6 +230,33 @@ describe('OpenTelemetry', () => {
     // then one failed instance and one lost lease are counted
     expect(await sum('thresher.instances.failed')).toBe(failedBefore + 1);
     expect(await sum('thresher.lease.losses')).toBe(lostBefore + 1);
+  });
+
+  it('should count loop warnings by process and element, not incidents', async () => {
+    // given an engine that warns past 3 entries, and a model that polls 8 times
+    const poll = readFileSync(new URL('../../../fixtures/long-lived/poll.bpmn', import.meta.url), 'utf8');
+    const engine = new Engine({
+      repository: createMemoryRepository(),
+      handlers: { 'poll-supplier': ({ variables }: Job) => ({ polls: Number(variables.polls) + 1 }) },
+      loopWarning: 3,
+    });
+    engines.push(engine);
+    await engine.deploy(poll);
+    const before = await points('thresher.element.looping');
+
+    // when it polls past the warning: warned at the 4th and the 7th entry of each element
+    const id = await engine.start('supplier-poll', { variables: { limit: 8, polls: 0 } });
+    expect((await engine.settled(id)).status).toBe('completed');
+
+    // then each warning is counted under its element, and none is an incident
+    const sum = (found: DataPoint<unknown>[], element: string) =>
+      found
+        .filter((point) => point.attributes['bpmn.element.id'] === element)
+        .reduce((total, point) => total + Number(point.value), 0);
+    const after = await points('thresher.element.looping');
+    const counted = (element: string) => sum(after, element) - sum(before, element);
+    expect([counted('ask'), counted('check')]).toEqual([2, 2]);
+    expect((await engine.instance(id))?.incidents).toEqual([]);
   });
 
   it('should refuse a trace context that is not a W3C traceparent', async () => {

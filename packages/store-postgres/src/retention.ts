@@ -28,11 +28,11 @@ export async function readReaders(client: PgQueryable, sql: Statements): Promise
 
 /** The ended instances `expire` may delete, oldest end first, deleted whole; returns their ids. */
 export async function expireInstances(client: PgQueryable, sql: Statements, options: ExpireOptions): Promise<string[]> {
-  const kept = (await client.query<{ tx: string; position: Int8 }>(sql.selectKeptFrom, [])).rows[0];
+  const read = (await client.query<{ tx: string; position: Int8 }>(sql.selectReadTo, [])).rows[0];
   const { rows } = await client.query<InstanceIdRow>(sql.selectExpired, [
     options.endedBefore,
-    kept?.tx ?? null,
-    kept === undefined ? null : kept.position,
+    read?.tx ?? null,
+    read === undefined ? null : read.position,
     options.limit,
   ]);
   for (const { instance_id } of rows) await deleteInstance(client, sql, instance_id);

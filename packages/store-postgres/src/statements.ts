@@ -131,11 +131,13 @@ export function statements(s: string) {
       WHERE c.instance_id = $1 AND ($2::bigint IS NULL OR c.seq > $2) AND ($3::bigint IS NULL OR c.seq < $3)
       ORDER BY c.seq DESC LIMIT $4`,
     // $1/$2 the position read after (NULLs: from the start), $3 one instance or NULL, $4 the page size.
-    selectLog: `SELECT tx::text AS tx, position, instance_id, seq, entry FROM ${s}.log
-      WHERE ($1::xid8 IS NULL OR (tx, position) > ($1::xid8, $2::bigint))
-        AND tx < pg_snapshot_xmin(pg_current_snapshot())
-        AND ($3::text IS NULL OR instance_id = $3)
-      ORDER BY tx, position LIMIT $4`,
+    // Ordered by the xid8 column, qualified: a bare `tx` would name the text output column, and text order puts
+    // transaction 1000 before 999.
+    selectLog: `SELECT l.tx::text AS tx, l.position, l.instance_id, l.seq, l.entry FROM ${s}.log l
+      WHERE ($1::xid8 IS NULL OR (l.tx, l.position) > ($1::xid8, $2::bigint))
+        AND l.tx < pg_snapshot_xmin(pg_current_snapshot())
+        AND ($3::text IS NULL OR l.instance_id = $3)
+      ORDER BY l.tx, l.position LIMIT $4`,
     selectWritesBetween: `SELECT seq, task_id, idx, value FROM ${s}.writes
       WHERE instance_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq, ord`,
 
@@ -174,18 +176,18 @@ export function statements(s: string) {
       ON CONFLICT (name) DO UPDATE SET tx = EXCLUDED.tx, position = EXCLUDED.position, cursor = EXCLUDED.cursor`,
     selectReaders: `SELECT name, tx::text AS tx, position, cursor FROM ${s}.readers ORDER BY name`,
     deleteReader: `DELETE FROM ${s}.readers WHERE name = $1`,
-    // The earliest position a reader may not have read whole, (0, 0) for one that has read nothing; no row
-    // without readers. Locked, so no reader moves back while expire decides.
-    selectKeptFrom: `SELECT COALESCE(tx, '0'::xid8)::text AS tx, COALESCE(position, 0) AS position
+    // The last position every reader has read whole, (0, 0) while one has read no entry whole; no row without
+    // readers. Locked, so no reader moves back while expire decides.
+    selectReadTo: `SELECT COALESCE(tx, '0'::xid8)::text AS tx, COALESCE(position, 0) AS position
       FROM ${s}.readers ORDER BY COALESCE(tx, '0'::xid8), COALESCE(position, 0) LIMIT 1 FOR SHARE`,
     // Ended instances through instances_ended, oldest end first, locked (a writer of one passes it by): none
-    // holding a lease (its end is not delivered), none with a running child, none with an entry at or after
-    // ($2, $3), the earliest a reader may not have read (NULLs: no reader).
+    // holding a lease (its end is not delivered), none with a running child, none with an entry after ($2, $3),
+    // what every reader has read whole (NULLs: no reader).
     selectExpired: `SELECT i.instance_id FROM ${s}.instances i
       WHERE i.ended_at IS NOT NULL AND i.ended_at <= $1 AND i.status <> 'running' AND i.lease_owner IS NULL
         AND NOT EXISTS (SELECT 1 FROM ${s}.instances c WHERE c.parent_id = i.instance_id AND c.status = 'running')
         AND ($2::xid8 IS NULL OR NOT EXISTS (SELECT 1 FROM ${s}.log l
-          WHERE l.instance_id = i.instance_id AND (l.tx, l.position) >= ($2::xid8, $3::bigint)))
+          WHERE l.instance_id = i.instance_id AND (l.tx, l.position) > ($2::xid8, $3::bigint)))
       ORDER BY i.ended_at, i.instance_id LIMIT $4
       FOR UPDATE OF i SKIP LOCKED`,
 

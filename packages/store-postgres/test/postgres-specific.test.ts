@@ -576,3 +576,29 @@ describe('history across transactions', () => {
     },
   );
 });
+
+describe('the log in position order', () => {
+  it('should order entries by transaction id as a number, not as text: transaction 9 before transaction 10', async () => {
+    // given two entries of transactions 10 and 9 (long ended: below every snapshot's xmin)
+    const name = schema();
+    const repository = await open(name);
+    await repository.put(checkpoint('order-a', 1, utf8('{}')));
+    for (const [seq, tx] of [
+      [1, 10],
+      [2, 9],
+    ]) {
+      await sql(
+        `INSERT INTO "${name}".log (instance_id, seq, tx, entry) VALUES ('order-a', $1, $2::text::xid8, '\\x00')`,
+        [seq, tx],
+      );
+    }
+
+    // when the log is read, whole and after the first entry
+    const entries = await repository.history();
+    const rest = await repository.history({ after: entries[0]!.position });
+
+    // then transaction 9's entry comes first
+    expect(entries.map(({ seq }) => seq)).toEqual([2, 1]);
+    expect(rest.map(({ seq }) => seq)).toEqual([1]);
+  });
+});

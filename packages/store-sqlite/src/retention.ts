@@ -21,10 +21,10 @@ export function readReaders(sql: Statements): LogReader[] {
 
 /** The ended instances `expire` may delete, oldest end first, deleted whole; returns their ids. */
 export function expireInstances(sql: Statements, options: ExpireOptions): string[] {
-  const { kept_from } = sql.selectKeptFrom.get() as { kept_from: number | null };
+  const { read_to } = sql.selectReadTo.get() as { read_to: number | null };
   const rows = sql.selectExpired.all({
     ended_before: options.endedBefore,
-    kept_from: kept_from ?? Number.MAX_SAFE_INTEGER,
+    read_to: read_to ?? Number.MAX_SAFE_INTEGER,
     limit: options.limit,
   }) as InstanceIdRow[];
   for (const { instance_id } of rows) deleteInstance(sql, instance_id);

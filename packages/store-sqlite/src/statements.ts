@@ -185,19 +185,19 @@ export const SQL = {
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
   deleteLog: 'DELETE FROM log WHERE instance_id = ?',
 
-  // The readers of the log, and the earliest position one of them may not have read whole (0: one has read nothing).
+  // The readers of the log, and the last position all of them have read whole (0: one has read no entry whole).
   upsertReader: `INSERT INTO readers (name, position, cursor) VALUES (?, ?, ?)
     ON CONFLICT (name) DO UPDATE SET position = excluded.position, cursor = excluded.cursor`,
   selectReaders: 'SELECT name, position, cursor FROM readers ORDER BY name',
   deleteReader: 'DELETE FROM readers WHERE name = ?',
-  selectKeptFrom: 'SELECT MIN(COALESCE(position, 0)) AS kept_from FROM readers',
+  selectReadTo: 'SELECT MIN(COALESCE(position, 0)) AS read_to FROM readers',
   // Ended instances through instances_ended, oldest end first: none holding a lease (its end is not delivered),
-  // none with a running child, none with an entry a reader may not have read (at or after @kept_from).
+  // none with a running child, none with an entry a reader may not have read (after @read_to).
   selectExpired: `SELECT i.instance_id FROM instances i
     WHERE i.ended_at IS NOT NULL AND i.ended_at <= @ended_before AND i.status <> 'running'
       AND i.lease_owner IS NULL
       AND NOT EXISTS (SELECT 1 FROM instances c WHERE c.parent_id = i.instance_id AND c.status = 'running')
-      AND NOT EXISTS (SELECT 1 FROM log l WHERE l.instance_id = i.instance_id AND l.rowid >= @kept_from)
+      AND NOT EXISTS (SELECT 1 FROM log l WHERE l.instance_id = i.instance_id AND l.rowid > @read_to)
     ORDER BY i.ended_at, i.instance_id LIMIT @limit`,
   deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
   deleteSubscriptions: 'DELETE FROM subscriptions WHERE instance_id = ?',

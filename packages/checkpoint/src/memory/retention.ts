@@ -28,10 +28,10 @@ export function deleteReader(state: MemoryState, name: string): boolean {
 export function expireInstances(state: MemoryState, options: ExpireOptions): string[] {
   checkExpireArguments(options);
   const { endedBefore, limit } = options;
-  // The earliest position a reader may not have read whole; none at all while one has read nothing.
-  let keptFrom = Number.POSITIVE_INFINITY;
+  // Entries after this position some reader may not have read whole (every entry, while one has read none).
+  let readTo = Number.POSITIVE_INFINITY;
   for (const { position } of state.readers.values()) {
-    keptFrom = Math.min(keptFrom, position === null ? 0 : integerPosition(position));
+    readTo = Math.min(readTo, position === null ? 0 : integerPosition(position));
   }
   const runningChildOf = new Set<string>();
   for (const { meta } of state.instances.values()) {
@@ -42,7 +42,7 @@ export function expireInstances(state: MemoryState, options: ExpireOptions): str
     const { status, endedAt } = instance.meta;
     if (status === 'running' || endedAt === undefined || endedAt === null || endedAt > endedBefore) continue;
     if (instance.lease !== undefined || runningChildOf.has(instanceId)) continue;
-    if ([...instance.log.values()].some(({ position }) => position >= keptFrom)) continue;
+    if ([...instance.log.values()].some(({ position }) => position > readTo)) continue;
     due.push({ instanceId, endedAt });
   }
   due.sort((a, b) => a.endedAt - b.endedAt || compareCodePoints(a.instanceId, b.instanceId));

@@ -1,23 +1,32 @@
 import { CheckpointErrorCode } from '@thresher/checkpoint';
 import type { Engine, InstanceView, UserTaskView } from '@thresher/engine';
-import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
+import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { formatDecisionViews } from '../decisions-report.js';
 import type { TaskInfo } from '../drive.js';
 import { type StoreArgs, storeFlags } from '../drive-options.js';
-import { FailedError } from '../errors.js';
+import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { formatTable, formatVariables } from '../output.js';
 import { withSession } from '../session.js';
 
 export const showSpec = commandSpec({
   name: 'show',
-  usage: 'thresher show ID [--history] [--store URL] [--json]',
+  usage: 'thresher show ID [--history] [--loop-warning N] [--store URL] [--json]',
   summary:
     'show one instance: status, variables, scopes, active elements, incidents, open user tasks and the decisions it evaluated',
   positionals: [{ name: 'ID', required: true, description: 'the instance id' }],
   options: {
-    history: { type: 'boolean', description: 'also list the completed elements in order' },
+    history: {
+      type: 'boolean',
+      description: 'also list the completed elements (and, with --json, the flows taken) in order',
+    },
+    'loop-warning': {
+      type: 'string',
+      placeholder: 'N',
+      description:
+        'warn of an element entered more than N times in one activation of its scope (default 1000, as the engine)',
+    },
     ...storeFlags.options,
   },
   examples: ['thresher show 3f0c…', 'thresher show 3f0c… --history --json'],
@@ -27,15 +36,27 @@ export const showSpec = commandSpec({
 export interface ShowArgs extends StoreArgs {
   id: string;
   history: boolean;
+  /** The engine's `loopWarning` for this look; undefined: the engine's default. */
+  loopWarning: number | undefined;
 }
 
 /** Parses `thresher show` arguments. */
 export function parseShowArgs(argv: readonly string[]): Parsed<ShowArgs> {
-  return parseWith(showSpec, argv, ({ values, positionals }) => ({
-    id: positionals[0]!,
-    history: flag(values, 'history'),
-    ...storeFlags.read(values, showSpec.usage),
-  }));
+  return parseWith(showSpec, argv, ({ values, positionals }) => {
+    const loopWarning = text(values, 'loop-warning');
+    if (loopWarning !== undefined && !/^[1-9]\d{0,8}$/.test(loopWarning)) {
+      throw new UsageError(
+        `option --loop-warning: expected a whole number of at least 1, got ${JSON.stringify(loopWarning)}`,
+        showSpec.usage,
+      );
+    }
+    return {
+      id: positionals[0]!,
+      history: flag(values, 'history'),
+      loopWarning: loopWarning === undefined ? undefined : Number(loopWarning),
+      ...storeFlags.read(values, showSpec.usage),
+    };
+  });
 }
 
 /**
@@ -93,6 +114,12 @@ function formatInstance(view: InstanceView, userTasks: TaskInfo[], history: bool
       lines.push(`  ${incident.nodeId}: ${incident.message} [incident ${incident.id}, ${incident.kind}]`);
     }
   }
+  if (view.looping.length > 0) {
+    lines.push('Loop warnings (not incidents: a loop that waits each turn may be meant to run on):');
+    for (const { elementId, scope, turns, threshold } of view.looping) {
+      lines.push(`  ${elementId} entered ${turns} times in scope ${scope} (the warning is at ${threshold})`);
+    }
+  }
   lines.push(...formatDecisionViews(view.decisions));
   if (view.touchpoints && view.touchpoints.length > 0) {
     lines.push('Touchpoints:');
@@ -134,7 +161,12 @@ function indent(table: string): string {
 /** A head that does not open, named, with the checkpoint an operator can roll back to; other errors as they are. */
 async function unreadableHead(engine: Engine, id: string, error: unknown): Promise<unknown> {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code !== CheckpointErrorCode.Corrupt && code !== CheckpointErrorCode.FutureSchema) return error;
+  const unreadable: unknown[] = [
+    CheckpointErrorCode.Corrupt,
+    CheckpointErrorCode.CorruptLog,
+    CheckpointErrorCode.FutureSchema,
+  ];
+  if (!unreadable.includes(code)) return error;
   const good = await engine.latestGoodSeq(id);
   const way =
     good === undefined
@@ -145,15 +177,21 @@ async function unreadableHead(engine: Engine, id: string, error: unknown): Promi
 
 /** `thresher show ID`: one instance as its latest checkpoint says. */
 export const showCommand = defineCommand(showSpec, parseShowArgs, async (args, { io, out }) => {
-  const options = { store: args.store, handlers: undefined, create: false, usage: showSpec.usage };
+  const options = {
+    store: args.store,
+    handlers: undefined,
+    create: false,
+    usage: showSpec.usage,
+    ...(args.loopWarning === undefined ? {} : { loopWarning: args.loopWarning }),
+  };
   return withSession(io, out, options, async (session) => {
     const view = await session.engine.instance(args.id).catch(async (error: unknown) => {
       throw await unreadableHead(session.engine, args.id, error);
     });
     if (!view) throw new FailedError(`no instance ${args.id}`);
     const userTasks = openUserTasks(view);
-    const { history, ...rest } = view;
-    out.document({ ...rest, userTasks, ...(args.history ? { history } : {}) });
+    const { history, flows, ...rest } = view;
+    out.document({ ...rest, userTasks, ...(args.history ? { history, flows } : {}) });
     out.print(formatInstance(view, userTasks, args.history));
     return ExitCode.Ok;
   });

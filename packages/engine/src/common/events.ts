@@ -62,6 +62,11 @@ export type EngineEvent = EventBase &
     | { type: 'signal.received'; elementId: string; name: string }
     | { type: 'error.caught'; elementId: string; errorCode: string }
     | { type: 'incident.resolved'; incidentId: string; elementId: string }
+    /**
+     * A warning, not an incident: the element has been entered `turns` times in one activation of its scope,
+     * past `EngineOptions.loopWarning` (published once past it, then each time the count doubles).
+     */
+    | { type: 'element.looping'; elementId: string; scope: string; turns: number; threshold: number }
     | { type: 'checkpoint.saved'; seq: number }
     /** Once, after `instance.started` and before the first element: every touchpoint, `ahead`. */
     | { type: 'touchpoints.planned'; touchpoints: LiveTouchpoint[] }

@@ -19,6 +19,8 @@ export interface CoreContext {
   yieldAfter: number;
   /** Element moves a run may make without waiting before its tracks stop with a `step-limit` incident. */
   stepLimit: number;
+  /** Entries of one element in one scope activation past which the step warns (`element.looping`). */
+  loopWarning: number;
   /** The deployed decisions business rule tasks evaluate (`runtime/decisions.ts`). */
   decisions: DecisionLookup;
 }
@@ -82,6 +84,7 @@ export function createStepContext(
     backoff: core.backoff,
     yieldAfter: core.yieldAfter,
     stepLimit: core.stepLimit,
+    loopWarning: core.loopWarning,
     decisions: core.decisions,
     state,
     id: state.instance.id,

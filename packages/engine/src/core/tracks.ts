@@ -1,7 +1,7 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { advanceTrack, moveBy, type Performers, type TrackAction, type TrackEvent } from '../machines/index.js';
 import { announce, nextId, type StepContext } from './context.js';
-import { trackEventId } from './event-ids.js';
+import { eventId, trackEventId } from './event-ids.js';
 import { newTrack } from './records.js';
 
 /** A new track at `nodeId` in the scope at `path`, arriving by `viaFlow`; it moves in this step. */
@@ -36,6 +36,27 @@ export function place(ctx: StepContext, track: TrackRecord, nodeId: string, viaF
   const { visits } = ctx.state.scope(track.scopePath);
   track.attempt = visits[nodeId] ?? 0;
   visits[nodeId] = track.attempt + 1;
+  if (isLoopWarning(visits[nodeId], ctx.loopWarning)) {
+    const turns = visits[nodeId];
+    announce(ctx, {
+      id: eventId(ctx.id, 'element.looping', track.scopePath, nodeId, turns),
+      type: 'element.looping',
+      elementId: nodeId,
+      scope: track.scopePath,
+      turns,
+      threshold: ctx.loopWarning,
+    });
+  }
+}
+
+/**
+ * Whether the `turns`-th entry of an element warns of a loop: the first past the threshold, then each time the
+ * count doubles (a loop polling every minute for a year warns ten times, not half a million).
+ */
+export function isLoopWarning(turns: number, threshold: number): boolean {
+  if (turns <= threshold) return false;
+  const past = (turns - 1) / threshold;
+  return Number.isInteger(past) && (past & (past - 1)) === 0;
 }
 
 /** What a track's moves do: `schedule` it on the step's agenda, `retire` it when the step settles. */

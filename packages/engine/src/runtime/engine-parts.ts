@@ -34,6 +34,7 @@ export interface EnginePartsOptions {
   leaseTtlMs?: number;
   dehydrate?: boolean;
   stepLimit?: number;
+  loopWarning?: number;
   retention?: RetentionOptions;
 }
 
@@ -41,6 +42,8 @@ export interface EnginePartsOptions {
 const YIELD_AFTER = 1_000;
 /** Element moves a run may make without waiting, unless `EngineOptions.stepLimit` says. */
 export const DEFAULT_STEP_LIMIT = 100_000;
+/** Entries of one element in one scope activation past which a step warns, unless `EngineOptions.loopWarning` says. */
+export const DEFAULT_LOOP_WARNING = 1_000;
 
 /** What the engine's API works through. Made once per engine by {@link createEngineParts}. */
 export interface EngineParts {
@@ -86,6 +89,10 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     throw new RangeError(`stepLimit must be a positive integer of element moves, got ${stepLimit}`);
   }
   const retention = retentionOf(options.retention);
+  const loopWarning = options.loopWarning ?? DEFAULT_LOOP_WARNING;
+  if (!(Number.isSafeInteger(loopWarning) && loopWarning > 0)) {
+    throw new RangeError(`loopWarning must be a positive integer of entries, got ${loopWarning}`);
+  }
   const telemetry = new Telemetry();
   const leases = new Leases(repository, clock, options.owner ?? newOwner(), ttlMs, telemetry);
   ownerAlive(leases.owner);
@@ -188,6 +195,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       backoff: options.backoff ?? defaultBackoff,
       yieldAfter: YIELD_AFTER,
       stepLimit,
+      loopWarning,
       decisions,
       keepCheckpoints: retention.keepCheckpoints,
     },

@@ -38,19 +38,25 @@ const CURSOR_KIND = 'log';
 
 /**
  * Where an event stands: its log entry's position, the position of the entry read before it (null for the
- * log's first), and its index in the entry. A reader goes on by reading after `previous`: no entry can appear
- * between two the log handed out one after the other, so the first it finds is the entry itself, unless that
- * entry was deleted since (then every entry it finds is new to the reader).
+ * log's first), its index in the entry, and whether it is the entry's last. A reader goes on by reading after
+ * `previous`: no entry can appear between two the log handed out one after the other, so the first it finds is
+ * the entry itself, unless that entry was deleted since (then every entry it finds is new to the reader).
  */
 export interface EventCursor {
   previous: string | null;
   entry: string;
   index: number;
+  last: boolean;
 }
 
 export function encodeCursor(cursor: EventCursor): string {
-  const { previous, entry, index } = cursor;
-  return Buffer.from(JSON.stringify([CURSOR_KIND, previous, entry, index])).toString('base64url');
+  const { previous, entry, index, last } = cursor;
+  return Buffer.from(JSON.stringify([CURSOR_KIND, previous, entry, index, last ? 1 : 0])).toString('base64url');
+}
+
+/** The last entry a reader whose last event is at `cursor` has read whole (null: none). */
+export function readWhole(cursor: EventCursor): string | null {
+  return cursor.last ? cursor.entry : cursor.previous;
 }
 
 export function decodeCursor(position: string): EventCursor {
@@ -67,18 +73,19 @@ export function decodeCursor(position: string): EventCursor {
   }
   if (
     !Array.isArray(parts) ||
-    parts.length !== 4 ||
+    parts.length !== 5 ||
     parts[0] !== CURSOR_KIND ||
     (parts[1] !== null && typeof parts[1] !== 'string') ||
     typeof parts[2] !== 'string' ||
     !Number.isSafeInteger(parts[3]) ||
-    (parts[3] as number) < 0
+    (parts[3] as number) < 0 ||
+    (parts[4] !== 0 && parts[4] !== 1)
   ) {
     throw new InvalidArgumentError(
       `events: after "${position}" is not the position of an event engine.events returned`,
     );
   }
-  return { previous: parts[1] as string | null, entry: parts[2], index: parts[3] as number };
+  return { previous: parts[1] as string | null, entry: parts[2], index: parts[3] as number, last: parts[4] === 1 };
 }
 
 /** Read the logged events `query` asks for, in the store's order. */
@@ -128,6 +135,7 @@ async function collect(
   const plan = needsPlan(log.events) ? await planOf(log) : undefined;
   const events = eventsOfCheckpoint(instanceId, seq, log.capturedAt, log.events, plan && (() => plan));
   for (let index = from; index < events.length && found.length < limit; index++) {
-    found.push({ position: encodeCursor({ previous, entry: entry.position, index }), event: events[index]! });
+    const last = index === events.length - 1;
+    found.push({ position: encodeCursor({ previous, entry: entry.position, index, last }), event: events[index]! });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { CheckpointError, type Repository } from '@thresher/checkpoint';
 import { InvalidArgumentError } from '../common/errors.js';
-import { decodeCursor, type LoggedEvent, type PlanOfEntry, readEvents } from './event-log.js';
+import { decodeCursor, type LoggedEvent, type PlanOfEntry, readEvents, readWhole } from './event-log.js';
 
 /** A durable reader of `engine.events`, registered in the store under its name. */
 export interface EventReader {
@@ -52,8 +52,7 @@ export async function openEventReader(repository: Repository, planOf: PlanOfEntr
       });
     },
     async acknowledge(position) {
-      const { entry } = decodeCursor(position);
-      await repository.putReader({ name, position: entry, cursor: position });
+      await repository.putReader({ name, position: readWhole(decodeCursor(position)), cursor: position });
     },
     remove: () => repository.deleteReader(name),
   };

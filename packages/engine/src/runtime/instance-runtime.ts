@@ -338,6 +338,7 @@ export class InstanceRuntime {
       backoff: settings.backoff,
       yieldAfter: settings.yieldAfter,
       stepLimit: settings.stepLimit,
+      loopWarning: settings.loopWarning,
       decisions: settings.decisions.lookup,
     };
   }

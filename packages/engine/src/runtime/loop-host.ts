@@ -35,6 +35,8 @@ export interface LoopSettings {
   readonly yieldAfter: number;
   /** Element moves a run may make without waiting before it stops with `step-limit` incidents. */
   readonly stepLimit: number;
+  /** Entries of one element in one scope activation past which a step warns (`element.looping`). */
+  readonly loopWarning: number;
   /** The deployed decisions business rule tasks evaluate. */
   readonly decisions: DecisionBook;
   /** How many checkpoints an instance keeps, its latest included (`EngineOptions.retention.checkpoints`); undefined: all. */

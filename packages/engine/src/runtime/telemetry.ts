@@ -86,7 +86,7 @@ export type JobOutcome = { result: unknown } | { error: string };
 /**
  * The engine's telemetry: one per engine. Instruments (meter `@thresher/engine`): counters
  * `thresher.instances.started|completed|terminated|failed`, `thresher.jobs` (by `outcome`), `thresher.incidents`,
- * `thresher.lease.claims`, `thresher.lease.losses`; histograms `thresher.job.duration` (ms),
+ * `thresher.lease.claims`, `thresher.lease.losses`, `thresher.element.looping`; histograms `thresher.job.duration` (ms),
  * `thresher.checkpoint.write.duration` (ms) and `thresher.checkpoint.size` (bytes).
  */
 export class Telemetry {
@@ -102,6 +102,7 @@ export class Telemetry {
   private readonly incidents: Counter;
   private readonly claims: Counter;
   private readonly losses: Counter;
+  private readonly looping: Counter;
   private readonly jobDuration: Histogram;
   private readonly writeDuration: Histogram;
   private readonly documentSize: Histogram;
@@ -126,6 +127,10 @@ export class Telemetry {
     this.incidents = meter.createCounter('thresher.incidents', { description: 'Incidents raised' });
     this.claims = meter.createCounter('thresher.lease.claims', { description: 'Instance leases claimed' });
     this.losses = meter.createCounter('thresher.lease.losses', { description: 'Leases another engine took' });
+    this.looping = meter.createCounter('thresher.element.looping', {
+      description:
+        'Loop warnings: an element entered past the loop warning in one scope activation, then at each doubling',
+    });
     this.jobDuration = meter.createHistogram('thresher.job.duration', { unit: 'ms', description: 'Job handler time' });
     this.writeDuration = meter.createHistogram('thresher.checkpoint.write.duration', {
       unit: 'ms',
@@ -171,6 +176,10 @@ export class Telemetry {
         element?.setStatus({ code: SpanStatusCode.ERROR, message: event.message });
         return;
       }
+      case 'element.looping':
+        this.looping.add(1, { 'bpmn.process.id': instance.processId, 'bpmn.element.id': event.elementId });
+        this.elementSpan(instance.id, event.elementId)?.addEvent('looping', { 'thresher.element.turns': event.turns });
+        return;
       case 'incident.resolved':
         this.elementSpan(instance.id, event.elementId)?.addEvent('incident resolved', {
           'thresher.incident.id': event.incidentId,

@@ -182,6 +182,19 @@ export interface InstanceView {
   seq: number;
   /** Its touchpoints as they stand; null when not tracked (started before schema 7) or its deployment is not here. */
   touchpoints: LiveTouchpoint[] | null;
+  /**
+   * Elements entered more often than the engine's `loopWarning` in one activation of an open scope: loops to
+   * look at (a warning, not an incident), most turns first.
+   */
+  looping: LoopingView[];
+}
+
+/** An element an instance keeps entering in one scope activation, past the engine's `loopWarning`. */
+export interface LoopingView {
+  elementId: string;
+  scope: string;
+  turns: number;
+  threshold: number;
 }
 
 /** One evaluation of a business rule task's decision: what was called, what was decided, and from what. */

@@ -5,7 +5,7 @@ import type { InstanceState } from '../core/state.js';
 import { DEFAULT_PRIORITY } from '../core/user-task-fields.js';
 import { NodeType, type ProcessDef } from '../model/types.js';
 import type { InstancePast } from './instance-log.js';
-import type { AdHocView, CallView, InstanceView, UserTaskView } from './types.js';
+import type { AdHocView, CallView, InstanceView, LoopingView, UserTaskView } from './types.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {
@@ -94,6 +94,7 @@ export function instanceView(
   deployment: Deployment | undefined,
   touchpoints: LiveTouchpoint[] | null,
   past: InstancePast,
+  loopWarning: number,
 ): InstanceView {
   const { instance } = state;
   const scopes: Record<string, Variables> = {};
@@ -129,7 +130,19 @@ export function instanceView(
     endedAt: instance.endedAt,
     seq,
     touchpoints,
+    looping: loopingViews(state, loopWarning),
   };
+}
+
+/** Elements entered more than `threshold` times in one activation of an open scope, most turns first. */
+export function loopingViews(state: InstanceState, threshold: number): LoopingView[] {
+  const looping: LoopingView[] = [];
+  for (const scope of state.scopes.values()) {
+    for (const [elementId, turns] of Object.entries(scope.visits)) {
+      if (turns > threshold) looping.push({ elementId, scope: scope.path, turns, threshold });
+    }
+  }
+  return looping.sort((a, b) => b.turns - a.turns);
 }
 
 /** The call activities of an instance waiting on their children. */
