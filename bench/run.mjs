@@ -27,6 +27,7 @@ const SCENARIOS = [
   'sequential-loop',
   'workers',
   'decisions',
+  'long-lived',
 ];
 
 function parseArgs(argv) {
