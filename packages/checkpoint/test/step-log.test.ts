@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/codec.js';
 import { CorruptLogError, FutureSchemaError } from '../src/errors.js';
 import { openStepLog, STEP_LOG_SCHEMA, sealStepLog, type UnsealedStepLog } from '../src/step-log.js';
 
@@ -27,6 +28,12 @@ describe('the step log codec', () => {
     expect(opened).toEqual(log);
     expect(opened.schema).toBe(STEP_LOG_SCHEMA);
     expect(opened.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('should write the canonical text of the sealed entry, each field encoded once', () => {
+    const { log, bytes } = sealStepLog(unsealed({ decisions: [{ node: 'd', result: { b: 1, a: [2] } } as never] }));
+
+    expect(text(bytes)).toBe(canonicalJson(log));
   });
 
   it('should leave out the lists a step has nothing in', () => {

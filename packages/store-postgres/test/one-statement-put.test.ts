@@ -297,6 +297,57 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
     ).toEqual(['order-0:1', 'order-1:1', 'order-2:1', 'order-3:1', '', 'order-5:1']);
   });
 
+  it("should file a batch's log entries in its order and prune each put to its keepLast, as a lone put does", async () => {
+    // given three instances of four checkpoints each, and one not yet stored
+    const counted = await open();
+    const { repository } = counted;
+    const ids = ['order-a', 'order-b', 'order-c'];
+    for (const id of ids) for (let seq = 1; seq <= 4; seq++) await repository.put(checkpoint(id, seq));
+    const before = await repository.history();
+
+    // when their next puts and the new one's first go in one batch, each with its log entry, two pruning
+    const logged = (id: string, seq: number) => utf8(`log ${id}@${seq}`);
+    const { statements } = await sent(counted, () =>
+      atOnce(
+        () => repository.put({ ...checkpoint('order-z', 1), log: logged('order-z', 1) }),
+        () => repository.put({ ...checkpoint('order-a', 5), log: logged('order-a', 5), keepLast: 2 }),
+        () => repository.put({ ...checkpoint('order-b', 5), log: logged('order-b', 5), keepLast: 1 }),
+        () =>
+          repository.put({
+            ...checkpoint('order-c', 5, { status: 'completed', endedAt: 1_700_000_000_000.25 }),
+            log: logged('order-c', 5),
+          }),
+      ),
+    );
+
+    // then the three after the first went in one statement; their entries follow its, in the batch's order
+    expect(statements).toEqual([
+      expect.stringMatching(ONE_STATEMENT),
+      expect.stringMatching(FENCED_BEGIN),
+      expect.stringMatching(BATCH_STATEMENT),
+      'COMMIT',
+    ]);
+    expect(before).toEqual([]);
+    const entries = await repository.history();
+    expect(entries.map(({ instanceId, seq }) => `${instanceId}@${seq}`)).toEqual([
+      'order-z@1',
+      'order-a@5',
+      'order-b@5',
+      'order-c@5',
+    ]);
+    for (const entry of entries) {
+      expect(new TextDecoder().decode(entry.bytes)).toBe(`log ${entry.instanceId}@${entry.seq}`);
+    }
+    // each kept what it asked, with the new checkpoint among them; the one that asked nothing kept all
+    const seqs = async (id: string) => (await repository.list(id)).map(({ seq }) => seq);
+    expect([await seqs('order-a'), await seqs('order-b'), await seqs('order-c')]).toEqual([
+      [4, 5],
+      [5],
+      [1, 2, 3, 4, 5],
+    ]);
+    expect((await repository.instances({ status: 'completed' }))[0]?.endedAt).toBe(1_700_000_000_000.25);
+  });
+
   it('should store text and numbers of a batch exactly as a lone put does: quotes, backslashes, astral characters, fractions of a millisecond', async () => {
     const counted = await open();
     const { repository } = counted;

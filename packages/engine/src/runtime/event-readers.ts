@@ -12,8 +12,11 @@ import { decodeCursor, type LoggedEvent, type PlanOfEntry, readEvents, readWhole
 /** A durable reader of `engine.events`, registered in the store under its name. */
 export interface EventReader {
   readonly name: string;
-  /** The events after the last one acknowledged (from the log's start at first), at most `limit` (1,000). */
-  read(options?: { limit?: number; instanceId?: string }): Promise<LoggedEvent[]>;
+  /**
+   * The events after the last one acknowledged (from the log's start at first), every instance's, at most
+   * `limit` (1,000).
+   */
+  read(options?: { limit?: number }): Promise<LoggedEvent[]>;
   /**
    * Every event up to and including the one at `position` (a `position` `read` returned) is handled: the next
    * `read` goes on after it, and retention may delete what it read.
@@ -47,7 +50,6 @@ export async function openEventReader(repository: Repository, planOf: PlanOfEntr
       if (reader === undefined) throw new InvalidArgumentError(`event reader ${JSON.stringify(name)} was removed`);
       return readEvents(repository, planOf, {
         ...(reader.cursor === null ? {} : { after: reader.cursor }),
-        ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
         ...(options.limit === undefined ? {} : { limit: options.limit }),
       });
     },
