@@ -119,7 +119,7 @@ export interface LogReader {
    * it are read, the ones after it may not be. Null: it has read no entry whole yet.
    */
   position: string | null;
-  /** Where within that entry it goes on, as its owner wrote it (opaque to the store); null for none. */
+  /** Where the reader goes on from, as its owner wrote it (opaque to the store); null for none. */
   cursor: string | null;
 }
 
