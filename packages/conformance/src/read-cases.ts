@@ -1,14 +1,4 @@
-import type { ConformanceCase, SpecFile } from './cases.js';
-import type { Capability } from './types.js';
-
-/** A row of one spec: its id, what it checks, and the capabilities it needs. */
-type Row = [id: string, checks: string, requires?: Capability[]];
-
-function rows(spec: SpecFile, entries: Row[]): ConformanceCase[] {
-  return entries.map(([id, checks, requires]) =>
-    requires === undefined ? { id, reference: null, checks, spec } : { id, reference: null, checks, spec, requires },
-  );
-}
+import { type ConformanceCase, ownCases } from './case-rows.js';
 
 /**
  * The read side of issue 13: bounds that mean the same on every backend, paging newest first as well as
@@ -16,7 +6,7 @@ function rows(spec: SpecFile, entries: Row[]): ConformanceCase[] {
  * build migrated. Ids are stable, as in `thresher-cases.ts`.
  */
 export const READ_CASES: readonly ConformanceCase[] = [
-  ...rows('read-order.ts', [
+  ...ownCases('read-order.ts', [
     [
       'TH-ORDER-01',
       'should list seq 2^53-1 (Number.MAX_SAFE_INTEGER) and the seq below it without bounds, in either order',
@@ -54,7 +44,7 @@ export const READ_CASES: readonly ConformanceCase[] = [
       'should refuse an unknown order and a limit that is not a non-negative safe integer in instances with a RangeError',
     ],
   ]),
-  ...rows('trees.ts', [
+  ...ownCases('trees.ts', [
     [
       'TH-TREE-01',
       "should give a root its own id as rootId and each descendant its root's id, three levels deep, on every summary",
@@ -80,7 +70,7 @@ export const READ_CASES: readonly ConformanceCase[] = [
     ['TH-TREE-08', 'should keep an instance rootId across later puts, rewrite and prune'],
     ['TH-TREE-09', 'should keep a call tree and its rootIds when the store is opened again', ['persistence']],
   ]),
-  ...rows('schema-fence.ts', [
+  ...ownCases('schema-fence.ts', [
     [
       'TH-SCHEMA-01',
       'should refuse every write with a StoreUpgradedError once a newer build migrated the store, and still read',

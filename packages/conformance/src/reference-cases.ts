@@ -1,4 +1,4 @@
-import type { ConformanceCase } from './cases.js';
+import type { ConformanceCase } from './case-rows.js';
 
 /**
  * The reference inventory's 93 cases, each realised by one test of `reference/*.ts`. The id is the group

@@ -1,21 +1,11 @@
-import type { ConformanceCase, SpecFile } from './cases.js';
-import type { Capability } from './types.js';
-
-/** A row of one spec: its id, what it checks, and the capabilities it needs. */
-type Row = [id: string, checks: string, requires?: Capability[]];
-
-function rows(spec: SpecFile, entries: Row[]): ConformanceCase[] {
-  return entries.map(([id, checks, requires]) =>
-    requires === undefined ? { id, reference: null, checks, spec } : { id, reference: null, checks, spec, requires },
-  );
-}
+import { type ConformanceCase, ownCases } from './case-rows.js';
 
 /**
  * Thresher's own cases: what a durable engine needs beyond the reference inventory (docs/architecture.md §7), one group
  * per spec file. Ids are stable: a new case takes the next number of its group, a removed one leaves a gap.
  */
 export const THRESHER_CASES: readonly ConformanceCase[] = [
-  ...rows('put.ts', [
+  ...ownCases('put.ts', [
     ['TH-PUT-01', "should store an instance's first checkpoint when its parentSeq is null"],
     ['TH-PUT-02', 'should refuse a first checkpoint whose parentSeq is not null with a ConflictError'],
     ['TH-PUT-03', 'should store a checkpoint whose parentSeq is the latest seq'],
@@ -44,7 +34,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-PUT-19', 'should round-trip a 10 MB document exactly'],
     ['TH-PUT-20', 'should keep unicode and emoji in document and entry values byte for byte'],
   ]),
-  ...rows('put-writes.ts', [
+  ...ownCases('put-writes.ts', [
     ['TH-WRITES-01', 'should start a new checkpoint with no writes'],
     ['TH-WRITES-02', 'should return filed writes with their checkpoint in insertion order'],
     [
@@ -71,7 +61,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       ['persistence'],
     ],
   ]),
-  ...rows('rewrite.ts', [
+  ...ownCases('rewrite.ts', [
     ['TH-REWRITE-01', 'should replace the bytes, schema and digest that get and list return'],
     ['TH-REWRITE-02', 'should keep seq, parentSeq, definitionDigest, writes and the instances() summary'],
     ['TH-REWRITE-03', 'should still file writes against a rewritten checkpoint, idempotent by (taskId, index)'],
@@ -97,7 +87,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should file the log entry a rewrite carries when the checkpoint has none, at a new position, and keep one it has',
     ],
   ]),
-  ...rows('get.ts', [
+  ...ownCases('get.ts', [
     ['TH-GET-01', 'should return undefined for an instance with no checkpoints'],
     ['TH-GET-02', 'should return the latest checkpoint with its writes when no seq is given'],
     ['TH-GET-03', 'should return the checkpoint at a given seq with its writes'],
@@ -123,7 +113,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     ['TH-GET-11', 'should read 600 instances in one getMany, in the order asked'],
   ]),
-  ...rows('list.ts', [
+  ...ownCases('list.ts', [
     ['TH-LIST-01', 'should return an empty list for an instance with no checkpoints'],
     ['TH-LIST-02', 'should list checkpoints oldest first, each with its own writes'],
     ['TH-LIST-03', 'should list only checkpoints with a seq lower than before'],
@@ -131,7 +121,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-LIST-05', 'should apply before first and then limit'],
     ['TH-LIST-06', "should list only the given instance's checkpoints"],
   ]),
-  ...rows('delete.ts', [
+  ...ownCases('delete.ts', [
     ['TH-DELETE-01', 'should remove every checkpoint and write of an instance'],
     ['TH-DELETE-02', 'should leave other instances untouched'],
     ['TH-DELETE-03', 'should be a no-op for an instance that does not exist'],
@@ -139,7 +129,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-DELETE-05', 'should let a deleted instance id start again from parentSeq null'],
     ['TH-DELETE-06', "should drop the instance's lease, due timer and subscriptions with it"],
   ]),
-  ...rows('copy.ts', [
+  ...ownCases('copy.ts', [
     [
       'TH-COPY-01',
       "should refuse a copy onto an existing target with a ConflictError at the target's latest seq and change nothing",
@@ -151,7 +141,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-COPY-06', 'should index the copy for dueTimers and subscriptions as the source is'],
     ['TH-COPY-07', 'should ignore leases: copy an instance whose lease another owner holds'],
   ]),
-  ...rows('prune.ts', [
+  ...ownCases('prune.ts', [
     ['TH-PRUNE-01', 'should keep the latest keepLast checkpoints with their entries'],
     [
       'TH-PRUNE-02',
@@ -162,7 +152,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-PRUNE-05', 'should ignore leases: prune an instance whose lease another owner holds'],
     ['TH-PRUNE-06', 'should make a pruned seq unreadable and refuse entries filed against it with a ConflictError'],
   ]),
-  ...rows('retention.ts', [
+  ...ownCases('retention.ts', [
     [
       'TH-RETAIN-01',
       'should prune in the put to its keepLast latest checkpoints, with their entries, leaving the log and the summary as they were',
@@ -190,7 +180,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     ['TH-RETAIN-11', 'should keep readers across a reopen', ['persistence']],
   ]),
-  ...rows('instances.ts', [
+  ...ownCases('instances.ts', [
     ['TH-INSTANCES-01', 'should return no instances from an empty repository'],
     ['TH-INSTANCES-02', 'should return every instance with its indexed meta, ids ascending, when no query is given'],
     ['TH-INSTANCES-03', 'should reflect the latest put in latestSeq, definitionDigest and meta'],
@@ -216,7 +206,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     ['TH-INSTANCES-21', 'should filter by process id across definitions, alone or with the definition and status'],
   ]),
-  ...rows('leases.ts', [
+  ...ownCases('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],
     ['TH-LEASE-02', 'should not claim instances that are not running'],
     ['TH-LEASE-03', 'should not claim an instance whose lease is live, whoever holds it'],
@@ -262,7 +252,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should list the owners holding a lease, live or lapsed, each once, in code point order; none once released',
     ],
   ]),
-  ...rows('put-leases.ts', [
+  ...ownCases('put-leases.ts', [
     [
       'TH-LEASE-21',
       "should store and hold a new instance in one put with claim, resolving the lease, which fences the instance's next put",
@@ -284,7 +274,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should take no lease on a put with claim of an instance that is not running, and claim on a replayed first put as claim would (a held one refuses it as an unfenced write)',
     ],
   ]),
-  ...rows('history.ts', [
+  ...ownCases('history.ts', [
     [
       'TH-HISTORY-01',
       "should return the log entries puts filed, every instance's, in the order they were put, each with a position and its bytes verbatim",
@@ -317,7 +307,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ],
     ['TH-HISTORY-11', 'should file no entry for a replayed put, nor for a refused one'],
   ]),
-  ...rows('fencing.ts', [
+  ...ownCases('fencing.ts', [
     ['TH-FENCE-01', 'should accept put, putWrites and rewrite fenced by the held lease'],
     [
       'TH-FENCE-02',
@@ -338,20 +328,20 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       ['concurrentConnections'],
     ],
   ]),
-  ...rows('due-timers.ts', [
+  ...ownCases('due-timers.ts', [
     ['TH-TIMERS-01', 'should return running instances due at or before now, earliest first, ties by id'],
     ['TH-TIMERS-02', 'should leave out instances with no timer, a timer after now, or a status other than running'],
     ['TH-TIMERS-03', 'should return at most limit, and none for limit 0 or an empty store'],
     ['TH-TIMERS-04', 'should follow the latest put: a timer moved later or cleared is no longer due'],
     ['TH-TIMERS-05', "should ignore leases: a leased instance's timer is still listed"],
   ]),
-  ...rows('subscriptions.ts', [
+  ...ownCases('subscriptions.ts', [
     ['TH-SUBS-01', 'should return the ids of running instances waiting on a name and key, ascending, once each'],
     ['TH-SUBS-02', 'should match a null key only to subscriptions with a null key'],
     ['TH-SUBS-03', 'should follow the latest put and leave out instances that are not running'],
     ['TH-SUBS-04', 'should match names and keys exactly, unicode and emoji included'],
   ]),
-  ...rows('messages.ts', [
+  ...ownCases('messages.ts', [
     ['TH-MSG-01', 'should return a put message from takeMessage as put, variables byte for byte, unchanged by callers'],
     ['TH-MSG-02', 'should take messages oldest first by publishedAt, ties by id in code point order'],
     ['TH-MSG-03', 'should match name and key exactly: a null key only a null key, an empty key only an empty key'],
@@ -374,7 +364,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-MSG-13', 'should refuse times that are not finite with a RangeError'],
     ['TH-MSG-14', 'should keep buffered messages, held ones included, when an instance is deleted'],
   ]),
-  ...rows('deployments.ts', [
+  ...ownCases('deployments.ts', [
     ['TH-DEPLOY-01', "should assign version 1 to a definition id's first deployment"],
     ['TH-DEPLOY-02', 'should assign the next version to each new digest of the same definition id'],
     ['TH-DEPLOY-03', 'should number versions separately for each definition id'],
@@ -402,7 +392,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       ['deploymentsSeen'],
     ],
   ]),
-  ...rows('close.ts', [
+  ...ownCases('close.ts', [
     ['TH-CLOSE-01', 'should refuse every further call with a store error once closed'],
     ['TH-CLOSE-02', 'should resolve when closed a second time'],
   ]),

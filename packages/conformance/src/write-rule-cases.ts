@@ -1,17 +1,4 @@
-import type { ConformanceCase } from './cases.js';
-import type { Capability } from './types.js';
-
-/** The spec files of the write rules (`write-rules.ts` registers them all). */
-export type WriteRuleSpec = 'atomicity.ts' | 'journal-rules.ts' | 'text-rules.ts' | 'limits.ts' | 'parent-links.ts';
-
-/** A row of one spec: its id, what it checks, and the capabilities it needs. */
-type Row = [id: string, checks: string, requires?: Capability[]];
-
-function rows(spec: WriteRuleSpec, entries: Row[]): ConformanceCase[] {
-  return entries.map(([id, checks, requires]) =>
-    requires === undefined ? { id, reference: null, checks, spec } : { id, reference: null, checks, spec, requires },
-  );
-}
+import { type ConformanceCase, ownCases } from './case-rows.js';
 
 /**
  * The write side of issue 13: what the contract refuses on every backend alike (text no store keeps the same
@@ -19,7 +6,7 @@ function rows(spec: WriteRuleSpec, entries: Row[]): ConformanceCase[] {
  * that a refused call changes nothing. Ids are stable, as in `thresher-cases.ts`.
  */
 export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
-  ...rows('atomicity.ts', [
+  ...ownCases('atomicity.ts', [
     [
       'TH-ATOMIC-01',
       'should store nothing for a put refused on a malformed subscription, then take its identical corrected retry and the put after it',
@@ -48,7 +35,7 @@ export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
       'should store each of writes issued together on its own: a refused one changes nothing, the others are stored',
     ],
   ]),
-  ...rows('journal-rules.ts', [
+  ...ownCases('journal-rules.ts', [
     [
       'TH-JOURNAL-01',
       'should refuse entries filed against a seq older than the latest with a ConflictError naming the latest seq, filing none',
@@ -73,7 +60,7 @@ export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
       'should refuse a 5,000-entry batch whose last entry conflicts, filing none of it, and file it whole in order once corrected',
     ],
   ]),
-  ...rows('text-rules.ts', [
+  ...ownCases('text-rules.ts', [
     [
       'TH-TEXT-01',
       'should refuse U+0000 in every text field put stores with an UnencodableValueError naming the field, storing nothing',
@@ -92,7 +79,7 @@ export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
       'should keep other control characters, noncharacters and paired surrogates verbatim in ids and keys',
     ],
   ]),
-  ...rows('limits.ts', [
+  ...ownCases('limits.ts', [
     ['TH-LIMIT-01', 'should accept every text field of a put at MAX_TEXT_BYTES UTF-8 bytes and return it verbatim'],
     [
       'TH-LIMIT-02',
@@ -115,7 +102,7 @@ export const WRITE_RULE_CASES: readonly ConformanceCase[] = [
     ['TH-LIMIT-08', 'should take back message variables of MAX_DOCUMENT_BYTES and refuse them a byte longer'],
     ['TH-LIMIT-09', 'should take deployment XML of MAX_DOCUMENT_BYTES UTF-8 bytes and refuse a byte more'],
   ]),
-  ...rows('parent-links.ts', [
+  ...ownCases('parent-links.ts', [
     ['TH-LINK-01', 'should store a called child whose parentId names a stored instance, with its callNodeId'],
     [
       'TH-LINK-02',

@@ -4,65 +4,18 @@
  *
  * @module
  */
-import {
-  evaluate,
-  FeelContext,
-  FeelErrorValue,
-  type FeelExpression,
-  FeelFunction,
-  FeelSyntaxError,
-  type FeelUnaryTests,
-  type FeelValue,
-  type KnownNames,
-  parseExpression,
-  parseUnaryTests,
-} from '@thresher/feel';
-import { DmnEvaluationError, type DmnIssue } from './errors.js';
+import { FeelContext, FeelErrorValue, FeelFunction, type FeelValue } from '@thresher/feel';
+import { DmnEvaluationError } from './errors.js';
+import { evaluateFeel, FeelTexts } from './feel-texts.js';
 import type { Expr, FunctionDef, Place } from './model.js';
-import type { Env, Evaluator, Run } from './run.js';
+import type { Env, Evaluator } from './run.js';
 import { compileTable } from './table.js';
-import { coerce, type TypeResolver } from './types.js';
+import { coerce } from './types.js';
 
 const NULL_EVALUATOR: Evaluator = () => null;
 
-export class Compiler {
-  readonly issues: DmnIssue[] = [];
-  readonly warnings: DmnIssue[] = [];
-
-  constructor(
-    readonly names: KnownNames,
-    readonly types: TypeResolver,
-  ) {}
-
-  /** A FEEL expression, parsed; null (and an issue naming `at`) when it does not parse. */
-  expression(source: string, at: Place): FeelExpression | null {
-    try {
-      return parseExpression(source, { names: this.names });
-    } catch (error) {
-      if (!(error instanceof FeelSyntaxError)) throw error;
-      this.issues.push({ elementId: at.id, elementType: at.type, message: error.message, line: at.line });
-      return null;
-    }
-  }
-
-  /** FEEL unary tests, parsed; null (and an issue) when they do not parse. */
-  unaryTests(source: string, at: Place): FeelUnaryTests | null {
-    try {
-      return parseUnaryTests(source, { names: this.names });
-    } catch (error) {
-      if (!(error instanceof FeelSyntaxError)) throw error;
-      this.issues.push({ elementId: at.id, elementType: at.type, message: error.message, line: at.line });
-      return null;
-    }
-  }
-
-  /** Evaluates a parsed FEEL expression; a failure names the element. */
-  static feel(parsed: FeelExpression, env: Env, run: Run, at: string): FeelValue {
-    const result = evaluate(parsed, env, run.options);
-    if (!result.ok) throw new DmnEvaluationError(`${result.failure.message} (in ${at})`);
-    return result.value;
-  }
-
+/** Compiles a definitions' boxed expressions (and, through `table.ts`, its decision tables) into evaluators. */
+export class Compiler extends FeelTexts {
   compile(expr: Expr): Evaluator {
     const evaluator = this.compileUntyped(expr);
     if (expr.typeRef === undefined) return evaluator;
@@ -76,7 +29,7 @@ export class Compiler {
         if (expr.text.trim() === '') return NULL_EVALUATOR;
         const parsed = this.expression(expr.text, expr);
         if (!parsed) return NULL_EVALUATOR;
-        return (env, run) => Compiler.feel(parsed, env, run, expr.id);
+        return (env, run) => evaluateFeel(parsed, env, run, expr.id);
       }
       case 'decisionTable': {
         const table = compileTable(this, expr.table, expr);

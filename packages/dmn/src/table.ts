@@ -17,8 +17,8 @@ import {
   order,
   parseExpression,
 } from '@thresher/feel';
-import { Compiler } from './compile.js';
 import { DmnEvaluationError } from './errors.js';
+import { evaluateFeel, type FeelTexts } from './feel-texts.js';
 import type { Place, TableDef } from './model.js';
 import type { Env, EvaluatedDecision, Run } from './run.js';
 import { coerce, type DmnType } from './types.js';
@@ -57,7 +57,7 @@ interface CompiledRule {
   outputs: (FeelExpression | null)[];
 }
 
-export function compileTable(compiler: Compiler, table: TableDef, at: Place): TableEvaluator {
+export function compileTable(compiler: FeelTexts, table: TableDef, at: Place): TableEvaluator {
   const inputs: CompiledInput[] = table.inputs.map((input) => {
     const place = { id: input.id, type: 'dmn:inputExpression', line: at.line };
     return {
@@ -106,7 +106,7 @@ export function compileTable(compiler: Compiler, table: TableDef, at: Place): Ta
         rule,
         values: outputs.map((output, i) => {
           const expression = rule.outputs[i];
-          const raw = expression ? Compiler.feel(expression, env, run, rule.id) : null;
+          const raw = expression ? evaluateFeel(expression, env, run, rule.id) : null;
           return coerce(raw, output.type);
         }),
       });
@@ -132,7 +132,7 @@ function evaluatePriorities(listed: FeelExpression): FeelValue[] {
 }
 
 function evaluateInput(input: CompiledInput, env: Env, run: Run, tableId: string): FeelValue {
-  const raw = input.expression ? Compiler.feel(input.expression, env, run, input.id) : null;
+  const raw = input.expression ? evaluateFeel(input.expression, env, run, input.id) : null;
   const value = coerce(raw, input.type);
   if (input.inputValues && value !== null) {
     const allowed = evaluateUnaryTests(input.inputValues, value, env, run.options);
@@ -162,7 +162,7 @@ function matches(rule: CompiledRule, values: FeelValue[], env: Env, run: Run, ta
 function defaults(outputs: CompiledOutput[], env: Env, run: Run): FeelValue | undefined {
   if (outputs.every((output) => output.defaultOutput === null)) return undefined;
   const values = outputs.map((output) =>
-    output.defaultOutput ? coerce(Compiler.feel(output.defaultOutput, env, run, output.id), output.type) : null,
+    output.defaultOutput ? coerce(evaluateFeel(output.defaultOutput, env, run, output.id), output.type) : null,
   );
   return outputs.length === 1 ? values[0]! : FeelContext.of(new Map(outputs.map((o, i) => [o.name, values[i]!])));
 }

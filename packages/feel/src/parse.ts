@@ -12,8 +12,10 @@
 import { parser, trackVariables } from 'lezer-feel';
 import type { Node } from './ast.js';
 import { BUILTIN_NAMES } from './builtins/registry.js';
-import { prepareSource, STAND_INS } from './source.js';
+import { type KnownNames, prepareSource, STAND_INS } from './source.js';
 import { Builder, only } from './tree-builder.js';
+
+export type { KnownNames } from './source.js';
 
 // The names lezer-feel must know to read them with their spaces: the built-ins (but the keywords `and`
 // and `or`, read through stand-ins), and the type `days and time duration`.
@@ -33,14 +35,6 @@ const unaryTestsParser = parser.configure({
   contextTracker: trackVariables(context),
   dialect: 'camunda',
 });
-
-/**
- * Names from outside that lezer-feel must know to read them with their spaces (a DMN model's input data,
- * decisions, knowledge models): each name maps to 1, or to the names inside it (a context's entries), so
- * `Applicant data.Monthly income` reads as a path. Changing the names can change the parse, so a caller
- * passes the names of the whole model at once.
- */
-export type KnownNames = Readonly<Record<string, unknown>>;
 
 interface Parsers {
   expression: typeof expressionParser;

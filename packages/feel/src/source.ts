@@ -13,6 +13,15 @@
  */
 
 /** The stand-ins lezer-feel reads as names, and the FEEL names they stand for. */
+
+/**
+ * Names from outside that lezer-feel must know to read them with their spaces (a DMN model's input data,
+ * decisions, knowledge models): each name maps to 1, or to the names inside it (a context's entries), so
+ * `Applicant data.Monthly income` reads as a path. Changing the names can change the parse, so a caller
+ * passes the names of the whole model at once.
+ */
+export type KnownNames = Readonly<Record<string, unknown>>;
+
 export const STAND_INS: Readonly<Record<string, string>> = { ànd: 'and', ör: 'or', ƒunction: 'function' };
 
 const NEWLINES = new Set([0x85, 0x2028, 0x2029]);

@@ -10,8 +10,7 @@ import type { SyntaxNode, Tree } from '@lezer/common';
 import type { Arguments, ArithOp, Bound, CompareOp, Iterator, Node, Span, TemporalForm, TypeRef } from './ast.js';
 import { FeelSyntaxError } from './errors.js';
 import { parseNumber } from './number.js';
-import type { KnownNames } from './parse.js';
-import { isAtEnd, STAND_INS, unescapeString } from './source.js';
+import { isAtEnd, type KnownNames, STAND_INS, unescapeString } from './source.js';
 
 // Properties of temporal values and ranges whose names have spaces: read without backticks.
 const SPACED_PROPERTIES = new Set(['time offset', 'start included', 'end included']);

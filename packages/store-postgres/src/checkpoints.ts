@@ -50,7 +50,7 @@ import {
   toLease,
   writesParams,
 } from './rows.js';
-import type { NamedStatement, Statements } from './statements.js';
+import type { PutFunctionCall, Statements } from './statements.js';
 
 /** Most journal entries bound in one INSERT: three parameters each, well below PostgreSQL's 65,535. */
 const WRITES_PER_STATEMENT = 1000;
@@ -59,16 +59,6 @@ const WRITE_BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 
 /** What {@link putInOneStatement} did: stored (with the lease a claim took), or left it to {@link putCheckpoint}. */
 export type OneStatementPut = { stored: true; lease: Lease | undefined } | { stored: false };
-
-/**
- * How a repository calls `put_checkpoint`: its two statements (named when the repository prepares them) and
- * the schema fence as the function takes it (the migration lock key, and the schema named in refusals).
- */
-export interface PutFunctionCall {
-  statements: { put: NamedStatement; seen: NamedStatement };
-  lockKey: string;
-  where: string;
-}
 
 /**
  * The common `put` in one statement (`put_checkpoint`, put-function-v8.ts): an instance's first

@@ -12,12 +12,11 @@ import {
   type PutCheckpoint,
 } from '@thresher/checkpoint';
 import { assertStoreNotUpgraded, checkFence, checkRenew } from '@thresher/checkpoint/store-kit';
-import type { PutFunctionCall } from './checkpoints.js';
 import type { PgQueryable } from './driver.js';
 import type { Joinable } from './group-commit.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { type ClaimedRow, heldLease, type LockedInstanceRow, toLease } from './rows.js';
-import type { Statements } from './statements.js';
+import type { PutFunctionCall, Statements } from './statements.js';
 
 /**
  * Lock the instance's row (waiting for its other writers) and apply the fence rule to the lease held on it;

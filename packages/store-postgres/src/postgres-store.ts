@@ -50,7 +50,6 @@ import {
 import {
   copyInstance,
   deleteInstance,
-  type PutFunctionCall,
   positionParams,
   pruneCheckpoints,
   putInOneStatement,
@@ -80,7 +79,7 @@ import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrat
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
-import { putStatements, type Statements, statements } from './statements.js';
+import { type PutFunctionCall, putStatements, type Statements, statements } from './statements.js';
 
 /**
  * Open a PostgreSQL database (or a PGlite instance) as a {@link Repository}, creating or upgrading its tables.

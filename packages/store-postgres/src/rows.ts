@@ -18,7 +18,6 @@ import type {
   RewriteCheckpoint,
 } from '@thresher/checkpoint';
 import { type HeldLease, type InstanceRow, type Int8Column, toInstanceSummary } from '@thresher/checkpoint/store-kit';
-import type { InstanceFilter } from './statements.js';
 
 /** A `BIGINT` as a driver returns it: `pg` as a string, PGlite as a number. */
 export type Int8 = Int8Column;
@@ -218,4 +217,23 @@ export function instanceFilter(query: InstanceQuery): InstanceFilter {
 export function pageSize(limit: number): number | null {
   if (Number.isNaN(limit)) return 0;
   return Number.isFinite(limit) ? Math.max(0, Math.trunc(limit)) : null;
+}
+
+/** The filters of an `instances` query, as values; absent ones are undefined. */
+export interface InstanceFilter {
+  roots: boolean;
+  children: boolean;
+  parentId: string | undefined;
+  status: string | undefined;
+  definition: string | undefined;
+  processId: string | undefined;
+  businessKey: string | undefined;
+  after: string | undefined;
+  limit: number | undefined;
+  rootId: string | undefined;
+  before: string | undefined;
+  /** Ids descending. */
+  desc: boolean;
+  /** Only the ids are read (`instanceIds`): from the index alone where one serves the filter. */
+  idsOnly: boolean;
 }

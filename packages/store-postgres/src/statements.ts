@@ -9,6 +9,7 @@
 import { sha256 } from '@thresher/checkpoint';
 import { CHECKPOINT_COLUMNS, checkpointColumnsOf } from '@thresher/checkpoint/store-kit';
 import { putBatchStatement } from './put-batch-statement.js';
+import type { InstanceFilter } from './rows.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 const INDEXED_COLUMNS =
@@ -277,25 +278,6 @@ export function insertWritesSql(s: string, count: number): string {
     ON CONFLICT (instance_id, seq, task_id, idx) DO NOTHING`;
 }
 
-/** The filters of an `instances` query, as values; absent ones are undefined. */
-export interface InstanceFilter {
-  roots: boolean;
-  children: boolean;
-  parentId: string | undefined;
-  status: string | undefined;
-  definition: string | undefined;
-  processId: string | undefined;
-  businessKey: string | undefined;
-  after: string | undefined;
-  limit: number | undefined;
-  rootId: string | undefined;
-  before: string | undefined;
-  /** Ids descending. */
-  desc: boolean;
-  /** Only the ids are read (`instanceIds`): from the index alone where one serves the filter. */
-  idsOnly: boolean;
-}
-
 /**
  * The `instances` statement for the filters present, with its values. Only present filters become terms,
  * rather than `($n IS NULL OR col = $n)` for all, so the planner can use the discovery indexes. The id
@@ -355,4 +337,14 @@ export function putStatements(sql: Statements, prepared: boolean): { put: NamedS
     name: prepared ? `thresher_put_${sha256(text).slice(0, 32)}` : undefined,
   });
   return { put: named(sql.putCheckpoint), seen: named(sql.putCheckpointSeen) };
+}
+
+/**
+ * How a repository calls `put_checkpoint`: its two statements (named when the repository prepares them) and
+ * the schema fence as the function takes it (the migration lock key, and the schema named in refusals).
+ */
+export interface PutFunctionCall {
+  statements: { put: NamedStatement; seen: NamedStatement };
+  lockKey: string;
+  where: string;
 }

@@ -1,6 +1,6 @@
 import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
 import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
-import type { SqliteDatabase } from './driver.js';
+import type { SqliteDatabase } from './connection.js';
 
 /** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
 export interface Migration extends SchemaMigration {
