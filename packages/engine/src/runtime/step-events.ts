@@ -1,5 +1,5 @@
 /**
- * A step's events as its checkpoint keeps them (`body.events`: no instance id, which the document holds, ids
+ * A step's events as its log entry keeps them (`StepLog.events`: no instance id, which the entry holds, ids
  * relative to it, no time when it is the step's) and as they are published, built from that stored form only
  * when someone listens — so an event published again after a kill is the one published first: same id, same
  * fields, same time.
