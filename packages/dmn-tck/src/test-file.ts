@@ -4,8 +4,8 @@
  *
  * @module
  */
+import { readXml, type XmlElement } from '@thresher/dmn';
 import { evaluate, FeelContext, type FeelValue, parseExpression } from '@thresher/feel';
-import { Parser } from 'saxen';
 
 export interface TckValue {
   /** The FEEL value, or undefined when the XML holds no value at all (an empty `<expected/>`). */
@@ -26,51 +26,27 @@ export interface TestFile {
   cases: TestCase[];
 }
 
+/** A test file's element, its name without the test-case namespace's prefix. */
 interface Node {
   name: string;
-  attrs: Record<string, string>;
+  attrs: Readonly<Record<string, string>>;
   children: Node[];
   text: string;
 }
 
+const TESTCASE_NAMESPACES = {
+  'http://www.omg.org/spec/DMN/20160719/testcase': 'tc',
+  'http://www.w3.org/2001/XMLSchema-instance': 'xsi',
+};
+
 function readTree(xml: string): Node {
-  const parser = new Parser();
-  parser.ns({
-    'http://www.omg.org/spec/DMN/20160719/testcase': 'tc',
-    'http://www.w3.org/2001/XMLSchema-instance': 'xsi',
+  const unprefixed = (element: XmlElement): Node => ({
+    name: element.name.replace(/^tc:/, ''),
+    attrs: element.attrs,
+    children: element.children.map(unprefixed),
+    text: element.text,
   });
-  const stack: Node[] = [];
-  let root: Node | undefined;
-  parser.on('openTag', (name, attrs, decode, selfClosing) => {
-    const raw = attrs();
-    const node: Node = {
-      name: name.replace(/^tc:/, ''),
-      attrs: Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decode(v)])),
-      children: [],
-      text: '',
-    };
-    const parent = stack.at(-1);
-    if (parent) parent.children.push(node);
-    else root = node;
-    if (!selfClosing) stack.push(node);
-  });
-  parser.on('closeTag', (_name, _decode, selfClosing) => {
-    if (!selfClosing) stack.pop();
-  });
-  parser.on('text', (value, decode) => {
-    const top = stack.at(-1);
-    if (top) top.text += decode(value);
-  });
-  parser.on('cdata', (value) => {
-    const top = stack.at(-1);
-    if (top) top.text += value;
-  });
-  parser.on('error', (error) => {
-    throw error;
-  });
-  parser.parse(xml);
-  if (!root) throw new Error('no XML element');
-  return root;
+  return unprefixed(readXml(xml, TESTCASE_NAMESPACES));
 }
 
 const FEEL_OF: Record<string, (text: string) => string> = {

@@ -15,4 +15,4 @@ export {
 export { type DmnIssue, DmnModelError } from './errors.js';
 export { type DecisionOutcome, evaluateDecision, evaluateInvocable } from './evaluate.js';
 export type { EvaluatedDecision, EvaluateOptions } from './run.js';
-export { isDmn } from './xml.js';
+export { isDmn, readXml, type XmlElement } from './xml.js';

@@ -53,10 +53,14 @@ export function isDmn(xml: string): boolean {
   return declared !== null && NAMESPACES[declared[1]!] === 'dmn';
 }
 
-/** Parses the XML; a document that is not well-formed is a model error naming the line. */
-export function readXml(xml: string): XmlElement {
+/**
+ * Parses the XML into a tree, elements named with the prefixes `namespaces` maps their namespaces to (DMN's by
+ * default: every version's model namespace as `dmn`); a document that is not well-formed is a model error
+ * naming the line.
+ */
+export function readXml(xml: string, namespaces: Readonly<Record<string, string>> = NAMESPACES): XmlElement {
   const parser = new Parser();
-  parser.ns(NAMESPACES);
+  parser.ns(namespaces);
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
   let failure: { message: string; line: number } | undefined;

@@ -180,8 +180,26 @@ export class FeelFunction {
   }
 }
 
-/** FEEL's name of a value's type, as `instance of` and messages use it. */
-export function typeName(value: FeelValue): string {
+/** feel-scala's value classes: two values of one kind are comparable. */
+export type Kind =
+  | 'null'
+  | 'number'
+  | 'boolean'
+  | 'string'
+  | 'date'
+  | 'local time'
+  | 'time'
+  | 'local date-time'
+  | 'date-time'
+  | 'years-months'
+  | 'days-time'
+  | 'list'
+  | 'context'
+  | 'function'
+  | 'range';
+
+/** The feel-scala class of a value. */
+export function kindOf(value: FeelValue): Kind {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'number':
@@ -195,11 +213,37 @@ export function typeName(value: FeelValue): string {
   if (Array.isArray(value)) return 'list';
   if (value instanceof FeelContext) return 'context';
   if (value instanceof FeelDate) return 'date';
-  if (value instanceof FeelLocalTime || value instanceof FeelTime) return 'time';
-  if (value instanceof FeelLocalDateTime || value instanceof FeelDateTime) return 'date and time';
-  if (value instanceof FeelYearsMonthsDuration) return 'years and months duration';
-  if (value instanceof FeelDaysTimeDuration) return 'days and time duration';
+  if (value instanceof FeelLocalTime) return 'local time';
+  if (value instanceof FeelTime) return 'time';
+  if (value instanceof FeelLocalDateTime) return 'local date-time';
+  if (value instanceof FeelDateTime) return 'date-time';
+  if (value instanceof FeelYearsMonthsDuration) return 'years-months';
+  if (value instanceof FeelDaysTimeDuration) return 'days-time';
   if (value instanceof FeelFunction) return 'function';
   if (value instanceof FeelRange) return 'range';
   throw new Error(`thresher: not a FEEL value: ${String(value)}`);
+}
+
+/** The FEEL type name of each kind, as error messages and `instance of` name it. */
+const TYPE_NAMES: Readonly<Record<Kind, string>> = {
+  null: 'null',
+  number: 'number',
+  boolean: 'boolean',
+  string: 'string',
+  date: 'date',
+  'local time': 'time',
+  time: 'time',
+  'local date-time': 'date and time',
+  'date-time': 'date and time',
+  'years-months': 'years and months duration',
+  'days-time': 'days and time duration',
+  list: 'list',
+  context: 'context',
+  function: 'function',
+  range: 'range',
+};
+
+/** FEEL's name of a value's type, as `instance of` and messages use it. */
+export function typeName(value: FeelValue): string {
+  return TYPE_NAMES[kindOf(value)];
 }

@@ -84,6 +84,25 @@ function joinStrings(list: readonly FeelValue[], delimiter = '', prefix = '', su
 
 const sum = (values: readonly FeelNumber[]) => values.reduce<FeelNumber>((a, b) => num.add(a, b), 0);
 
+/**
+ * A variadic built-in over a list of numbers (`sum(1, 2)` or `sum([1, 2])`): `empty()` for an empty list, an error
+ * for an item that is no number, else what `compute` makes of the numbers.
+ */
+function overNumbers(empty: () => Val, compute: (values: readonly FeelNumber[]) => Val) {
+  return [
+    builtin(
+      ['list'],
+      ([list]) => {
+        if (!isList(list)) return undefined;
+        if (list.length === 0) return empty();
+        const values = numbers(list);
+        return values instanceof FeelErrorValue ? values : compute(values);
+      },
+      true,
+    ),
+  ];
+}
+
 /** The list built-ins. */
 export const listBuiltins: BuiltinTable = {
   'list contains': [
@@ -94,98 +113,50 @@ export const listBuiltins: BuiltinTable = {
   count: [builtin(['list'], ([list]) => (isList(list) ? list.length : undefined))],
   min: [builtin(['list'], ([list]) => (isList(list) ? extreme(list, (c) => c <= 0) : undefined), true)],
   max: [builtin(['list'], ([list]) => (isList(list) ? extreme(list, (c) => c >= 0) : undefined), true)],
-  sum: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return null;
-        const values = numbers(list);
-        return values instanceof FeelErrorValue ? values : sum(values);
-      },
-      true,
-    ),
-  ],
-  product: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return null;
-        const values = numbers(list);
-        return values instanceof FeelErrorValue ? values : values.reduce<FeelNumber>((a, b) => num.multiply(a, b), 1);
-      },
-      true,
-    ),
-  ],
-  mean: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return null;
-        const values = numbers(list);
-        return values instanceof FeelErrorValue ? values : num.divide(sum(values), values.length);
-      },
-      true,
-    ),
-  ],
-  median: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return null;
-        const values = numbers(list);
-        if (values instanceof FeelErrorValue) return values;
-        const sorted = [...values].sort(num.compare);
-        const middle = Math.floor(sorted.length / 2);
-        if (sorted.length % 2 === 1) return sorted[middle]!;
-        return num.divide(num.add(sorted[middle - 1]!, sorted[middle]!), 2);
-      },
-      true,
-    ),
-  ],
-  stddev: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return null;
-        const values = numbers(list);
-        if (values instanceof FeelErrorValue) return values;
-        const mean = num.divide(sum(values), values.length);
-        const squares = values.reduce<FeelNumber>((acc, n) => num.add(acc, num.power(num.subtract(n, mean), 2)), 0);
-        // feel-scala divides by (n - 1): a single number divides by zero, which throws in Java.
-        if (values.length === 1) throw new JavaException('java.lang.ArithmeticException', 'Division by zero');
-        return num.fromDouble(Math.sqrt(num.toDouble(num.divide(squares, values.length - 1))));
-      },
-      true,
-    ),
-  ],
-  mode: [
-    builtin(
-      ['list'],
-      ([list]) => {
-        if (!isList(list)) return undefined;
-        if (list.length === 0) return [];
-        const values = numbers(list);
-        if (values instanceof FeelErrorValue) return values;
-        const groups: { value: FeelNumber; count: number }[] = [];
-        for (const value of values) {
-          const group = groups.find((g) => num.compare(g.value, value) === 0);
-          if (group) group.count++;
-          else groups.push({ value, count: 1 });
-        }
-        const most = Math.max(...groups.map((g) => g.count));
-        return groups
-          .filter((g) => g.count === most)
-          .map((g) => g.value)
-          .sort(num.compare);
-      },
-      true,
-    ),
-  ],
+  sum: overNumbers(() => null, sum),
+  product: overNumbers(
+    () => null,
+    (values) => values.reduce<FeelNumber>((a, b) => num.multiply(a, b), 1),
+  ),
+  mean: overNumbers(
+    () => null,
+    (values) => num.divide(sum(values), values.length),
+  ),
+  median: overNumbers(
+    () => null,
+    (values) => {
+      const sorted = [...values].sort(num.compare);
+      const middle = Math.floor(sorted.length / 2);
+      if (sorted.length % 2 === 1) return sorted[middle]!;
+      return num.divide(num.add(sorted[middle - 1]!, sorted[middle]!), 2);
+    },
+  ),
+  stddev: overNumbers(
+    () => null,
+    (values) => {
+      const mean = num.divide(sum(values), values.length);
+      const squares = values.reduce<FeelNumber>((acc, n) => num.add(acc, num.power(num.subtract(n, mean), 2)), 0);
+      // feel-scala divides by (n - 1): a single number divides by zero, which throws in Java.
+      if (values.length === 1) throw new JavaException('java.lang.ArithmeticException', 'Division by zero');
+      return num.fromDouble(Math.sqrt(num.toDouble(num.divide(squares, values.length - 1))));
+    },
+  ),
+  mode: overNumbers(
+    () => [],
+    (values) => {
+      const groups: { value: FeelNumber; count: number }[] = [];
+      for (const value of values) {
+        const group = groups.find((g) => num.compare(g.value, value) === 0);
+        if (group) group.count++;
+        else groups.push({ value, count: 1 });
+      }
+      const most = Math.max(...groups.map((g) => g.count));
+      return groups
+        .filter((g) => g.count === most)
+        .map((g) => g.value)
+        .sort(num.compare);
+    },
+  ),
   all: [builtin(['list'], ([list]) => (isList(list) ? allOf(list) : undefined), true)],
   any: [builtin(['list'], ([list]) => (isList(list) ? anyOf(list) : undefined), true)],
   // feel-scala's older names of `all` and `any`.

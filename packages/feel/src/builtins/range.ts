@@ -138,34 +138,15 @@ export const rangeBuiltins: BuiltinTable = {
       ['range', 'point'],
       ['range1', 'range2'],
     ],
-    (x, y) => {
-      if (x instanceof FeelRange && y instanceof FeelRange) {
-        return (
-          (lt(x.start.value, y.start.value) ||
-            (eq(x.start.value, y.start.value) && (x.start.closed || !y.start.closed))) &&
-          (gt(x.end.value, y.end.value) || (eq(x.end.value, y.end.value) && (x.end.closed || !y.end.closed)))
-        );
-      }
-      if (x instanceof FeelRange) return inside(x, y);
-      return undefined;
-    },
+    (x, y) => contains(x, y),
   ),
+  // `during(x, y)` is `includes(y, x)`.
   during: relation(
     [
       ['point', 'range'],
       ['range1', 'range2'],
     ],
-    (x, y) => {
-      if (x instanceof FeelRange && y instanceof FeelRange) {
-        return (
-          (lt(y.start.value, x.start.value) ||
-            (eq(y.start.value, x.start.value) && (y.start.closed || !x.start.closed))) &&
-          (gt(y.end.value, x.end.value) || (eq(y.end.value, x.end.value) && (y.end.closed || !x.end.closed)))
-        );
-      }
-      if (y instanceof FeelRange && !(x instanceof FeelRange)) return inside(y, x);
-      return undefined;
-    },
+    (x, y) => contains(y, x),
   ),
   starts: relation(
     [
@@ -219,6 +200,21 @@ export const rangeBuiltins: BuiltinTable = {
     },
   ),
 };
+
+/**
+ * Whether range `outer` includes `inner`, a range or a point: `includes(outer, inner)`, `during(inner, outer)`;
+ * undefined when `outer` is no range.
+ */
+function contains(outer: FeelValue, inner: FeelValue): boolean | undefined {
+  if (!(outer instanceof FeelRange)) return undefined;
+  if (!(inner instanceof FeelRange)) return inside(outer, inner);
+  return (
+    (lt(outer.start.value, inner.start.value) ||
+      (eq(outer.start.value, inner.start.value) && (outer.start.closed || !inner.start.closed))) &&
+    (gt(outer.end.value, inner.end.value) ||
+      (eq(outer.end.value, inner.end.value) && (outer.end.closed || !inner.end.closed)))
+  );
+}
 
 /** feel-scala's point-in-range test of `includes` and `during`. */
 function inside(range: FeelRange, point: FeelValue): boolean {

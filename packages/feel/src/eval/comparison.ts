@@ -5,58 +5,13 @@
  *
  * @module
  */
-import { Decimal } from '../decimal.js';
+import type { Decimal } from '../decimal.js';
 import { compare as compareNumbers } from '../number.js';
-import { FeelDate } from '../temporal/date.js';
-import { FeelDateTime, FeelLocalDateTime } from '../temporal/date-time.js';
-import { FeelDaysTimeDuration, FeelYearsMonthsDuration } from '../temporal/duration.js';
-import { FeelLocalTime, FeelTime } from '../temporal/time.js';
-import { FeelContext, FeelFunction, FeelRange, type FeelValue } from '../values.js';
+import { type FeelContext, type FeelRange, type FeelValue, type Kind, kindOf } from '../values.js';
+
+export { type Kind, kindOf } from '../values.js';
+
 import { show } from './show.js';
-
-/** feel-scala's value classes: two values of one kind are comparable. */
-export type Kind =
-  | 'null'
-  | 'number'
-  | 'boolean'
-  | 'string'
-  | 'date'
-  | 'local time'
-  | 'time'
-  | 'local date-time'
-  | 'date-time'
-  | 'years-months'
-  | 'days-time'
-  | 'list'
-  | 'context'
-  | 'function'
-  | 'range';
-
-/** The feel-scala class of a value. */
-export function kindOf(value: FeelValue): Kind {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'string':
-      return 'string';
-  }
-  if (value instanceof Decimal) return 'number';
-  if (Array.isArray(value)) return 'list';
-  if (value instanceof FeelContext) return 'context';
-  if (value instanceof FeelDate) return 'date';
-  if (value instanceof FeelLocalTime) return 'local time';
-  if (value instanceof FeelTime) return 'time';
-  if (value instanceof FeelLocalDateTime) return 'local date-time';
-  if (value instanceof FeelDateTime) return 'date-time';
-  if (value instanceof FeelYearsMonthsDuration) return 'years-months';
-  if (value instanceof FeelDaysTimeDuration) return 'days-time';
-  if (value instanceof FeelFunction) return 'function';
-  if (value instanceof FeelRange) return 'range';
-  throw new Error(`thresher: not a FEEL value: ${String(value)}`);
-}
 
 const ORDERED: ReadonlySet<Kind> = new Set([
   'number',
