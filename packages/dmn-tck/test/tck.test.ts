@@ -21,7 +21,7 @@ describe('the DMN TCK', () => {
     ).toEqual([]);
   });
 
-  // The floor is the count this code reached (README, "Decisions"); a change that loses a test case fails here.
+  // The floor is the count this code reached (docs/feel-and-dmn.md, "DMN TCK"); a change that loses a test case fails here.
   test('compliance level 3 passes at least 2,974 of its 3,275 test cases', () => {
     const rows = run('compliance-level-3');
     expect(rows).toHaveLength(3275);
