@@ -1,4 +1,4 @@
-// Scenario 7 — kill-and-resume cost: the fixture harness (`runFixture` from @thresher/engine/testing) on the
+// Scenario 7 — kill-and-resume cost: the fixture harness (`runFixture` from @thresher/testing) on the
 // largest fixture under fixtures/ — the one with the most persist points, hence kill points — with
 // `{ kill: { kind: 'every' } }`: one uninterrupted run, then for every persist point a run killed right after
 // it, recovered by a fresh engine and driven to the end, compared with the uninterrupted one. The figure is
@@ -26,7 +26,7 @@ function fixtureFiles(dir = join(ROOT, 'fixtures')) {
 export const tasks = {
   /** Every fixture's persist points, from one uninterrupted run each. */
   async survey() {
-    const { runFixture } = await import('@thresher/engine/testing');
+    const { runFixture } = await import('@thresher/testing');
     const fixtures = [];
     const skipped = [];
     for (const file of fixtureFiles()) {
@@ -43,7 +43,7 @@ export const tasks = {
   },
 
   async measure({ file }, { section }) {
-    const { runFixture } = await import('@thresher/engine/testing');
+    const { runFixture } = await import('@thresher/testing');
     await runFixture(file, { kill: { kind: 'every' } }); // warm-up
     const { report, ms } = await section(async () => {
       const started = performance.now();

@@ -37,7 +37,7 @@ const handlers = 'export default { work: (job) => ({ [job.elementId]: true }) };
 export const tasks = {
   async run({ workers, n }) {
     const { Engine, openStore } = await import('../lib/thresher.mjs');
-    const { VirtualClock } = await import('@thresher/engine/testing');
+    const { VirtualClock } = await import('@thresher/testing');
     const { default: pg } = await import('pg');
     const opened = await openStore('postgres');
     const dir = mkdtempSync(join(process.env.BENCH_TMPDIR ?? tmpdir(), 'thresher-bench-workers-'));

@@ -46,6 +46,7 @@ export type { MigrationFailure, MigrationReport } from './migrate-store.js';
 export { migrateRepository } from './migrate-store.js';
 export {
   MIGRATIONS,
+  type Migration,
   schema1to2,
   schema2to3,
   schema3to4,
@@ -88,8 +89,47 @@ export type {
 } from './repository.js';
 export type { FlowEntry, StepLog, UnsealedStepLog } from './step-log.js';
 export { openStepLog, STEP_LOG_SCHEMA, sealStepLog } from './step-log.js';
-export type * from './types.js';
+export type {
+  CallOutboxEntry,
+  CallOutcome,
+  CheckpointBody,
+  CheckpointDocument,
+  ConditionRecord,
+  DecisionRecord,
+  DefinitionRef,
+  EvaluatedDecisionRecord,
+  HeldThen,
+  HistoryEntry,
+  IncidentRecord,
+  InstanceRecord,
+  JobRecord,
+  JournalEntry,
+  LedgerEntry,
+  ListenerPosition,
+  LoopRecord,
+  OutboxEntry,
+  PackedTrack,
+  PackedUserTask,
+  PastRecords,
+  ResultReceipt,
+  ScopeRecord,
+  StepEvent,
+  SubscriptionRecord,
+  SweepRecord,
+  TimerRecord,
+  TouchpointRecord,
+  TrackRecord,
+  TrackWait,
+  UserTaskEvent,
+  UserTaskFields,
+  UserTaskRecord,
+  UserTaskTransition,
+  Value,
+  Variables,
+  WaitOwner,
+} from './types.js';
 export { InstanceStatus } from './types.js';
+export type { Encoded } from './value-tags.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The contract's limits and its text rule (input-rules.ts): what every store refuses, so a caller can check

@@ -1,6 +1,7 @@
 import type { CheckpointDocument } from './types.js';
 
-type Migration = (document: Record<string, unknown>) => Record<string, unknown>;
+/** One step of the checkpoint schema chain: a document of schema N in, the same document at N + 1 out. */
+export type Migration = (document: Record<string, unknown>) => Record<string, unknown>;
 type Body = Record<string, unknown> & { jobs?: Record<string, unknown>[] };
 
 /**

@@ -98,7 +98,8 @@ export interface AdHocInfo {
   command?: string;
 }
 
-interface OutcomeBase {
+/** What every outcome of a run says. */
+export interface OutcomeBase {
   instanceId: string;
   processId: string;
   /** The root scope's variables when the drive stopped. */

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { canonicalJson } from '@thresher/checkpoint';
 import type { Handlers } from '@thresher/engine';
 import { Engine } from '@thresher/engine';
+import { createSqliteRepository } from '@thresher/store-sqlite';
 import {
   checkExpectations,
   type DriverHost,
@@ -29,8 +30,7 @@ import {
   simulateCrash,
   stoppedMessageId,
   VirtualClock,
-} from '@thresher/engine/testing';
-import { createSqliteRepository } from '@thresher/store-sqlite';
+} from '@thresher/testing';
 import { CHILD_FILES, type ChildState, runsFromLog } from './fixture-sigkill.js';
 
 /** `alive` false (its engine was restarted away): calls hang uncounted, as in a stopped engine. */

@@ -16,7 +16,7 @@ import {
   type HandlerCallCounts,
   killFailureOf,
   startReport,
-} from '@thresher/engine/testing';
+} from '@thresher/testing';
 
 /** What a fixture child keeps between its deaths, written atomically after every change. */
 export interface ChildState {

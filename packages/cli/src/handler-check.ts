@@ -1,4 +1,5 @@
-import { type Handlers, knownJobs, type ProcessDef, reachableProcesses } from '@thresher/engine';
+import type { Handlers } from '@thresher/engine';
+import { knownJobs, type ProcessDef, reachableProcesses } from '@thresher/engine/model';
 
 /** A task type a process runs that no handler takes, with the elements that use it. */
 export interface MissingHandler {

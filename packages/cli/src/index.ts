@@ -11,10 +11,10 @@
  */
 export { runCli } from './cli.js';
 export type {
-  AnswerMode,
-  DriveOptions,
+  AdHocInfo,
   IncidentInfo,
   Outcome,
+  OutcomeBase,
   ParkedOutcome,
   SubscriptionInfo,
   TaskInfo,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { compile, isDmn, type ModelError, type ProcessModel, readDmn } from '@thresher/engine';
+import { isDmn, type ModelError, readDmn } from '@thresher/engine';
+import { compile, type ProcessModel } from '@thresher/engine/model';
 import { isModelError, readModelFile } from './model-report.js';
 
 /** One file read and checked. */

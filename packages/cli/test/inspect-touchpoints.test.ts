@@ -3,7 +3,8 @@
  * a table for people or the engine's list as JSON; a model that does not compile is refused as by `inspect`.
  */
 import { readFileSync } from 'node:fs';
-import { compile, type Touchpoint, touchpoints } from '@thresher/engine';
+import { type Touchpoint, touchpoints } from '@thresher/engine';
+import { compile } from '@thresher/engine/model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-code.js';
 import { definitions, scriptProcess, Workspace } from './helpers.js';

@@ -109,11 +109,12 @@ describe('--log-level', () => {
 describe('a long command on a terminal', () => {
   it('thresher migrate redraws a status line with its counts and rate, and clears it before its report', async () => {
     const store = ws.path('progress.db');
-    const engine = new Engine({ repository: createSqliteRepository({ path: store }), handlers: {} });
+    const repository = createSqliteRepository({ path: store });
+    const engine = new Engine({ repository, handlers: {} });
     await engine.deploy(definitions('greetings', serviceProcess));
     for (let i = 0; i < 3; i++) await engine.start('greeting');
     await engine.close();
-    await engine.repository.close();
+    await repository.close();
 
     const run = await ws.thresher(['migrate', '--store', store], { isTTY: true });
 

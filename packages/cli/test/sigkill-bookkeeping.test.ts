@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadFixture } from '@thresher/engine/testing';
+import { loadFixture } from '@thresher/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSaveKillFixture } from '../src/fixture-sigkill.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadFixture } from '@thresher/engine/testing';
+import { loadFixture } from '@thresher/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSaveKillFixture, runSigkillFixture } from '../src/fixture-sigkill.js';
 

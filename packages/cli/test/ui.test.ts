@@ -12,7 +12,8 @@ afterEach(() => {
 /** A SQLite store with one instance of `approval` waiting at its user task. */
 async function parkedApproval(ws: Workspace): Promise<{ store: string; id: string }> {
   const store = ws.path('ui.db');
-  const engine = new Engine({ repository: createSqliteRepository({ path: store }) });
+  const repository = createSqliteRepository({ path: store });
+  const engine = new Engine({ repository });
   try {
     await engine.deploy(definitions('approvals', approvalProcess));
     const id = await engine.start('approval', { businessKey: 'order-7' });
@@ -20,7 +21,7 @@ async function parkedApproval(ws: Workspace): Promise<{ store: string; id: strin
     return { store, id };
   } finally {
     await engine.close();
-    await engine.repository.close();
+    await repository.close();
   }
 }
 
@@ -63,13 +64,14 @@ describe('thresher ui', () => {
         seen += new TextDecoder().decode(chunk.value);
       }
     })();
-    const other = new Engine({ repository: createSqliteRepository({ path: store }) });
+    const otherStore = createSqliteRepository({ path: store });
+    const other = new Engine({ repository: otherStore });
     try {
       const [task] = (await other.userTasks({ instanceId: id })) ?? [];
       await other.assignUserTask(task?.id ?? '', 'ada');
     } finally {
       await other.close();
-      await other.repository.close();
+      await otherStore.close();
     }
     await change;
     await reader?.cancel();
@@ -103,11 +105,12 @@ describe('thresher ui', () => {
       '<bpmn:userTask id="approve" name="Approve order">',
       '<bpmn:userTask id="approve" name="Approve order"><bpmn:extensionElements><zeebe:formDefinition formId="approval-form" /></bpmn:extensionElements>',
     );
-    const engine = new Engine({ repository: createSqliteRepository({ path: store }) });
+    const repository = createSqliteRepository({ path: store });
+    const engine = new Engine({ repository });
     await engine.deploy(definitions('approvals', linked));
     const id = await engine.start('approval');
     await engine.close();
-    await engine.repository.close();
+    await repository.close();
     workspace.write(
       'approval.form',
       JSON.stringify({ id: 'approval-form', components: [{ type: 'checkbox', key: 'approved', label: 'Approved' }] }),

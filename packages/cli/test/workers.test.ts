@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '@thresher/engine';
-import { VirtualClock } from '@thresher/engine/testing';
 import { createPostgresRepository } from '@thresher/store-postgres';
+import { VirtualClock } from '@thresher/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildExit, CLI_MAIN, PG_URL, spawnThresher, TestSchemas } from './helpers.js';
 

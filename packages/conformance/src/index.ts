@@ -49,11 +49,13 @@ import { describeTrees } from './trees.js';
 import type { RepositoryContractInitializer } from './types.js';
 import { describeWriteRules } from './write-rules.js';
 
+export type { Repository } from '@thresher/checkpoint';
 export type {
   ConformanceCase,
   ReferenceCaseName,
   ReferenceGroup,
   SpecFile,
+  WriteRuleSpec,
 } from './cases.js';
 export { CONFORMANCE_CASES, caseTableProblems, caseTitle, REFERENCE_CASE_COUNT, REFERENCE_INVENTORY } from './cases.js';
 export type { StoreHooks } from './fixtures.js';

@@ -56,8 +56,8 @@ export interface DmnDefinitions {
   readonly knowledgeModels: ReadonlyMap<string, InvocableInfo>;
   /** What is read but not run as written, said by name. */
   readonly warnings: DmnIssue[];
-  /** @internal */
-  readonly [COMPILED]: CompiledModel;
+  /** @internal What compiling built: typed `unknown` here, read through `compiledOf`. */
+  readonly [COMPILED]: unknown;
 }
 
 /** @internal */
@@ -81,7 +81,7 @@ export interface CompiledModel {
 
 /** @internal */
 export function compiledOf(definitions: DmnDefinitions): CompiledModel {
-  return definitions[COMPILED];
+  return definitions[COMPILED] as CompiledModel;
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @module
  */
+export type { FeelUnaryTests, FeelValue } from '@thresher/feel';
 export {
   type DecisionInfo,
   type DmnDefinitions,

@@ -1,6 +1,6 @@
 /**
- * The Engine API's types: its options and results here, and the vocabulary the lower layers declare where it
- * is made (events, the clock, the runtime's views), re-exported so a caller finds every type in one place.
+ * What the Engine is made with and started with: its options, a start's options, a user-task filter. The types
+ * of its results live where they are made (the runtime's views, the events); `index.ts` names every one.
  *
  * @module
  */
@@ -8,13 +8,6 @@ import type { Repository, Variables } from '@thresher/checkpoint';
 import type { Clock } from './common/clock.js';
 import type { RetentionOptions } from './runtime/retention.js';
 import type { Handlers } from './runtime/types.js';
-
-export type { Clock } from './common/clock.js';
-export type * from './common/events.js';
-export type { EventsQuery, LoggedEvent } from './runtime/event-log.js';
-export type { EventReader } from './runtime/event-readers.js';
-export type { RetentionOptions } from './runtime/retention.js';
-export type * from './runtime/types.js';
 
 export interface EngineOptions {
   repository: Repository;

@@ -1,4 +1,5 @@
 import {
+  type Deployment,
   encodeValue,
   type InstanceQuery,
   type InstanceSummary,
@@ -6,27 +7,7 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import { isDmn } from '@thresher/dmn';
-import type {
-  CorrelateOptions,
-  CorrelateResult,
-  DeployResult,
-  EngineEvent,
-  EngineEventType,
-  EngineOptions,
-  EventReader,
-  Handlers,
-  InstanceView,
-  RecoverReport,
-  RollbackResult,
-  SettledOptions,
-  SettledState,
-  SignalOptions,
-  StartOptions,
-  UserTaskChanges,
-  UserTaskFilter,
-  UserTaskView,
-  WorkerOptions,
-} from './api-types.js';
+import type { EngineOptions, StartOptions, UserTaskFilter } from './api-types.js';
 import {
   InstanceHeldError,
   InvalidArgumentError,
@@ -34,6 +15,7 @@ import {
   ModelError,
   NotFoundError,
 } from './common/errors.js';
+import type { EngineEvent, EngineEventType } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import type { InstanceEvent } from './core/instance-event.js';
 import { aheadRecord, live } from './core/touchpoints.js';
@@ -50,6 +32,7 @@ import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
 import { manifestOf } from './runtime/deployed-together.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
 import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/event-log.js';
+import type { EventReader } from './runtime/event-readers.js';
 import { openEventReader } from './runtime/event-readers.js';
 import { leaveLoggedPast, readPast } from './runtime/instance-log.js';
 import { ownerGone } from './runtime/owners.js';
@@ -61,6 +44,21 @@ import { withChildWaits } from './runtime/settle.js';
 import { startInstance } from './runtime/starts.js';
 import { isTraceparent } from './runtime/telemetry.js';
 import { scheduleTimerStarts } from './runtime/timer-starts.js';
+import type {
+  CorrelateOptions,
+  CorrelateResult,
+  DeployResult,
+  Handlers,
+  InstanceView,
+  RecoverReport,
+  RollbackResult,
+  SettledOptions,
+  SettledState,
+  SignalOptions,
+  UserTaskChanges,
+  UserTaskView,
+  WorkerOptions,
+} from './runtime/types.js';
 import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
 import { startEngineWorker, type Worker } from './runtime/worker.js';
 import { processPlan } from './touchpoints/plan.js';
@@ -69,7 +67,8 @@ import type { OperatorQuestion } from './touchpoints/types.js';
 /** How often `start` chooses a deployment again when others were deployed meanwhile, before it gives up. */
 const MAX_CHOICES = 10;
 
-type Listener<T extends EngineEventType | '*'> = (
+/** A listener of `engine.on(type, …)`: it hears the events of that type (every event for `'*'`). */
+export type EngineListener<T extends EngineEventType | '*'> = (
   event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
 ) => void;
 
@@ -84,7 +83,7 @@ type Listener<T extends EngineEventType | '*'> = (
  * console.log(await engine.settled(id));
  */
 export class Engine {
-  readonly repository: Repository;
+  private readonly repository: Repository;
   private readonly parts: EngineParts;
   private readonly workers: Worker[] = [];
 
@@ -344,6 +343,24 @@ export class Engine {
     return this.repository.instances(query);
   }
 
+  /**
+   * The seq of an instance's latest checkpoint, or undefined when none is stored: it changes with every step
+   * the instance makes, so a view can tell whether to read it again without reading its history.
+   */
+  async headSeq(instanceId: string): Promise<number | undefined> {
+    return (await this.repository.get(instanceId))?.seq;
+  }
+
+  /** The deployments in the repository (of one definition id when given), BPMN and DMN, oldest first. */
+  deployments(definitionId?: string): Promise<Deployment[]> {
+    return this.repository.deployments(definitionId);
+  }
+
+  /** The deployment of a digest (`DeployResult.digest`, `InstanceView.digest`), or undefined. */
+  deployment(digest: string): Promise<Deployment | undefined> {
+    return this.repository.getDeployment(digest);
+  }
+
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
   async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
     // The loop asked for, even if it retired since (dehydration): its state is what was durable then.
@@ -505,7 +522,7 @@ export class Engine {
   }
 
   /** Subscribe to engine events (`'*'` for all). Returns the unsubscribe function. */
-  on<T extends EngineEventType | '*'>(type: T, listener: Listener<T>): () => void {
+  on<T extends EngineEventType | '*'>(type: T, listener: EngineListener<T>): () => void {
     this.parts.emitter.on(type, listener as (event: EngineEvent) => void);
     return () => this.parts.emitter.off(type, listener as (event: EngineEvent) => void);
   }

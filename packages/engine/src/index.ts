@@ -2,12 +2,31 @@
  * @module @thresher/engine
  *
  * Thresher's durable BPMN 2.0 engine: compile a model, run instances whose every change is durable before
- * its effects, and restore them exactly where they were after a crash.
+ * its effects, and restore them exactly where they were after a crash. Every name is listed here; the
+ * compiled model's types are at `@thresher/engine/model`, the fixture harness is `@thresher/testing`.
  */
 
+export type {
+  Deployment,
+  EvaluatedDecisionRecord,
+  FlowEntry,
+  HistoryEntry,
+  IncidentRecord,
+  InstanceQuery,
+  InstanceStatus,
+  InstanceSummary,
+  Repository,
+  ScopeRecord,
+  StoredCheckpoint,
+  SubscriptionRecord,
+  TimerRecord,
+  TrackRecord,
+  UserTaskEvent,
+  Variables,
+} from '@thresher/checkpoint';
 export type { DmnDefinitions } from '@thresher/dmn';
-export type * from './api-types.js';
-export type { ModelIssue } from './common/errors.js';
+export type { EngineOptions, StartOptions, UserTaskFilter } from './api-types.js';
+export type { Clock } from './common/clock.js';
 export {
   BpmnError,
   EngineError,
@@ -19,26 +38,74 @@ export {
   InvalidArgumentError,
   InvalidStateError,
   ModelError,
+  type ModelIssue,
   NotFoundError,
   RestoreError,
   RollbackRefusedError,
 } from './common/errors.js';
-export type * from './common/touchpoint-types.js';
-export type * from './common/user-task-types.js';
+export type { EngineEvent, EngineEventType, EventBase, ListenerEventName } from './common/events.js';
+export type {
+  LiveTouchpoint,
+  Touchpoint,
+  TouchpointDirection,
+  TouchpointKind,
+  TouchpointMark,
+  TouchpointProgress,
+  TouchpointState,
+  TouchpointVia,
+} from './common/touchpoint-types.js';
+export type { UserTaskDenial, UserTaskFieldsView } from './common/user-task-types.js';
 export { type DecisionEvaluation, decide } from './core/decisions.js';
-export { Engine } from './engine.js';
-export { compile, type KnownJob, knownJobs, reachableProcesses } from './model/index.js';
-export type * from './model/types.js';
-export { isJobNode, listenersOf, NodeType } from './model/types.js';
+export { Engine, type EngineListener } from './engine.js';
+export type { ModelWarning } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/clock.js';
 export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/conditional-starts.js';
 export { deploymentKind } from './runtime/definitions.js';
 export { isDmn, readDmn } from './runtime/deploy-dmn.js';
+export type { EventsQuery, LoggedEvent } from './runtime/event-log.js';
+export type { EventReader } from './runtime/event-readers.js';
+export { type CheckpointContents, inspectCheckpoint } from './runtime/inspect.js';
+export { ownerGone } from './runtime/owners.js';
+export type { RetentionOptions } from './runtime/retention.js';
+export type {
+  AdHocView,
+  CallView,
+  CorrelateOptions,
+  CorrelateResult,
+  DecisionEvaluationView,
+  DeployedDecision,
+  DeployResult,
+  Handler,
+  Handlers,
+  InstanceView,
+  Job,
+  LoopingView,
+  RecoverReport,
+  RetryWait,
+  RollbackResult,
+  SettledOptions,
+  SettledState,
+  SignalOptions,
+  SubscriptionView,
+  TaskListenerJobTask,
+  TaskListenerResult,
+  UserTaskChanges,
+  UserTaskView,
+  WorkerCounts,
+  WorkerOptions,
+} from './runtime/types.js';
 export type { Worker } from './runtime/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';
 export { timerStartInstanceId, timerStartInstancePrefix } from './timers/occurrences.js';
 export { type UserTaskChoices, userTaskChoices } from './touchpoints/choices.js';
 export { type TouchpointDeclaration, touchpointOf } from './touchpoints/declaration.js';
 export { type ProcessPlan, processPlan, touchpoints } from './touchpoints/plan.js';
-export type * from './touchpoints/types.js';
+export type {
+  ChoiceOption,
+  ChoiceSource,
+  Operator,
+  OperatorAnswer,
+  OperatorQuestion,
+  TouchpointListOptions,
+} from './touchpoints/types.js';

@@ -1,8 +1,8 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidStateError, ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, ext } from './fixtures/bpmn/xml.js';
 import { logging } from './fixtures/listeners.js';
 import { engineWith, settledWaiting } from './fixtures/runtime.js';

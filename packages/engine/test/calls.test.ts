@@ -5,11 +5,11 @@
  * cancels the child; and each side, restored, checks the other is where it says — loudly when it is not.
  */
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
 import { RestoreError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { Job } from '../src/index.js';
 import {
   boundary,
   chain,

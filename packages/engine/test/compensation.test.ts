@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createMemoryRepository, type LedgerEntry, openStepLog, type Repository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
 import { BpmnError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
+import type { Job } from '../src/index.js';
 import { compile } from '../src/model/index.js';
 import { openState } from '../src/runtime/capture.js';
 import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';

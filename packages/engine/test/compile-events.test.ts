@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createMemoryRepository, openCheckpoint, type Repository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { EngineErrorCode, ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
@@ -24,7 +25,6 @@ import {
   type SubProcessNode,
 } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
 import {
   boundary,
   bpmn,

@@ -1,8 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent, Handlers } from '../src/index.js';
 import { bpmn, chain, definitions, ext, message, messageDefinition, process, timer } from './fixtures/bpmn/xml.js';
 
 const task = (id: string) =>

@@ -1,9 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { KillSwitch, VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent, Handlers } from '../src/index.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 // Every run starts the same instance id, so the ids derived from it (jobs' step identities) match across runs.

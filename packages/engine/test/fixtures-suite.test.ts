@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadFixture, runFixture } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import { loadFixture, runFixture } from '../src/testing/index.js';
 
 /** The project's own kill-and-resume suite: every fixture under fixtures/, killed at every persist point. */
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -8,8 +8,8 @@ import {
 } from '@thresher/checkpoint';
 import stringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
-import type { Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import type { Handlers } from '../src/index.js';
 
 /** A document frozen by fixtures/checkpoints/freeze.mjs from a running instance of an older build. */
 interface FrozenExample {

@@ -9,15 +9,14 @@ import {
   StaleReceiptError,
   sealCheckpoint,
 } from '@thresher/checkpoint';
+import { executeFixture, type Fixture, KillSwitch } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { Handler, Handlers } from '../src/api-types.js';
 import { RestoreError } from '../src/common/errors.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
+import type { Handler, Handlers } from '../src/index.js';
 import { compile } from '../src/model/index.js';
 import { checkJournal, unpackBody } from '../src/runtime/capture.js';
-import { executeFixture, type Fixture } from '../src/testing/index.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { tamperedReads, wrap } from './fixtures/repository.js';
 

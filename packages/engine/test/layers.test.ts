@@ -19,7 +19,6 @@ const LAYERS = [
   'core',
   'runtime',
   '(root)',
-  'testing',
 ] as const;
 
 function sources(dir: string): string[] {

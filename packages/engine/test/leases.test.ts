@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryRepository, LeaseLostError, type Repository } from '@thresher/checkpoint';
 import { createSqliteRepository } from '@thresher/store-sqlite';
+import { KillSwitch, simulateCrash, VirtualClock } from '@thresher/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Handlers, Job } from '../src/api-types.js';
 import { InstanceHeldError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
+import type { Handlers, Job } from '../src/index.js';
 import { Leases } from '../src/runtime/leases.js';
-import { simulateCrash } from '../src/testing/crash.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 /** start → approve (user task) → end. */

@@ -3,11 +3,11 @@
  * a receipt whose identity names the listener, and a restore checks it as it checks any job's.
  */
 import { decodeJournalEntry, openCheckpoint, type Repository } from '@thresher/checkpoint';
+import { executeFixture, type Fixture } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { InstanceState } from '../src/core/state.js';
 import { compile } from '../src/model/index.js';
 import { checkJournal, unpackBody } from '../src/runtime/capture.js';
-import { executeFixture, type Fixture } from '../src/testing/index.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { listeners } from './fixtures/listeners.js';
 

@@ -1,9 +1,9 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../src/api-types.js';
 import { BpmnError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent } from '../src/index.js';
 import { around, bpmn, chain, escalation, ext, flow, message, withRoots } from './fixtures/bpmn/xml.js';
 import { listeners, logging } from './fixtures/listeners.js';
 import { engineWith } from './fixtures/runtime.js';

@@ -15,8 +15,8 @@ import { createPostgresRepository, type PgPoolLike, pglitePool } from '@thresher
 import { createSqliteRepository } from '@thresher/store-sqlite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import type { Job } from '../src/index.js';
 
 const POLLS = 10_000;
 const model = readFileSync(new URL('../../../fixtures/long-lived/poll.bpmn', import.meta.url), 'utf8');

@@ -15,10 +15,10 @@ import {
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
 import { initialBodyData } from '../src/core/loops.js';
 import { InstanceState } from '../src/core/state.js';
 import { Engine } from '../src/engine.js';
+import type { Job } from '../src/index.js';
 import { openState, packBody, unpackBody } from '../src/runtime/capture.js';
 import { bareBody } from './fixtures/bodies.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';

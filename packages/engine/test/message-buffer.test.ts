@@ -1,9 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { KillSwitch, VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent } from '../src/index.js';
 import { chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 import { wrap } from './fixtures/repository.js';
 

@@ -1,10 +1,10 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidStateError } from '../src/common/errors.js';
 import type { LiveTouchpoint } from '../src/common/touchpoint-types.js';
 import { Engine } from '../src/engine.js';
 import { answerQuestion, runWithOperator } from '../src/operator.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
 import type { Operator, OperatorAnswer, OperatorQuestion } from '../src/touchpoints/types.js';
 import { bpmn, chain, flow } from './fixtures/bpmn/xml.js';
 

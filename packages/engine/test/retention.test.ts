@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineOptions, Job } from '../src/api-types.js';
 import { InvalidArgumentError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/index.js';
+import type { EngineEvent, EngineOptions, Job } from '../src/index.js';
 
 const poll = readFileSync(new URL('../../../fixtures/long-lived/poll.bpmn', import.meta.url), 'utf8');
 const handlers = { 'poll-supplier': ({ variables }: Job) => ({ polls: Number(variables.polls) + 1 }) };

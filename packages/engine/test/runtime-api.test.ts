@@ -5,9 +5,9 @@ import {
   type Variables,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, Handlers } from '../src/api-types.js';
 import { EngineError, EngineErrorCode, NotFoundError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
+import type { EngineEvent, Handlers } from '../src/index.js';
 import { around, bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
 
 function newEngine(handlers: Handlers = {}): Engine {

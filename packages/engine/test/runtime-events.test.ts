@@ -1,9 +1,9 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../src/api-types.js';
 import { InvalidStateError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent } from '../src/index.js';
 import { bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 
 const messages = `<bpmn:message id="m-paid" name="paid">${ext('<zeebe:subscription correlationKey="=orderId" />')}</bpmn:message>
@@ -170,7 +170,8 @@ describe('timer start events', () => {
 
   it('should start one instance per occurrence of a cycle, each waiting for its own, and stop after the last', async () => {
     const clock = new VirtualClock();
-    const engine = engineOn(createMemoryRepository(), clock);
+    const repository = createMemoryRepository();
+    const engine = engineOn(repository, clock);
     await engine.deploy(cycle('PT1H'));
     expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 0 });
     for (let n = 1; n <= 3; n++) {
@@ -180,7 +181,7 @@ describe('timer start events', () => {
     }
     // Nothing is armed on the clock or in the store any more: no later hour can start a fourth.
     expect(clock.nextDue()).toBeUndefined();
-    expect(await engine.repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    expect(await repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
     clock.advance(hour);
     expect(await byStatus(engine)).toEqual({ running: 0, completed: 3, terminated: 0 });
   });
@@ -194,14 +195,15 @@ describe('timer start events', () => {
 
   it('should hand the schedule to a new version: the old waiting occurrence is cancelled', async () => {
     const clock = new VirtualClock();
-    const engine = engineOn(createMemoryRepository(), clock);
+    const repository = createMemoryRepository();
+    const engine = engineOn(repository, clock);
     await engine.deploy(cycle('PT1H'));
     await engine.deploy(cycle('PT2H'));
     expect(await byStatus(engine)).toEqual({ running: 1, completed: 0, terminated: 1 });
     // The old version's hour is armed nowhere: the first thing due is the new version's two hours, so the
     // first hour passes with nothing to fire.
     expect(clock.nextDue()).toBe(clock.now() + 2 * hour);
-    expect((await engine.repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).map((t) => t.dueAt)).toEqual([
+    expect((await repository.dueTimers(Number.MAX_SAFE_INTEGER, 10)).map((t) => t.dueAt)).toEqual([
       clock.now() + 2 * hour,
     ]);
     clock.advance(hour);

@@ -9,11 +9,11 @@ import {
   type Repository,
   StaleReceiptError,
 } from '@thresher/checkpoint';
+import { KillSwitch } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { Handlers, Job } from '../src/api-types.js';
 import { EngineErrorCode, NotFoundError, RestoreError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
+import type { Handlers, Job } from '../src/index.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { tamperedReads, wrap } from './fixtures/repository.js';
 

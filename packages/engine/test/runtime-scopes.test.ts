@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
+import type { Job } from '../src/index.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
 import { drained, engineWith, step, steps } from './fixtures/runtime.js';
 

@@ -1,7 +1,7 @@
 import { UnencodableValueError, type Variables } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, Handlers, Job } from '../src/api-types.js';
 import { EngineErrorCode, NotFoundError } from '../src/common/errors.js';
+import type { EngineEvent, Handlers, Job } from '../src/index.js';
 import { around, bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { engineWith } from './fixtures/runtime.js';
 

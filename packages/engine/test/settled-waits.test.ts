@@ -6,12 +6,11 @@
  * once, never a backoff a retry cannot mend. Found in issue 11; each test keeps its root cause.
  */
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { simulateCrash, VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { Handlers, Job, SettledState } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import type { Handlers, Job, SettledState } from '../src/index.js';
 import { systemClock } from '../src/runtime/clock.js';
-import { simulateCrash } from '../src/testing/crash.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
 import { around, bpmn, chain, ext, timer } from './fixtures/bpmn/xml.js';
 
 /** start → timer `wait` (PT1H) → user task `next` → end. */

@@ -5,8 +5,8 @@
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import type { EngineEvent } from '../src/index.js';
 import { openStored } from '../src/runtime/capture.js';
 import { bpmn, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 

@@ -1,9 +1,9 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, Handlers, Job } from '../src/api-types.js';
 import { InvalidArgumentError, InvalidStateError, ModelError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent, Handlers, Job } from '../src/index.js';
 import { around, bpmn, ext, withRoots } from './fixtures/bpmn/xml.js';
 import { logging } from './fixtures/listeners.js';
 import { engineWith, settledWaiting } from './fixtures/runtime.js';

@@ -16,8 +16,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { createMemoryRepository, openCheckpoint, type Repository } from '@thresher/checkpoint';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
+import type { Handlers, Job } from '../src/index.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 /** start → service task `work` → user task `review` → end. */

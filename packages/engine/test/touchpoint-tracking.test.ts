@@ -1,9 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { simulateCrash, VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineEvent, Handlers } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { simulateCrash } from '../src/testing/crash.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { EngineEvent, Handlers } from '../src/index.js';
 import { bpmn, chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 
 type Updated = Extract<EngineEvent, { type: 'touchpoint.updated' }>;

@@ -1,9 +1,8 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
+import { KillSwitch, VirtualClock } from '@thresher/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Handlers, Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { KillSwitch } from '../src/testing/kill-switch.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { Handlers, Job } from '../src/index.js';
 import {
   bpmn,
   chain,

@@ -4,10 +4,10 @@
  * value that starts with `=` is a FEEL expression; anything else is a static value, the literal string.
  */
 import { createMemoryRepository } from '@thresher/checkpoint';
+import { VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../src/api-types.js';
 import { Engine } from '../src/engine.js';
-import { VirtualClock } from '../src/testing/virtual-clock.js';
+import type { Job } from '../src/index.js';
 import { type El, END, modeler, PROCESS, refused, START, single } from './fixtures/bpmn/modeler.js';
 import { engineWith } from './fixtures/runtime.js';
 

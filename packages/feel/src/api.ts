@@ -21,13 +21,21 @@ import { FeelErrorValue, type FeelValue } from './values.js';
 
 const PARSED = Symbol('thresher.feel.parsed');
 
+/** What parsing built behind an expression: typed `unknown` on the public interfaces, read here only. */
+interface Parsed {
+  tree: Node;
+  code: Code;
+}
+
+const parsedOf = (parsed: FeelExpression | FeelUnaryTests): Parsed => parsed[PARSED] as Parsed;
+
 /** A parsed (and compiled) FEEL expression; evaluate it as often as needed. */
 export interface FeelExpression {
   readonly kind: 'expression';
   /** The source, as given. */
   readonly source: string;
   /** @internal */
-  readonly [PARSED]: { tree: Node; code: Code };
+  readonly [PARSED]: unknown;
 }
 
 /** Parsed (and compiled) FEEL unary tests: a decision table's input entry. */
@@ -35,7 +43,7 @@ export interface FeelUnaryTests {
   readonly kind: 'unary-tests';
   readonly source: string;
   /** @internal */
-  readonly [PARSED]: { tree: Node; code: Code };
+  readonly [PARSED]: unknown;
 }
 
 /** Why an evaluation failed; Thresher raises an incident naming the expression and this. */
@@ -71,7 +79,7 @@ export interface EvaluateOptions {
 
 /** The syntax tree of a parsed expression or unary tests. @internal */
 export function _treeOf(parsed: FeelExpression | FeelUnaryTests): Node {
-  return parsed[PARSED].tree;
+  return parsedOf(parsed).tree;
 }
 
 /**
@@ -160,7 +168,7 @@ export function evaluate(
 ): FeelResult {
   const state = stateOf(options);
   if (!(state instanceof EvalState)) return { ok: false, failure: state };
-  return run(parsed.source, parsed[PARSED].code, () => Scope.root(variables), state);
+  return run(parsed.source, parsedOf(parsed).code, () => Scope.root(variables), state);
 }
 
 /**
@@ -182,5 +190,5 @@ export function evaluateUnaryTests(
     const root = Scope.root(variables);
     return input === undefined ? root : root.withVariable(INPUT_VARIABLE, toFeel(input));
   };
-  return run(parsed.source, parsed[PARSED].code, scope, state);
+  return run(parsed.source, parsedOf(parsed).code, scope, state);
 }

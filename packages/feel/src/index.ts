@@ -38,6 +38,7 @@ export { FeelDate } from './temporal/date.js';
 export { FeelDateTime, FeelLocalDateTime } from './temporal/date-time.js';
 export { FeelDaysTimeDuration, FeelYearsMonthsDuration } from './temporal/duration.js';
 export { FeelLocalTime, FeelTime } from './temporal/time.js';
+export type { Zone } from './temporal/zone.js';
 export {
   type CallState,
   FeelContext,
@@ -47,6 +48,7 @@ export {
   FeelRange,
   type FeelValue,
   type Invoke,
+  type Kind,
   type RangeBoundary,
   typeName,
   type Val,

@@ -8,6 +8,8 @@
  * newer build is refused. It passes the `@thresher/conformance` suite.
  */
 
+export type { Repository } from '@thresher/checkpoint';
+export type { SchemaMigration } from '@thresher/checkpoint/store-kit';
 export type {
   PGliteLike,
   PgClientLike,
@@ -21,4 +23,4 @@ export type {
 export { pglitePool } from './driver.js';
 export type { Migration } from './migrations.js';
 export { DEFAULT_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export { createPostgresRepository, PostgresRepository } from './postgres-store.js';
+export { createPostgresRepository, type PostgresRepository } from './postgres-store.js';

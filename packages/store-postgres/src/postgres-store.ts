@@ -115,12 +115,17 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
           { cause: error, retryable: isTransient(error) },
         );
   }
-  return new PostgresRepository(pool, { schema, where, owned, prepared });
+  return new PostgresStore(pool, { schema, where, owned, prepared });
+}
+
+/** The {@link Repository} on a PostgreSQL schema, as {@link createPostgresRepository} opens it. */
+export interface PostgresRepository extends Repository {
+  /** The schema holding the tables. */
+  readonly schema: string;
 }
 
 /**
- * The {@link Repository} on a PostgreSQL pool. Create it with {@link createPostgresRepository}, which
- * migrates the schema; the constructor expects that done.
+ * The repository on a PostgreSQL pool, its schema migrated by {@link createPostgresRepository}.
  *
  * @remarks
  * Each write is one transaction at READ COMMITTED that first locks the instance's row (`SELECT … FOR
@@ -134,8 +139,7 @@ export async function createPostgresRepository(options: PostgresRepositoryOption
  * under the held lease) is one statement doing all of that in the server (`put_checkpoint`,
  * put-function-v11.ts), so a put with no other write waiting costs one round trip.
  */
-export class PostgresRepository implements Repository {
-  /** The schema holding the tables. */
+class PostgresStore implements PostgresRepository {
   readonly schema: string;
   readonly checksDeploymentsSeen = true;
   readonly #pool: PgPoolLike;
@@ -173,7 +177,6 @@ export class PostgresRepository implements Repository {
   );
   #closed = false;
 
-  /** @internal Use {@link createPostgresRepository}. */
   constructor(pool: PgPoolLike, options: { schema: string; where: string; owned: boolean; prepared: boolean }) {
     this.#pool = pool;
     this.schema = options.schema;

@@ -8,6 +8,8 @@
  * `@thresher/conformance` suite.
  */
 
+export type { Repository } from '@thresher/checkpoint';
+export type { SchemaMigration } from '@thresher/checkpoint/store-kit';
 export type {
   SqliteDatabase,
   SqliteRepositoryOptions,
@@ -16,4 +18,4 @@ export type {
 } from './driver.js';
 export type { Migration } from './migrations.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export { createSqliteRepository, SqliteRepository } from './sqlite-store.js';
+export { createSqliteRepository, type SqliteRepository } from './sqlite-store.js';

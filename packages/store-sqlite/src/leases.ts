@@ -50,6 +50,16 @@ export function nextLease(sql: Statements, instanceId: string, owner: string, ex
   return { instanceId, owner, token, expiresAt };
 }
 
+/** `count` more values of the store-wide token sequence, committed by the caller's transaction: the last of them. */
+export function reserveLeaseTokens(sql: Statements, count: number): number {
+  return (sql.takeLeaseTokens.get(count) as { value: number }).value;
+}
+
+/** `release`: the lease goes when the caller still holds it, and is left alone otherwise. */
+export function releaseLease(sql: Statements, lease: Lease): void {
+  sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
+}
+
 /** Tokens a repository reserves from the store-wide sequence at once, for the first puts of instances. */
 export const CREATE_TOKEN_BLOCK = 1024;
 

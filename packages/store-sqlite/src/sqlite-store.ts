@@ -71,7 +71,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { InstanceUpdates } from './instance-update.js';
 import { InstanceStatements, readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
-import { CreateTokens, claimLeases, readHeldLease, renewLease } from './leases.js';
+import { CreateTokens, claimLeases, readHeldLease, releaseLease, renewLease, reserveLeaseTokens } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { migrate } from './migrations.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
@@ -101,13 +101,18 @@ export function createSqliteRepository(options: SqliteRepositoryOptions): Sqlite
   const { db, path } = openDatabase(options);
   return configured(db, path, () => {
     migrate(db, path);
-    return new SqliteRepository(db, path);
+    return new SqliteStore(db, path);
   });
 }
 
+/** The {@link Repository} on one SQLite file, as {@link createSqliteRepository} opens it. */
+export interface SqliteRepository extends Repository {
+  /** The absolute path of the database file, or `':memory:'`. */
+  readonly path: string;
+}
+
 /**
- * The {@link Repository} on one SQLite connection. Create it with {@link createSqliteRepository}, which
- * configures and migrates the connection; the constructor expects that done.
+ * The repository on one SQLite connection, configured and migrated by {@link createSqliteRepository}.
  *
  * @remarks
  * The driver is synchronous: every method does its work before the returned promise settles, and each is
@@ -117,79 +122,38 @@ export function createSqliteRepository(options: SqliteRepositoryOptions): Sqlite
  * file's schema version against this build's (`schema-fence.ts`): once a newer build migrated the file,
  * writes are refused with `StoreUpgradedError`.
  */
-export class SqliteRepository implements Repository {
-  /** The absolute path of the database file, or `':memory:'`. */
+class SqliteStore implements SqliteRepository {
   readonly path: string;
   readonly checksDeploymentsSeen = true;
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #instanceStatements: InstanceStatements;
-  // The group-committed writes: statements only, run inside the transaction `GroupCommit` opens for them.
-  readonly #put: (checkpoint: PutCheckpoint, createToken: number | undefined) => Lease | undefined;
+  readonly #updates: InstanceUpdates;
   readonly #createTokens: CreateTokens;
-  readonly #rewrite: SqliteTransaction<[RewriteCheckpoint], void>;
-  readonly #putWrites: (instanceId: string, seq: number, writes: PendingWrite[], fence: Fence | undefined) => void;
-  readonly #delete: SqliteTransaction<[string], void>;
-  readonly #copy: SqliteTransaction<[string, string], void>;
-  readonly #prune: SqliteTransaction<[string, number], void>;
-  readonly #claim: SqliteTransaction<[ClaimOptions], Lease[]>;
-  readonly #renew: (lease: Lease, ttlMs: number, now: number) => Lease;
-  readonly #putDeployment: SqliteTransaction<[DeploymentInput], Deployment>;
-  readonly #takeMessage: SqliteTransaction<[string, string | null, number, string], BufferedMessage | undefined>;
-  readonly #putMessage: SqliteTransaction<[BufferedMessage], boolean>;
-  readonly #deleteMessage: SqliteTransaction<[string], boolean>;
-  readonly #expireMessages: SqliteTransaction<[number], number>;
-  readonly #putReader: SqliteTransaction<[LogReader, number | null], void>;
-  readonly #deleteReader: SqliteTransaction<[string], boolean>;
-  readonly #expire: SqliteTransaction<[ExpireOptions], string[]>;
-  readonly #release: (lease: Lease) => void;
+  /** Runs write work in one fenced transaction (`.immediate`): refused once a newer build migrated the file. */
+  readonly #write: SqliteTransaction<[() => unknown], unknown>;
   /** Runs reads in one (deferred) transaction, so a checkpoint and its writes come from one snapshot. */
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
-  /** Checkpoint writes of one event-loop turn, committed together. */
+  /** Checkpoint writes of one event-loop turn, committed together: statements only, run in its transaction. */
   readonly #group: GroupCommit;
   #closed = false;
 
-  /** @internal Use {@link createSqliteRepository}. */
   constructor(db: SqliteDatabase, path: string) {
     this.#db = db;
     this.path = path;
-    const sql = statements(db);
-    this.#sql = sql;
+    this.#sql = statements(db);
     this.#instanceStatements = new InstanceStatements(db);
-    // Every write is a fenced transaction: refused once a newer build migrated the file (schema-fence.ts).
-    const write = fencedWrites(db, path);
-    this.#group = new GroupCommit(db, schemaFence(db, path));
-    const updates = new InstanceUpdates(db);
-    this.#put = (checkpoint, createToken) => putCheckpoint(sql, updates, checkpoint, createToken);
-    const reserveTokens = write((count: number) => (sql.takeLeaseTokens.get(count) as { value: number }).value);
-    this.#createTokens = new CreateTokens((count) => reserveTokens.immediate(count));
-    this.#rewrite = write((checkpoint: RewriteCheckpoint) => rewriteCheckpoint(sql, checkpoint));
-    this.#putWrites = (instanceId, seq, writes, fence) => putWrites(sql, instanceId, seq, writes, fence);
-    this.#delete = write((instanceId: string) => deleteInstance(sql, instanceId));
-    this.#copy = write((sourceId: string, targetId: string) => copyInstance(sql, sourceId, targetId));
-    this.#prune = write((instanceId: string, keepLast: number) => pruneCheckpoints(sql, instanceId, keepLast));
-    this.#claim = write((options: ClaimOptions) => claimLeases(sql, options));
-    this.#renew = (lease, ttlMs, now) => renewLease(sql, lease, ttlMs, now);
-    this.#putDeployment = write((input: DeploymentInput) => putDeployment(sql, input));
+    this.#updates = new InstanceUpdates(db);
+    this.#write = fencedWrites(db, path)((work: () => unknown) => work());
     this.#read = db.transaction((work: () => unknown) => work());
-    this.#takeMessage = write((name: string, key: string | null, now: number, taker: string) =>
-      takeMessage(sql, name, key, now, taker),
-    );
-    this.#putMessage = write((message: BufferedMessage) => putMessage(sql, message));
-    this.#deleteMessage = write((id: string) => sql.deleteMessage.run(id).changes > 0);
-    this.#expireMessages = write((now: number) => sql.expireMessages.run(now).changes);
-    this.#putReader = write((reader: LogReader, position: number | null) => putReader(sql, reader, position));
-    this.#deleteReader = write((name: string) => sql.deleteReader.run(name).changes > 0);
-    this.#expire = write((options: ExpireOptions) => expireInstances(sql, options));
-    this.#release = (lease) => {
-      sql.releaseLease.run(lease.instanceId, lease.owner, lease.token);
-    };
+    this.#group = new GroupCommit(db, schemaFence(db, path));
+    this.#createTokens = new CreateTokens((count) => this.#written(() => reserveLeaseTokens(this.#sql, count)));
   }
 
   async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     checkPutArguments(checkpoint);
     const createToken = checkpoint.claim ? this.#createToken() : undefined;
-    return this.#grouped('put', () => this.#put(checkpoint, createToken));
+    return this.#grouped('put', () => putCheckpoint(this.#sql, this.#updates, checkpoint, createToken));
   }
 
   async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
@@ -202,12 +166,12 @@ export class SqliteRepository implements Repository {
         throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
       });
     }
-    this.#call('rewrite', () => this.#rewrite.immediate(checkpoint));
+    this.#call('rewrite', () => this.#written(() => rewriteCheckpoint(this.#sql, checkpoint)));
   }
 
   async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
     checkWritesArguments(instanceId, seq, writes);
-    await this.#grouped('putWrites', () => this.#putWrites(instanceId, seq, writes, fence));
+    await this.#grouped('putWrites', () => putWrites(this.#sql, instanceId, seq, writes, fence));
   }
 
   async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
@@ -239,7 +203,7 @@ export class SqliteRepository implements Repository {
   async putReader(reader: LogReader): Promise<void> {
     checkReaderArguments(reader);
     const position = reader.position === null ? null : integerPosition(reader.position);
-    this.#call('putReader', () => this.#putReader.immediate(reader, position));
+    this.#call('putReader', () => this.#written(() => putReader(this.#sql, reader, position)));
   }
 
   async readers(): Promise<LogReader[]> {
@@ -248,35 +212,35 @@ export class SqliteRepository implements Repository {
 
   async deleteReader(name: string): Promise<boolean> {
     checkText('name', name);
-    return this.#call('deleteReader', () => this.#deleteReader.immediate(name));
+    return this.#call('deleteReader', () => this.#written(() => this.#sql.deleteReader.run(name).changes > 0));
   }
 
   async expire(options: ExpireOptions): Promise<string[]> {
     checkExpireArguments(options);
-    return this.#call('expire', () => this.#expire.immediate(options));
+    return this.#call('expire', () => this.#written(() => expireInstances(this.#sql, options)));
   }
 
   async delete(instanceId: string): Promise<void> {
     if (!isStorableText(instanceId)) return this.#call('delete', () => undefined);
-    this.#call('delete', () => this.#delete.immediate(instanceId));
+    this.#call('delete', () => this.#written(() => deleteInstance(this.#sql, instanceId)));
   }
 
   async copy(sourceId: string, targetId: string): Promise<void> {
     checkText('targetId', targetId);
     // Nothing stored has such an id, so there is nothing to copy.
     if (!isStorableText(sourceId)) return this.#call('copy', () => decideCopy(sourceId, targetId, false, null));
-    this.#call('copy', () => this.#copy.immediate(sourceId, targetId));
+    this.#call('copy', () => this.#written(() => copyInstance(this.#sql, sourceId, targetId)));
   }
 
   async prune(instanceId: string, options: PruneOptions): Promise<void> {
     checkKeepLast(options.keepLast);
     if (!isStorableText(instanceId)) return this.#call('prune', () => undefined);
-    this.#call('prune', () => this.#prune.immediate(instanceId, options.keepLast));
+    this.#call('prune', () => this.#written(() => pruneCheckpoints(this.#sql, instanceId, options.keepLast)));
   }
 
   async claim(options: ClaimOptions): Promise<Lease[]> {
     checkClaimArguments(options);
-    return this.#call('claim', () => this.#claim.immediate(options));
+    return this.#call('claim', () => this.#written(() => claimLeases(this.#sql, options)));
   }
 
   async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
@@ -288,7 +252,7 @@ export class SqliteRepository implements Repository {
       });
     }
     // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
-    return this.#grouped('renew', () => this.#renew(lease, ttlMs, now));
+    return this.#grouped('renew', () => renewLease(this.#sql, lease, ttlMs, now));
   }
 
   async lease(instanceId: string): Promise<Lease | undefined> {
@@ -309,7 +273,7 @@ export class SqliteRepository implements Repository {
       return this.#call('release', () => undefined);
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
     // No sync of its own (Repository.release): the next synced commit makes it durable.
-    await this.#grouped('release', () => this.#release(lease), false);
+    await this.#grouped('release', () => releaseLease(this.#sql, lease), false);
   }
 
   async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
@@ -337,7 +301,7 @@ export class SqliteRepository implements Repository {
 
   async putMessage(message: BufferedMessage): Promise<boolean> {
     checkMessage(message);
-    return this.#call('putMessage', () => this.#putMessage.immediate(message));
+    return this.#call('putMessage', () => this.#written(() => putMessage(this.#sql, message)));
   }
 
   async takeMessage(
@@ -351,22 +315,24 @@ export class SqliteRepository implements Repository {
     // Nothing stored has such a name or key, so there is nothing to take.
     if (!isStorableText(name) || !isStorableText(correlationKey)) return this.#call('takeMessage', () => undefined);
     // IMMEDIATE: the write lock is taken before the select, so two connections never pick the same message.
-    return this.#call('takeMessage', () => this.#takeMessage.immediate(name, correlationKey, now, taker));
+    return this.#call('takeMessage', () =>
+      this.#written(() => takeMessage(this.#sql, name, correlationKey, now, taker)),
+    );
   }
 
   async deleteMessage(id: string): Promise<boolean> {
     if (!isStorableText(id)) return this.#call('deleteMessage', () => false);
-    return this.#call('deleteMessage', () => this.#deleteMessage.immediate(id));
+    return this.#call('deleteMessage', () => this.#written(() => this.#sql.deleteMessage.run(id).changes > 0));
   }
 
   async expireMessages(now: number): Promise<number> {
     checkMessageClock(now);
-    return this.#call('expireMessages', () => this.#expireMessages.immediate(now));
+    return this.#call('expireMessages', () => this.#written(() => this.#sql.expireMessages.run(now).changes));
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
     checkDeploymentArguments(deployment);
-    return this.#call('putDeployment', () => this.#putDeployment.immediate(deployment));
+    return this.#call('putDeployment', () => this.#written(() => putDeployment(this.#sql, deployment)));
   }
 
   async getDeployment(digest: string): Promise<Deployment | undefined> {
@@ -399,6 +365,11 @@ export class SqliteRepository implements Repository {
     } catch (error) {
       throw this.#classified(operation, error);
     }
+  }
+
+  /** Write work in one fenced IMMEDIATE transaction, typed as the work returns. */
+  #written<T>(work: () => T): T {
+    return this.#write.immediate(work) as T;
   }
 
   /**

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { Variables } from '@thresher/checkpoint';
-import type { Engine } from '@thresher/engine';
+import type { Engine, Variables } from '@thresher/engine';
 import { UiError, UiErrorCode } from './errors.js';
 
 /** A posted form: each field's values in order. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export type { Engine } from '@thresher/engine';
 export { UiError, UiErrorCode } from './errors.js';
 export { createUiHandler, type UiHandler, type UiOptions } from './handler.js';
 export type { LiveSource } from './live.js';

@@ -124,8 +124,8 @@ function concerns(subject: string, event: EngineEvent): boolean {
 async function signature(engine: Engine, subject: string, limit: number): Promise<string> {
   if (subject.startsWith('instance:')) {
     const id = subject.slice('instance:'.length);
-    const [head, children] = await Promise.all([engine.repository.get(id), engine.instances({ parentId: id })]);
-    return JSON.stringify([head?.seq ?? null, children.map((s) => [s.instanceId, s.latestSeq])]);
+    const [seq, children] = await Promise.all([engine.headSeq(id), engine.instances({ parentId: id })]);
+    return JSON.stringify([seq ?? null, children.map((s) => [s.instanceId, s.latestSeq])]);
   }
   const query = subject.startsWith('definition:')
     ? { definition: subject.slice('definition:'.length) }

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { Deployment } from '@thresher/checkpoint';
-import { compile, deploymentKind, type Engine, type ProcessModel } from '@thresher/engine';
+import type { Deployment } from '@thresher/engine';
+import { deploymentKind, type Engine } from '@thresher/engine';
+import { compile, type ProcessModel } from '@thresher/engine/model';
 import { layoutProcess } from 'bpmn-auto-layout';
 
 /** One process of one deployed version; or, for a version this engine cannot compile, why (`processId` null). */
@@ -37,7 +38,7 @@ export class Models {
 
   /** The BPMN deployments, newest version first within a definition, definitions by id. */
   async deployments(): Promise<Deployment[]> {
-    const all = (await this.engine.repository.deployments()).filter((d) => deploymentKind(d) === 'bpmn');
+    const all = (await this.engine.deployments()).filter((d) => deploymentKind(d) === 'bpmn');
     return all.sort((a, b) =>
       a.definitionId === b.definitionId ? b.version - a.version : a.definitionId < b.definitionId ? -1 : 1,
     );

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { InstanceStatus } from '@thresher/checkpoint';
-import type { Engine, InstanceView } from '@thresher/engine';
+import type { Engine, InstanceStatus, InstanceView } from '@thresher/engine';
 
 const PAGE = 1000;
 

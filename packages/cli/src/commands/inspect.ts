@@ -1,14 +1,5 @@
-import {
-  compile,
-  type DmnDefinitions,
-  isDmn,
-  type Node,
-  type ProcessDef,
-  type ProcessModel,
-  readDmn,
-  type Touchpoint,
-  touchpoints,
-} from '@thresher/engine';
+import { type DmnDefinitions, isDmn, readDmn, type Touchpoint, touchpoints } from '@thresher/engine';
+import { compile, type Node, type ProcessDef, type ProcessModel } from '@thresher/engine/model';
 import { commandSpec, flag, type Parsed, parseWith } from '../args.js';
 import { defineCommand } from '../command.js';
 import { dmnDocument, formatDmn } from '../dmn-report.js';

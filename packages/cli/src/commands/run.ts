@@ -1,11 +1,6 @@
 import type { Variables } from '@thresher/checkpoint';
-import {
-  type DeployResult,
-  type Handlers,
-  type LiveTouchpoint,
-  type ProcessDef,
-  timerStartInstancePrefix,
-} from '@thresher/engine';
+import { type DeployResult, type Handlers, type LiveTouchpoint, timerStartInstancePrefix } from '@thresher/engine';
+import type { ProcessDef } from '@thresher/engine/model';
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';

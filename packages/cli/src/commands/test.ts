@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { Fixture, FixtureReport, KillPlan } from '@thresher/engine/testing';
+import type { Fixture, FixtureReport, KillPlan } from '@thresher/testing';
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { jsonOption } from '../drive-options.js';
@@ -166,7 +166,7 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
   if (files.length === 0)
     throw new UsageError(`no ${SUFFIX} files under ${roots.join(', ')}`, 'thresher test [PATH...]');
   // Loaded on use, not when `thresher` starts: the fixture kit brings its YAML reader and schema validator.
-  const { FixtureError, loadFixture, runFixture } = await import('@thresher/engine/testing');
+  const { FixtureError, loadFixture, runFixture } = await import('@thresher/testing');
   const { runSaveKillFixture, runSigkillFixture, seededRandom } = await import('../fixture-sigkill.js');
   const seed = args.seed ?? Math.floor(seededRandom(io.clock.now())() * 2 ** 31);
   const results: (FixtureReport | Failed)[] = [];

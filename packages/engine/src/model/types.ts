@@ -59,7 +59,8 @@ export interface JobExpressions {
   retriesExpression?: Expression;
 }
 
-interface NodeBase {
+/** What every node of a compiled process has. */
+export interface NodeBase {
   id: string;
   name: string | null;
   /** The container (process id or sub-process id) the node sits in. */

@@ -19,8 +19,9 @@ export function ownerAlive(owner: string): void {
 }
 
 /**
- * The engine named `owner` is gone from this process: closed, or abandoned as a crashed process would be
- * (the test harness and `KillSwitch` say so when they simulate a kill). Its leases may be taken over at once.
+ * The engine named `owner` (`engine.owner`) is gone from this process: closed, or abandoned as a killed process
+ * would be (`simulateCrash` and `KillSwitch` of `@thresher/testing` say so). Another engine of this process may
+ * then take its leases over at once instead of waiting them out: never say it of an engine still running.
  */
 export function ownerGone(owner: string): void {
   alive.delete(owner);

@@ -34,7 +34,14 @@ const DEFAULTS = { concurrency: 16, pollMs: 1000 } as const;
  * memory whose BPMN timer is due — and runs them, at most `concurrency` at once. Parked instances leave
  * memory (the engine dehydrates), so any worker on the store takes their next event.
  */
-export class Worker {
+export interface Worker {
+  /** What this worker did so far. */
+  readonly counts: WorkerCounts;
+  /** Stop looking for work; resolves once the current look is over. The engine's `close()` finishes the rest. */
+  stop(): Promise<void>;
+}
+
+class EngineWorker implements Worker {
   private readonly concurrency: number;
   private readonly pollMs: number;
   private handle: unknown;
@@ -57,12 +64,10 @@ export class Worker {
     this.schedule(0);
   }
 
-  /** What this worker did so far. */
   get counts(): WorkerCounts {
     return { ...this.own, ...this.host.counts(), atWork: this.host.active() };
   }
 
-  /** Stop looking for work; resolves once the current look is over. The engine's `close()` finishes the rest. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.handle !== undefined) this.host.clock.clearTimeout(this.handle);
@@ -120,7 +125,7 @@ export function startEngineWorker(parts: EngineParts, options: WorkerOptions): W
   const { instances, leases, repository, clock, emitter } = parts;
   parts.flags.dehydrate = true;
   for (const runtime of [...instances.values()]) runtime.retireIfParked();
-  return new Worker(
+  return new EngineWorker(
     {
       clock,
       active: () => instances.size,

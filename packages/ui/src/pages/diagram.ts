@@ -1,4 +1,4 @@
-import type { ProcessModel } from '@thresher/engine';
+import type { ProcessModel } from '@thresher/engine/model';
 import { type Html, html } from '../html.js';
 import type { Diagram } from '../models.js';
 

@@ -1,5 +1,4 @@
-import type { InstanceSummary } from '@thresher/checkpoint';
-import type { InstanceView } from '@thresher/engine';
+import type { InstanceSummary, InstanceView } from '@thresher/engine';
 import { type Html, html } from '../html.js';
 import { instanceHref, type PageContext, status, time, valueText } from './layout.js';
 

@@ -1,5 +1,5 @@
-import type { Deployment } from '@thresher/checkpoint';
-import type { Engine, InstanceView, ProcessModel, UserTaskView } from '@thresher/engine';
+import type { Deployment, Engine, InstanceView, UserTaskView } from '@thresher/engine';
+import type { ProcessModel } from '@thresher/engine/model';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import type { Models } from '../models.js';
@@ -24,7 +24,7 @@ export async function instancePage(
 ): Promise<Html> {
   const view = await engine.instance(id);
   if (!view) throw new UiError(UiErrorCode.NotFound, `no instance ${id} in this store`);
-  const deployment = await engine.repository.getDeployment(view.digest);
+  const deployment = await engine.deployment(view.digest);
   const model = deployment ? await models.model(deployment).catch(() => undefined) : undefined;
   const diagram = deployment
     ? await models.diagram(deployment)

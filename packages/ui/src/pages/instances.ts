@@ -1,5 +1,4 @@
-import type { InstanceQuery, InstanceSummary } from '@thresher/checkpoint';
-import type { Engine } from '@thresher/engine';
+import type { Engine, InstanceQuery, InstanceSummary } from '@thresher/engine';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import { instanceHref, layout, type PageContext, status } from './layout.js';

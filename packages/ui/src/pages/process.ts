@@ -15,7 +15,7 @@ export async function processPage(
   version: number,
   limit: number,
 ): Promise<Html> {
-  const versions = await engine.repository.deployments(definitionId);
+  const versions = await engine.deployments(definitionId);
   const deployment = versions.find((d) => d.version === version);
   if (!deployment) throw new UiError(UiErrorCode.NotFound, `no deployment of ${definitionId} at version ${version}`);
   const [model, diagram, counts] = await Promise.all([
