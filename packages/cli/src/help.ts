@@ -68,7 +68,8 @@ export function commandHelp(spec: CommandSpec): string {
 /** The version of the package the CLI runs from (`src/` in tests, `dist/` when built: both one level down). */
 export function version(): string {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version?: string;
+    version?: unknown;
   };
-  return manifest.version ?? '0.0.0';
+  if (typeof manifest.version !== 'string') throw new Error("@thresher/cli's package.json names no version");
+  return manifest.version;
 }

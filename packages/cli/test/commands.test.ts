@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/index.js';
@@ -649,10 +649,14 @@ describe('help and version', () => {
     expect((await ws.thresher(['run', '--help'])).stdout).toBe(help.stdout);
   });
 
-  it('should print the package version', async () => {
+  it('should print the version of the release it belongs to', async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const version = await ws.thresher(['--version']);
     expect(version.code).toBe(ExitCode.Ok);
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(version.stdout).toBe(`${manifest.version}\n`);
+    expect(manifest.version).toMatch(/^0\.\d+\.\d+$/);
   });
 });
 

@@ -10,16 +10,7 @@ import { describe, expect, it } from 'vitest';
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Lowest first. A file at the root of `src/` other than these is the engine's public face. */
-const LAYERS = [
-  'common',
-  'timers',
-  'model',
-  'touchpoints',
-  'machines',
-  'core',
-  'runtime',
-  '(root)',
-] as const;
+const LAYERS = ['common', 'timers', 'model', 'touchpoints', 'machines', 'core', 'runtime', '(root)'] as const;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
