@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_SCHEMA, createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import { createEngineParts } from '../packages/engine/src/runtime/engine-parts.js';
+import { createEngineParts } from '../packages/engine/src/runtime/parts/engine-parts.js';
 
 const root = new URL('../', import.meta.url);
 const architecture = readFileSync(new URL('docs/architecture.md', root), 'utf8');
@@ -26,12 +26,15 @@ describe('docs/architecture.md', () => {
     for (const seam of Object.keys(parts.loopHost)) expect(architecture).toContain(`\`${seam}\``);
   });
 
-  it.each(['core', 'runtime'])('should name every module of the engine’s %s/', (layer) => {
+  it.each(['core', 'runtime'])('should name every module of the engine’s %s/ and every floor of it', (layer) => {
     const folder = fileURLToPath(new URL(`packages/engine/src/${layer}/`, root));
-    const modules = readdirSync(folder).filter((file) => file.endsWith('.ts'));
+    const entries = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+    const modules = entries.filter((path) => path.endsWith('.ts')).map((path) => path.split('/').pop()!);
+    const floors = entries.filter((path) => !path.includes('.') && !path.includes('/'));
     expect(
-      modules.filter((file) => !architecture.includes(`\`${file}\``) && !architecture.includes(`${layer}/${file}`)),
+      modules.filter((file) => !architecture.includes(`\`${file}\``) && !architecture.includes(`/${file}`)),
     ).toEqual([]);
+    expect(floors.filter((floor) => !architecture.includes(`\`${layer}/${floor}/\``))).toEqual([]);
   });
 });
 

@@ -40,7 +40,7 @@ export interface StepLog {
   /**
    * The events the step announced, in order (what `engine.on` publishes): without the instance id and time the
    * entry holds, a track event as its relative id alone, a touchpoint event without what the process's
-   * touchpoint plan gives back (engine `runtime/step-events.ts`).
+   * touchpoint plan gives back (engine `runtime/document/step-events.ts`).
    */
   events?: (StepEvent | string)[];
   /** sha256 over the canonical encoding of every other field. */

@@ -6,8 +6,8 @@
  */
 import type { Repository, Variables } from '@thresher/checkpoint';
 import type { Clock } from './common/clock.js';
-import type { RetentionOptions } from './runtime/retention.js';
-import type { Handlers } from './runtime/types.js';
+import type { Handlers } from './runtime/base/types.js';
+import type { RetentionOptions } from './runtime/document/retention.js';
 
 export interface EngineOptions {
   repository: Repository;

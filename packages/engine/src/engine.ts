@@ -17,33 +17,11 @@ import {
 } from './common/errors.js';
 import type { EngineEvent, EngineEventType } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
-import type { InstanceEvent } from './core/instance-event.js';
-import { aheadRecord, live } from './core/touchpoints.js';
+import type { InstanceEvent } from './core/step/instance-event.js';
+import { aheadRecord, live } from './core/step/touchpoints.js';
 import { compileShared } from './model/shared-models.js';
-import { openStored } from './runtime/capture.js';
-import {
-  type ConditionalStart,
-  type EvaluateConditionalsOptions,
-  evaluateConditionals,
-} from './runtime/conditional-starts.js';
-import { isStaleDeployments, type StartChoice } from './runtime/definitions.js';
-import { broadcastSignal, correlateMessage } from './runtime/deliveries.js';
-import { deployDmn, readDmn } from './runtime/deploy-dmn.js';
-import { manifestOf } from './runtime/deployed-together.js';
-import { closedError, createEngineParts, type EngineParts } from './runtime/engine-parts.js';
-import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/event-log.js';
-import type { EventReader } from './runtime/event-readers.js';
-import { openEventReader } from './runtime/event-readers.js';
-import { leaveLoggedPast, readPast } from './runtime/instance-log.js';
-import { ownerGone } from './runtime/owners.js';
-import { liveTouchpoints, userTaskQuestion } from './runtime/questions.js';
-import { recoverInstances } from './runtime/recovery.js';
-import { expireEnded } from './runtime/retention.js';
-import { latestGoodSeq, rollback } from './runtime/rollback.js';
-import { withChildWaits } from './runtime/settle.js';
-import { startInstance } from './runtime/starts.js';
-import { isTraceparent } from './runtime/telemetry.js';
-import { scheduleTimerStarts } from './runtime/timer-starts.js';
+import { ownerGone } from './runtime/base/owners.js';
+import { isTraceparent } from './runtime/base/telemetry.js';
 import type {
   CorrelateOptions,
   CorrelateResult,
@@ -58,9 +36,31 @@ import type {
   UserTaskChanges,
   UserTaskView,
   WorkerOptions,
-} from './runtime/types.js';
-import { instanceView, parseExternalId, userTaskView } from './runtime/views.js';
-import { startEngineWorker, type Worker } from './runtime/worker.js';
+} from './runtime/base/types.js';
+import { isStaleDeployments, type StartChoice } from './runtime/deployments/definitions.js';
+import { manifestOf } from './runtime/deployments/deployed-together.js';
+import { openStored } from './runtime/document/capture.js';
+import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/document/event-log.js';
+import type { EventReader } from './runtime/document/event-readers.js';
+import { openEventReader } from './runtime/document/event-readers.js';
+import { leaveLoggedPast, readPast } from './runtime/document/instance-log.js';
+import { expireEnded } from './runtime/document/retention.js';
+import { latestGoodSeq, rollback } from './runtime/document/rollback.js';
+import { liveTouchpoints, userTaskQuestion } from './runtime/loop/questions.js';
+import { withChildWaits } from './runtime/loop/settle.js';
+import { instanceView, parseExternalId, userTaskView } from './runtime/loop/views.js';
+import {
+  type ConditionalStart,
+  type EvaluateConditionalsOptions,
+  evaluateConditionals,
+} from './runtime/parts/conditional-starts.js';
+import { broadcastSignal, correlateMessage } from './runtime/parts/deliveries.js';
+import { deployDmn, readDmn } from './runtime/parts/deploy-dmn.js';
+import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
+import { recoverInstances } from './runtime/parts/recovery.js';
+import { startInstance } from './runtime/parts/starts.js';
+import { scheduleTimerStarts } from './runtime/parts/timer-starts.js';
+import { startEngineWorker, type Worker } from './runtime/parts/worker.js';
 import { processPlan } from './touchpoints/plan.js';
 import type { OperatorQuestion } from './touchpoints/types.js';
 

@@ -55,19 +55,12 @@ export type {
   TouchpointVia,
 } from './common/touchpoint-types.js';
 export type { UserTaskDenial, UserTaskFieldsView } from './common/user-task-types.js';
-export { type DecisionEvaluation, decide } from './core/decisions.js';
+export { type DecisionEvaluation, decide } from './core/jobs/decisions.js';
 export { Engine, type EngineListener } from './engine.js';
 export type { ModelWarning } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
-export { systemClock } from './runtime/clock.js';
-export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/conditional-starts.js';
-export { deploymentKind } from './runtime/definitions.js';
-export { isDmn, readDmn } from './runtime/deploy-dmn.js';
-export type { EventsQuery, LoggedEvent } from './runtime/event-log.js';
-export type { EventReader } from './runtime/event-readers.js';
-export { type CheckpointContents, inspectCheckpoint } from './runtime/inspect.js';
-export { ownerGone } from './runtime/owners.js';
-export type { RetentionOptions } from './runtime/retention.js';
+export { systemClock } from './runtime/base/clock.js';
+export { ownerGone } from './runtime/base/owners.js';
 export type {
   AdHocView,
   CallView,
@@ -94,8 +87,15 @@ export type {
   UserTaskView,
   WorkerCounts,
   WorkerOptions,
-} from './runtime/types.js';
-export type { Worker } from './runtime/worker.js';
+} from './runtime/base/types.js';
+export { deploymentKind } from './runtime/deployments/definitions.js';
+export type { EventsQuery, LoggedEvent } from './runtime/document/event-log.js';
+export type { EventReader } from './runtime/document/event-readers.js';
+export { type CheckpointContents, inspectCheckpoint } from './runtime/document/inspect.js';
+export type { RetentionOptions } from './runtime/document/retention.js';
+export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/parts/conditional-starts.js';
+export { isDmn, readDmn } from './runtime/parts/deploy-dmn.js';
+export type { Worker } from './runtime/parts/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';
 export { timerStartInstanceId, timerStartInstancePrefix } from './timers/occurrences.js';
 export { type UserTaskChoices, userTaskChoices } from './touchpoints/choices.js';

@@ -6,7 +6,7 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { openStored } from '../src/runtime/capture.js';
+import { openStored } from '../src/runtime/document/capture.js';
 import { bpmn, chain } from './fixtures/bpmn/xml.js';
 
 /** start → a → b → undo (compensate everything) → end; `a` and `b` are compensated by user tasks. */

@@ -11,7 +11,7 @@ import { BpmnError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import type { Job } from '../src/index.js';
 import { compile } from '../src/model/index.js';
-import { openState } from '../src/runtime/capture.js';
+import { openState } from '../src/runtime/document/capture.js';
 import { bpmn, chain, definitions, ext, process } from './fixtures/bpmn/xml.js';
 import { drained } from './fixtures/runtime.js';
 

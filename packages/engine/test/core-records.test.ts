@@ -1,9 +1,9 @@
 import type { TimerRecord } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import { effectsBetween, NOTHING_OWED, type Obligations, obligationsOf } from '../src/core/effects.js';
-import { scopePath } from '../src/core/records.js';
-import { InstanceState } from '../src/core/state.js';
-import { packBody, unpackBody } from '../src/runtime/capture.js';
+import { effectsBetween, NOTHING_OWED, type Obligations, obligationsOf } from '../src/core/step/effects.js';
+import { scopePath } from '../src/core/step/records.js';
+import { InstanceState } from '../src/core/step/state.js';
+import { packBody, unpackBody } from '../src/runtime/document/capture.js';
 import { bareBody } from './fixtures/bodies.js';
 
 describe('scopePath', () => {

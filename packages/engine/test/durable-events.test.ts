@@ -6,7 +6,7 @@ import type { EngineEvent, Handlers } from '../src/index.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 // Every run starts the same instance id, so the ids derived from it (jobs' step identities) match across runs.
-vi.mock('../src/runtime/instance-ids.js', () => ({ newInstanceId: () => '0193a000-0000-7000-8000-000000000001' }));
+vi.mock('../src/runtime/base/instance-ids.js', () => ({ newInstanceId: () => '0193a000-0000-7000-8000-000000000001' }));
 
 /** start → `a` → split → (`b` ∥ user task `u`) → join → a sub-process around `c` → end. */
 const model = bpmn(`<bpmn:startEvent id="start" />

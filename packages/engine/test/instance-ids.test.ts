@@ -1,7 +1,7 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { newInstanceId } from '../src/runtime/instance-ids.js';
+import { newInstanceId } from '../src/runtime/base/instance-ids.js';
 import { bpmn, chain } from './fixtures/bpmn/xml.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -12,11 +12,11 @@ import {
 import { executeFixture, type Fixture, KillSwitch } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { RestoreError } from '../src/common/errors.js';
-import { InstanceState } from '../src/core/state.js';
+import { InstanceState } from '../src/core/step/state.js';
 import { Engine } from '../src/engine.js';
 import type { Handler, Handlers } from '../src/index.js';
 import { compile } from '../src/model/index.js';
-import { checkJournal, unpackBody } from '../src/runtime/capture.js';
+import { checkJournal, unpackBody } from '../src/runtime/document/capture.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { tamperedReads, wrap } from './fixtures/repository.js';
 

@@ -12,6 +12,15 @@ const src = fileURLToPath(new URL('../src/', import.meta.url));
 /** Lowest first. A file at the root of `src/` other than these is the engine's public face. */
 const LAYERS = ['common', 'timers', 'model', 'touchpoints', 'machines', 'core', 'runtime', '(root)'] as const;
 
+/**
+ * The floors inside a layer, lowest first: a file imports only from its own floor or a lower one of its layer.
+ * A file at the layer's root (`(root)`) is its top floor: what routes to the floors below.
+ */
+const FLOORS: Record<string, readonly string[]> = {
+  core: ['step', 'jobs', 'user-tasks', 'scoping', 'events', 'composites', '(root)'],
+  runtime: ['base', 'document', 'leases', 'deployments', 'loop', 'parts', '(root)'],
+};
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -37,6 +46,17 @@ function layerOf(file: string): number {
   return index;
 }
 
+/** A file's floor in its layer, or -1 in a layer without floors. */
+function floorOf(file: string): number {
+  const [layer, ...rest] = relative(src, file).split('/');
+  const floors = FLOORS[layer!];
+  if (!floors) return -1;
+  const floor = rest.length > 1 ? rest[0]! : '(root)';
+  const index = floors.indexOf(floor);
+  if (index < 0) throw new Error(`${relative(src, file)} is on no floor of ${layer}/: add its folder to FLOORS`);
+  return index;
+}
+
 const files = sources(src);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const name = (file: string) => relative(src, file);
@@ -55,6 +75,19 @@ describe('engine layers', () => {
         .filter((target) => graph.has(target) && layerOf(target) > layerOf(file))
         .map((target) => `${name(file)} → ${name(target)}`),
     );
+    expect(upward).toEqual([]);
+  });
+
+  it.each(Object.keys(FLOORS))('should import within %s/ only from its own floor or a lower one', (layer) => {
+    const inLayer = (file: string) => relative(src, file).startsWith(`${layer}/`);
+    const upward = [...graph].flatMap(([file, imports]) =>
+      inLayer(file)
+        ? imports
+            .filter((target) => graph.has(target) && inLayer(target) && floorOf(target) > floorOf(file))
+            .map((target) => `${name(file)} → ${name(target)}`)
+        : [],
+    );
+    expect(files.filter(inLayer).map(floorOf)).not.toContain(-1);
     expect(upward).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InstanceHeldError } from '../src/common/errors.js';
 import { Engine } from '../src/engine.js';
 import type { Handlers, Job } from '../src/index.js';
-import { Leases } from '../src/runtime/leases.js';
+import { Leases } from '../src/runtime/leases/leases.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 /** start → approve (user task) → end. */

@@ -5,9 +5,9 @@
 import { decodeJournalEntry, openCheckpoint, type Repository } from '@thresher/checkpoint';
 import { executeFixture, type Fixture } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
-import { InstanceState } from '../src/core/state.js';
+import { InstanceState } from '../src/core/step/state.js';
 import { compile } from '../src/model/index.js';
-import { checkJournal, unpackBody } from '../src/runtime/capture.js';
+import { checkJournal, unpackBody } from '../src/runtime/document/capture.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 import { listeners } from './fixtures/listeners.js';
 

@@ -15,11 +15,11 @@ import {
   sealCheckpoint,
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import { initialBodyData } from '../src/core/loops.js';
-import { InstanceState } from '../src/core/state.js';
+import { initialBodyData } from '../src/core/composites/loops.js';
+import { InstanceState } from '../src/core/step/state.js';
 import { Engine } from '../src/engine.js';
 import type { Job } from '../src/index.js';
-import { openState, packBody, unpackBody } from '../src/runtime/capture.js';
+import { openState, packBody, unpackBody } from '../src/runtime/document/capture.js';
 import { bareBody } from './fixtures/bodies.js';
 import { bpmn, chain, ext, flow } from './fixtures/bpmn/xml.js';
 

@@ -14,11 +14,11 @@ import {
 } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../src/common/errors.js';
-import { InstanceState } from '../src/core/state.js';
+import { InstanceState } from '../src/core/step/state.js';
 import { Engine } from '../src/engine.js';
 import { compile, knownJobs } from '../src/model/index.js';
 import { unsupportedIssues } from '../src/model/support.js';
-import { unpackBody } from '../src/runtime/capture.js';
+import { unpackBody } from '../src/runtime/document/capture.js';
 import { around, chain, definitions, ext, flow, message, process, withRoots } from './fixtures/bpmn/xml.js';
 import { listeners } from './fixtures/listeners.js';
 

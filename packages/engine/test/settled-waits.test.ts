@@ -10,7 +10,7 @@ import { simulateCrash, VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
 import type { Handlers, Job, SettledState } from '../src/index.js';
-import { systemClock } from '../src/runtime/clock.js';
+import { systemClock } from '../src/runtime/base/clock.js';
 import { around, bpmn, chain, ext, timer } from './fixtures/bpmn/xml.js';
 
 /** start → timer `wait` (PT1H) → user task `next` → end. */

@@ -1,6 +1,6 @@
 import type { StepEvent } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
-import { compactEvent, publishedEvent, typeOf } from '../src/runtime/step-events.js';
+import { compactEvent, publishedEvent, typeOf } from '../src/runtime/document/step-events.js';
 
 const instanceId = '0193a000-0000-7000-8000-000000000001';
 

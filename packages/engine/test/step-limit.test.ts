@@ -7,7 +7,7 @@ import { createMemoryRepository } from '@thresher/checkpoint';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
 import type { EngineEvent } from '../src/index.js';
-import { openStored } from '../src/runtime/capture.js';
+import { openStored } from '../src/runtime/document/capture.js';
 import { bpmn, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 
 /** `count` adds one to `i` and loops back while `i` is under `until` (`=true`: for ever). */

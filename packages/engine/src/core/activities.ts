@@ -1,13 +1,13 @@
 import type { JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { ListenerEventName } from '../common/events.js';
 import type { ScriptTaskNode } from '../model/types.js';
-import { announce, type StepContext } from './context.js';
-import { jobEventId } from './event-ids.js';
-import { evaluateOrIncident, NO_VALUE, raiseIncident } from './incidents.js';
-import { listened } from './listeners.js';
-import { throwError } from './throws.js';
-import { move } from './tracks.js';
-import { taskListened } from './user-task-transitions.js';
+import { throwError } from './composites/throws.js';
+import { evaluateOrIncident, NO_VALUE, raiseIncident } from './jobs/incidents.js';
+import { listened } from './jobs/listeners.js';
+import { announce, type StepContext } from './step/context.js';
+import { jobEventId } from './step/event-ids.js';
+import { move } from './step/tracks.js';
+import { taskListened } from './user-tasks/user-task-transitions.js';
 
 /**
  * Activities that do work: jobs (service and send tasks, message throws, execution and task listeners — a

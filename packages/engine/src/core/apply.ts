@@ -1,27 +1,27 @@
 import { jobCompleted, jobFailed } from './activities.js';
-import { activateElements } from './ad-hoc.js';
-import { callEnded, callFailed } from './calls.js';
-import { fireConditions } from './conditions.js';
-import { announce, type CoreContext, createStepContext, type StepContext } from './context.js';
-import { type Effect, effectsBetween, type Obligations, obligationsOf } from './effects.js';
+import { activateElements } from './composites/ad-hoc.js';
+import { callEnded, callFailed } from './composites/calls.js';
+import { endTerminations } from './composites/held.js';
+import { closeDrainedScopes } from './composites/scopes.js';
+import { terminate } from './composites/throws.js';
 import { enter } from './enter.js';
-import { eventId } from './event-ids.js';
-import { beginScope } from './event-subprocesses.js';
+import { fireConditions } from './events/conditions.js';
+import { beginScope } from './events/event-subprocesses.js';
+import { correlateMessage, receiveSignal } from './events/messages.js';
+import { fireTimer } from './events/timers.js';
 import { fireInclusiveJoins } from './gateways.js';
-import { endTerminations } from './held.js';
-import { raiseIncident, retryIncident } from './incidents.js';
-import type { InstanceEvent } from './instance-event.js';
+import { raiseIncident, retryIncident } from './jobs/incidents.js';
 import { leave } from './leave.js';
-import { correlateMessage, receiveSignal } from './messages.js';
-import { delivered } from './outbox.js';
-import { startScopeListeners } from './scope-listeners.js';
-import { closeDrainedScopes } from './scopes.js';
-import type { InstanceState } from './state.js';
-import { terminate } from './throws.js';
-import { fireTimer } from './timers.js';
-import { observeTouchpoints, planTouchpoints } from './touchpoints.js';
-import { retryTransition } from './user-task-transitions.js';
-import { assignUserTask, completeUserTask, updateUserTask } from './user-tasks.js';
+import { startScopeListeners } from './scoping/scope-listeners.js';
+import { announce, type CoreContext, createStepContext, type StepContext } from './step/context.js';
+import { type Effect, effectsBetween, type Obligations, obligationsOf } from './step/effects.js';
+import { eventId } from './step/event-ids.js';
+import type { InstanceEvent } from './step/instance-event.js';
+import { delivered } from './step/outbox.js';
+import type { InstanceState } from './step/state.js';
+import { observeTouchpoints, planTouchpoints } from './step/touchpoints.js';
+import { retryTransition } from './user-tasks/user-task-transitions.js';
+import { assignUserTask, completeUserTask, updateUserTask } from './user-tasks/user-tasks.js';
 
 /**
  * The engine's core: apply events to one instance, each running every track it frees until each waits or

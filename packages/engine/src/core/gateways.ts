@@ -2,9 +2,9 @@ import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../common/errors.js';
 import { evaluateCondition } from '../common/feel.js';
 import { type Flow, type GatewayNode, listenersOf, type Node, type ProcessDef } from '../model/types.js';
-import { nodeOf, type StepContext } from './context.js';
-import type { InstanceState } from './state.js';
-import { move } from './tracks.js';
+import { nodeOf, type StepContext } from './step/context.js';
+import type { InstanceState } from './step/state.js';
+import { move } from './step/tracks.js';
 
 /**
  * Gateways: which outgoing flows a track takes when it leaves an element (exclusive, inclusive, parallel,

@@ -1,18 +1,18 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
 import type { Node } from '../model/types.js';
-import { isActivationStandIn, leaveStandIn } from './ad-hoc.js';
-import { nodeOf, type StepContext } from './context.js';
+import { isActivationStandIn, leaveStandIn } from './composites/ad-hoc.js';
+import { collectBody, isBodyTrack } from './composites/loops.js';
+import { enterTerminateEnd } from './composites/throws.js';
 import { chooseFlows, FlowError } from './gateways.js';
-import { mapOrIncident, raiseIncident } from './incidents.js';
-import { recordCompensable } from './ledgers.js';
-import { endsListening, isScopeTrack, runListeners } from './listeners.js';
-import { collectBody, isBodyTrack } from './loops.js';
-import { leaveScopeTrack } from './scope-listeners.js';
-import { ownedBy } from './state.js';
-import { enterTerminateEnd } from './throws.js';
-import { touchpointsDecided } from './touchpoints.js';
-import { move, place, record, spawn } from './tracks.js';
+import { mapOrIncident, raiseIncident } from './jobs/incidents.js';
+import { endsListening, isScopeTrack, runListeners } from './jobs/listeners.js';
+import { recordCompensable } from './scoping/ledgers.js';
+import { leaveScopeTrack } from './scoping/scope-listeners.js';
+import { nodeOf, type StepContext } from './step/context.js';
+import { ownedBy } from './step/state.js';
+import { touchpointsDecided } from './step/touchpoints.js';
+import { move, place, record, spawn } from './step/tracks.js';
 
 /**
  * A track leaves its element: what the element produced is applied (through its output mappings), its

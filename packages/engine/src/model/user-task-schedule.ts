@@ -1,7 +1,7 @@
 /**
  * A user task's due and follow-up dates (`zeebe:taskSchedule`) and priority (`zeebe:priorityDefinition`), as
  * Zeebe reads them: a static value is checked at deploy (a date-time with its offset; an integer 0–100), an
- * `=` expression when the task is created (`core/user-task-fields.ts`).
+ * `=` expression when the task is created (`core/user-tasks/user-task-fields.ts`).
  *
  * @module
  */

@@ -1,0 +1,85 @@
+import { type Deployment, encodeValue, type Variables } from '@thresher/checkpoint';
+import type { Clock } from '../../common/clock.js';
+import { InstanceHeldError } from '../../common/errors.js';
+import { newInstanceBody } from '../../core/step/records.js';
+import { InstanceState } from '../../core/step/state.js';
+import type { ProcessDef } from '../../model/types.js';
+import type { TimerSchedule } from '../../timers/schedule.js';
+import { newInstanceId } from '../base/instance-ids.js';
+import { InstanceRuntime } from '../loop/instance-runtime.js';
+import type { LoopHost } from '../loop/loop-host.js';
+import type { ParentLink } from './call-links.js';
+import type { Instances } from './instances.js';
+
+/** What starting an instance needs from the engine. */
+export interface StartHost {
+  readonly clock: Clock;
+  readonly loopHost: LoopHost<InstanceRuntime>;
+  readonly instances: Instances;
+}
+
+/** How an instance comes to be, beside its deployment, process, start node and variables. */
+export interface StartHow {
+  businessKey?: string;
+  /** Its id when it is chosen for it (a timer start's occurrence, a called child); a new UUIDv7 otherwise. */
+  id?: string;
+  /** A timer start event's occurrence: the schedule its start waits for. */
+  timer?: TimerSchedule;
+  /** A called child's link to its parent. */
+  link?: ParentLink;
+  /** How many deployments `deployment` was chosen among, for the store to check at the first put. */
+  deploymentsSeen?: number;
+  /** The W3C `traceparent` the instance's spans join (the caller's, or a calling parent's). */
+  traceContext?: string;
+}
+
+/**
+ * Create an instance and run it from `startNode` (a none start, or the event start an event triggered): its
+ * first step is its first put, which claims its lease. Returns its id.
+ */
+export async function startInstance(
+  host: StartHost,
+  deployment: Deployment,
+  process: ProcessDef,
+  startNode: string,
+  variables: Variables,
+  how: StartHow = {},
+): Promise<string> {
+  encodeValue(variables, '$variables'); // refuse what cannot be stored before anything exists (the walk alone)
+  const id = how.id ?? newInstanceId();
+  const { link } = how;
+  const body = newInstanceBody({
+    id,
+    processId: process.id,
+    definition: { id: deployment.definitionId, version: deployment.version, digest: deployment.digest },
+    status: 'running',
+    businessKey: how.businessKey ?? null,
+    parentId: link?.parentId ?? null,
+    callNodeId: link?.callNodeId ?? null,
+    ...(link ? { callerTrack: link.callerTrack } : {}),
+    startedAt: host.clock.now(),
+    endedAt: null,
+    nextId: 0,
+    receivedIds: [],
+  });
+  const traceContext = host.loopHost.telemetry.open(body.instance, how.traceContext);
+  if (traceContext !== undefined) body.instance.traceContext = traceContext;
+  const state = new InstanceState(body);
+  const runtime = new InstanceRuntime(host.loopHost, process, state, null, how.deploymentsSeen);
+  host.instances.add(runtime);
+  try {
+    await runtime.submit({
+      type: 'instance.start',
+      variables: { ...variables },
+      startNode,
+      ...(how.timer ? { timer: how.timer } : {}),
+    });
+  } catch (error) {
+    host.instances.drop(id);
+    host.loopHost.telemetry.left(id);
+    // Stored, then claimed by another engine before this one could: it runs there, it was started.
+    if (error instanceof InstanceHeldError && error.instanceId === id) return id;
+    throw error;
+  }
+  return id;
+}
