@@ -42,6 +42,8 @@ interface Walk {
   readonly sorted: boolean;
   /** Some object has an array-index key ("0", "17"), which JavaScript enumerates before any other. */
   indexKeys: boolean;
+  /** Only refusing what cannot be stored: nothing is built (`checkEncodable`). */
+  readonly check: boolean;
 }
 
 /** Why a value cannot be stored; `key` names an offending own property of the value itself. */
@@ -63,6 +65,15 @@ export function encodeValue(value: unknown, path = '$'): Encoded {
 }
 
 /**
+ * Refuse what {@link encodeValue} would refuse (`UnencodableValueError`, naming the path rooted at `path`)
+ * without building the encoded copy: for a caller's values checked before anything is changed, which the
+ * checkpoint then encodes once.
+ */
+export function checkEncodable(value: unknown, path = '$'): void {
+  encodeWalk(value, path, false, true);
+}
+
+/**
  * Encode as {@link encodeValue} does, each object's keys inserted in sorted (UTF-16 code unit) order, so
  * that `JSON.stringify` writes canonical text — unless `indexKeys`: an object has an array-index key, which
  * JavaScript enumerates first whatever the insertion order.
@@ -71,8 +82,13 @@ export function encodeSorted(value: unknown, path = '$'): { encoded: Encoded; in
   return encodeWalk(value, path, true);
 }
 
-function encodeWalk(value: unknown, path: string, sorted: boolean): { encoded: Encoded; indexKeys: boolean } {
-  const walk: Walk = { frames: [], sorted, indexKeys: false };
+function encodeWalk(
+  value: unknown,
+  path: string,
+  sorted: boolean,
+  check = false,
+): { encoded: Encoded; indexKeys: boolean } {
+  const walk: Walk = { frames: [], sorted, indexKeys: false, check };
   const { frames } = walk;
   try {
     const root = encodeOne(value, walk);
@@ -87,10 +103,12 @@ function encodeWalk(value: unknown, path: string, sorted: boolean): { encoded: E
       const keys = frame.keys;
       if (keys === undefined) {
         const source = frame.source as unknown[];
-        (frame.out as Encoded[]).push(index in source ? encodeOne(source[index], walk) : HOLE);
+        const item = index in source ? encodeOne(source[index], walk) : HOLE;
+        if (!check) (frame.out as Encoded[]).push(item);
       } else {
         const key = keys[index]!;
         const item = encodeOne((frame.source as Record<string, unknown>)[key], walk);
+        if (check) continue;
         if (key === PROTO_KEY) defineData(frame.out, key, item);
         else (frame.out as EncodedObject)[key] = item;
       }
@@ -152,10 +170,12 @@ function encodeOne(value: unknown, walk: Walk): Encoded {
     return out;
   }
   if (proto === DatePrototype) {
+    if (walk.check) return null;
     const date = object as Date;
     return { [TAG]: 'date', v: Number.isNaN(date.getTime()) ? 'invalid' : date.toISOString() };
   }
   if (proto === Uint8ArrayPrototype || proto === BufferPrototype) {
+    if (walk.check) return null;
     const bytes = object as Uint8Array;
     return {
       [TAG]: proto === BufferPrototype ? 'buf' : 'bin',

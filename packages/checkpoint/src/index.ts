@@ -13,6 +13,7 @@ export { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalB
 export { digestValue, domainDigest, sha256 } from './digest.js';
 export type { StoredAt, UnsealedCheckpoint } from './document.js';
 export { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from './document.js';
+export { checkEncodable } from './encode-value.js';
 export {
   CheckpointError,
   CheckpointErrorCode,

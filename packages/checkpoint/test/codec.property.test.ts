@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import stringify from 'fast-json-stable-stringify';
 import { describe, expect, it } from 'vitest';
 import { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from '../src/codec.js';
+import { checkEncodable } from '../src/encode-value.js';
 import { UnencodableValueError } from '../src/errors.js';
 import { plainCanonicalText } from '../src/plain-text.js';
 
@@ -278,6 +279,30 @@ describe('value codec properties', () => {
         expect(path).toBe(`$${segment}[1]`);
         if (!IDENTIFIER.test(key)) expect(JSON.parse(path.slice(2, -4))).toBe(key);
       }),
+      RUNS,
+    );
+  });
+
+  it('should refuse in checkEncodable exactly what encodeValue refuses, at the same path', () => {
+    const refusal = (run: () => unknown): string | undefined => {
+      try {
+        run();
+        return undefined;
+      } catch (error) {
+        return error instanceof UnencodableValueError ? `${error.path}: ${error.message}` : String(error);
+      }
+    };
+    fc.assert(
+      fc.property(
+        keyArb,
+        valueArb,
+        fc.constantFrom(undefined, () => 0, Symbol('s')),
+        (key, value, bad) => {
+          const holder = {};
+          define(holder, key, bad === undefined ? value : [value, bad]);
+          expect(refusal(() => checkEncodable(holder, '$v'))).toBe(refusal(() => encodeValue(holder, '$v')));
+        },
+      ),
       RUNS,
     );
   });

@@ -1,6 +1,6 @@
 import {
+  checkEncodable,
   type Deployment,
-  encodeValue,
   type InstanceQuery,
   type InstanceSummary,
   type Repository,
@@ -385,7 +385,7 @@ export class Engine {
    * a denial leaves it open (`userTask.denied`). `action` is what they are told asked (`complete`).
    */
   async completeUserTask(taskId: string, variables: Variables = {}, options: { action?: string } = {}): Promise<void> {
-    encodeValue(variables, '$variables');
+    checkEncodable(variables, '$variables');
     const event = { variables: { ...variables }, ...(options.action ? { action: options.action } : {}) };
     await this.taskCommand(taskId, (localId) => ({ type: 'userTask.completed', taskId: localId, ...event }));
   }
@@ -420,7 +420,7 @@ export class Engine {
    * fit its field is refused (`InvalidArgumentError`), changing nothing.
    */
   async updateUserTask(taskId: string, changes: UserTaskChanges, options: { action?: string } = {}): Promise<void> {
-    encodeValue(changes, '$changes');
+    checkEncodable(changes, '$changes');
     const action = options.action ?? 'update';
     await this.taskCommand(taskId, (localId) => ({
       type: 'userTask.update',
@@ -445,7 +445,7 @@ export class Engine {
         ? { elementId: element, variables: {} }
         : { elementId: element.elementId, variables: { ...element.variables } },
     );
-    encodeValue(given, '$elements');
+    checkEncodable(given, '$elements');
     const runtime = await this.parts.instances.runtime(instanceId);
     await runtime.submit({ type: 'adHoc.activate', hostId: localId, elements: given });
   }

@@ -1,4 +1,4 @@
-import { canonicalBytes, type JobRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
+import { checkEncodable, type JobRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
 import { BpmnError } from '../../common/errors.js';
 import { variablesOfJob } from '../../core/jobs/jobs.js';
 import type { InstanceState } from '../../core/step/state.js';
@@ -107,7 +107,7 @@ function checkResult(taskType: string, result: unknown): Outcome {
     };
   }
   try {
-    canonicalBytes(result, '$result');
+    checkEncodable(result, '$result');
   } catch (error) {
     return { error: describe(error), retryable: true };
   }

@@ -1,4 +1,4 @@
-import { type Deployment, encodeValue, type Variables } from '@thresher/checkpoint';
+import { checkEncodable, type Deployment, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
 import { InstanceHeldError } from '../../common/errors.js';
 import { newInstanceBody } from '../../core/step/records.js';
@@ -45,7 +45,7 @@ export async function startInstance(
   variables: Variables,
   how: StartHow = {},
 ): Promise<string> {
-  encodeValue(variables, '$variables'); // refuse what cannot be stored before anything exists (the walk alone)
+  checkEncodable(variables, '$variables'); // refused before anything exists; the first put encodes them, once
   const id = how.id ?? newInstanceId();
   const { link } = how;
   const body = newInstanceBody({
