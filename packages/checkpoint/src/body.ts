@@ -1,4 +1,5 @@
-import type { CheckpointBody, InstanceRecord } from './types.js';
+import type { CheckpointBody } from './body-records.js';
+import type { InstanceRecord } from './types.js';
 
 /**
  * The body of a new instance: its record and an open root scope, nothing else yet. The one place a body

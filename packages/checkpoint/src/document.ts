@@ -1,8 +1,8 @@
+import type { CheckpointBody, CheckpointDocument } from './body-records.js';
 import { canonicalBytes, canonicalJson, decodeParsed } from './codec.js';
 import { sha256, sha256Of } from './digest.js';
 import { CorruptCheckpointError, FutureSchemaError } from './errors.js';
 import { migrateToCurrent } from './migrations.js';
-import type { CheckpointBody, CheckpointDocument } from './types.js';
 
 /** The schema this build writes. Every change to the body bumps it and adds a migration. */
 export const CURRENT_SCHEMA = 14;

@@ -1,6 +1,7 @@
+import type { ResultReceipt } from './body-records.js';
 import { canonicalBytes } from './codec.js';
 import { domainDigest } from './digest.js';
-import type { ResultReceipt, Variables } from './types.js';
+import type { Variables } from './types.js';
 
 /** Domains keep step identities, result digests and inputs from ever colliding (seed 001). */
 export const STEP_IDENTITY_DOMAIN = 'thresher/step-identity/v1';

@@ -9,6 +9,28 @@
  */
 
 export { emptyCheckpointBody } from './body.js';
+export type {
+  CallOutboxEntry,
+  CallOutcome,
+  CheckpointBody,
+  CheckpointDocument,
+  ConditionRecord,
+  DecisionRecord,
+  EvaluatedDecisionRecord,
+  HistoryEntry,
+  IncidentRecord,
+  JournalEntry,
+  OutboxEntry,
+  PackedTrack,
+  PackedUserTask,
+  PastRecords,
+  ResultReceipt,
+  StepEvent,
+  SubscriptionRecord,
+  TimerRecord,
+  TouchpointRecord,
+  WaitOwner,
+} from './body-records.js';
 export { canonicalBytes, canonicalJson, decodeValue, encodeValue, fromCanonicalBytes } from './codec.js';
 export { digestValue, domainDigest, sha256 } from './digest.js';
 export type { StoredAt, UnsealedCheckpoint } from './document.js';
@@ -62,6 +84,7 @@ export {
   schema12to13,
   schema13to14,
 } from './migrations.js';
+export type { Repository } from './repository.js';
 export type {
   BufferedMessage,
   ClaimOptions,
@@ -84,41 +107,21 @@ export type {
   PutCheckpoint,
   PutClaim,
   ReadOrder,
-  Repository,
   RewriteCheckpoint,
   StoredCheckpoint,
-} from './repository.js';
+} from './repository-types.js';
 export type { FlowEntry, StepLog, UnsealedStepLog } from './step-log.js';
 export { openStepLog, STEP_LOG_SCHEMA, sealStepLog } from './step-log.js';
 export type {
-  CallOutboxEntry,
-  CallOutcome,
-  CheckpointBody,
-  CheckpointDocument,
-  ConditionRecord,
-  DecisionRecord,
   DefinitionRef,
-  EvaluatedDecisionRecord,
   HeldThen,
-  HistoryEntry,
-  IncidentRecord,
   InstanceRecord,
   JobRecord,
-  JournalEntry,
   LedgerEntry,
   ListenerPosition,
   LoopRecord,
-  OutboxEntry,
-  PackedTrack,
-  PackedUserTask,
-  PastRecords,
-  ResultReceipt,
   ScopeRecord,
-  StepEvent,
-  SubscriptionRecord,
   SweepRecord,
-  TimerRecord,
-  TouchpointRecord,
   TrackRecord,
   TrackWait,
   UserTaskEvent,
@@ -127,7 +130,6 @@ export type {
   UserTaskTransition,
   Value,
   Variables,
-  WaitOwner,
 } from './types.js';
 export { InstanceStatus } from './types.js';
 export type { Encoded } from './value-tags.js';

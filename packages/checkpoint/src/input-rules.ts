@@ -14,7 +14,7 @@ import type {
   LogReader,
   PutCheckpoint,
   RewriteCheckpoint,
-} from './repository.js';
+} from './repository-types.js';
 
 /**
  * The most UTF-8 bytes of any text a store keeps: ids, digests, statuses, keys, names, owners and task ids

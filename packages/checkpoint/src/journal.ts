@@ -1,6 +1,6 @@
+import type { JournalEntry } from './body-records.js';
 import { canonicalBytes, fromCanonicalBytes } from './codec.js';
 import { CorruptCheckpointError } from './errors.js';
-import type { JournalEntry } from './types.js';
 
 /** Where a journal entry was read from, for naming it when it cannot be read. */
 export interface JournalEntryAt {

@@ -1,7 +1,7 @@
+import type { CheckpointDocument } from './body-records.js';
 import { CURRENT_SCHEMA, openCheckpoint, sealCheckpoint } from './document.js';
 import type { Repository } from './repository.js';
 import { openStepLog, sealStepLog } from './step-log.js';
-import type { CheckpointDocument } from './types.js';
 
 export interface MigrationFailure {
   instanceId: string;

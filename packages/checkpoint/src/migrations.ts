@@ -1,4 +1,4 @@
-import type { CheckpointDocument } from './types.js';
+import type { CheckpointDocument } from './body-records.js';
 
 /** One step of the checkpoint schema chain: a document of schema N in, the same document at N + 1 out. */
 export type Migration = (document: Record<string, unknown>) => Record<string, unknown>;

@@ -1,5 +1,12 @@
 import { ConflictError, LeaseLostError, NotFoundError, ParentLinkError, StaleDeploymentsError } from './errors.js';
-import type { BufferedMessage, Fence, Lease, PendingWrite, PutCheckpoint, RewriteCheckpoint } from './repository.js';
+import type {
+  BufferedMessage,
+  Fence,
+  Lease,
+  PendingWrite,
+  PutCheckpoint,
+  RewriteCheckpoint,
+} from './repository-types.js';
 
 /** Byte-for-byte equality of two documents. */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -3,7 +3,7 @@
  * sizes mean the same on every backend; and the rule that gives an instance its call tree's root.
  */
 import { checkText, isStorableText } from './input-rules.js';
-import type { HistoryQuery, InstanceQuery, ListOptions, ReadOrder } from './repository.js';
+import type { HistoryQuery, InstanceQuery, ListOptions, ReadOrder } from './repository-types.js';
 
 /** A `list` call's options, checked: absent bounds and limit are null. */
 export interface HistoryRange {

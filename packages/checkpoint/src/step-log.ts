@@ -6,10 +6,11 @@
  *
  * @module
  */
+
+import type { DecisionRecord, HistoryEntry, StepEvent } from './body-records.js';
 import { canonicalJson, decodeParsed } from './codec.js';
 import { sha256 } from './digest.js';
 import { CorruptLogError, FutureSchemaError } from './errors.js';
-import type { DecisionRecord, HistoryEntry, StepEvent } from './types.js';
 
 /** The format of the log entries this build writes; a newer one is refused (`FutureSchemaError`). */
 export const STEP_LOG_SCHEMA = 1;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCheckpointBody } from '../src/body.js';
+import type { CheckpointBody } from '../src/body-records.js';
 import { canonicalBytes, fromCanonicalBytes } from '../src/codec.js';
 import { CURRENT_SCHEMA, checkpointDigest, openCheckpoint, sealCheckpoint } from '../src/document.js';
 import { CorruptCheckpointError, FutureSchemaError } from '../src/errors.js';
-import type { CheckpointBody, ScopeRecord } from '../src/types.js';
+import type { ScopeRecord } from '../src/types.js';
 
 const body = (): CheckpointBody => {
   const empty = emptyCheckpointBody(

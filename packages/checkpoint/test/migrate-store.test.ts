@@ -6,7 +6,8 @@ import { CURRENT_SCHEMA, checkpointDigest, openCheckpoint } from '../src/documen
 import { CorruptCheckpointError, FutureSchemaError } from '../src/errors.js';
 import { createMemoryRepository } from '../src/memory-repository.js';
 import { migrateRepository } from '../src/migrate-store.js';
-import type { PutCheckpoint, Repository } from '../src/repository.js';
+import type { Repository } from '../src/repository.js';
+import type { PutCheckpoint } from '../src/repository-types.js';
 
 /** A real schema-1 document, frozen from a running instance. */
 const frozen = JSON.parse(

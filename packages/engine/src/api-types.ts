@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Repository, Variables } from '@thresher/checkpoint';
+import type { Repository } from '@thresher/checkpoint';
 import type { Clock } from './common/clock.js';
 import type { Handlers } from './runtime/base/types.js';
 import type { RetentionOptions } from './runtime/document/retention.js';
@@ -61,18 +61,6 @@ export interface EngineOptions {
    * (what each step did: the history and the events) is kept while its instance is.
    */
   retention?: RetentionOptions;
-}
-
-export interface StartOptions {
-  variables?: Variables;
-  businessKey?: string;
-  /** Start the process of this deployment digest; by default the latest version deployed. */
-  digest?: string;
-  /**
-   * The caller's W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the instance's spans join that trace.
-   * Kept in the instance's record, so the instance continues the trace wherever it is restored.
-   */
-  traceContext?: string;
 }
 
 export interface UserTaskFilter {

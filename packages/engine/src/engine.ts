@@ -6,22 +6,13 @@ import {
   type Repository,
   type Variables,
 } from '@thresher/checkpoint';
-import { isDmn } from '@thresher/dmn';
-import type { EngineOptions, StartOptions, UserTaskFilter } from './api-types.js';
-import {
-  InstanceHeldError,
-  InvalidArgumentError,
-  InvalidStateError,
-  ModelError,
-  NotFoundError,
-} from './common/errors.js';
+import type { EngineOptions, UserTaskFilter } from './api-types.js';
+import { InstanceHeldError, InvalidArgumentError, InvalidStateError, NotFoundError } from './common/errors.js';
 import type { EngineEvent, EngineEventType } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import type { InstanceEvent } from './core/step/instance-event.js';
 import { aheadRecord, live } from './core/step/touchpoints.js';
-import { compileShared } from './model/shared-models.js';
 import { ownerGone } from './runtime/base/owners.js';
-import { isTraceparent } from './runtime/base/telemetry.js';
 import type {
   CorrelateOptions,
   CorrelateResult,
@@ -33,39 +24,32 @@ import type {
   SettledOptions,
   SettledState,
   SignalOptions,
+  StartOptions,
   UserTaskChanges,
   UserTaskView,
   WorkerOptions,
 } from './runtime/base/types.js';
-import { isStaleDeployments, type StartChoice } from './runtime/deployments/definitions.js';
-import { manifestOf } from './runtime/deployments/deployed-together.js';
-import { openStored } from './runtime/document/capture.js';
 import { type EventsQuery, type LoggedEvent, readEvents } from './runtime/document/event-log.js';
 import type { EventReader } from './runtime/document/event-readers.js';
 import { openEventReader } from './runtime/document/event-readers.js';
-import { leaveLoggedPast, readPast } from './runtime/document/instance-log.js';
 import { expireEnded } from './runtime/document/retention.js';
 import { latestGoodSeq, rollback } from './runtime/document/rollback.js';
-import { liveTouchpoints, userTaskQuestion } from './runtime/loop/questions.js';
-import { withChildWaits } from './runtime/loop/settle.js';
-import { instanceView, parseExternalId, userTaskView } from './runtime/loop/views.js';
+import { userTaskQuestion } from './runtime/loop/questions.js';
+import { parseExternalId } from './runtime/loop/views.js';
 import {
   type ConditionalStart,
   type EvaluateConditionalsOptions,
   evaluateConditionals,
 } from './runtime/parts/conditional-starts.js';
 import { broadcastSignal, correlateMessage } from './runtime/parts/deliveries.js';
-import { deployDmn, readDmn } from './runtime/parts/deploy-dmn.js';
+import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
+import { openUserTasks, readInstance, settledTree } from './runtime/parts/reads.js';
 import { recoverInstances } from './runtime/parts/recovery.js';
-import { startInstance } from './runtime/parts/starts.js';
-import { scheduleTimerStarts } from './runtime/parts/timer-starts.js';
+import { startProcess } from './runtime/parts/starts.js';
 import { startEngineWorker, type Worker } from './runtime/parts/worker.js';
 import { processPlan } from './touchpoints/plan.js';
 import type { OperatorQuestion } from './touchpoints/types.js';
-
-/** How often `start` chooses a deployment again when others were deployed meanwhile, before it gives up. */
-const MAX_CHOICES = 10;
 
 /** A listener of `engine.on(type, …)`: it hears the events of that type (every event for `'*'`). */
 export type EngineListener<T extends EngineEventType | '*'> = (
@@ -106,25 +90,7 @@ export class Engine {
   /** Compile and store a model; the same model deployed twice is one deployment. Throws `ModelError`. */
   async deploy(xml: string): Promise<DeployResult> {
     this.assertOpen();
-    if (isDmn(xml)) return deployDmn(this.parts, xml);
-    const model = await compileShared(xml);
-    const deployment = await this.repository.putDeployment({
-      definitionId: model.definitionId,
-      digest: model.digest,
-      xml,
-      deployedAt: this.parts.clock.now(),
-    });
-    this.parts.definitions.add(deployment, model);
-    await scheduleTimerStarts(this.parts.deliveries, deployment, model);
-    return {
-      kind: 'bpmn',
-      definitionId: deployment.definitionId,
-      version: deployment.version,
-      digest: deployment.digest,
-      processes: [...model.processes.values()].filter((p) => p.executable).map((p) => p.id),
-      decisions: [],
-      warnings: model.warnings.map((warning) => ({ ...warning })),
-    };
+    return deployFile(this.parts, xml);
   }
 
   /**
@@ -135,28 +101,7 @@ export class Engine {
    */
   async deployTogether(files: readonly string[]): Promise<DeployResult[]> {
     this.assertOpen();
-    for (const [index, xml] of files.entries()) {
-      try {
-        if (isDmn(xml)) readDmn(xml);
-        else await compileShared(xml);
-      } catch (error) {
-        if (error instanceof ModelError) error.fileIndex = index;
-        throw error;
-      }
-    }
-    const order = [...files.keys()].sort((a, b) => Number(!isDmn(files[a]!)) - Number(!isDmn(files[b]!)));
-    const results: DeployResult[] = [];
-    for (const index of order) results[index] = await this.deploy(files[index]!);
-    if (files.length > 1) {
-      const manifest = await this.repository.putDeployment(
-        manifestOf(
-          results.map((result) => result.digest),
-          this.parts.clock.now(),
-        ),
-      );
-      this.parts.decisions.addManifest(manifest);
-    }
-    return results;
+    return deployFiles(this.parts, files);
   }
 
   /**
@@ -171,45 +116,14 @@ export class Engine {
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
   async start(processId: string, options: StartOptions = {}): Promise<string> {
     this.assertOpen();
-    const { traceContext } = options;
-    if (traceContext !== undefined && (typeof traceContext !== 'string' || !isTraceparent(traceContext))) {
-      throw new InvalidArgumentError(
-        `start: traceContext ${JSON.stringify(traceContext)} is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)`,
-      );
-    }
-    for (let choice = 1; ; choice++) {
-      const chosen: StartChoice =
-        options.digest === undefined
-          ? await this.parts.definitions.chooseToStart(processId)
-          : await this.parts.definitions.findProcess(processId, options.digest);
-      const { deployment, process, deploymentsSeen } = chosen;
-      const startNode = process.startNodes[0];
-      if (!startNode) {
-        const starts = (process.eventStartNodes ?? []).join(', ');
-        throw new InvalidStateError(
-          `process ${processId} has no none start event: it starts by its events (${starts})`,
-        );
-      }
-      try {
-        const { variables = {}, businessKey, traceContext } = options;
-        return await startInstance(this.parts, deployment, process, startNode, variables, {
-          ...(businessKey === undefined ? {} : { businessKey }),
-          ...(traceContext === undefined ? {} : { traceContext }),
-          deploymentsSeen,
-        });
-      } catch (error) {
-        // Chosen among the deployments read before another was deployed: nothing was stored, choose again.
-        if (!isStaleDeployments(error) || choice >= MAX_CHOICES) throw error;
-        this.parts.definitions.forget();
-      }
-    }
+    return startProcess(this.parts, processId, options);
   }
 
   /**
    * Evaluate the conditional start events of the latest version of each deployed process (or of `processId`)
    * on `variables`, as Zeebe's conditional evaluation does: each that holds starts an instance with them.
    */
-  evaluateConditionals(options: EvaluateConditionalsOptions): Promise<ConditionalStart[]> {
+  async evaluateConditionals(options: EvaluateConditionalsOptions): Promise<ConditionalStart[]> {
     this.assertOpen();
     return evaluateConditionals(this.parts, options);
   }
@@ -230,22 +144,7 @@ export class Engine {
    * timer or a due retry is under way.
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
-    for (;;) {
-      const stored = await this.parts.instances.settledInStore(instanceId, options);
-      const runtime = stored ? undefined : await this.parts.instances.runtime(instanceId);
-      const own = stored?.state ?? (await runtime!.settled(options));
-      if (own.status !== 'waiting' || own.calls.length === 0) return own;
-      // A call waits on its child: settled once the child is, and the child's end (if it came) is applied.
-      const seq = stored?.seq ?? runtime!.latestSeq;
-      const children = await Promise.all(own.calls.map((call) => this.settled(call.instanceId, options)));
-      // Settled again when the instance moved on meanwhile: in memory, by another loop or a newer seq; out of
-      // memory (ended, or retired and perhaps revived and retired again), by what the store holds.
-      const now = this.parts.instances.loaded(instanceId);
-      const moved = now
-        ? now !== runtime || now.latestSeq !== seq
-        : (await this.repository.get(instanceId))?.seq !== seq;
-      if (!moved) return children.reduce(withChildWaits, own);
-    }
+    return settledTree(this.parts, instanceId, options);
   }
 
   /**
@@ -259,7 +158,7 @@ export class Engine {
    * instance to subscribe to its name and key before it expires takes it — exactly one, oldest message
    * first — as if it had been sent then. A full `recover()` drops the expired ones.
    */
-  correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
+  async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
     return correlateMessage(this.parts.deliveries, name, options);
   }
@@ -269,7 +168,7 @@ export class Engine {
    * process with a signal start event of that name. Returns the instances it reached or started. One another
    * engine holds gets it through the store: its holder takes it, once, on its next look.
    */
-  broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
+  async broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
     this.assertOpen();
     return broadcastSignal(this.parts.deliveries, name, options);
   }
@@ -279,19 +178,7 @@ export class Engine {
    * flows taken, decisions) as its log keeps it.
    */
   async instance(instanceId: string): Promise<InstanceView | undefined> {
-    const live = this.parts.instances.loaded(instanceId);
-    const stored = live ? undefined : await this.repository.get(instanceId);
-    if (!live && !stored) return undefined;
-    const state = live ? live.current : openStored(stored!);
-    if (!live) await leaveLoggedPast(this.repository, state);
-    // Its touchpoints are known only with its deployment here (the one it was started on).
-    const process = await this.parts.definitions.pinnedProcess(state).catch(() => undefined);
-    const touchpoints = process ? liveTouchpoints(state, process) : null;
-    const seq = live ? live.latestSeq : stored!.seq;
-    const past = await readPast(this.repository, instanceId, state);
-    const deployment = await this.parts.definitions.deploymentOf(state);
-    const { loopWarning } = this.parts.loopHost.settings;
-    return instanceView(state, process, seq, deployment, touchpoints, past, loopWarning);
+    return readInstance(this.parts, instanceId);
   }
 
   /**
@@ -323,7 +210,7 @@ export class Engine {
    * acknowledged, across restarts and processes, and retention deletes no event it has not read. A new one
    * starts at the log's start. `remove()` it when no one reads it any more, or ended instances are kept for it.
    */
-  eventReader(name: string): Promise<EventReader> {
+  async eventReader(name: string): Promise<EventReader> {
     this.assertOpen();
     return openEventReader(this.repository, this.parts.planOfEntry, name);
   }
@@ -333,7 +220,7 @@ export class Engine {
    * `retention.ended` does on its own: but none a registered event reader has not read, none holding a lease
    * (its end not delivered yet), none with a running called child. Returns the ids deleted.
    */
-  expireEnded(endedBefore: number): Promise<string[]> {
+  async expireEnded(endedBefore: number): Promise<string[]> {
     this.assertOpen();
     return expireEnded(this.repository, endedBefore);
   }
@@ -363,20 +250,7 @@ export class Engine {
 
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
   async userTasks(filter: UserTaskFilter = {}): Promise<UserTaskView[]> {
-    // The loop asked for, even if it retired since (dehydration): its state is what was durable then.
-    const runtimes = filter.instanceId
-      ? [await this.parts.instances.runtime(filter.instanceId)]
-      : this.parts.instances.values();
-    const out: UserTaskView[] = [];
-    for (const runtime of runtimes) {
-      const state = runtime.current;
-      if (filter.instanceId && state.instance.id !== filter.instanceId) continue;
-      for (const task of state.userTasks.values()) {
-        if (filter.elementId && task.nodeId !== filter.elementId) continue;
-        out.push(userTaskView(state, runtime.definition, task));
-      }
-    }
-    return out;
+    return openUserTasks(this.parts, filter);
   }
 
   /**

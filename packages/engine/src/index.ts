@@ -25,7 +25,7 @@ export type {
   Variables,
 } from '@thresher/checkpoint';
 export type { DmnDefinitions } from '@thresher/dmn';
-export type { EngineOptions, StartOptions, UserTaskFilter } from './api-types.js';
+export type { EngineOptions, UserTaskFilter } from './api-types.js';
 export type { Clock } from './common/clock.js';
 export {
   BpmnError,
@@ -80,6 +80,7 @@ export type {
   SettledOptions,
   SettledState,
   SignalOptions,
+  StartOptions,
   SubscriptionView,
   TaskListenerJobTask,
   TaskListenerResult,

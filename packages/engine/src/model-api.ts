@@ -7,7 +7,6 @@
 
 export { type CompileOptions, compile } from './model/compile.js';
 export { type KnownJob, knownJobs } from './model/job-types.js';
-export { literalString, reachableProcesses } from './model/reach.js';
 export type {
   AdHocSpec,
   Binding,
@@ -15,43 +14,44 @@ export type {
   BusinessRuleJobNode,
   BusinessRuleTaskNode,
   CallActivityNode,
-  ConditionFilter,
   EndEventNode,
   EventBasedGatewayNode,
-  EventDefinition,
-  ExecutionListener,
-  ExecutionListeners,
-  Expression,
-  Flow,
   GatewayNode,
   IntermediateCatchEventNode,
   IntermediateThrowEventNode,
-  IoMapping,
-  JobExpressions,
-  JobNode,
-  JobSource,
-  ListenerEvent,
-  LoopSpec,
-  Mapping,
-  ModelWarning,
-  MultiInstance,
   Node,
-  NodeBase,
-  ProcessDef,
-  ProcessModel,
   ReceiveTaskNode,
   ScriptTaskNode,
   SendTaskNode,
   ServiceTaskNode,
-  StandardLoop,
   StartEventNode,
   SubProcessNode,
   TaskListener,
   TaskListeners,
   TaskNode,
   TerminateEndEventNode,
-  TimerSpec,
   UserTaskForm,
   UserTaskNode,
+} from './model/node-types.js';
+export type { Flow, JobNode, ProcessDef, ProcessModel } from './model/process-types.js';
+export { isJobNode, listenersOf } from './model/process-types.js';
+export { literalString, reachableProcesses } from './model/reach.js';
+export type {
+  ConditionFilter,
+  EventDefinition,
+  ExecutionListener,
+  ExecutionListeners,
+  Expression,
+  IoMapping,
+  JobExpressions,
+  JobSource,
+  ListenerEvent,
+  LoopSpec,
+  Mapping,
+  ModelWarning,
+  MultiInstance,
+  NodeBase,
+  StandardLoop,
+  TimerSpec,
 } from './model/types.js';
-export { isJobNode, listenersOf, NodeType } from './model/types.js';
+export { NodeType } from './model/types.js';

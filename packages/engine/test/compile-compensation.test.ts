@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../src/common/errors.js';
 import { compile } from '../src/model/index.js';
-import type { BoundaryEventNode, SubProcessNode } from '../src/model/types.js';
+import type { BoundaryEventNode, SubProcessNode } from '../src/model/node-types.js';
 import { bpmn, chain, ext } from './fixtures/bpmn/xml.js';
 
 const JOB = (type: string) => ext(`<zeebe:taskDefinition type="${type}" />`);

@@ -13,7 +13,9 @@ import { parser, trackVariables } from 'lezer-feel';
 import type { Node } from './ast.js';
 import { BUILTIN_NAMES } from './builtins/registry.js';
 import { type KnownNames, prepareSource, STAND_INS } from './source.js';
-import { Builder, only } from './tree-builder.js';
+import { Builder } from './tree-builder.js';
+import { only } from './tree-words.js';
+import { UnaryTestsBuilder } from './unary-tests-builder.js';
 
 export type { KnownNames } from './source.js';
 
@@ -75,7 +77,7 @@ export function parseUnaryTestsTree(source: string, names?: KnownNames): Node {
   const parseAgain = (text: string) => parsers.expression.parse(text);
   const text = prepareSource(source);
   const tree = parsers.unaryTests.parse(text);
-  const builder = new Builder(text, 0, source, parseAgain, names);
+  const builder = new UnaryTestsBuilder(text, 0, source, parseAgain, names);
   builder.checkErrors(tree.topNode);
   return builder.unaryTests(tree.topNode);
 }

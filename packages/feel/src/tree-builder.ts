@@ -11,28 +11,24 @@ import type { Arguments, ArithOp, Bound, CompareOp, Iterator, Node, Span, Tempor
 import { FeelSyntaxError } from './errors.js';
 import { parseNumber } from './number.js';
 import { isAtEnd, type KnownNames, STAND_INS, unescapeString } from './source.js';
-
-// Properties of temporal values and ranges whose names have spaces: read without backticks.
-const SPACED_PROPERTIES = new Set(['time offset', 'start included', 'end included']);
-
-const SKIPPED = new Set(['LineComment', 'BlockComment']);
-const PUNCTUATION = new Set(['(', ')', '[', ']', '{', '}', ',', '..', ':', '.', '"']);
-const TEMPORAL_FORMS: ReadonlySet<string> = new Set(['date', 'time', 'date and time', 'duration']);
-/** Characters lezer-feel lets into a name the expression defined (`{a-b: 1}`), where feel-scala sees operators. */
-const SYMBOL_IN_NAME = /[-+*/.'^]/;
-
-/** The single node of `nodes`, or a syntax error (none: empty; more: unexpected input). */
-export function only(nodes: SyntaxNode[], parent: SyntaxNode, builder: Builder): SyntaxNode {
-  if (nodes.length !== 1)
-    throw builder.error(nodes.length === 0 ? 'expression is empty' : 'unexpected input', nodes[1] ?? parent);
-  return nodes[0]!;
-}
+import {
+  describe,
+  KEYWORDS,
+  liftInstanceOf,
+  only,
+  PUNCTUATION,
+  RESERVED,
+  SKIPPED,
+  SPACED_PROPERTIES,
+  SYMBOL_IN_NAME,
+  TEMPORAL_FORMS,
+} from './tree-words.js';
 
 /** Turns one lezer tree (of `source`, which starts at `offset` in the whole text) into AST nodes. */
 export class Builder {
   constructor(
     /** The text lezer-feel read (the source prepared by `prepareSource`). */
-    private readonly source: string,
+    protected readonly source: string,
     private readonly offset: number,
     /** The whole source as written, for messages. */
     private readonly original: string,
@@ -385,7 +381,7 @@ export class Builder {
     }));
   }
 
-  private simpleUnaryTest(node: SyntaxNode, span: Span): Node {
+  protected simpleUnaryTest(node: SyntaxNode, span: Span): Node {
     const kids = this.kids(node);
     if (kids[0]!.name === 'Interval') return { ...span, kind: 'inputInRange', ...this.bounds(kids[0]!) };
     const op = this.text(kids[0]!);
@@ -430,51 +426,17 @@ export class Builder {
     }
   }
 
-  unaryTests(top: SyntaxNode): Node {
-    const kids = this.kids(top);
-    const first = kids[0];
-    if (!first) throw this.error('unary tests are empty', top);
-    if (first.name === 'Wildcard') return { ...this.span(top), kind: 'const', value: true };
-    if (first.name === 'not') {
-      return {
-        ...this.span(top),
-        kind: 'not',
-        operand: this.positiveUnaryTests(kids.find((kid) => kid.name === 'PositiveUnaryTests')!),
-      };
-    }
-    // lezer-feel reads `not(…)` as a call of the built-in `not`; feel-scala tries negation first.
-    const negation = this.negation(first);
-    if (negation) return negation;
-    return this.positiveUnaryTests(first);
-  }
-
-  private negation(tests: SyntaxNode): Node | null {
-    const list = this.operands(tests);
-    if (list.length !== 1) return null;
-    const call = only(this.kids(list[0]!), list[0]!, this);
-    if (call.name !== 'FunctionInvocation') return null;
-    const [callee, ...rest] = this.kids(call);
-    const params = rest.find((kid) => kid.name === 'PositionalParameters');
-    if (callee!.name !== 'VariableName' || this.text(callee!) !== 'not' || !params) return null;
-    const items = this.operands(params);
-    if (items.length === 0) return null;
-    const positive = items.map((item) => this.positiveUnaryTestOf(item, false));
-    const operand: Node =
-      positive.length === 1 ? positive[0]! : { ...this.span(params), kind: 'atLeastOne', items: positive };
-    return { ...this.span(call), kind: 'not', operand };
-  }
-
-  private positiveUnaryTests(node: SyntaxNode): Node {
+  protected positiveUnaryTests(node: SyntaxNode): Node {
     const tests = this.operands(node).map((test) => this.positiveUnaryTest(test));
     return tests.length === 1 ? tests[0]! : { ...this.span(node), kind: 'atLeastOne', items: tests };
   }
 
-  private positiveUnaryTest(node: SyntaxNode): Node {
+  protected positiveUnaryTest(node: SyntaxNode): Node {
     return this.positiveUnaryTestOf(only(this.kids(node), node, this), true);
   }
 
   /** feel-scala's `positiveUnaryTest`: a boolean that ends the whole input compares, other expressions test. */
-  private positiveUnaryTestOf(node: SyntaxNode, mayEnd: boolean): Node {
+  protected positiveUnaryTestOf(node: SyntaxNode, mayEnd: boolean): Node {
     const span = this.span(node);
     if (node.name === 'SimplePositiveUnaryTest') return this.simpleUnaryTest(node, span);
     const expression = this.expression(node);
@@ -483,34 +445,4 @@ export class Builder {
     }
     return { ...span, kind: 'unaryTestExpression', node: expression };
   }
-}
-
-const KEYWORDS = new Set(['if', 'then', 'else']);
-/** feel-scala's reserved words, which are not names. */
-const RESERVED = new Set([
-  'null',
-  'true',
-  'false',
-  'function',
-  'in',
-  'return',
-  'then',
-  'else',
-  'satisfies',
-  'and',
-  'or',
-]);
-
-/**
- * lezer-feel binds `instance of` tighter than arithmetic; feel-scala tests the whole arithmetic
- * (`2 * 3 instance of number` is `(2 * 3) instance of number`). Moves the test out of an operand.
- */
-function liftInstanceOf(operand: Node, wrap: (operand: Node) => Node): Node {
-  if (operand.kind !== 'instanceOf') return wrap(operand);
-  return { ...operand, value: wrap(operand.value) };
-}
-
-function describe(node: SyntaxNode | null): string {
-  if (!node) return 'expression';
-  return node.name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }

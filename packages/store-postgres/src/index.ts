@@ -23,4 +23,5 @@ export type {
 export { pglitePool } from './driver.js';
 export type { Migration } from './migrations.js';
 export { DEFAULT_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export { createPostgresRepository, type PostgresRepository } from './postgres-store.js';
+export { createPostgresRepository } from './open.js';
+export type { PostgresRepository } from './postgres-store.js';

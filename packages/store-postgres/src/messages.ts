@@ -8,6 +8,18 @@ import type { PgQueryable } from './driver.js';
 import { messageParams } from './rows.js';
 import type { Statements } from './statements.js';
 
+/** `deleteMessage`: whether a message of that id was there. */
+export async function deleteMessage(db: PgQueryable, sql: Statements, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(sql.deleteMessage, [id]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** `expireMessages`: how many buffered messages had expired by `now`, deleted. */
+export async function expireMessages(db: PgQueryable, sql: Statements, now: number): Promise<number> {
+  const { rowCount } = await db.query(sql.expireMessages, [now]);
+  return rowCount ?? 0;
+}
+
 /** `putMessage`: whether the message was stored (false when its id already was). */
 export async function putMessage(db: PgQueryable, sql: Statements, message: BufferedMessage): Promise<boolean> {
   const { rowCount } = await db.query(sql.insertMessage, messageParams(message));

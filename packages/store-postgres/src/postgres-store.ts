@@ -65,58 +65,19 @@ import {
   describe,
   inTransaction,
   isTransient,
-  openPool,
   type PgClientLike,
   type PgPoolLike,
   type PgQueryable,
-  type PostgresRepositoryOptions,
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
 import { claimLeases, type JoinedRelease, joinedRelease, readLease, releaseUnflushed, renewLease } from './leases.js';
-import { putMessage, takeMessage } from './messages.js';
-import { DEFAULT_SCHEMA, migrate, migrationLockKey, quoteSchema } from './migrations.js';
+import { deleteMessage, expireMessages, putMessage, takeMessage } from './messages.js';
+import { migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
 import { type PutFunctionCall, putStatements, type Statements, statements } from './statements.js';
-
-/**
- * Open a PostgreSQL database (or a PGlite instance) as a {@link Repository}, creating or upgrading its tables.
- *
- * @remarks
- * The tables of `schema` are migrated on open, inside a transaction holding an advisory lock, so processes
- * opening at once migrate once. A schema written by a newer build is refused with a `CheckpointError` whose
- * code is `THRESHER_FUTURE_SCHEMA`. Documents and journal values are `BYTEA`, returned byte for byte.
- *
- * @example
- * ```ts
- * const repository = await createPostgresRepository({ connectionString: 'postgres://localhost/app' });
- * try {
- *   await repository.put(checkpoint);
- * } finally {
- *   await repository.close();
- * }
- * ```
- */
-export async function createPostgresRepository(options: PostgresRepositoryOptions): Promise<PostgresRepository> {
-  const schema = options.schema ?? DEFAULT_SCHEMA;
-  quoteSchema(schema);
-  const { pool, owned, where, prepared } = await openPool(options);
-  try {
-    await migrate(pool, schema);
-  } catch (error) {
-    if (owned) await pool.end().catch(() => {});
-    throw CheckpointError.is(error)
-      ? error
-      : new CheckpointError(
-          CheckpointErrorCode.Store,
-          `cannot open the PostgreSQL schema "${schema}" in ${where}: ${describe(error)}`,
-          { cause: error, retryable: isTransient(error) },
-        );
-  }
-  return new PostgresStore(pool, { schema, where, owned, prepared });
-}
 
 /** The {@link Repository} on a PostgreSQL schema, as {@link createPostgresRepository} opens it. */
 export interface PostgresRepository extends Repository {
@@ -139,7 +100,7 @@ export interface PostgresRepository extends Repository {
  * under the held lease) is one statement doing all of that in the server (`put_checkpoint`,
  * put-function-v11.ts), so a put with no other write waiting costs one round trip.
  */
-class PostgresStore implements PostgresRepository {
+export class PostgresStore implements PostgresRepository {
   readonly schema: string;
   readonly checksDeploymentsSeen = true;
   readonly #pool: PgPoolLike;
@@ -153,12 +114,7 @@ class PostgresStore implements PostgresRepository {
   /** Checkpoint writes waiting together, committed in one transaction (a lone one on its own), puts joined. */
   readonly #group = new PgGroupCommit<JoinedPut>(
     (work) => this.#fenced(work),
-    (client, run) =>
-      putsTogether(
-        client,
-        this.#sql,
-        run.map(({ checkpoint }) => checkpoint),
-      ),
+    (client, run) => putsTogether(client, this.#sql, run),
   );
   /**
    * Releases waiting together, in one unflushed statement of their own. A queue apart from the writes': a
@@ -399,18 +355,12 @@ class PostgresStore implements PostgresRepository {
   async deleteMessage(id: string): Promise<boolean> {
     this.#assertOpen('deleteMessage');
     if (!isStorableText(id)) return false;
-    const { rowCount } = await this.#transaction('deleteMessage', (client) =>
-      client.query(this.#sql.deleteMessage, [id]),
-    );
-    return (rowCount ?? 0) > 0;
+    return this.#transaction('deleteMessage', (client) => deleteMessage(client, this.#sql, id));
   }
 
   async expireMessages(now: number): Promise<number> {
     checkMessageClock(now);
-    const { rowCount } = await this.#transaction('expireMessages', (client) =>
-      client.query(this.#sql.expireMessages, [now]),
-    );
-    return rowCount ?? 0;
+    return this.#transaction('expireMessages', (client) => expireMessages(client, this.#sql, now));
   }
 
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {

@@ -45,8 +45,9 @@ export async function putFully(
 export async function putsTogether(
   client: PgQueryable,
   sql: Statements,
-  checkpoints: readonly PutCheckpoint[],
+  run: readonly JoinedPut[],
 ): Promise<(Lease | undefined)[]> {
+  const checkpoints = run.map((joined) => joined.checkpoint);
   const outcomes = await putsInOneStatement(client, sql, checkpoints);
   const leases: (Lease | undefined)[] = [];
   for (const [index, outcome] of outcomes.entries()) {

@@ -18,4 +18,5 @@ export type {
 } from './driver.js';
 export type { Migration } from './migrations.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export { createSqliteRepository, type SqliteRepository } from './sqlite-store.js';
+export { createSqliteRepository } from './open.js';
+export type { SqliteRepository } from './sqlite-store.js';

@@ -60,50 +60,15 @@ import {
   rewriteCheckpoint,
 } from './checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './deployments.js';
-import {
-  configured,
-  isTransient,
-  openDatabase,
-  type SqliteDatabase,
-  type SqliteRepositoryOptions,
-  type SqliteTransaction,
-} from './driver.js';
+import { isTransient, type SqliteDatabase, type SqliteTransaction } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { InstanceUpdates } from './instance-update.js';
 import { InstanceStatements, readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
 import { CreateTokens, claimLeases, readHeldLease, releaseLease, renewLease, reserveLeaseTokens } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
-import { migrate } from './migrations.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
 import { fencedWrites, schemaFence } from './schema-fence.js';
 import { type Statements, statements } from './statements.js';
-
-/**
- * Open (creating if needed) a SQLite database as a {@link Repository}.
- *
- * @remarks
- * The connection runs in WAL mode with `foreign_keys` on and a 5 s busy timeout, so several processes may
- * open the same file: readers never block the writer, and writers queue on SQLite's lock. The schema is
- * migrated on open; a database written by a newer build is refused with a `CheckpointError` whose code is
- * `THRESHER_FUTURE_SCHEMA`.
- *
- * @example
- * ```ts
- * const repository = createSqliteRepository({ path: './.thresher/thresher.db' });
- * try {
- *   await repository.put(checkpoint);
- * } finally {
- *   await repository.close();
- * }
- * ```
- */
-export function createSqliteRepository(options: SqliteRepositoryOptions): SqliteRepository {
-  const { db, path } = openDatabase(options);
-  return configured(db, path, () => {
-    migrate(db, path);
-    return new SqliteStore(db, path);
-  });
-}
 
 /** The {@link Repository} on one SQLite file, as {@link createSqliteRepository} opens it. */
 export interface SqliteRepository extends Repository {
@@ -122,7 +87,7 @@ export interface SqliteRepository extends Repository {
  * file's schema version against this build's (`schema-fence.ts`): once a newer build migrated the file,
  * writes are refused with `StoreUpgradedError`.
  */
-class SqliteStore implements SqliteRepository {
+export class SqliteStore implements SqliteRepository {
   readonly path: string;
   readonly checksDeploymentsSeen = true;
   readonly #db: SqliteDatabase;

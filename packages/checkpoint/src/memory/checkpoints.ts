@@ -27,7 +27,7 @@ import type {
   PutCheckpoint,
   RewriteCheckpoint,
   StoredCheckpoint,
-} from '../repository.js';
+} from '../repository-types.js';
 import {
   type CheckpointEntry,
   copyBytes,

@@ -1,6 +1,6 @@
 /** Deployments in memory: in deployment order, and by digest. */
 import { checkDeploymentArguments } from '../input-rules.js';
-import type { Deployment, DeploymentInput } from '../repository.js';
+import type { Deployment, DeploymentInput } from '../repository-types.js';
 import type { MemoryState } from './state.js';
 
 export function putDeployment(state: MemoryState, input: DeploymentInput): Deployment {

@@ -4,7 +4,7 @@
  */
 import { compareCodePoints } from '../put-rules.js';
 import { instancePage } from '../read-rules.js';
-import type { DueTimer, InstanceQuery, InstanceSummary } from '../repository.js';
+import type { DueTimer, InstanceQuery, InstanceSummary } from '../repository-types.js';
 import { copyMeta, type MemoryState } from './state.js';
 
 export function readInstances(state: MemoryState, query: InstanceQuery = {}): InstanceSummary[] {

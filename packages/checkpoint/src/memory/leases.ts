@@ -4,7 +4,7 @@
  */
 import { checkClaimArguments } from '../input-rules.js';
 import { checkLeaseArguments, checkRenew, compareCodePoints, isClaimable } from '../put-rules.js';
-import type { ClaimOptions, Lease, PutCheckpoint } from '../repository.js';
+import type { ClaimOptions, Lease, PutCheckpoint } from '../repository-types.js';
 import type { MemoryState } from './state.js';
 
 export function claimLeases(state: MemoryState, options: ClaimOptions): Lease[] {

@@ -1,7 +1,7 @@
 /** The message buffer in memory: messages by id, each with the taker holding it (null while free). */
 import { checkMessage, checkText } from '../input-rules.js';
 import { checkMessageClock, pickMessage } from '../put-rules.js';
-import type { BufferedMessage } from '../repository.js';
+import type { BufferedMessage } from '../repository-types.js';
 import { copyMessage, type MemoryState } from './state.js';
 
 export function putMessage(state: MemoryState, message: BufferedMessage): boolean {

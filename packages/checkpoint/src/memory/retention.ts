@@ -5,7 +5,7 @@
 import { checkExpireArguments, checkReaderArguments, checkText } from '../input-rules.js';
 import { compareCodePoints } from '../put-rules.js';
 import { integerPosition } from '../read-rules.js';
-import type { ExpireOptions, LogReader } from '../repository.js';
+import type { ExpireOptions, LogReader } from '../repository-types.js';
 import type { MemoryState } from './state.js';
 
 export function putReader(state: MemoryState, reader: LogReader): void {

@@ -10,7 +10,7 @@ import type {
   LogReader,
   PendingWrite,
   StoredCheckpoint,
-} from '../repository.js';
+} from '../repository-types.js';
 
 /** A stored checkpoint (its writes in filing order), and what a repeated journal entry is compared with. */
 export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId' | 'log'> {

@@ -18,7 +18,7 @@ import type {
   LogEntry,
   MessageSubscription,
   StoredCheckpoint,
-} from '../repository.js';
+} from '../repository-types.js';
 import type { InstanceStatus } from '../types.js';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import type { ListenerEventName } from '../common/events.js';
-import type { ScriptTaskNode } from '../model/types.js';
+import type { ScriptTaskNode } from '../model/node-types.js';
 import { throwError } from './composites/throws.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident } from './jobs/incidents.js';
 import { listened } from './jobs/listeners.js';

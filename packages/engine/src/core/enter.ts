@@ -1,6 +1,7 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import { type BusinessRuleTaskNode, isJobNode, listenersOf, type Node } from '../model/types.js';
+import type { BusinessRuleTaskNode, Node } from '../model/node-types.js';
+import { isJobNode, listenersOf } from '../model/process-types.js';
 import { runScript } from './activities.js';
 import { enterCall } from './composites/calls.js';
 import { enterLoop, isBodyTrack } from './composites/loops.js';

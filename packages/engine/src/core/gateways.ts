@@ -1,7 +1,8 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../common/errors.js';
 import { evaluateCondition } from '../common/feel.js';
-import { type Flow, type GatewayNode, listenersOf, type Node, type ProcessDef } from '../model/types.js';
+import type { GatewayNode, Node } from '../model/node-types.js';
+import { type Flow, listenersOf, type ProcessDef } from '../model/process-types.js';
 import { nodeOf, type StepContext } from './step/context.js';
 import type { InstanceState } from './step/state.js';
 import { move } from './step/tracks.js';

@@ -1,6 +1,6 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../common/errors.js';
-import type { Node } from '../model/types.js';
+import type { Node } from '../model/node-types.js';
 import { isActivationStandIn, leaveStandIn } from './composites/ad-hoc.js';
 import { collectBody, isBodyTrack } from './composites/loops.js';
 import { enterTerminateEnd } from './composites/throws.js';

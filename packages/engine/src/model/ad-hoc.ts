@@ -10,7 +10,8 @@ import { compileExpression, compileRequiredExpression } from './expression.js';
 import type { IssueCollector } from './issues.js';
 import { bodyExpression, variableName } from './loops.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
-import { type AdHocSpec, type Node, NodeType, type SubProcessNode } from './types.js';
+import type { AdHocSpec, Node, SubProcessNode } from './node-types.js';
+import { NodeType } from './types.js';
 
 /** The extension element that configures it. */
 export const AD_HOC_EXTENSION = 'zeebe:AdHoc';

@@ -9,7 +9,8 @@ import { compileValue } from './expression.js';
 import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { type ModdleElement, str } from './moddle.js';
-import { type BusinessRuleTaskNode, type Node, NodeType } from './types.js';
+import type { BusinessRuleTaskNode, Node } from './node-types.js';
+import { NodeType } from './types.js';
 
 export const CALLED_DECISION = 'zeebe:CalledDecision';
 

@@ -8,7 +8,8 @@ import { compileValue } from './expression.js';
 import type { NodeFrame } from './frames.js';
 import type { IssueCollector } from './issues.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
-import { type Binding, type CallActivityNode, type Expression, NodeType } from './types.js';
+import type { Binding, CallActivityNode } from './node-types.js';
+import { type Expression, NodeType } from './types.js';
 
 const BINDING_TYPES = ['latest', 'deployment', 'versionTag'] as const;
 

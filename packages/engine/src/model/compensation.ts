@@ -9,7 +9,8 @@
 import type { ContainerView } from './flows.js';
 import type { IssueCollector } from './issues.js';
 import { child, children, idOf, type ModdleElement } from './moddle.js';
-import { type BoundaryEventNode, type Node, NodeType } from './types.js';
+import type { BoundaryEventNode, Node } from './node-types.js';
+import { NodeType } from './types.js';
 
 /** `bpmn:Association`s of a container: target ids by source id (either way round, as modelers draw them). */
 export function associationsOf(container: ModdleElement): Map<string, string[]> {

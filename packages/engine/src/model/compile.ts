@@ -10,10 +10,10 @@ import { checkForeignExtensions } from './foreign.js';
 import { IssueCollector, LineIndex } from './issues.js';
 import { children, idOf, type ModdleDocument, readXml } from './moddle.js';
 import { compileProcess } from './process.js';
+import type { ProcessDef, ProcessModel } from './process-types.js';
 import { collectReadWarnings, unparsable } from './read-warnings.js';
 import { straightThroughLoops } from './straight-through.js';
 import { unsupportedIssues } from './support.js';
-import type { ProcessDef, ProcessModel } from './types.js';
 import { BPMN_NAMESPACE, doctypeAt, normalizeAttributeSpacing, type RootTag, rootTag } from './xml-text.js';
 
 /** Options of {@link compile}. */

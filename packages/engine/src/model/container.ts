@@ -6,8 +6,8 @@
  */
 import { AD_HOC_EXTENSION, checkAdHocInside, readAdHoc } from './ad-hoc.js';
 import { associationsOf, checkCompensation, checkTransactions } from './compensation.js';
+import type { Scope } from './event-definitions.js';
 import { checkEventRules } from './event-rules.js';
-import type { Scope } from './events.js';
 import { readExtensions, readIoMapping } from './extensions.js';
 import { type ContainerView, checkFlowRules, compileFlow } from './flows.js';
 import type { NodeFrame } from './frames.js';
@@ -15,10 +15,12 @@ import type { IssueCollector } from './issues.js';
 import { LISTENERS_EXTENSION, readListeners } from './listeners.js';
 import { readLoop } from './loops.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
+import type { Node, SubProcessNode } from './node-types.js';
 import { compileNode, DATA_ELEMENTS, unsupportedReason } from './nodes.js';
+import type { Flow } from './process-types.js';
 import type { UnresolvedReferences } from './read-warnings.js';
 import { documentationOf, readTouchpointMark, TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
-import { type Flow, type Node, NodeType, type SubProcessNode } from './types.js';
+import { NodeType } from './types.js';
 
 /** Deeper nesting than this is refused rather than risking the stack on hostile input. */
 const MAX_DEPTH = 64;

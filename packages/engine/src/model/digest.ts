@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import stringify from 'fast-json-stable-stringify';
-import type { ProcessDef } from './types.js';
+import type { ProcessDef } from './process-types.js';
 
 /** The canonical, Map-free form of a model's processes that the digest covers. */
 export function canonicalModel(definitionId: string, processes: ReadonlyMap<string, ProcessDef>): unknown {

@@ -5,19 +5,13 @@
  *
  * @module
  */
-import {
-  allowedKinds,
-  compileEvent,
-  definitionKind,
-  type EventContext,
-  type EventKind,
-  type EventRole,
-  eventDefinitionOf,
-  message,
-} from './events.js';
+
+import { type EventContext, type EventKind, type EventRole, message } from './event-definitions.js';
+import { allowedKinds, compileEvent, definitionKind, eventDefinitionOf } from './events.js';
 import type { JobDefinition, NodeFrame } from './frames.js';
 import { child, idOf, type ModdleElement } from './moddle.js';
-import { type EventDefinition, type Node, NodeType } from './types.js';
+import type { Node } from './node-types.js';
+import { type EventDefinition, NodeType } from './types.js';
 
 /** What an event element carries once its definition has been checked and compiled. */
 type ReadEvent = { event: EventDefinition | undefined; terminate: boolean };

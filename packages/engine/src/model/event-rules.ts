@@ -9,7 +9,9 @@ import { GATEWAY_EVENT_KINDS } from './event-nodes.js';
 import type { ContainerView } from './flows.js';
 import type { IssueCollector } from './issues.js';
 import type { ModdleElement } from './moddle.js';
-import { type Flow, type Node, NodeType } from './types.js';
+import type { Node } from './node-types.js';
+import type { Flow } from './process-types.js';
+import { NodeType } from './types.js';
 
 /** Checks the event rules of one container whose nodes and flows are compiled. */
 export function checkEventRules(view: ContainerView, flows: ReadonlyMap<string, Flow>, issues: IssueCollector): void {

@@ -9,8 +9,10 @@ import { readExtensions } from './extensions.js';
 import { isJuel } from './foreign.js';
 import type { IssueCollector } from './issues.js';
 import { child, extensions, idOf, type ModdleElement, str } from './moddle.js';
+import type { Node } from './node-types.js';
+import type { Flow } from './process-types.js';
 import type { UnresolvedReferences } from './read-warnings.js';
-import { type Flow, type Node, NodeType } from './types.js';
+import { NodeType } from './types.js';
 
 /** One container's flow nodes, as the flow checks need them. */
 export interface ContainerView {

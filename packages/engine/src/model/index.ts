@@ -8,7 +8,6 @@
 export { evaluate, evaluateCondition, parseExpression, toFeelSource } from '../common/feel.js';
 export { type CompileOptions, compile } from './compile.js';
 export { type KnownJob, knownJobs } from './job-types.js';
-export { literalString, reachableProcesses } from './reach.js';
 export type {
   BoundaryEventNode,
   BusinessRuleJobNode,
@@ -16,33 +15,35 @@ export type {
   CallActivityNode,
   EndEventNode,
   EventBasedGatewayNode,
+  GatewayNode,
+  IntermediateCatchEventNode,
+  IntermediateThrowEventNode,
+  Node,
+  ReceiveTaskNode,
+  ScriptTaskNode,
+  SendTaskNode,
+  ServiceTaskNode,
+  StartEventNode,
+  SubProcessNode,
+  TaskNode,
+  TerminateEndEventNode,
+  UserTaskNode,
+} from './node-types.js';
+export type { Flow, ProcessDef, ProcessModel } from './process-types.js';
+export { listenersOf } from './process-types.js';
+export { literalString, reachableProcesses } from './reach.js';
+export type {
   EventDefinition,
   ExecutionListener,
   ExecutionListeners,
   Expression,
-  Flow,
-  GatewayNode,
-  IntermediateCatchEventNode,
-  IntermediateThrowEventNode,
   IoMapping,
   ListenerEvent,
   LoopSpec,
   Mapping,
   ModelWarning,
   MultiInstance,
-  Node,
-  ProcessDef,
-  ProcessModel,
-  ReceiveTaskNode,
-  ScriptTaskNode,
-  SendTaskNode,
-  ServiceTaskNode,
   StandardLoop,
-  StartEventNode,
-  SubProcessNode,
-  TaskNode,
-  TerminateEndEventNode,
   TimerSpec,
-  UserTaskNode,
 } from './types.js';
-export { listenersOf, NodeType } from './types.js';
+export { NodeType } from './types.js';

@@ -6,7 +6,8 @@
  * @module
  */
 import type { UserTaskEvent } from '@thresher/checkpoint';
-import { isJobNode, type ListenerEvent, NodeType, type ProcessDef } from './types.js';
+import { isJobNode, type ProcessDef } from './process-types.js';
+import { type ListenerEvent, NodeType } from './types.js';
 
 /** A job of a known type: the element (or the process, for its own listeners) that creates it. */
 export interface KnownJob {

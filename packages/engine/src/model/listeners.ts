@@ -10,7 +10,8 @@ import { readHeaders } from './extensions.js';
 import type { IssueCollector } from './issues.js';
 import { readJobValues } from './job-values.js';
 import { child, children, extensions, type ModdleElement, str } from './moddle.js';
-import type { ExecutionListener, ExecutionListeners, ListenerEvent, Node } from './types.js';
+import type { Node } from './node-types.js';
+import type { ExecutionListener, ExecutionListeners, ListenerEvent } from './types.js';
 
 /** The extension element that holds them. */
 export const LISTENERS_EXTENSION = 'zeebe:ExecutionListeners';

@@ -8,6 +8,7 @@
 
 import { businessRuleTask, CALLED_DECISION } from './business-rule.js';
 import { callActivity } from './calls.js';
+import type { EventContext } from './event-definitions.js';
 import {
   boundaryEvent,
   catchEvent,
@@ -18,7 +19,6 @@ import {
   startEvent,
   throwEvent,
 } from './event-nodes.js';
-import type { EventContext } from './events.js';
 import {
   compileExpression,
   compileRequiredExpression,
@@ -32,9 +32,10 @@ import type { IssueCollector } from './issues.js';
 import { readJobValues } from './job-values.js';
 import { LISTENERS_EXTENSION } from './listeners.js';
 import { child, idOf, type ModdleElement, str } from './moddle.js';
+import type { GatewayNode, Node, UserTaskNode } from './node-types.js';
 import { readTaskListeners } from './task-listeners.js';
 import { TOUCHPOINT_EXTENSION } from './touchpoint-mark.js';
-import { type GatewayNode, type Node, NodeType, type UserTaskNode } from './types.js';
+import { NodeType } from './types.js';
 import { readUserTaskForm } from './user-task-form.js';
 import { readSchedule } from './user-task-schedule.js';
 

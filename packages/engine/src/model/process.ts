@@ -8,8 +8,9 @@ import { readExtensions } from './extensions.js';
 import type { IssueCollector } from './issues.js';
 import { LISTENERS_EXTENSION, readListeners } from './listeners.js';
 import { idOf, type ModdleElement, str } from './moddle.js';
+import type { ProcessDef } from './process-types.js';
 import type { UnresolvedReferences } from './read-warnings.js';
-import { type ExecutionListeners, NodeType, type ProcessDef } from './types.js';
+import { type ExecutionListeners, NodeType } from './types.js';
 
 /**
  * Compiles a process, recording every problem in `issues`.

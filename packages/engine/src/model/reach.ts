@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ProcessDef } from './types.js';
+import type { ProcessDef } from './process-types.js';
 
 /**
  * The process and every process of `processes` it can call, directly or through its children. A call whose

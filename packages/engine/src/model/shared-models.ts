@@ -1,5 +1,5 @@
 import { compile } from './compile.js';
-import type { ProcessModel } from './types.js';
+import type { ProcessModel } from './process-types.js';
 
 /** Models kept per process; the least recently used goes first beyond it. */
 const LIMIT = 256;

@@ -11,7 +11,9 @@
  * @module
  */
 import type { ModelIssue } from '../common/errors.js';
-import { type Node, NodeType, type ProcessDef } from './types.js';
+import type { Node } from './node-types.js';
+import type { ProcessDef } from './process-types.js';
+import { NodeType } from './types.js';
 
 /** Elements a run passes through without waiting. */
 const STRAIGHT_THROUGH: ReadonlySet<string> = new Set([

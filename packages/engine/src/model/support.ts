@@ -1,5 +1,7 @@
 import type { ModelIssue } from '../common/errors.js';
-import type { EventDefinition, Node, ProcessDef } from './types.js';
+import type { Node } from './node-types.js';
+import type { ProcessDef } from './process-types.js';
+import type { EventDefinition } from './types.js';
 
 /**
  * What the runtime executes today. The compiler understands more of BPMN than the runtime runs; this gate

@@ -10,7 +10,7 @@ import type { UserTaskEvent } from '@thresher/checkpoint';
 import type { IssueCollector } from './issues.js';
 import { readJobValues } from './job-values.js';
 import { children, idOf, type ModdleElement, str } from './moddle.js';
-import type { TaskListener, TaskListeners } from './types.js';
+import type { TaskListener, TaskListeners } from './node-types.js';
 
 const EVENTS: readonly UserTaskEvent[] = ['creating', 'assigning', 'updating', 'completing', 'canceling'];
 

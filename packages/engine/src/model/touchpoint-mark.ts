@@ -8,7 +8,8 @@
 import type { TouchpointDirection, TouchpointMark } from '../common/touchpoint-types.js';
 import type { IssueCollector } from './issues.js';
 import { children, extensions, type ModdleElement, str } from './moddle.js';
-import { type Node, NodeType } from './types.js';
+import type { Node } from './node-types.js';
+import { NodeType } from './types.js';
 
 const DIRECTIONS: ReadonlySet<string> = new Set<TouchpointDirection>(['inbound', 'outbound', 'internal']);
 

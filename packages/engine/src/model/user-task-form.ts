@@ -7,7 +7,7 @@
  */
 import type { IssueCollector } from './issues.js';
 import { extensions, idOf, type ModdleElement, str } from './moddle.js';
-import type { UserTaskForm } from './types.js';
+import type { UserTaskForm } from './node-types.js';
 
 /** How Camunda Modeler names an embedded form in `formKey`: the id of the process's `zeebe:userTaskForm`. */
 const EMBEDDED_KEY = /^camunda-forms:bpmn:(.+)$/;

@@ -8,7 +8,7 @@
 import { compileExpression, isExpressionText, literal } from './expression.js';
 import type { IssueCollector } from './issues.js';
 import { type ModdleElement, str } from './moddle.js';
-import type { UserTaskNode } from './types.js';
+import type { UserTaskNode } from './node-types.js';
 
 /** An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), and a zone id after it or not. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})(\[[^\]]+\])?$/;

@@ -6,7 +6,9 @@
  */
 import type { Variables } from '@thresher/checkpoint';
 import { NotFoundError } from '../common/errors.js';
-import { type Flow, NodeType, type ProcessDef, type UserTaskNode } from '../model/types.js';
+import type { UserTaskNode } from '../model/node-types.js';
+import type { Flow, ProcessDef } from '../model/process-types.js';
+import { NodeType } from '../model/types.js';
 import type { ChoiceOption, ChoiceSource } from './types.js';
 
 /** A user task's options and where they come from. */

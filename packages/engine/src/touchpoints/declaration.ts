@@ -7,8 +7,9 @@
  */
 
 import type { TouchpointDirection, TouchpointKind, TouchpointVia } from '../common/touchpoint-types.js';
+import type { Node } from '../model/node-types.js';
+import { isJobNode } from '../model/process-types.js';
 import { declaredDirection } from '../model/touchpoint-mark.js';
-import { isJobNode, type Node } from '../model/types.js';
 
 // The directions element types declare are read by the compiler too (a mark may not change one), so they
 // live beside it, in the model layer.

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { type BoundaryEventNode, type Node, NodeType, type ProcessDef } from '../model/types.js';
+import type { BoundaryEventNode, Node } from '../model/node-types.js';
+import type { ProcessDef } from '../model/process-types.js';
+import { NodeType } from '../model/types.js';
 
 /** The graph of one process, built once per plan. */
 export interface ProcessGraph {

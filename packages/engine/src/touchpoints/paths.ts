@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Node, NodeType } from '../model/types.js';
+import type { Node } from '../model/node-types.js';
+import { NodeType } from '../model/types.js';
 import { isEventSubProcess, leavesActivity, type ProcessGraph } from './graph.js';
 
 /** `conditional` and `repeated` for the elements of one process, each computed once. */

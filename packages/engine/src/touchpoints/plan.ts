@@ -8,7 +8,9 @@
 import { NotFoundError } from '../common/errors.js';
 import type { Touchpoint } from '../common/touchpoint-types.js';
 import { isExpressionText } from '../model/expression.js';
-import { type Node, NodeType, type ProcessDef, type ProcessModel, type TimerSpec } from '../model/types.js';
+import type { Node } from '../model/node-types.js';
+import type { ProcessDef, ProcessModel } from '../model/process-types.js';
+import { NodeType, type TimerSpec } from '../model/types.js';
 import { parseDuration } from '../timers/duration.js';
 import { touchpointOf } from './declaration.js';
 import { type ProcessGraph, processGraph } from './graph.js';

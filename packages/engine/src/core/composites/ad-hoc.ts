@@ -1,7 +1,7 @@
 import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError, InvalidArgumentError, InvalidStateError, NotFoundError } from '../../common/errors.js';
 import { evaluate } from '../../common/feel.js';
-import type { AdHocSpec, SubProcessNode } from '../../model/types.js';
+import type { AdHocSpec, SubProcessNode } from '../../model/node-types.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from '../jobs/incidents.js';
 import { cancelInside } from '../scoping/cancel.js';
 import { handOnLedger } from '../scoping/ledgers.js';

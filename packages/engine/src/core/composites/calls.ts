@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CallOutcome, TrackRecord, Variables } from '@thresher/checkpoint';
-import type { CallActivityNode } from '../../model/types.js';
+import type { CallActivityNode } from '../../model/node-types.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from '../jobs/incidents.js';
 import { nextId, nodeOf, type StepContext } from '../step/context.js';
 import { postCall } from '../step/outbox.js';

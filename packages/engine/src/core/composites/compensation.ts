@@ -8,7 +8,7 @@ import {
   type SweepAction,
   type SweepEvent,
 } from '../../machines/index.js';
-import type { StartEventNode } from '../../model/types.js';
+import type { StartEventNode } from '../../model/node-types.js';
 import { startEventSubProcess } from '../events/event-subprocesses.js';
 import { interruptFrom } from '../events/interrupts.js';
 import { boundariesOf } from '../events/waits.js';

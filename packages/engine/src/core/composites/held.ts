@@ -1,5 +1,5 @@
 import type { TrackRecord } from '@thresher/checkpoint';
-import type { StartEventNode } from '../../model/types.js';
+import type { StartEventNode } from '../../model/node-types.js';
 import { startEventSubProcess } from '../events/event-subprocesses.js';
 import { nodeOf, type StepContext } from '../step/context.js';
 import { isBodyScope } from '../step/records.js';

@@ -1,5 +1,6 @@
 import type { LoopRecord, ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
-import type { LoopSpec, MultiInstance, Node, StandardLoop } from '../../model/types.js';
+import type { Node } from '../../model/node-types.js';
+import type { LoopSpec, MultiInstance, StandardLoop } from '../../model/types.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from '../jobs/incidents.js';
 import { cancelInside } from '../scoping/cancel.js';
 import { handOnLedger } from '../scoping/ledgers.js';

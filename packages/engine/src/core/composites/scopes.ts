@@ -1,6 +1,6 @@
 import type { ScopeRecord, TrackRecord } from '@thresher/checkpoint';
 import { InvalidStateError } from '../../common/errors.js';
-import type { SubProcessNode } from '../../model/types.js';
+import type { SubProcessNode } from '../../model/node-types.js';
 import { armEventSubProcesses } from '../events/event-subprocesses.js';
 import { mapOrIncident } from '../jobs/incidents.js';
 import { endScopeListeners } from '../scoping/scope-listeners.js';

@@ -1,11 +1,7 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../../common/errors.js';
-import type {
-  BoundaryEventNode,
-  EndEventNode,
-  EventDefinition,
-  IntermediateThrowEventNode,
-} from '../../model/types.js';
+import type { BoundaryEventNode, EndEventNode, IntermediateThrowEventNode } from '../../model/node-types.js';
+import type { EventDefinition } from '../../model/types.js';
 import { eventSubProcessCatcher, startEventSubProcess } from '../events/event-subprocesses.js';
 import { interruptFrom } from '../events/interrupts.js';
 import { boundariesOf } from '../events/waits.js';

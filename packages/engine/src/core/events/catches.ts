@@ -1,5 +1,5 @@
 import type { TrackRecord, WaitOwner } from '@thresher/checkpoint';
-import type { EventBasedGatewayNode, IntermediateCatchEventNode, ReceiveTaskNode } from '../../model/types.js';
+import type { EventBasedGatewayNode, IntermediateCatchEventNode, ReceiveTaskNode } from '../../model/node-types.js';
 import { nodeOf, type StepContext } from '../step/context.js';
 import { ownedBy } from '../step/state.js';
 import { move } from '../step/tracks.js';

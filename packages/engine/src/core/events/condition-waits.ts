@@ -5,7 +5,8 @@
  * @module
  */
 import { type ConditionRecord, digestValue, type Variables } from '@thresher/checkpoint';
-import type { ConditionFilter, EventDefinition, Node } from '../../model/types.js';
+import type { Node } from '../../model/node-types.js';
+import type { ConditionFilter, EventDefinition } from '../../model/types.js';
 import { nextId, type StepContext } from '../step/context.js';
 
 type Conditional = Extract<EventDefinition, { kind: 'conditional' }>;

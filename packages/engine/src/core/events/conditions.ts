@@ -14,7 +14,8 @@
 import type { ConditionRecord, TrackRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError } from '../../common/errors.js';
 import { evaluate } from '../../common/feel.js';
-import type { ConditionFilter, EventDefinition, IntermediateCatchEventNode } from '../../model/types.js';
+import type { IntermediateCatchEventNode } from '../../model/node-types.js';
+import type { ConditionFilter, EventDefinition } from '../../model/types.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from '../jobs/incidents.js';
 import { nodeOf, type StepContext } from '../step/context.js';
 import { ownedBy } from '../step/state.js';

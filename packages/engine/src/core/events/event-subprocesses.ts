@@ -1,6 +1,6 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import { InvalidStateError } from '../../common/errors.js';
-import type { StartEventNode, SubProcessNode } from '../../model/types.js';
+import type { StartEventNode, SubProcessNode } from '../../model/node-types.js';
 import { runListeners } from '../jobs/listeners.js';
 import { cancelInside } from '../scoping/cancel.js';
 import { startScopeListeners } from '../scoping/scope-listeners.js';

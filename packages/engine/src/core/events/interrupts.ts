@@ -1,5 +1,5 @@
 import type { TrackRecord, Variables } from '@thresher/checkpoint';
-import type { BoundaryEventNode } from '../../model/types.js';
+import type { BoundaryEventNode } from '../../model/node-types.js';
 import { cancel } from '../scoping/cancel.js';
 import type { StepContext } from '../step/context.js';
 import { spawn } from '../step/tracks.js';

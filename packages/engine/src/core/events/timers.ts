@@ -1,7 +1,7 @@
 import type { TimerRecord, TrackRecord, Variables, WaitOwner } from '@thresher/checkpoint';
 import { ExpressionError, InvalidStateError } from '../../common/errors.js';
 import { evaluate } from '../../common/feel.js';
-import type { Node, StartEventNode } from '../../model/types.js';
+import type { Node, StartEventNode } from '../../model/node-types.js';
 import { timerStartOccurrence } from '../../timers/occurrences.js';
 import { isCronCycle, nextFiring, type TimerSchedule, TimerSpecError } from '../../timers/schedule.js';
 import { announce, nextId, nodeOf, type StepContext } from '../step/context.js';

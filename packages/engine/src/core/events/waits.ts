@@ -9,7 +9,8 @@ import {
 } from '@thresher/checkpoint';
 import { ExpressionError, InvalidStateError } from '../../common/errors.js';
 import { evaluate } from '../../common/feel.js';
-import type { BoundaryEventNode, EventDefinition, Node } from '../../model/types.js';
+import type { BoundaryEventNode, Node } from '../../model/node-types.js';
+import type { EventDefinition } from '../../model/types.js';
 import { scheduleTimer, TimerSpecError } from '../../timers/schedule.js';
 import { raiseIncident } from '../jobs/incidents.js';
 import { announce, nextId, nodeOf, type StepContext } from '../step/context.js';

@@ -1,5 +1,5 @@
 import type { Variables, WaitOwner } from '@thresher/checkpoint';
-import type { BoundaryEventNode, StartEventNode } from '../../model/types.js';
+import type { BoundaryEventNode, StartEventNode } from '../../model/node-types.js';
 import { nodeOf, type StepContext } from '../step/context.js';
 import { ownedBy } from '../step/state.js';
 import { move } from '../step/tracks.js';

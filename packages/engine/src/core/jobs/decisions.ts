@@ -10,7 +10,7 @@
 import type { DecisionRecord, EvaluatedDecisionRecord, TrackRecord } from '@thresher/checkpoint';
 import { type DmnDefinitions, type EvaluatedDecision, evaluateDecision } from '@thresher/dmn';
 import { type FeelValue, fromFeel } from '@thresher/feel';
-import type { BusinessRuleTaskNode } from '../../model/types.js';
+import type { BusinessRuleTaskNode } from '../../model/node-types.js';
 import type { FoundDecision, StepContext } from '../step/context.js';
 import { move } from '../step/tracks.js';
 import { evaluateOrIncident, NO_VALUE, raiseIncident, wrongValueIncident } from './incidents.js';

@@ -1,7 +1,8 @@
 import type { IncidentRecord, JobRecord, TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import { ExpressionError, NotFoundError } from '../../common/errors.js';
 import { evaluate } from '../../common/feel.js';
-import { type Expression, jobSourceOf, type Mapping } from '../../model/types.js';
+import { jobSourceOf } from '../../model/process-types.js';
+import type { Expression, Mapping } from '../../model/types.js';
 import { announce, nextId, type StepContext } from '../step/context.js';
 import { eventId } from '../step/event-ids.js';
 import { MappingError, runMappings } from '../step/mappings.js';

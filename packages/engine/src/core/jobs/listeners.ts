@@ -1,5 +1,7 @@
 import type { JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
-import { type ListenerEvent, listenersOf, type Node } from '../../model/types.js';
+import type { Node } from '../../model/node-types.js';
+import { listenersOf } from '../../model/process-types.js';
+import type { ListenerEvent } from '../../model/types.js';
 import type { StepContext } from '../step/context.js';
 import type { InstanceState } from '../step/state.js';
 import { move } from '../step/tracks.js';

@@ -1,5 +1,5 @@
 import type { LedgerEntry, ScopeRecord, TrackRecord } from '@thresher/checkpoint';
-import type { Node } from '../../model/types.js';
+import type { Node } from '../../model/node-types.js';
 import type { StepContext } from '../step/context.js';
 import { isBodyScope } from '../step/records.js';
 

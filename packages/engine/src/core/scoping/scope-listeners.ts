@@ -1,5 +1,5 @@
 import type { ScopeRecord, TrackRecord, Variables } from '@thresher/checkpoint';
-import { listenersOf } from '../../model/types.js';
+import { listenersOf } from '../../model/process-types.js';
 import { runListeners } from '../jobs/listeners.js';
 import type { StepContext } from '../step/context.js';
 import { move, standIn } from '../step/tracks.js';

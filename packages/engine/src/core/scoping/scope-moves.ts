@@ -1,6 +1,6 @@
 import type { ScopeRecord } from '@thresher/checkpoint';
 import { advanceScope, moveBy, type Performers, type ScopeAction, type ScopeEvent } from '../../machines/index.js';
-import type { SubProcessNode } from '../../model/types.js';
+import type { SubProcessNode } from '../../model/node-types.js';
 import { announce, nodeOf, type StepContext } from '../step/context.js';
 import { eventId } from '../step/event-ids.js';
 import { move } from '../step/tracks.js';

@@ -1,7 +1,8 @@
 import type { Variables } from '@thresher/checkpoint';
 import type { DmnDefinitions } from '@thresher/dmn';
 import { InvalidStateError } from '../../common/errors.js';
-import type { Binding, Node, ProcessDef } from '../../model/types.js';
+import type { Binding, Node } from '../../model/node-types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { TimerSchedule } from '../../timers/schedule.js';
 import type { Announcement, Effect } from './effects.js';
 import type { InstanceState } from './state.js';

@@ -1,6 +1,6 @@
 import type { TouchpointRecord, TrackRecord } from '@thresher/checkpoint';
 import type { LiveTouchpoint, TouchpointState } from '../../common/touchpoint-types.js';
-import type { Node } from '../../model/types.js';
+import type { Node } from '../../model/node-types.js';
 import { processPlan } from '../../touchpoints/plan.js';
 import { announce, type StepContext } from './context.js';
 import type { Announcement } from './effects.js';

@@ -1,5 +1,5 @@
 import type { HeldThen, ScopeRecord, TrackRecord } from '@thresher/checkpoint';
-import { taskListenersOf } from '../../model/types.js';
+import { taskListenersOf } from '../../model/process-types.js';
 import type { StepContext } from '../step/context.js';
 import { ownedBy } from '../step/state.js';
 import { touchpointInterrupted } from '../step/touchpoints.js';

@@ -1,5 +1,5 @@
 import type { TrackRecord, UserTaskFields, UserTaskRecord } from '@thresher/checkpoint';
-import type { UserTaskNode } from '../../model/types.js';
+import type { UserTaskNode } from '../../model/node-types.js';
 import { isDateTime } from '../../model/user-task-schedule.js';
 import { evaluateOrIncident, NO_VALUE, wrongValueIncident } from '../jobs/incidents.js';
 import type { StepContext } from '../step/context.js';

@@ -1,5 +1,5 @@
 import type { JobRecord, UserTaskEvent, UserTaskFields, UserTaskRecord, Variables } from '@thresher/checkpoint';
-import { taskListenersOf } from '../../model/types.js';
+import { taskListenersOf } from '../../model/process-types.js';
 import { jobSpec } from '../jobs/job-spec.js';
 import { createTaskListenerJob, taskListenerVariables } from '../jobs/jobs.js';
 import { announce, type StepContext } from '../step/context.js';

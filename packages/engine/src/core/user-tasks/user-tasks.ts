@@ -1,6 +1,7 @@
 import type { TrackRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import { InvalidArgumentError, InvalidStateError, NotFoundError } from '../../common/errors.js';
-import { taskListenersOf, type UserTaskNode } from '../../model/types.js';
+import type { UserTaskNode } from '../../model/node-types.js';
+import { taskListenersOf } from '../../model/process-types.js';
 import { nextId, type StepContext } from '../step/context.js';
 import { move } from '../step/tracks.js';
 import { CORRECTABLE, changedBy, fieldsOf, initialFields } from './user-task-fields.js';

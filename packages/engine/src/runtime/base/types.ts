@@ -387,3 +387,16 @@ export interface DeployedDecision {
   version: number;
   versionTag?: string;
 }
+
+/** How `engine.start` starts an instance. */
+export interface StartOptions {
+  variables?: Variables;
+  businessKey?: string;
+  /** Start the process of this deployment digest; by default the latest version deployed. */
+  digest?: string;
+  /**
+   * The caller's W3C `traceparent` (`00-<trace id>-<span id>-<flags>`): the instance's spans join that trace.
+   * Kept in the instance's record, so the instance continues the trace wherever it is restored.
+   */
+  traceContext?: string;
+}

@@ -9,7 +9,8 @@
 import type { Deployment, Repository } from '@thresher/checkpoint';
 import { type DmnDefinitions, isDmn, parseDmn } from '@thresher/dmn';
 import type { DecisionLookup, FoundDecision } from '../../core/step/context.js';
-import type { Binding, ProcessDef } from '../../model/types.js';
+import type { Binding } from '../../model/node-types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import { isManifest, Together } from './deployed-together.js';
 
 /** How old the book may be before a step re-reads the store: deployments made by other engines show up by then. */

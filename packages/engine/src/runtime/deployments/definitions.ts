@@ -1,8 +1,8 @@
 import { CheckpointError, CheckpointErrorCode, type Deployment, type Repository } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError, RestoreError } from '../../common/errors.js';
 import type { InstanceState } from '../../core/step/state.js';
+import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import { compileShared } from '../../model/shared-models.js';
-import type { ProcessDef, ProcessModel } from '../../model/types.js';
 import { isDecisionDeployment } from './decisions.js';
 import { isManifest, Together } from './deployed-together.js';
 

@@ -18,7 +18,7 @@ import {
 import { InvalidStateError } from '../../common/errors.js';
 import { type InstanceRecords, InstanceState } from '../../core/step/state.js';
 import { invocationIdentity, listenerKey } from '../../core/step/step-identity.js';
-import { jobSourceOf, type ProcessDef } from '../../model/types.js';
+import { jobSourceOf, type ProcessDef } from '../../model/process-types.js';
 import { packScopes, unpackScopes } from './body-scopes.js';
 import { packTracks, packUserTasks, unpackWaits } from './body-waits.js';
 import { type StoredEvent, storedOfCheckpoint } from './step-events.js';

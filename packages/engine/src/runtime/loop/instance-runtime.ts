@@ -15,7 +15,7 @@ import type { EngineEvent } from '../../common/events.js';
 import { type Announcement, NOTHING_OWED } from '../../core/step/effects.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import { processPlan } from '../../touchpoints/plan.js';
 import type { Job, SettledOptions, SettledState } from '../base/types.js';
 import { isStaleDeployments } from '../deployments/definitions.js';

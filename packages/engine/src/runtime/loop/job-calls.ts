@@ -3,7 +3,8 @@ import { BpmnError } from '../../common/errors.js';
 import { variablesOfJob } from '../../core/jobs/jobs.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { changedFields, fieldsOf, zeebeFieldName } from '../../core/user-tasks/user-task-fields.js';
-import { isJobNode, listenersOf, NodeType, type ProcessDef } from '../../model/types.js';
+import { isJobNode, listenersOf, type ProcessDef } from '../../model/process-types.js';
+import { NodeType } from '../../model/types.js';
 import type { Handlers, Job, TaskListenerJobTask } from '../base/types.js';
 import { externalId, fieldsView } from './views.js';
 

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../common/errors.js';
 import type { LiveTouchpoint } from '../../common/touchpoint-types.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { live } from '../../core/step/touchpoints.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import { userTaskChoices } from '../../touchpoints/choices.js';
 import { processPlan } from '../../touchpoints/plan.js';
 import type { OperatorQuestion } from '../../touchpoints/types.js';

@@ -1,5 +1,5 @@
 import type { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { RetryWait, SettledOptions, SettledState } from '../base/types.js';
 import { adHocViews, callViews, incidentViews, userTaskView } from './views.js';
 

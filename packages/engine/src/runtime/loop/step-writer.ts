@@ -15,7 +15,7 @@ import { dispatchKey, type Effect, NOTHING_OWED, type Obligations, obligationsOf
 import { eventId, jobEventId } from '../../core/step/event-ids.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import { processPlan } from '../../touchpoints/plan.js';
 import { callsDecisions } from '../deployments/decisions.js';
 import { capture, openStored } from '../document/capture.js';

@@ -3,7 +3,8 @@ import type { LiveTouchpoint } from '../../common/touchpoint-types.js';
 import type { UserTaskFieldsView } from '../../common/user-task-types.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { DEFAULT_PRIORITY } from '../../core/user-tasks/user-task-fields.js';
-import { NodeType, type ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
+import { NodeType } from '../../model/types.js';
 import type { AdHocView, CallView, InstanceView, LoopingView, UserTaskView } from '../base/types.js';
 import type { InstancePast } from '../document/instance-log.js';
 

@@ -9,7 +9,7 @@ import {
 import { EngineError, InstanceHeldError, NotFoundError, RestoreError } from '../../common/errors.js';
 import { endedEntryId } from '../../core/step/outbox.js';
 import type { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { Definitions } from '../deployments/definitions.js';
 import { openStored } from '../document/capture.js';
 import type { InstanceRuntime } from '../loop/instance-runtime.js';

@@ -8,7 +8,7 @@
  */
 import type { Deployment, Variables } from '@thresher/checkpoint';
 import { evaluateCondition } from '../../common/feel.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { EngineParts } from './engine-parts.js';
 import { startInstance } from './starts.js';
 

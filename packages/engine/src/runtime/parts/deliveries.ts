@@ -3,7 +3,7 @@ import { canonicalBytes, type Deployment, type Repository, type Variables } from
 import type { Clock } from '../../common/clock.js';
 import { InstanceHeldError } from '../../common/errors.js';
 import type { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef, ProcessModel } from '../../model/types.js';
+import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import type { CorrelateOptions, CorrelateResult, SignalOptions } from '../base/types.js';
 import { HANDOVER_TTL_MS, signalInbox } from '../leases/handover.js';
 import type { InstanceRuntime } from '../loop/instance-runtime.js';

@@ -1,11 +1,14 @@
 import { checkEncodable, type Deployment, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
-import { InstanceHeldError } from '../../common/errors.js';
+import { InstanceHeldError, InvalidArgumentError, InvalidStateError } from '../../common/errors.js';
 import { newInstanceBody } from '../../core/step/records.js';
 import { InstanceState } from '../../core/step/state.js';
-import type { ProcessDef } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { TimerSchedule } from '../../timers/schedule.js';
 import { newInstanceId } from '../base/instance-ids.js';
+import { isTraceparent } from '../base/telemetry.js';
+import type { StartOptions } from '../base/types.js';
+import { type Definitions, isStaleDeployments, type StartChoice } from '../deployments/definitions.js';
 import { InstanceRuntime } from '../loop/instance-runtime.js';
 import type { LoopHost } from '../loop/loop-host.js';
 import type { ParentLink } from './call-links.js';
@@ -82,4 +85,46 @@ export async function startInstance(
     throw error;
   }
   return id;
+}
+
+/** How often `start` chooses a deployment again when others were deployed meanwhile, before it gives up. */
+const MAX_CHOICES = 10;
+
+/**
+ * `engine.start`: an instance of the process's latest deployed version (or of `options.digest`), from its none
+ * start event. A start chosen among deployments read before another was deployed stores nothing, and chooses again.
+ */
+export async function startProcess(
+  host: StartHost & { readonly definitions: Definitions },
+  processId: string,
+  options: StartOptions,
+): Promise<string> {
+  const { variables = {}, businessKey, traceContext } = options;
+  if (traceContext !== undefined && (typeof traceContext !== 'string' || !isTraceparent(traceContext))) {
+    throw new InvalidArgumentError(
+      `start: traceContext ${JSON.stringify(traceContext)} is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)`,
+    );
+  }
+  for (let choice = 1; ; choice++) {
+    const chosen: StartChoice =
+      options.digest === undefined
+        ? await host.definitions.chooseToStart(processId)
+        : await host.definitions.findProcess(processId, options.digest);
+    const { deployment, process, deploymentsSeen } = chosen;
+    const startNode = process.startNodes[0];
+    if (!startNode) {
+      const starts = (process.eventStartNodes ?? []).join(', ');
+      throw new InvalidStateError(`process ${processId} has no none start event: it starts by its events (${starts})`);
+    }
+    try {
+      return await startInstance(host, deployment, process, startNode, variables, {
+        ...(businessKey === undefined ? {} : { businessKey }),
+        ...(traceContext === undefined ? {} : { traceContext }),
+        deploymentsSeen,
+      });
+    } catch (error) {
+      if (!isStaleDeployments(error) || choice >= MAX_CHOICES) throw error;
+      host.definitions.forget();
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { ConflictError, type Deployment } from '@thresher/checkpoint';
-import type { ProcessModel } from '../../model/types.js';
+import type { ProcessModel } from '../../model/process-types.js';
 import { deploymentTimerStartPrefix, TIMER_START_PREFIX, timerStartInstanceId } from '../../timers/occurrences.js';
 import type { TimerSchedule } from '../../timers/schedule.js';
 import type { DeliveryHost } from './deliveries.js';

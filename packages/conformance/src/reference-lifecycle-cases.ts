@@ -1,0 +1,262 @@
+import type { ConformanceCase } from './case-rows.js';
+
+/**
+ * The reference cases of an instance's lifecycle past its writes: deleting, copying, deleting by run, the
+ * history of one channel, pruning. The rest of the inventory is in `reference-cases.ts`.
+ */
+export const REFERENCE_LIFECYCLE_CASES: readonly ConformanceCase[] = [
+  // DELETE_THREAD
+  {
+    id: 'DELETE_THREAD-01',
+    reference: 'test_delete_thread_removes_checkpoints',
+    checks: 'after delete, get is undefined, list is empty and instances() no longer has it',
+    spec: 'reference/delete-thread.ts',
+  },
+  {
+    id: 'DELETE_THREAD-02',
+    reference: 'test_delete_thread_removes_writes',
+    checks: 'the entries go with it: filing against the deleted checkpoint is a ConflictError',
+    spec: 'reference/delete-thread.ts',
+  },
+  {
+    id: 'DELETE_THREAD-03',
+    reference: 'test_delete_thread_removes_all_namespaces',
+    checks: 'deleting a root and its called child removes both',
+    mapping: 'a called child is an instance of its own, deleted by its own call',
+    spec: 'reference/delete-thread.ts',
+  },
+  {
+    id: 'DELETE_THREAD-04',
+    reference: 'test_delete_thread_preserves_other_threads',
+    checks: 'deleting one instance leaves another as it was',
+    spec: 'reference/delete-thread.ts',
+  },
+  {
+    id: 'DELETE_THREAD-05',
+    reference: 'test_delete_thread_nonexistent_noop',
+    checks: 'deleting an instance that does not exist resolves and changes nothing',
+    spec: 'reference/delete-thread.ts',
+  },
+  // COPY_THREAD
+  {
+    id: 'COPY_THREAD-01',
+    reference: 'test_copy_thread_basic',
+    checks: "after copy, the target lists the source's three checkpoints",
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-02',
+    reference: 'test_copy_thread_all_checkpoints',
+    checks: 'every checkpoint is copied, bytes and digests equal pairwise',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-03',
+    reference: 'test_copy_thread_preserves_metadata',
+    checks: "the target is indexed with the source's meta, due timer, subscriptions and latest seq",
+    mapping: 'metadata is the instance index',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-04',
+    reference: 'test_copy_thread_preserves_namespaces',
+    checks: 'a root and its called child, each copied to its own target, keep parentId and callNodeId verbatim',
+    mapping: 'a namespace is a called child, copied by its own call',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-05',
+    reference: 'test_copy_thread_preserves_writes',
+    checks: 'entries are copied with their checkpoints, in order',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-06',
+    reference: 'test_copy_thread_preserves_ordering',
+    checks: 'the target lists the same seqs in the same order with the same parentSeqs',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-07',
+    reference: 'test_copy_thread_source_unchanged',
+    checks: 'the source lists the same checkpoints and entries after the copy',
+    spec: 'reference/copy-thread.ts',
+  },
+  {
+    id: 'COPY_THREAD-08',
+    reference: 'test_copy_thread_nonexistent_source',
+    checks: 'copying a missing source is a NotFoundError and creates nothing',
+    mapping: 'stricter than the reference, which may raise or not: a copy of nothing is a caller mistake',
+    spec: 'reference/copy-thread.ts',
+  },
+  // DELETE_FOR_RUNS
+  {
+    id: 'DELETE_FOR_RUNS-01',
+    reference: 'test_delete_for_runs_single',
+    checks: 'deleting one run removes it and leaves the other',
+    mapping: 'a run is an instance',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-02',
+    reference: 'test_delete_for_runs_multiple',
+    checks: 'deleting two of three runs, one call each, leaves only the third',
+    mapping: 'a list of runs is one delete per run',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-03',
+    reference: 'test_delete_for_runs_preserves_other_runs',
+    checks: 'an unrelated run keeps every checkpoint and entry',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-04',
+    reference: 'test_delete_for_runs_removes_writes',
+    checks: 'the entries of a deleted run are gone with its checkpoints',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-05',
+    reference: 'test_delete_for_runs_empty_list_noop',
+    checks: 'a delete naming no run (the empty id) resolves and changes nothing',
+    mapping: 'an empty list of runs is a delete of the empty id, which names no instance',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-06',
+    reference: 'test_delete_for_runs_nonexistent_noop',
+    checks: 'deleting a run that does not exist resolves and changes nothing',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  {
+    id: 'DELETE_FOR_RUNS-07',
+    reference: 'test_delete_for_runs_across_namespaces',
+    checks: "deleting a run's root and its called children removes each; an unrelated instance stays",
+    mapping: 'a namespace is a called child, deleted by its own call',
+    spec: 'reference/delete-for-runs.ts',
+  },
+  // DELTA_CHANNEL_HISTORY
+  {
+    id: 'DELTA_CHANNEL_HISTORY-01',
+    reference: 'test_history_returns_writes_oldest_first',
+    checks: "list returns each checkpoint's entries in seq order, oldest first",
+    mapping: 'the history is list',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-02',
+    reference: 'test_history_seed_is_nearest_snapshot',
+    checks: "each checkpoint's parentSeq names its nearest ancestor, whose whole document is stored",
+    mapping: 'every checkpoint is a full snapshot, so the seed is the parent itself',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-03',
+    reference: 'test_history_excludes_target_pending_writes',
+    checks: 'the entries of the latest checkpoint are not in the history before it',
+    mapping: 'the history below a checkpoint is list with before set to its seq',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-04',
+    reference: 'test_history_multi_channel',
+    checks: 'several fields of one document are read back together from each checkpoint',
+    mapping: 'channels are fields of one document',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-05',
+    reference: 'test_history_empty_channels_returns_empty',
+    checks: 'a history bounded below the first seq is empty',
+    mapping: 'asking for no channels is asking for an empty page',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-06',
+    reference: 'test_history_walk_to_root_no_seed',
+    checks: 'walking parentSeq back from the latest reaches the first checkpoint, whose parentSeq is null',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-07',
+    reference: 'test_history_migration_plain_value_as_seed',
+    checks: 'a document that is a plain JSON list round-trips like an object document',
+    mapping: 'a pre-delta plain value is a document like any other',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-08',
+    reference: 'test_history_seed_ancestor_own_writes_are_replayed',
+    checks: 'entries filed against an ancestor are still returned with it after later checkpoints',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-09',
+    reference: 'test_history_orders_parallel_writes_by_task_path',
+    checks: 'entries of parallel tasks come back in the order filed, per checkpoint, whatever their ids',
+    mapping: 'one order for every backend: first filed first, where the reference sorts by task path',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  {
+    id: 'DELTA_CHANNEL_HISTORY-10',
+    reference: 'test_history_orders_pathless_writes_first',
+    checks: 'an input entry filed before task entries comes back first, though its task id sorts last',
+    mapping: 'filing order, not a path rule, puts input first',
+    spec: 'reference/delta-channel-history.ts',
+  },
+  // PRUNE
+  {
+    id: 'PRUNE-01',
+    reference: 'test_prune_keep_latest_single_thread',
+    checks: 'prune with keepLast 1 leaves only the latest of four checkpoints',
+    mapping: 'the keep_latest strategy is keepLast 1',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-02',
+    reference: 'test_prune_keep_latest_multiple_threads',
+    checks: 'pruning two instances leaves each its own latest',
+    mapping: 'a list of threads is one prune per instance',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-03',
+    reference: 'test_prune_keep_latest_across_namespaces',
+    checks: 'pruning a root and its called child leaves each its own latest',
+    mapping: 'a namespace is a called child, pruned by its own call',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-04',
+    reference: 'test_prune_keep_latest_preserves_writes',
+    checks: 'the kept checkpoint keeps its entries',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-05',
+    reference: 'test_prune_delete_all',
+    checks: 'removing everything is delete, and prune refuses keepLast 0 with a RangeError',
+    mapping: 'the delete strategy is delete',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-06',
+    reference: 'test_prune_preserves_other_threads',
+    checks: 'pruning one instance leaves another as it was',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-07',
+    reference: 'test_prune_empty_list_noop',
+    checks: 'a prune with nothing to remove (fewer checkpoints than keepLast) changes nothing',
+    mapping: 'an empty list issues no call; the no-op case is a prune that finds nothing to remove',
+    spec: 'reference/prune.ts',
+  },
+  {
+    id: 'PRUNE-08',
+    reference: 'test_prune_nonexistent_noop',
+    checks: 'pruning an instance that does not exist resolves and creates nothing',
+    spec: 'reference/prune.ts',
+  },
+];
