@@ -3,50 +3,24 @@ import {
   CheckpointError,
   CheckpointErrorCode,
   type ClaimOptions,
-  ConflictError,
-  checkText,
   type Deployment,
   type DeploymentInput,
   type DueTimer,
   type ExpireOptions,
   type Fence,
-  type HistoryQuery,
   type InstanceQuery,
   type InstanceSummary,
-  isStorableText,
   type Lease,
   LeaseLostError,
-  type ListOptions,
   type LogEntry,
   type LogReader,
   type PendingWrite,
-  type PruneOptions,
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
-import {
-  checkClaimArguments,
-  checkDeploymentArguments,
-  checkExpireArguments,
-  checkFence,
-  checkKeepLast,
-  checkLeaseArguments,
-  checkMessage,
-  checkMessageClock,
-  checkPutArguments,
-  checkReaderArguments,
-  checkRenew,
-  checkRewriteArguments,
-  checkWritesArguments,
-  decideCopy,
-  distinctStorableIds,
-  historyRange,
-  instancePage,
-  logRead,
-  storableFilters,
-} from '@thresher/checkpoint/store-kit';
+import { CheckedStore, type HistoryRange, type LogRead } from '@thresher/checkpoint/store-kit';
 import {
   copyInstance,
   deleteInstance,
@@ -100,7 +74,7 @@ export interface PostgresRepository extends Repository {
  * under the held lease) is one statement doing all of that in the server (`put_checkpoint`,
  * put-function-v11.ts), so a put with no other write waiting costs one round trip.
  */
-export class PostgresStore implements PostgresRepository {
+export class PostgresStore extends CheckedStore implements PostgresRepository {
   readonly schema: string;
   readonly checksDeploymentsSeen = true;
   readonly #pool: PgPoolLike;
@@ -134,6 +108,7 @@ export class PostgresStore implements PostgresRepository {
   #closed = false;
 
   constructor(pool: PgPoolLike, options: { schema: string; where: string; owned: boolean; prepared: boolean }) {
+    super();
     this.#pool = pool;
     this.schema = options.schema;
     this.#where = options.where;
@@ -147,8 +122,18 @@ export class PostgresStore implements PostgresRepository {
     };
   }
 
-  async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
-    checkPutArguments(checkpoint);
+  async readers(): Promise<LogReader[]> {
+    return this.#call('readers', () => readReaders(this.#pool, this.#sql));
+  }
+
+  async leaseOwners(): Promise<string[]> {
+    return this.#call('leaseOwners', async () => {
+      const { rows } = await this.#pool.query<{ lease_owner: string }>(this.#sql.selectLeaseOwners, []);
+      return rows.map((row) => row.lease_owner);
+    });
+  }
+
+  protected async putChecked(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
     // The common put is one statement (a batch's puts share one); what it leaves undecided runs the full
     // rules, which give the exact outcome: in a fenced transaction of its own when alone, in the batch's when batched.
     const fully = (client: PgClientLike) => putFully(client, this.#sql, checkpoint);
@@ -166,122 +151,80 @@ export class PostgresStore implements PostgresRepository {
     });
   }
 
-  async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
-    const { instanceId, seq, fence } = checkpoint;
-    checkRewriteArguments(checkpoint);
-    this.#assertOpen('rewrite');
-    // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
-    if (!isStorableText(instanceId) || !isStorableText(checkpoint.expectedDigest)) {
-      if (!isStorableText(instanceId)) checkFence(instanceId, fence, undefined);
-      throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
-    }
+  protected async rewriteChecked(checkpoint: RewriteCheckpoint): Promise<void> {
     await this.#transaction('rewrite', (client) => rewriteCheckpoint(client, this.#sql, checkpoint));
   }
 
-  async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
-    checkWritesArguments(instanceId, seq, writes);
+  protected async putWritesChecked(
+    instanceId: string,
+    seq: number,
+    writes: PendingWrite[],
+    fence: Fence | undefined,
+  ): Promise<void> {
     const work = (client: PgClientLike) => putWrites(client, this.#sql, instanceId, seq, writes, fence);
     await this.#groupedWork('putWrites', instanceId, work);
   }
 
-  async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
-    this.#assertOpen('get');
-    if (!isStorableText(instanceId)) return undefined;
+  protected async getChecked(instanceId: string, seq: number | undefined): Promise<StoredCheckpoint | undefined> {
     // One statement: its own snapshot, so no transaction around it (one round trip, not four).
     return this.#call('get', () => readCheckpoint(this.#pool, this.#sql, instanceId, seq));
   }
 
-  async getMany(instanceIds: readonly string[]): Promise<StoredCheckpoint[]> {
-    this.#assertOpen('getMany');
-    const ids = distinctStorableIds(instanceIds);
-    if (ids.length === 0) return [];
+  protected async getManyChecked(instanceIds: string[]): Promise<StoredCheckpoint[]> {
     // One statement, however many ids: one snapshot, one round trip.
-    return this.#call('getMany', () => readLatest(this.#pool, this.#sql, ids));
+    return this.#call('getMany', () => readLatest(this.#pool, this.#sql, instanceIds));
   }
 
-  async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
-    const range = historyRange(options);
-    this.#assertOpen('list');
-    if (!isStorableText(instanceId)) return [];
+  protected async listChecked(instanceId: string, range: HistoryRange): Promise<StoredCheckpoint[]> {
     return this.#snapshot('list', (client) => readHistory(client, this.#sql, instanceId, range));
   }
 
-  async history(query?: HistoryQuery): Promise<LogEntry[]> {
-    const { after, instanceId, limit } = logRead(query);
+  protected async historyChecked({ after, instanceId, limit }: LogRead): Promise<LogEntry[]> {
     const from = positionParams(after);
-    this.#assertOpen('history');
-    if (instanceId !== null && !isStorableText(instanceId)) return [];
     return this.#snapshot('history', (client) => readLog(client, this.#sql, from, instanceId, limit));
   }
 
-  async putReader(reader: LogReader): Promise<void> {
-    checkReaderArguments(reader);
+  protected async putReaderChecked(reader: LogReader): Promise<void> {
     const at = positionParams(reader.position);
     await this.#transaction('putReader', (client) => putReader(client, this.#sql, reader, at));
   }
 
-  async readers(): Promise<LogReader[]> {
-    this.#assertOpen('readers');
-    return this.#call('readers', () => readReaders(this.#pool, this.#sql));
-  }
-
-  async deleteReader(name: string): Promise<boolean> {
-    checkText('name', name);
+  protected async deleteReaderChecked(name: string): Promise<boolean> {
     const { rowCount } = await this.#transaction('deleteReader', (client) =>
       client.query(this.#sql.deleteReader, [name]),
     );
     return (rowCount ?? 0) > 0;
   }
 
-  async expire(options: ExpireOptions): Promise<string[]> {
-    checkExpireArguments(options);
+  protected async expireChecked(options: ExpireOptions): Promise<string[]> {
     return this.#transaction('expire', (client) => expireInstances(client, this.#sql, options));
   }
 
-  async delete(instanceId: string): Promise<void> {
-    this.#assertOpen('delete');
-    if (!isStorableText(instanceId)) return;
+  protected async deleteChecked(instanceId: string): Promise<void> {
     await this.#transaction('delete', (client) => deleteInstance(client, this.#sql, instanceId));
   }
 
-  async copy(sourceId: string, targetId: string): Promise<void> {
-    checkText('targetId', targetId);
-    this.#assertOpen('copy');
-    if (!isStorableText(sourceId)) return decideCopy(sourceId, targetId, false, null);
+  protected async copyChecked(sourceId: string, targetId: string): Promise<void> {
     await this.#transaction('copy', (client) => copyInstance(client, this.#sql, sourceId, targetId));
   }
 
-  async prune(instanceId: string, options: PruneOptions): Promise<void> {
-    checkKeepLast(options.keepLast);
-    this.#assertOpen('prune');
-    if (!isStorableText(instanceId)) return;
-    await this.#transaction('prune', (client) => pruneCheckpoints(client, this.#sql, instanceId, options.keepLast));
+  protected async pruneChecked(instanceId: string, keepLast: number): Promise<void> {
+    await this.#transaction('prune', (client) => pruneCheckpoints(client, this.#sql, instanceId, keepLast));
   }
 
-  async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
-    instancePage(query);
-    this.#assertOpen('instances');
-    if (!storableFilters(query)) return [];
+  protected async instancesChecked(query: InstanceQuery): Promise<InstanceSummary[]> {
     return this.#call('instances', () => readInstances(this.#pool, this.#sql, query));
   }
 
-  async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
-    instancePage(query);
-    this.#assertOpen('instanceIds');
-    if (!storableFilters(query)) return [];
+  protected async instanceIdsChecked(query: InstanceQuery): Promise<string[]> {
     return this.#call('instanceIds', () => readInstanceIds(this.#pool, this.#sql, query));
   }
 
-  async claim(options: ClaimOptions): Promise<Lease[]> {
-    checkClaimArguments(options);
-    this.#assertOpen('claim');
+  protected async claimChecked(options: ClaimOptions): Promise<Lease[]> {
     return this.#transaction('claim', (client) => claimLeases(client, this.#sql, options));
   }
 
-  async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
-    checkLeaseArguments({ ttlMs, now });
-    this.#assertOpen('renew');
-    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) checkRenew(lease, undefined);
+  protected async renewChecked(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
     const work = (client: PgClientLike) => renewLease(client, this.#sql, lease, ttlMs, now);
     // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
     const renewed = await this.#groupedWork('renew', lease.instanceId, work);
@@ -289,23 +232,11 @@ export class PostgresStore implements PostgresRepository {
     return renewed;
   }
 
-  async lease(instanceId: string): Promise<Lease | undefined> {
-    this.#assertOpen('lease');
-    if (!isStorableText(instanceId)) return undefined;
+  protected async leaseChecked(instanceId: string): Promise<Lease | undefined> {
     return this.#call('lease', () => readLease(this.#pool, this.#sql, instanceId));
   }
 
-  async leaseOwners(): Promise<string[]> {
-    this.#assertOpen('leaseOwners');
-    return this.#call('leaseOwners', async () => {
-      const { rows } = await this.#pool.query<{ lease_owner: string }>(this.#sql.selectLeaseOwners, []);
-      return rows.map((row) => row.lease_owner);
-    });
-  }
-
-  async release(lease: Lease): Promise<void> {
-    this.#assertOpen('release');
-    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) return;
+  protected async releaseChecked(lease: Lease): Promise<void> {
     // Releases issued together (an engine letting go of thousands of instances at close) share one statement.
     const alone = (db: PgQueryable) => releaseUnflushed(db, this.#sql, [lease], this.#putCall).then(() => undefined);
     await this.#call('release', () =>
@@ -318,65 +249,46 @@ export class PostgresStore implements PostgresRepository {
     );
   }
 
-  async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
-    this.#assertOpen('dueTimers');
-    // Nothing is due at a time that is not one (SQL would order NaN above every timer and return them all).
-    if (Number.isNaN(now)) return [];
+  protected async dueTimersChecked(now: number, limit: number): Promise<DueTimer[]> {
     return this.#call('dueTimers', () => readDueTimers(this.#pool, this.#sql, now, limit));
   }
 
-  async subscriptions(name: string, key: string | null): Promise<string[]> {
-    this.#assertOpen('subscriptions');
-    if (!isStorableText(name) || !isStorableText(key)) return [];
+  protected async subscriptionsChecked(name: string, key: string | null): Promise<string[]> {
     return this.#call('subscriptions', () => readSubscribers(this.#pool, this.#sql, name, key));
   }
 
-  async putMessage(message: BufferedMessage): Promise<boolean> {
-    checkMessage(message);
+  protected async putMessageChecked(message: BufferedMessage): Promise<boolean> {
     return this.#transaction('putMessage', (client) => putMessage(client, this.#sql, message));
   }
 
-  async takeMessage(
+  protected async takeMessageChecked(
     name: string,
     correlationKey: string | null,
     now: number,
     taker: string,
   ): Promise<BufferedMessage | undefined> {
-    checkMessageClock(now);
-    checkText('taker', taker);
-    this.#assertOpen('takeMessage');
-    // Nothing stored has such a name or key, so there is nothing to take.
-    if (!isStorableText(name) || !isStorableText(correlationKey)) return undefined;
     return this.#transaction('takeMessage', (client) =>
       takeMessage(client, this.#sql, name, correlationKey, now, taker),
     );
   }
 
-  async deleteMessage(id: string): Promise<boolean> {
-    this.#assertOpen('deleteMessage');
-    if (!isStorableText(id)) return false;
+  protected async deleteMessageChecked(id: string): Promise<boolean> {
     return this.#transaction('deleteMessage', (client) => deleteMessage(client, this.#sql, id));
   }
 
-  async expireMessages(now: number): Promise<number> {
-    checkMessageClock(now);
+  protected async expireMessagesChecked(now: number): Promise<number> {
     return this.#transaction('expireMessages', (client) => expireMessages(client, this.#sql, now));
   }
 
-  async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
-    checkDeploymentArguments(deployment);
+  protected async putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment> {
     return this.#transaction('putDeployment', (client) => putDeployment(client, this.#sql, deployment));
   }
 
-  async getDeployment(digest: string): Promise<Deployment | undefined> {
-    this.#assertOpen('getDeployment');
-    if (!isStorableText(digest)) return undefined;
+  protected async getDeploymentChecked(digest: string): Promise<Deployment | undefined> {
     return this.#call('getDeployment', () => readDeployment(this.#pool, this.#sql, digest));
   }
 
-  async deployments(definitionId?: string): Promise<Deployment[]> {
-    this.#assertOpen('deployments');
-    if (!isStorableText(definitionId)) return [];
+  protected async deploymentsChecked(definitionId: string | undefined): Promise<Deployment[]> {
     return this.#call('deployments', () => readDeployments(this.#pool, this.#sql, definitionId));
   }
 
@@ -424,7 +336,7 @@ export class PostgresStore implements PostgresRepository {
     );
   }
 
-  #assertOpen(operation: string): void {
+  protected assertOpen(operation: string): void {
     if (this.#closed) {
       throw new CheckpointError(
         CheckpointErrorCode.Store,
@@ -435,7 +347,7 @@ export class PostgresStore implements PostgresRepository {
 
   /** Run driver work, refusing it once closed and classifying driver failures as store errors. */
   async #call<T>(operation: string, work: () => Promise<T>, closing = false): Promise<T> {
-    if (!closing) this.#assertOpen(operation);
+    if (!closing) this.assertOpen(operation);
     try {
       return await work();
     } catch (error) {

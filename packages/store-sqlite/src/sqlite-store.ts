@@ -3,50 +3,23 @@ import {
   CheckpointError,
   CheckpointErrorCode,
   type ClaimOptions,
-  ConflictError,
-  checkText,
   type Deployment,
   type DeploymentInput,
   type DueTimer,
   type ExpireOptions,
   type Fence,
-  type HistoryQuery,
   type InstanceQuery,
   type InstanceSummary,
-  isStorableText,
   type Lease,
-  LeaseLostError,
-  type ListOptions,
   type LogEntry,
   type LogReader,
   type PendingWrite,
-  type PruneOptions,
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
-import {
-  checkClaimArguments,
-  checkDeploymentArguments,
-  checkExpireArguments,
-  checkFence,
-  checkKeepLast,
-  checkLeaseArguments,
-  checkMessage,
-  checkMessageClock,
-  checkPutArguments,
-  checkReaderArguments,
-  checkRewriteArguments,
-  checkWritesArguments,
-  decideCopy,
-  distinctStorableIds,
-  historyRange,
-  instancePage,
-  integerPosition,
-  logRead,
-  storableFilters,
-} from '@thresher/checkpoint/store-kit';
+import { CheckedStore, type HistoryRange, integerPosition, type LogRead } from '@thresher/checkpoint/store-kit';
 import {
   copyInstance,
   deleteInstance,
@@ -87,7 +60,7 @@ export interface SqliteRepository extends Repository {
  * file's schema version against this build's (`schema-fence.ts`): once a newer build migrated the file,
  * writes are refused with `StoreUpgradedError`.
  */
-export class SqliteStore implements SqliteRepository {
+export class SqliteStore extends CheckedStore implements SqliteRepository {
   readonly path: string;
   readonly checksDeploymentsSeen = true;
   readonly #db: SqliteDatabase;
@@ -104,6 +77,7 @@ export class SqliteStore implements SqliteRepository {
   #closed = false;
 
   constructor(db: SqliteDatabase, path: string) {
+    super();
     this.#db = db;
     this.path = path;
     this.#sql = statements(db);
@@ -115,117 +89,8 @@ export class SqliteStore implements SqliteRepository {
     this.#createTokens = new CreateTokens((count) => this.#written(() => reserveLeaseTokens(this.#sql, count)));
   }
 
-  async put(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
-    checkPutArguments(checkpoint);
-    const createToken = checkpoint.claim ? this.#createToken() : undefined;
-    return this.#grouped('put', () => putCheckpoint(this.#sql, this.#updates, checkpoint, createToken));
-  }
-
-  async rewrite(checkpoint: RewriteCheckpoint): Promise<void> {
-    const { instanceId, seq } = checkpoint;
-    checkRewriteArguments(checkpoint);
-    // Nothing stored has such an id or digest, so there is no lease and no checkpoint to rewrite.
-    if (!isStorableText(instanceId) || !isStorableText(checkpoint.expectedDigest)) {
-      return this.#call('rewrite', () => {
-        if (!isStorableText(instanceId)) checkFence(instanceId, checkpoint.fence, undefined);
-        throw new ConflictError(instanceId, seq, `there is no checkpoint at seq ${seq} to rewrite`);
-      });
-    }
-    this.#call('rewrite', () => this.#written(() => rewriteCheckpoint(this.#sql, checkpoint)));
-  }
-
-  async putWrites(instanceId: string, seq: number, writes: PendingWrite[], fence?: Fence): Promise<void> {
-    checkWritesArguments(instanceId, seq, writes);
-    await this.#grouped('putWrites', () => putWrites(this.#sql, instanceId, seq, writes, fence));
-  }
-
-  async get(instanceId: string, seq?: number): Promise<StoredCheckpoint | undefined> {
-    if (!isStorableText(instanceId)) return this.#call('get', () => undefined);
-    // One statement: a snapshot of its own, no transaction needed around it.
-    return this.#call('get', () => readCheckpoint(this.#sql, instanceId, seq)) as StoredCheckpoint | undefined;
-  }
-
-  async getMany(instanceIds: readonly string[]): Promise<StoredCheckpoint[]> {
-    const ids = distinctStorableIds(instanceIds);
-    // One statement, however many ids: one snapshot.
-    return this.#call('getMany', () => (ids.length === 0 ? [] : readLatest(this.#sql, ids))) as StoredCheckpoint[];
-  }
-
-  async list(instanceId: string, options: ListOptions = {}): Promise<StoredCheckpoint[]> {
-    const range = historyRange(options);
-    if (!isStorableText(instanceId)) return this.#call('list', () => []);
-    return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
-  }
-
-  async history(query?: HistoryQuery): Promise<LogEntry[]> {
-    const { after, instanceId, limit } = logRead(query);
-    const from = after === null ? 0 : integerPosition(after);
-    if (instanceId !== null && !isStorableText(instanceId)) return this.#call('history', () => []);
-    const read = () => readLog(this.#sql, from, instanceId, limit);
-    return this.#call('history', () => this.#read(read)) as LogEntry[];
-  }
-
-  async putReader(reader: LogReader): Promise<void> {
-    checkReaderArguments(reader);
-    const position = reader.position === null ? null : integerPosition(reader.position);
-    this.#call('putReader', () => this.#written(() => putReader(this.#sql, reader, position)));
-  }
-
   async readers(): Promise<LogReader[]> {
     return this.#call('readers', () => readReaders(this.#sql));
-  }
-
-  async deleteReader(name: string): Promise<boolean> {
-    checkText('name', name);
-    return this.#call('deleteReader', () => this.#written(() => this.#sql.deleteReader.run(name).changes > 0));
-  }
-
-  async expire(options: ExpireOptions): Promise<string[]> {
-    checkExpireArguments(options);
-    return this.#call('expire', () => this.#written(() => expireInstances(this.#sql, options)));
-  }
-
-  async delete(instanceId: string): Promise<void> {
-    if (!isStorableText(instanceId)) return this.#call('delete', () => undefined);
-    this.#call('delete', () => this.#written(() => deleteInstance(this.#sql, instanceId)));
-  }
-
-  async copy(sourceId: string, targetId: string): Promise<void> {
-    checkText('targetId', targetId);
-    // Nothing stored has such an id, so there is nothing to copy.
-    if (!isStorableText(sourceId)) return this.#call('copy', () => decideCopy(sourceId, targetId, false, null));
-    this.#call('copy', () => this.#written(() => copyInstance(this.#sql, sourceId, targetId)));
-  }
-
-  async prune(instanceId: string, options: PruneOptions): Promise<void> {
-    checkKeepLast(options.keepLast);
-    if (!isStorableText(instanceId)) return this.#call('prune', () => undefined);
-    this.#call('prune', () => this.#written(() => pruneCheckpoints(this.#sql, instanceId, options.keepLast)));
-  }
-
-  async claim(options: ClaimOptions): Promise<Lease[]> {
-    checkClaimArguments(options);
-    return this.#call('claim', () => this.#written(() => claimLeases(this.#sql, options)));
-  }
-
-  async renew(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
-    checkLeaseArguments({ ttlMs, now });
-    // Nothing stored has such an id or owner, so the lease cannot be held.
-    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner)) {
-      return this.#call('renew', () => {
-        throw new LeaseLostError(lease.instanceId, lease.owner, lease.token, 'no lease is held');
-      });
-    }
-    // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
-    return this.#grouped('renew', () => renewLease(this.#sql, lease, ttlMs, now));
-  }
-
-  async lease(instanceId: string): Promise<Lease | undefined> {
-    if (!isStorableText(instanceId)) return this.#call('lease', () => undefined);
-    return this.#call('lease', () => {
-      const held = readHeldLease(this.#sql, instanceId);
-      return held === undefined ? undefined : { instanceId, ...held };
-    });
   }
 
   async leaseOwners(): Promise<string[]> {
@@ -233,80 +98,142 @@ export class SqliteStore implements SqliteRepository {
     return this.#call('leaseOwners', () => this.#read(read)) as string[];
   }
 
-  async release(lease: Lease): Promise<void> {
-    if (!isStorableText(lease.instanceId) || !isStorableText(lease.owner))
-      return this.#call('release', () => undefined);
+  protected async putChecked(checkpoint: PutCheckpoint): Promise<Lease | undefined> {
+    const createToken = checkpoint.claim ? this.#createToken() : undefined;
+    return this.#grouped('put', () => putCheckpoint(this.#sql, this.#updates, checkpoint, createToken));
+  }
+
+  protected async rewriteChecked(checkpoint: RewriteCheckpoint): Promise<void> {
+    this.#call('rewrite', () => this.#written(() => rewriteCheckpoint(this.#sql, checkpoint)));
+  }
+
+  protected async putWritesChecked(
+    instanceId: string,
+    seq: number,
+    writes: PendingWrite[],
+    fence: Fence | undefined,
+  ): Promise<void> {
+    await this.#grouped('putWrites', () => putWrites(this.#sql, instanceId, seq, writes, fence));
+  }
+
+  protected async getChecked(instanceId: string, seq: number | undefined): Promise<StoredCheckpoint | undefined> {
+    // One statement: a snapshot of its own, no transaction needed around it.
+    return this.#call('get', () => readCheckpoint(this.#sql, instanceId, seq)) as StoredCheckpoint | undefined;
+  }
+
+  protected async getManyChecked(instanceIds: string[]): Promise<StoredCheckpoint[]> {
+    // One statement, however many ids: one snapshot.
+    return this.#call('getMany', () => readLatest(this.#sql, instanceIds)) as StoredCheckpoint[];
+  }
+
+  protected async listChecked(instanceId: string, range: HistoryRange): Promise<StoredCheckpoint[]> {
+    return this.#call('list', () => this.#read(() => readHistory(this.#sql, instanceId, range))) as StoredCheckpoint[];
+  }
+
+  protected async historyChecked({ after, instanceId, limit }: LogRead): Promise<LogEntry[]> {
+    const from = after === null ? 0 : integerPosition(after);
+    const read = () => readLog(this.#sql, from, instanceId, limit);
+    return this.#call('history', () => this.#read(read)) as LogEntry[];
+  }
+
+  protected async putReaderChecked(reader: LogReader): Promise<void> {
+    const position = reader.position === null ? null : integerPosition(reader.position);
+    this.#call('putReader', () => this.#written(() => putReader(this.#sql, reader, position)));
+  }
+
+  protected async deleteReaderChecked(name: string): Promise<boolean> {
+    return this.#call('deleteReader', () => this.#written(() => this.#sql.deleteReader.run(name).changes > 0));
+  }
+
+  protected async expireChecked(options: ExpireOptions): Promise<string[]> {
+    return this.#call('expire', () => this.#written(() => expireInstances(this.#sql, options)));
+  }
+
+  protected async deleteChecked(instanceId: string): Promise<void> {
+    this.#call('delete', () => this.#written(() => deleteInstance(this.#sql, instanceId)));
+  }
+
+  protected async copyChecked(sourceId: string, targetId: string): Promise<void> {
+    this.#call('copy', () => this.#written(() => copyInstance(this.#sql, sourceId, targetId)));
+  }
+
+  protected async pruneChecked(instanceId: string, keepLast: number): Promise<void> {
+    this.#call('prune', () => this.#written(() => pruneCheckpoints(this.#sql, instanceId, keepLast)));
+  }
+
+  protected async claimChecked(options: ClaimOptions): Promise<Lease[]> {
+    return this.#call('claim', () => this.#written(() => claimLeases(this.#sql, options)));
+  }
+
+  protected async renewChecked(lease: Lease, ttlMs: number, now: number): Promise<Lease> {
+    // Grouped like a put: an engine renews every lease it holds at once, which then commit together.
+    return this.#grouped('renew', () => renewLease(this.#sql, lease, ttlMs, now));
+  }
+
+  protected async leaseChecked(instanceId: string): Promise<Lease | undefined> {
+    return this.#call('lease', () => {
+      const held = readHeldLease(this.#sql, instanceId);
+      return held === undefined ? undefined : { instanceId, ...held };
+    });
+  }
+
+  protected async releaseChecked(lease: Lease): Promise<void> {
     // Grouped like a put: an engine letting go of thousands of instances at once (close) commits them together.
     // No sync of its own (Repository.release): the next synced commit makes it durable.
     await this.#grouped('release', () => releaseLease(this.#sql, lease), false);
   }
 
-  async dueTimers(now: number, limit: number): Promise<DueTimer[]> {
+  protected async dueTimersChecked(now: number, limit: number): Promise<DueTimer[]> {
     return this.#call('dueTimers', () => readDueTimers(this.#sql, now, limit));
   }
 
-  async subscriptions(name: string, key: string | null): Promise<string[]> {
-    if (!isStorableText(name) || !isStorableText(key)) return this.#call('subscriptions', () => []);
+  protected async subscriptionsChecked(name: string, key: string | null): Promise<string[]> {
     return this.#call('subscriptions', () => readSubscribers(this.#sql, name, key));
   }
 
-  async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
-    instancePage(query);
-    if (!storableFilters(query)) return this.#call('instances', () => []);
+  protected async instancesChecked(query: InstanceQuery): Promise<InstanceSummary[]> {
     return this.#call('instances', () =>
       this.#read(() => readInstances(this.#sql, this.#instanceStatements, query)),
     ) as InstanceSummary[];
   }
 
-  async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
-    instancePage(query);
-    if (!storableFilters(query)) return this.#call('instanceIds', () => []);
+  protected async instanceIdsChecked(query: InstanceQuery): Promise<string[]> {
     return this.#call('instanceIds', () => readInstanceIds(this.#instanceStatements, query)) as string[];
   }
 
-  async putMessage(message: BufferedMessage): Promise<boolean> {
-    checkMessage(message);
+  protected async putMessageChecked(message: BufferedMessage): Promise<boolean> {
     return this.#call('putMessage', () => this.#written(() => putMessage(this.#sql, message)));
   }
 
-  async takeMessage(
+  protected async takeMessageChecked(
     name: string,
     correlationKey: string | null,
     now: number,
     taker: string,
   ): Promise<BufferedMessage | undefined> {
-    checkMessageClock(now);
-    checkText('taker', taker);
-    // Nothing stored has such a name or key, so there is nothing to take.
-    if (!isStorableText(name) || !isStorableText(correlationKey)) return this.#call('takeMessage', () => undefined);
     // IMMEDIATE: the write lock is taken before the select, so two connections never pick the same message.
     return this.#call('takeMessage', () =>
       this.#written(() => takeMessage(this.#sql, name, correlationKey, now, taker)),
     );
   }
 
-  async deleteMessage(id: string): Promise<boolean> {
-    if (!isStorableText(id)) return this.#call('deleteMessage', () => false);
+  protected async deleteMessageChecked(id: string): Promise<boolean> {
     return this.#call('deleteMessage', () => this.#written(() => this.#sql.deleteMessage.run(id).changes > 0));
   }
 
-  async expireMessages(now: number): Promise<number> {
-    checkMessageClock(now);
+  protected async expireMessagesChecked(now: number): Promise<number> {
     return this.#call('expireMessages', () => this.#written(() => this.#sql.expireMessages.run(now).changes));
   }
 
-  async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
-    checkDeploymentArguments(deployment);
+  protected async putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment> {
     return this.#call('putDeployment', () => this.#written(() => putDeployment(this.#sql, deployment)));
   }
 
-  async getDeployment(digest: string): Promise<Deployment | undefined> {
-    if (!isStorableText(digest)) return this.#call('getDeployment', () => undefined);
+  protected async getDeploymentChecked(digest: string): Promise<Deployment | undefined> {
     return this.#call('getDeployment', () => readDeployment(this.#sql, digest));
   }
 
-  async deployments(definitionId?: string): Promise<Deployment[]> {
-    if (!isStorableText(definitionId)) return this.#call('deployments', () => []);
+  protected async deploymentsChecked(definitionId: string | undefined): Promise<Deployment[]> {
     return this.#call('deployments', () => readDeployments(this.#sql, definitionId));
   }
 
@@ -358,6 +285,10 @@ export class SqliteStore implements SqliteRepository {
     } catch (error) {
       throw this.#classified(operation, error);
     }
+  }
+
+  protected assertOpen(operation: string): void {
+    this.#assertOpen(operation);
   }
 
   #assertOpen(operation: string, closing = false): void {

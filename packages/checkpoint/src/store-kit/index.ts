@@ -8,6 +8,8 @@
  * maps its rows to contract values and refuses a newer schema with the same words (sql.ts). The in-memory
  * repository of the main entry applies the same rules.
  *
+ * The SQL stores share their front too: `CheckedStore` checks each call and answers what no row can change.
+ *
  * The contract itself, its limits and its text rule (`MAX_TEXT_BYTES`, `MAX_DOCUMENT_BYTES`, `checkText`,
  * `isStorableText`) are the main entry's, `@thresher/checkpoint`.
  */
@@ -55,6 +57,7 @@ export {
   rootIdOf,
   storableFilters,
 } from '../read-rules.js';
+export { CheckedStore } from './checked-store.js';
 export type {
   CheckpointRow,
   CheckpointWithWriteRow,
