@@ -162,7 +162,8 @@ export interface Restored {
   state: InstanceState;
   process: ProcessDef;
   journal: JournalEntry[];
-  published: { capturedAt: number; events: StoredEvent[] };
+  /** Opened only when asked: a restore republishes only what a holder that stopped may not have. */
+  published(): { capturedAt: number; events: StoredEvent[] };
 }
 
 /**
@@ -179,10 +180,14 @@ export async function restore(
   const entries = journalOf(stored);
   const process = await pinnedProcess(state);
   const journal = checkJournal(process, state, entries);
-  const log = logOf(stored);
-  const published = {
-    capturedAt: log?.capturedAt ?? document.capturedAt,
-    events: storedOfCheckpoint(stored.seq, log?.events ?? state.past?.events),
+  // What an older document kept in its body, taken now: moving its past to the log leaves the state without it.
+  const bodyEvents = state.past?.events;
+  const published = () => {
+    const log = logOf(stored);
+    return {
+      capturedAt: log?.capturedAt ?? document.capturedAt,
+      events: storedOfCheckpoint(stored.seq, log?.events ?? bodyEvents),
+    };
   };
   return { state, process, journal, published };
 }

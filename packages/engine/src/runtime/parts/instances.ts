@@ -350,7 +350,7 @@ export class Instances implements LoopResidency<InstanceRuntime> {
     const runtime = new InstanceRuntime(this.deps.loopHost(), process, state, stored.seq);
     const ended = state.instance.status !== 'running';
     // Taken from a holder that stopped: what its last write announced goes out again (at least once).
-    const republish = held === true && leases.takenOver(instanceId) ? published : undefined;
+    const republish = held === true && leases.takenOver(instanceId) ? published() : undefined;
     // An ended instance still under a lease is one whose engine died before delivering what its end owes (a
     // called child's end to its parent): a worker took it up (`lapsedOnly`) to make those deliveries.
     if (ended && held === true && state.outbox.length === 0) {
