@@ -116,14 +116,17 @@ export function storableFilters(query: InstanceQuery): boolean {
 }
 
 /**
- * `instances`' order and page size as every store reads them.
+ * `instances`' order and page size as every store reads them, its cursors and serial checked.
  *
- * @throws RangeError for an unknown order or a bad limit
+ * @throws RangeError for an unknown order, a bad limit, or a serial that is not a safe integer
  */
 export function instancePage(query: InstanceQuery = {}): InstancePage {
   // A cursor is an instance id: text no store could hold is refused alike on every backend.
   if (query.after !== undefined) checkText('after', query.after);
   if (query.before !== undefined) checkText('before', query.before);
+  if (query.serial !== undefined && !Number.isSafeInteger(query.serial)) {
+    throw new RangeError(`serial must be a safe integer, not ${describe(query.serial)}`);
+  }
   return { order: checkReadOrder(query.order), limit: checkPageSize(query.limit) };
 }
 

@@ -266,6 +266,12 @@ export interface StoredCheckpoint {
 
 export interface InstanceSummary extends InstanceMeta {
   instanceId: string;
+  /**
+   * The store's number for the instance: a positive safe integer the put that created it (or the copy that made
+   * it) assigned, higher than every one assigned before in this store, never handed out twice (not after a delete
+   * either). Numbers may be skipped. What an API with numeric keys names the instance by (see {@link InstanceQuery.serial}).
+   */
+  serial: number;
   latestSeq: number;
   definitionDigest: string;
   /**
@@ -287,6 +293,8 @@ export type ReadOrder = 'asc' | 'desc';
  * the last id of a page as `after` to go on ascending, or as `before` to go on descending.
  */
 export interface InstanceQuery {
+  /** Only the instance with this serial ({@link InstanceSummary.serial}); a number no instance has matches nothing. */
+  serial?: number;
   /** Only instances with no parent. */
   roots?: boolean;
   /** Only called children (instances with a parent). */

@@ -39,6 +39,7 @@ export function describeInstances<TRepository extends Repository>(
         latestSeq: 1,
         definitionDigest: 'definition-digest-1',
         rootId: 'root-a',
+        serial: expect.any(Number),
         ...meta({ definitionId: 'billing', parentId: 'root-a', callNodeId: 'bill' }),
       });
     });
@@ -59,6 +60,7 @@ export function describeInstances<TRepository extends Repository>(
           latestSeq: 2,
           definitionDigest: 'definition-digest-2',
           rootId: 'order-1',
+          serial: expect.any(Number),
         },
       ]);
       expect(ids(await repository.instances({ status: 'running' }))).toEqual([]);
@@ -77,6 +79,7 @@ export function describeInstances<TRepository extends Repository>(
           latestSeq: 2,
           definitionDigest: 'definition-digest-1',
           rootId: 'order-1',
+          serial: expect.any(Number),
         },
       ]);
     });
@@ -314,5 +317,69 @@ export function describeInstances<TRepository extends Repository>(
       expect(await repository.instanceIds({ processId: 'refund' })).toEqual(['p-2']);
       expect(await repository.instances({ processId: 'missing' })).toEqual([]);
     });
+
+    test('TH-INSTANCES-22', async (repository) => {
+      await putChain(repository, 'b', 1);
+      await putChain(repository, 'a', 2);
+      await putChain(repository, 'c', 1, { meta: { parentId: 'a', callNodeId: 'call' } });
+      const before = serials(await repository.instances());
+
+      await repository.put(checkpoint('b', 2, { parentSeq: 1, meta: { status: 'completed' } }));
+
+      expect(before.every((serial) => Number.isSafeInteger(serial) && serial > 0)).toBe(true);
+      const [a, b, c] = before;
+      expect(b! < a! && a! < c!).toBe(true);
+      expect(serials(await repository.instances())).toEqual(before);
+    });
+
+    test('TH-INSTANCES-23', async (repository) => {
+      await putChain(repository, 'a', 1);
+      await putChain(repository, 'b', 1);
+      const [a, b] = serials(await repository.instances());
+
+      await repository.delete('b');
+      await putChain(repository, 'b', 1);
+      await repository.copy('a', 'a-copy');
+
+      const [a2, copy, b2] = serials(await repository.instances());
+      expect(a2).toBe(a);
+      expect(b2).toBeGreaterThan(b!);
+      expect(copy).toBeGreaterThan(b!);
+      expect(new Set([a2, copy, b2]).size).toBe(3);
+    });
+
+    test('TH-INSTANCES-24', async (repository) => {
+      await putFamily(repository);
+      const all = await repository.instances();
+      const child = all.find(({ instanceId }) => instanceId === 'child-a1')!;
+
+      expect(await repository.instances({ serial: child.serial })).toEqual([child]);
+      expect(await repository.instanceIds({ serial: child.serial })).toEqual(['child-a1']);
+      expect(await repository.instances({ serial: child.serial, roots: true })).toEqual([]);
+      expect(await repository.instances({ serial: Math.max(...serials(all)) + 1 })).toEqual([]);
+      expect(await repository.instances({ serial: 0 })).toEqual([]);
+      for (const serial of [1.5, Number.NaN, 2 ** 53, '1' as unknown as number]) {
+        await expect(repository.instances({ serial })).rejects.toThrow(RangeError);
+      }
+    });
+
+    test('TH-INSTANCES-25', async (repository, store) => {
+      await putChain(repository, 'a', 1);
+      await putChain(repository, 'b', 1);
+      await repository.delete('b');
+      const [a] = serials(await repository.instances());
+      await repository.close();
+
+      const reopened = await store.reopen();
+      await putChain(reopened, 'c', 1);
+
+      const [a2, c] = serials(await reopened.instances());
+      expect(a2).toBe(a);
+      expect(c).toBeGreaterThan(a! + 1);
+    });
   });
+}
+
+function serials(summaries: InstanceSummary[]): number[] {
+  return summaries.map(({ serial }) => serial);
 }

@@ -205,6 +205,20 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should filter by business key, alone or with other filters, matching nothing for text no store holds',
     ],
     ['TH-INSTANCES-21', 'should filter by process id across definitions, alone or with the definition and status'],
+    [
+      'TH-INSTANCES-22',
+      'should number each new instance with a serial higher than every one before, kept by its later puts',
+    ],
+    ['TH-INSTANCES-23', 'should never hand out a serial twice: not after a delete, and a copy gets one of its own'],
+    [
+      'TH-INSTANCES-24',
+      'should find an instance by its serial, nothing for a serial no instance has, and refuse a bad one',
+    ],
+    [
+      'TH-INSTANCES-25',
+      'should keep serials, and hand out higher ones, after the repository is opened again',
+      ['persistence'],
+    ],
   ]),
   ...ownCases('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],

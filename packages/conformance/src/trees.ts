@@ -54,6 +54,7 @@ export function describeTrees<TRepository extends Repository>(initializer: Repos
         latestSeq: 1,
         definitionDigest: 'definition-digest-1',
         rootId: 'm-root',
+        serial: expect.any(Number),
       });
     });
 

@@ -217,6 +217,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ${PUT_CHECKPOINT_LOGGED_FUNCTIONS}
     `,
   },
+  {
+    description: "instance serials: the store's number for each instance, never handed out twice",
+    sql: `
+      -- InstanceSummary.serial. The instances stored before are numbered in id order; a new row takes the next
+      -- value of the sequence as its default (put, the batch put, put_checkpoint and copy alike), and a sequence
+      -- never goes back (a delete leaves it where it is; a rolled-back insert leaves a gap).
+      CREATE SEQUENCE {schema}.instance_serials;
+      ALTER TABLE {schema}.instances ADD COLUMN serial BIGINT;
+      UPDATE {schema}.instances i SET serial = numbered.n
+        FROM (SELECT instance_id, row_number() OVER (ORDER BY instance_id) AS n FROM {schema}.instances) AS numbered
+        WHERE i.instance_id = numbered.instance_id;
+      SELECT setval('{schema}.instance_serials', COALESCE(MAX(serial), 1), MAX(serial) IS NOT NULL)
+        FROM {schema}.instances;
+      ALTER TABLE {schema}.instances ALTER COLUMN serial SET DEFAULT nextval('{schema}.instance_serials'),
+        ALTER COLUMN serial SET NOT NULL;
+      ALTER SEQUENCE {schema}.instance_serials OWNED BY {schema}.instances.serial;
+      CREATE UNIQUE INDEX instances_by_serial ON {schema}.instances (serial);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

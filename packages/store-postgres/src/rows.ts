@@ -197,6 +197,7 @@ export function deploymentParams(input: DeploymentInput, version: number): unkno
 /** An `instances` query as the filters of its statement: absent ones stay undefined, and bind nothing. */
 export function instanceFilter(query: InstanceQuery): InstanceFilter {
   return {
+    serial: query.serial,
     roots: query.roots === true,
     children: query.children === true,
     parentId: query.parentId,
@@ -221,6 +222,7 @@ export function pageSize(limit: number): number | null {
 
 /** The filters of an `instances` query, as values; absent ones are undefined. */
 export interface InstanceFilter {
+  serial: number | undefined;
   roots: boolean;
   children: boolean;
   parentId: string | undefined;

@@ -41,7 +41,7 @@ const derivedRootId = (s: string) =>
   `COALESCE((SELECT p.root_id FROM ${s}.instances p WHERE p.instance_id = $8), $8, $1)`;
 
 /** An instance summary: the indexed columns of `i` and its subscriptions in the order they were put. */
-const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')}, i.root_id,
+const summaryColumns = (s: string) => `i.instance_id, ${INDEXED_COLUMNS.replace(/(\w+)/g, 'i.$1')}, i.root_id, i.serial,
   COALESCE((SELECT json_agg(json_build_array(sub.name, sub.key) ORDER BY sub.ord)
     FROM ${s}.subscriptions sub WHERE sub.instance_id = i.instance_id), '[]'::json) AS subscriptions`;
 
@@ -290,6 +290,7 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
     values.push(value);
     return `$${values.length}`;
   };
+  if (filter.serial !== undefined) where.push(`i.serial = ${bind(filter.serial)}`);
   if (filter.roots) where.push('i.parent_id IS NULL');
   if (filter.children) where.push('i.parent_id IS NOT NULL');
   if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);

@@ -144,6 +144,7 @@ describe(`put in one round trip on ${BACKEND === 'server' ? 'the THRESHER_PG_URL
         latestSeq: 3,
         definitionDigest: 'definition-digest',
         rootId: 'order-1',
+        serial: expect.any(Number),
       },
     ]);
   });

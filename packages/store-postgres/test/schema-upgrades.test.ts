@@ -192,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(11);
+      expect(SCHEMA_VERSION).toBe(12);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);
@@ -410,6 +410,7 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     const name = schema();
     await open(name);
     const { text, values } = selectInstancesSql(`"${name}"`, {
+      serial: undefined,
       roots: false,
       children: false,
       parentId: undefined,
@@ -530,5 +531,38 @@ describe(`schema version 8 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 8`)).toEqual([
       { version: 8, description: MIGRATIONS[7]!.description },
     ]);
+  });
+});
+
+describe(`schema version 12 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlite'}: instance serials`, () => {
+  it("should number a version-11 schema's instances in id order, and a new one past them all", async () => {
+    // given a version-11 schema holding three instances, one of them a called child
+    const name = await schemaAt(11);
+    for (const [id, parent, root] of [
+      ['order-b', null, 'order-b'],
+      ['order-a', null, 'order-a'],
+      ['order-c', 'order-a', 'order-a'],
+    ] as const) {
+      await sql(
+        `INSERT INTO "${name}".instances (instance_id, latest_seq, definition_digest, status, process_id,
+          definition_id, parent_id, root_id) VALUES ($1, 1, 'dd', 'running', 'p', 'd', $2, $3)`,
+        [id, parent, root],
+      );
+    }
+
+    // when this build opens it, an instance is created, one deleted and another created
+    const repository = await open(name);
+    await repository.put(checkpoint('order-d', 1));
+    await repository.delete('order-d');
+    await repository.put(checkpoint('order-e', 1));
+
+    // then the old ones are numbered in id order and the new ones after them, none twice
+    expect((await repository.instances()).map(({ instanceId, serial }) => [instanceId, serial])).toEqual([
+      ['order-a', 1],
+      ['order-b', 2],
+      ['order-c', 3],
+      ['order-e', 5],
+    ]);
+    expect((await repository.instances({ serial: 2 })).map(({ instanceId }) => instanceId)).toEqual(['order-b']);
   });
 });

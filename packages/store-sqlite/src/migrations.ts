@@ -238,6 +238,23 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    description: "instance serials: the store's number for each instance, never handed out twice",
+    sql: `
+      -- InstanceSummary.serial. The instances stored before are numbered in id order; a new one takes the next
+      -- number as its row goes in (put or copy), and the trigger moves the sequence on, never back (a delete
+      -- leaves it where it is).
+      ALTER TABLE instances ADD COLUMN serial INTEGER;
+      UPDATE instances SET serial = numbered.n
+        FROM (SELECT instance_id, ROW_NUMBER() OVER (ORDER BY instance_id) AS n FROM instances) AS numbered
+        WHERE instances.instance_id = numbered.instance_id;
+      CREATE UNIQUE INDEX instances_by_serial ON instances (serial);
+      INSERT INTO sequences (name, value) VALUES ('instance_serial', (SELECT COALESCE(MAX(serial), 0) FROM instances));
+      CREATE TRIGGER instances_serial AFTER INSERT ON instances BEGIN
+        UPDATE sequences SET value = NEW.serial WHERE name = 'instance_serial';
+      END;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

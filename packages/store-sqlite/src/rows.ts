@@ -154,6 +154,7 @@ export function deploymentParams(input: DeploymentInput, version: number): Recor
  */
 export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterShape; params: Record<string, unknown> } {
   const shape: InstanceFilterShape = {
+    serial: query.serial !== undefined,
     roots: query.roots === true,
     children: query.children === true,
     parentId: query.parentId !== undefined,
@@ -170,6 +171,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
     idsOnly: false,
   };
   const params: Record<string, unknown> = {};
+  if (shape.serial) params.serial = query.serial;
   if (shape.parentId) params.parentId = query.parentId;
   if (shape.rootId) params.rootId = query.rootId;
   if (shape.status) params.status = query.status;

@@ -24,6 +24,13 @@ function checkpointWithWrites(picked: string): string {
 const INSTANCE_COLUMNS =
   'instance_id, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id, ' +
   'call_node_id, due_at, root_id, ended_at';
+/** What an instance row is read with: its columns and its serial. */
+const INSTANCE_READ = `${INSTANCE_COLUMNS}, serial`;
+/**
+ * A new instance's serial (schema 15): one past the last handed out; the `instances_serial` trigger moves the
+ * sequence on as the row goes in, so the next insert of the transaction takes the number after.
+ */
+const NEXT_SERIAL = "(SELECT value + 1 FROM sequences WHERE name = 'instance_serial')";
 /**
  * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`): its own id
  * for a root, else the parent's root_id, else (the parent is not stored) the parent's id.
@@ -42,13 +49,13 @@ export const SQL = {
   selectDocument: 'SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?',
   selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
   // What put decides on, in one read: the seq, the indexed columns it may change, and the held lease.
-  selectPutState: `SELECT ${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at
+  selectPutState: `SELECT ${INSTANCE_READ}, lease_owner, lease_token, lease_expires_at
     FROM instances WHERE instance_id = ?`,
   // A new instance, holding the lease its first put claims (or none: the lease columns bound as NULL).
-  insertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at)
+  insertInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, lease_owner, lease_token, lease_expires_at, serial)
     VALUES (@instance_id, @latest_seq, @definition_digest, @status, @process_id, @definition_id, @business_key,
       @parent_id, @call_node_id, @due_at, ${DERIVED_ROOT_ID}, @ended_at, @lease_owner, @lease_token,
-      @lease_expires_at)`,
+      @lease_expires_at, ${NEXT_SERIAL})`,
   insertSubscription: 'INSERT INTO subscriptions (instance_id, ord, name, key) VALUES (?, ?, ?, ?)',
   // The subscriptions of a page of summaries, by the page's ids as a JSON array (ids never hold lone surrogates).
   selectSubscriptionsOf: `SELECT instance_id, name, key FROM subscriptions
@@ -155,9 +162,9 @@ export const SQL = {
   expireMessages: 'DELETE FROM messages WHERE expires_at <= ?',
 
   // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
-  copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS})
+  copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, serial)
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
-      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END, ended_at
+      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END, ended_at, ${NEXT_SERIAL}
     FROM instances WHERE instance_id = @source`,
   copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
     SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
@@ -258,6 +265,7 @@ export interface InstanceFilterShape {
   status: boolean;
   /** The status asked is not `completed`: the statement names the status index's condition, so it is used. */
   liveStatus: boolean;
+  serial: boolean;
   definition: boolean;
   processId: boolean;
   businessKey: boolean;
@@ -274,10 +282,11 @@ export interface InstanceFilterShape {
 /**
  * The `instances` statement for one filter shape. Built per shape (and cached by the caller) rather than
  * as one statement of `(? IS NULL OR col = ?)` terms, which would keep SQLite from using the indexes.
- * Parameters bind by name: `@parentId`, `@rootId`, `@status`, `@definition`, `@processId`, `@businessKey`, `@after`, `@before`, `@limit`.
+ * Parameters bind by name: `@serial`, `@parentId`, `@rootId`, `@status`, `@definition`, `@processId`, `@businessKey`, `@after`, `@before`, `@limit`.
  */
 export function selectInstancesSql(shape: InstanceFilterShape): string {
   const where: string[] = [];
+  if (shape.serial) where.push('serial = @serial');
   if (shape.roots) where.push('parent_id IS NULL');
   if (shape.children) where.push('parent_id IS NOT NULL');
   if (shape.parentId) where.push('parent_id = @parentId');
@@ -292,7 +301,7 @@ export function selectInstancesSql(shape: InstanceFilterShape): string {
   if (shape.after) where.push('instance_id > @after');
   if (shape.before) where.push('instance_id < @before');
   return [
-    `SELECT ${shape.idsOnly ? 'instance_id' : INSTANCE_COLUMNS} FROM instances`,
+    `SELECT ${shape.idsOnly ? 'instance_id' : INSTANCE_READ} FROM instances`,
     where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
     shape.desc ? 'ORDER BY instance_id DESC' : 'ORDER BY instance_id',
     shape.limit ? 'LIMIT @limit' : '',

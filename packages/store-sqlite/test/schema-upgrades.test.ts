@@ -127,6 +127,7 @@ describe('schema version 4: the root of every call tree', () => {
     try {
       for (const desc of [false, true]) {
         const sql = selectInstancesSql({
+          serial: false,
           roots: false,
           children: false,
           processId: false,
@@ -425,10 +426,9 @@ describe('schema version 8: instances WITHOUT ROWID', () => {
     try {
       const { sql } = after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'instances'").get() as { sql: string };
       expect(sql).toMatch(/WITHOUT ROWID$/);
-      // Schema 9 adds the index of ended instances.
-      expect(indexesOf(after).filter((index) => (index as { name: string }).name !== 'instances_ended')).toEqual(
-        indexes,
-      );
+      // Schema 9 adds the index of ended instances, schema 10 the index of serials.
+      const later = ['instances_ended', 'instances_by_serial'];
+      expect(indexesOf(after).filter((index) => !later.includes((index as { name: string }).name))).toEqual(indexes);
       expect(after.pragma('foreign_key_check')).toEqual([]);
     } finally {
       after.close();
@@ -528,5 +528,38 @@ describe('schema version 9: the step log apart from checkpoints', () => {
     expect(Number(entry!.position)).toBeGreaterThan(3);
     expect(await repository.history({ after: '3' })).toEqual([entry]);
     expect((await repository.instances())[0]).toMatchObject({ instanceId: 'order-1', endedAt: null });
+  });
+});
+
+describe('schema version 10: instance serials', () => {
+  it("should number a version-9 file's instances in id order, and a new one past them all", async () => {
+    // given a version-9 file holding three instances, one of them a called child
+    const path = join(directory, 'v9.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 9)) db.exec(migration.sql);
+    db.pragma('user_version = 9');
+    const insert = db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id,
+        parent_id, root_id) VALUES (?, 1, 'dd', 'running', 'p', 'd', ?, ?)`,
+    );
+    insert.run('order-b', null, 'order-b');
+    insert.run('order-a', null, 'order-a');
+    insert.run('order-c', 'order-a', 'order-a');
+    db.close();
+
+    // when this build opens it, an instance is created, one deleted and another created
+    const repository = open(path);
+    await repository.put(checkpoint('order-d', 1));
+    await repository.delete('order-d');
+    await repository.put(checkpoint('order-e', 1));
+
+    // then the old ones are numbered in id order and the new ones after them, none twice
+    expect((await repository.instances()).map(({ instanceId, serial }) => [instanceId, serial])).toEqual([
+      ['order-a', 1],
+      ['order-b', 2],
+      ['order-c', 3],
+      ['order-e', 5],
+    ]);
+    expect((await repository.instances({ serial: 2 })).map(({ instanceId }) => instanceId)).toEqual(['order-b']);
   });
 });

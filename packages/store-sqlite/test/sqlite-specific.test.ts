@@ -168,7 +168,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(9);
+    expect(SCHEMA_VERSION).toBe(10);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -194,6 +194,7 @@ describe('createSqliteRepository', () => {
         subscriptions: [],
         endedAt: null,
         rootId: 'order-1',
+        serial: expect.any(Number),
       },
     ]);
     const [lease] = await repository.claim({ owner: 'node-a', ttlMs: 1000, now: 0, limit: 10 });

@@ -73,6 +73,7 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
     definitionDigest: checkpoint.definitionDigest,
     meta: copyMeta(checkpoint.meta),
     rootId,
+    serial: instance?.serial ?? state.lastSerial + 1,
   };
   if (instance?.lease !== undefined) next.lease = instance.lease;
   const log = checkpoint.log === undefined ? undefined : copyBytes(checkpoint.log);
@@ -80,6 +81,7 @@ export function putCheckpoint(state: MemoryState, checkpoint: PutCheckpoint): vo
   next.checkpoints.set(seq, entry);
   if (log !== undefined) next.log.set(seq, { position: ++state.lastPosition, bytes: log });
   state.instances.set(instanceId, next);
+  state.lastSerial = Math.max(state.lastSerial, next.serial);
   if (checkpoint.keepLast !== undefined) pruneEntries(next, checkpoint.keepLast);
 }
 
@@ -199,6 +201,7 @@ export function copyInstance(state: MemoryState, sourceId: string, targetId: str
     definitionDigest: source.definitionDigest,
     meta: copyMeta(source.meta),
     rootId: source.meta.parentId === null ? targetId : source.rootId,
+    serial: ++state.lastSerial,
   });
 }
 

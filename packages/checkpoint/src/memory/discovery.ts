@@ -13,6 +13,7 @@ export function readInstances(state: MemoryState, query: InstanceQuery = {}): In
   const matching: InstanceSummary[] = [];
   for (const [instanceId, instance] of state.instances) {
     const { meta } = instance;
+    if (query.serial !== undefined && instance.serial !== query.serial) continue;
     if (query.roots && meta.parentId !== null) continue;
     if (query.children && meta.parentId === null) continue;
     if (query.parentId !== undefined && meta.parentId !== query.parentId) continue;
@@ -26,6 +27,7 @@ export function readInstances(state: MemoryState, query: InstanceQuery = {}): In
     matching.push({
       ...copyMeta(meta),
       instanceId,
+      serial: instance.serial,
       latestSeq: instance.latestSeq,
       definitionDigest: instance.definitionDigest,
       rootId: instance.rootId,

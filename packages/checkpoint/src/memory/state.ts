@@ -34,6 +34,8 @@ export interface InstanceEntry {
   meta: InstanceMeta;
   /** The root of its call tree (`rootIdOf`), derived when the instance is created or its parent changes. */
   rootId: string;
+  /** Its number in this store (`InstanceSummary.serial`), assigned when it was created. */
+  serial: number;
   /** The held lease; absent when none is held. */
   lease?: HeldLease;
 }
@@ -54,6 +56,8 @@ export interface MemoryState {
   lastToken: number;
   /** The last log position handed out (`history`), never reused either. */
   lastPosition: number;
+  /** The last instance serial handed out, never reused either. */
+  lastSerial: number;
   /** The registered readers of the log, by name. */
   readers: Map<string, LogReader>;
 }
@@ -66,6 +70,7 @@ export function emptyState(): MemoryState {
     messages: new Map(),
     lastToken: 0,
     lastPosition: 0,
+    lastSerial: 0,
     readers: new Map(),
   };
 }

@@ -97,6 +97,8 @@ export interface InstanceRow<TInt8 extends Int8Column = number> {
   /** Null only on SQLite, whose added column cannot be NOT NULL; every put and migration writes it. */
   root_id: string | null;
   ended_at: number | null;
+  /** Null only on SQLite, whose added column cannot be NOT NULL; every insert and the migration write it. */
+  serial: TInt8 | null;
 }
 
 /** A `log` row as `history` reads it; the position as the store's statement spells it. */
@@ -223,6 +225,7 @@ export function toInstanceSummary<TInt8 extends Int8Column>(
 ): InstanceSummary {
   return {
     instanceId: row.instance_id,
+    serial: Number(row.serial),
     latestSeq: Number(row.latest_seq),
     definitionDigest: row.definition_digest,
     status: row.status as InstanceStatus,

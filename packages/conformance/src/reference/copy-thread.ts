@@ -59,8 +59,9 @@ export function describeReferenceCopyThread<TRepository extends Repository>(
       const summaries = await repository.instances();
       const source = summaries.find(({ instanceId }) => instanceId === 'source');
       const target = summaries.find(({ instanceId }) => instanceId === 'target');
-      // A copy of a root is a root of its own.
-      expect(target).toEqual({ ...source!, instanceId: 'target', rootId: 'target' });
+      // A copy of a root is a root of its own, with a serial of its own.
+      expect(target).toEqual({ ...source!, instanceId: 'target', rootId: 'target', serial: expect.any(Number) });
+      expect(target!.serial).toBeGreaterThan(source!.serial);
       expect(target).toMatchObject({ latestSeq: 2, businessKey: 'po-7', dueAt: 1_700_000_000_000 });
     });
 

@@ -73,6 +73,7 @@ export function describeReferenceGetTuple<TRepository extends Repository>(
         latestSeq: 1,
         definitionDigest: 'definition-digest-1',
         rootId: 'thread-1',
+        serial: expect.any(Number),
       });
     });
 
