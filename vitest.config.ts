@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^@thresher\/store-sqlite$/, replacement: src('store-sqlite/src/index.ts') },
       { find: /^@thresher\/store-postgres$/, replacement: src('store-postgres/src/index.ts') },
       { find: /^@thresher\/ui$/, replacement: src('ui/src/index.ts') },
+      { find: /^@thresher\/rest$/, replacement: src('rest/src/index.ts') },
       { find: /^@thresher\/cli$/, replacement: src('cli/src/index.ts') },
     ],
   },

@@ -1,5 +1,5 @@
 import type { Repository } from '@thresher/checkpoint';
-import { Engine, type EngineEvent, type Handlers } from '@thresher/engine';
+import { type Clock, Engine, type EngineEvent, type Handlers } from '@thresher/engine';
 import { loadHandlers } from './handlers.js';
 import type { CliIo } from './io.js';
 import { LineReader } from './io.js';
@@ -26,6 +26,8 @@ export interface SessionOptions {
   loopWarning?: number;
   /** `--otel`: export traces and metrics over OTLP (`otel.ts`), set up before the engine. */
   otel?: boolean;
+  /** The engine's clock in place of the CLI's (`serve`: one its API can pin). */
+  clock?: Clock;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -56,7 +58,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
   const engine = new Engine({
     repository,
     handlers,
-    clock: io.clock,
+    clock: options.clock ?? io.clock,
     ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
     ...(options.dehydrate ? { dehydrate: true } : {}),
     ...(options.loopWarning === undefined ? {} : { loopWarning: options.loopWarning }),

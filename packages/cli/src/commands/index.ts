@@ -12,6 +12,7 @@ import { retryCommand } from './retry.js';
 import { rollbackCommand } from './rollback.js';
 import { runCommand } from './run.js';
 import { sendCommand } from './send.js';
+import { serveCommand } from './serve.js';
 import { showCommand } from './show.js';
 import { signalCommand } from './signal.js';
 import { testCommand } from './test.js';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   rollbackCommand,
   workerCommand,
   uiCommand,
+  serveCommand,
   helpCommand(() => COMMANDS),
 ];
 

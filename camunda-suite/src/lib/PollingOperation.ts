@@ -1,0 +1,2 @@
+// A stand-in for the SDK's source module src/lib/PollingOperation.ts (README.md): the published package's build of it.
+export * from '@camunda8/sdk/dist/lib/PollingOperation.js';

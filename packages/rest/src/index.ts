@@ -1,0 +1,20 @@
+/**
+ * @module @thresher/rest
+ *
+ * Camunda 8.8's Orchestration Cluster REST API on a Thresher engine: a Node handler to mount in an app, and a
+ * server (`thresher serve`). Which operations are served, and how each differs from Camunda's, is
+ * `compatibility()` and the package README.
+ */
+export type { Clock, Engine } from '@thresher/engine';
+export { PinnableClock } from './clock.js';
+export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';
+export { compatibility, type NotServed } from './operations.js';
+export { Problem, type ProblemDetail, ProblemKind } from './problem.js';
+export {
+  type CamundaRestServer,
+  type CamundaRestServerOptions,
+  isLoopback,
+  type Mount,
+  startCamundaRestServer,
+} from './server.js';
+export type { SpecOperation } from './spec-operations.js';

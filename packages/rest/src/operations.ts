@@ -1,0 +1,65 @@
+import type { Operation } from './operation.js';
+import { clusterOperations } from './ops/cluster.js';
+import { Problem, ProblemKind } from './problem.js';
+import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
+
+/** How an operation Thresher does not serve yet is answered, and which issue brings it. */
+export interface NotServed {
+  reason: 'identity' | 'repair' | 'pending';
+  detail: string;
+}
+
+/** Identity, tenants and authorizations: Thresher has none of them yet. */
+const IDENTITY_TAGS = new Set([
+  'Authentication',
+  'Authorization',
+  'Group',
+  'Mapping rule',
+  'Role',
+  'Setup',
+  'Tenant',
+  'User',
+]);
+
+/** Modification, migration and batch operations, which the repair work brings. */
+const REPAIR = new Set([
+  'modifyProcessInstance',
+  'migrateProcessInstance',
+  'modifyProcessInstancesBatchOperation',
+  'migrateProcessInstancesBatchOperation',
+  'cancelProcessInstancesBatchOperation',
+  'resolveIncidentsBatchOperation',
+]);
+
+/** Every operation served, by operation id. */
+export const SERVED: Readonly<Record<string, Operation>> = { ...clusterOperations };
+
+/** Why an operation of the spec is not served, or undefined when it is. */
+export function notServed(operation: SpecOperation): NotServed | undefined {
+  if (SERVED[operation.id] !== undefined) return undefined;
+  if (IDENTITY_TAGS.has(operation.tag)) {
+    return {
+      reason: 'identity',
+      detail: `${operation.id} is not served: Thresher has no identity, tenants or authorizations yet`,
+    };
+  }
+  if (REPAIR.has(operation.id) || operation.tag === 'Batch operation') {
+    return {
+      reason: 'repair',
+      detail: `${operation.id} is not served yet: modification, migration and batch operations come with repair`,
+    };
+  }
+  return { reason: 'pending', detail: `${operation.id} is not served yet` };
+}
+
+/** The operation to run for a routed spec operation; a 501 problem when Thresher does not serve it. */
+export function operationOf(operation: SpecOperation): Operation {
+  const served = SERVED[operation.id];
+  if (served !== undefined) return served;
+  throw new Problem(ProblemKind.NotImplemented, notServed(operation)!.detail);
+}
+
+/** The operations of the spec and how each is answered, in the spec's order: the compatibility table's rows. */
+export function compatibility(): Array<{ operation: SpecOperation; notServed: NotServed | undefined }> {
+  return SPEC_OPERATIONS.map((operation) => ({ operation, notServed: notServed(operation) }));
+}
