@@ -7,8 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '@thresher/engine';
+import { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
-import { readJson, sendJson } from './http.js';
+import { problemOfEngine } from './engine-problems.js';
+import { readBytes, readJson, sendJson, sendReply } from './http.js';
 import { operationOf } from './operations.js';
 import { Problem, ProblemKind } from './problem.js';
 import { Router } from './router.js';
@@ -30,7 +32,6 @@ export interface CamundaRestOptions {
 export type CamundaRestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 export function createCamundaRestHandler(engine: Engine, options: CamundaRestOptions = {}): CamundaRestHandler {
   const base = `${(options.basePath ?? '').replace(/\/+$/, '')}/v2`;
@@ -41,6 +42,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
   }
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const router = new Router();
+  const catalog = new Catalog(engine);
 
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -51,19 +53,19 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
       const method = req.method ?? 'GET';
       const { operation, params } = router.route(method, url.pathname.slice(base.length), url.pathname);
       const run = operationOf(operation);
-      const body = WITH_BODY.has(method) ? await readJson(req, maxBodyBytes) : undefined;
       const reply = await run({
         engine,
         clock: options.clock,
         req,
         params,
         query: url.searchParams,
-        body,
-        maxBodyBytes,
+        json: () => readJson(req, maxBodyBytes),
+        bytes: () => readBytes(req, maxBodyBytes),
+        catalog,
       });
-      sendJson(res, reply.status, reply.body);
+      sendReply(res, reply);
     } catch (error) {
-      const problem = Problem.is(error) ? error : unclassified(error, onError);
+      const problem = Problem.is(error) ? error : (problemOfEngine(error) ?? unclassified(error, onError));
       // A body refused part-way is not read on: the connection closes rather than drain it.
       if (problem.kind === ProblemKind.PayloadTooLarge) res.setHeader('connection', 'close');
       if (res.headersSent) {

@@ -1,10 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Problem, ProblemKind } from './problem.js';
 
-/** What an operation answers: a status, and a JSON body unless it has none (204). */
+/** What an operation answers: a status, and a JSON body unless it has none (204), or a text of a media type. */
 export interface Reply {
   status: number;
   body?: unknown;
+  text?: { type: string; content: string };
+}
+
+/** Send an operation's reply. */
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  if (reply.text === undefined) return sendJson(res, reply.status, reply.body);
+  const { type, content } = reply.text;
+  res.writeHead(reply.status, { 'content-type': type, 'content-length': Buffer.byteLength(content) }).end(content);
 }
 
 /**

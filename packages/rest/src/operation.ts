@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Engine } from '@thresher/engine';
+import type { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { Reply } from './http.js';
 
@@ -11,10 +12,12 @@ export interface Call {
   req: IncomingMessage;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** The JSON body read by the handler, `undefined` when none was sent. */
-  body: unknown;
-  /** The largest body the server reads, in bytes. */
-  maxBodyBytes: number;
+  /** The body as JSON, `undefined` when none was sent (`readJson`: 413, 415 and 400 as problems). */
+  json(): Promise<unknown>;
+  /** The body's bytes, bounded as `json` bounds them. */
+  bytes(): Promise<Buffer>;
+  /** What the operations share about the deployments in the store. */
+  catalog: Catalog;
 }
 
 export type Operation = (call: Call) => Promise<Reply>;

@@ -1,5 +1,8 @@
 import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
+import { deploymentOperations } from './ops/deployments.js';
+import { processDefinitionOperations } from './ops/process-definitions.js';
+import { processInstanceOperations } from './ops/process-instances.js';
 import { Problem, ProblemKind } from './problem.js';
 import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
 
@@ -32,7 +35,12 @@ const REPAIR = new Set([
 ]);
 
 /** Every operation served, by operation id. */
-export const SERVED: Readonly<Record<string, Operation>> = { ...clusterOperations };
+export const SERVED: Readonly<Record<string, Operation>> = {
+  ...clusterOperations,
+  ...deploymentOperations,
+  ...processDefinitionOperations,
+  ...processInstanceOperations,
+};
 
 /** Why an operation of the spec is not served, or undefined when it is. */
 export function notServed(operation: SpecOperation): NotServed | undefined {

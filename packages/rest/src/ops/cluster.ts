@@ -45,8 +45,8 @@ const getLicense: Operation = async () => ({
   body: { validLicense: false, licenseType: 'unknown', isCommercial: false, expiresAt: null },
 });
 
-const pinClock: Operation = async ({ clock, body }) => {
-  const { timestamp } = readClockPin(body);
+const pinClock: Operation = async ({ clock, json }) => {
+  const { timestamp } = readClockPin(await json());
   pinnable(clock).pin(timestamp);
   return { status: 204 };
 };

@@ -1,0 +1,95 @@
+import { type Deployment, deploymentKind, type Engine } from '@thresher/engine';
+import { compile } from '@thresher/engine/model';
+import { resourceKey } from './keys.js';
+
+/** A process definition as Camunda names it: by its BPMN id and a version of its own, with its key. */
+export interface ProcessDefinition {
+  processDefinitionId: string;
+  /** 1 for the first deployment holding this BPMN id, then one more for each deployment after that holds it. */
+  processDefinitionVersion: number;
+  processDefinitionKey: string;
+  name: string | null;
+  versionTag: string | null;
+  /** The file it was deployed in: Thresher keeps no file names, so its definitions id and the kind's extension. */
+  resourceName: string;
+  /** The Thresher deployment it is in. */
+  digest: string;
+}
+
+/**
+ * The process definitions of the engine's store, as Camunda numbers them: read from the deployments in the
+ * order they were made (each compiled once, when first seen), so every process sharing the store numbers them
+ * alike. A definition's key is derived from its deployment's digest and its place in the file (`keys.ts`).
+ */
+export class Catalog {
+  readonly #engine: Engine;
+  readonly #seen = new Set<string>();
+  readonly #byKey = new Map<string, ProcessDefinition>();
+  readonly #byId = new Map<string, ProcessDefinition[]>();
+  readonly #byDigest = new Map<string, ProcessDefinition[]>();
+  #reading: Promise<void> = Promise.resolve();
+
+  constructor(engine: Engine) {
+    this.#engine = engine;
+  }
+
+  /** Take in the deployments made since the last look (by any process sharing the store). */
+  refresh(): Promise<void> {
+    this.#reading = this.#reading.then(
+      () => this.#readNew(),
+      () => this.#readNew(),
+    );
+    return this.#reading;
+  }
+
+  byKey(key: string): ProcessDefinition | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /** The versions of a BPMN id, oldest first. */
+  versionsOf(processDefinitionId: string): readonly ProcessDefinition[] {
+    return this.#byId.get(processDefinitionId) ?? [];
+  }
+
+  /** The definition of a process in a deployment: what an instance of it runs. */
+  inDeployment(digest: string, processId: string): ProcessDefinition | undefined {
+    return this.#byDigest.get(digest)?.find((definition) => definition.processDefinitionId === processId);
+  }
+
+  /** The processes a deployment holds, in file order. */
+  ofDeployment(digest: string): readonly ProcessDefinition[] {
+    return this.#byDigest.get(digest) ?? [];
+  }
+
+  async #readNew(): Promise<void> {
+    for (const deployment of await this.#engine.deployments()) {
+      if (this.#seen.has(deployment.digest)) continue;
+      if (deploymentKind(deployment) === 'bpmn') await this.#add(deployment);
+      this.#seen.add(deployment.digest);
+    }
+  }
+
+  async #add(deployment: Deployment): Promise<void> {
+    const model = await compile(deployment.xml, { allowNonExecutable: true });
+    const inFile: ProcessDefinition[] = [];
+    let index = 0;
+    for (const [processId, process] of model.processes) {
+      index += 1;
+      const versions = this.#byId.get(processId) ?? [];
+      const definition: ProcessDefinition = {
+        processDefinitionId: processId,
+        processDefinitionVersion: versions.length + 1,
+        processDefinitionKey: resourceKey(deployment.digest, index),
+        name: process.name,
+        versionTag: process.versionTag ?? null,
+        resourceName: `${deployment.definitionId}.bpmn`,
+        digest: deployment.digest,
+      };
+      versions.push(definition);
+      this.#byId.set(processId, versions);
+      this.#byKey.set(definition.processDefinitionKey, definition);
+      inFile.push(definition);
+    }
+    this.#byDigest.set(deployment.digest, inFile);
+  }
+}

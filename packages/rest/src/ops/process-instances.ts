@@ -1,0 +1,134 @@
+import type { Engine, InstanceView } from '@thresher/engine';
+import type { Catalog, ProcessDefinition } from '../catalog.js';
+import { instanceKey, readKey } from '../keys.js';
+import type { Operation } from '../operation.js';
+import { notFound, Problem, ProblemKind } from '../problem.js';
+import { type CreateProcessInstance, readCreateProcessInstance } from '../schemas/process-instances.js';
+import { DEFAULT_TENANT, readTenant } from '../tenants.js';
+
+/**
+ * `POST /process-instances`: start the definition a BPMN id and version (the latest by default) or a key names.
+ * What Thresher cannot honour yet is refused by name, nothing started: start and runtime instructions, tags, an
+ * operation reference, and waiting for the instance to complete.
+ */
+const createProcessInstance: Operation = async ({ engine, catalog, json }) => {
+  const request = readCreateProcessInstance(await json());
+  readTenant(request.tenantId, '$.tenantId');
+  refuseUnserved(request);
+  const definition = await definitionOf(catalog, request);
+  const instanceId = await engine.start(definition.processDefinitionId, {
+    variables: request.variables ?? {},
+    digest: definition.digest,
+  });
+  return {
+    status: 200,
+    body: {
+      processDefinitionId: definition.processDefinitionId,
+      processDefinitionVersion: definition.processDefinitionVersion,
+      processDefinitionKey: definition.processDefinitionKey,
+      processInstanceKey: await keyOfInstance(engine, instanceId),
+      tenantId: DEFAULT_TENANT,
+      variables: {},
+    },
+  };
+};
+
+function refuseUnserved(request: CreateProcessInstance): void {
+  const unserved: [string, boolean][] = [
+    ['startInstructions', (request.startInstructions?.length ?? 0) > 0],
+    ['runtimeInstructions', (request.runtimeInstructions?.length ?? 0) > 0],
+    ['tags', (request.tags?.length ?? 0) > 0],
+    ['operationReference', request.operationReference !== undefined],
+    ['awaitCompletion', request.awaitCompletion === true],
+  ];
+  for (const [field, given] of unserved) {
+    if (given) throw new Problem(ProblemKind.InvalidArgument, `$.${field}: not served by Thresher yet`);
+  }
+}
+
+/** The definition a creation names, or a 404 naming what named none. */
+async function definitionOf(catalog: Catalog, request: CreateProcessInstance): Promise<ProcessDefinition> {
+  await catalog.refresh();
+  if ('processDefinitionKey' in request) {
+    const key = request.processDefinitionKey;
+    readKey(key, '$.processDefinitionKey');
+    const found = catalog.byKey(key);
+    if (found === undefined) throw notFound('process definition', key);
+    return found;
+  }
+  const versions = catalog.versionsOf(request.processDefinitionId);
+  const version = request.processDefinitionVersion ?? -1;
+  const found = version === -1 ? versions.at(-1) : versions.find((v) => v.processDefinitionVersion === version);
+  if (found === undefined) {
+    const which = version === -1 ? 'any version' : `version ${version}`;
+    throw new Problem(
+      ProblemKind.NotFound,
+      `no process definition with BPMN process id "${request.processDefinitionId}" and ${which} was deployed`,
+    );
+  }
+  return found;
+}
+
+/** The key of an instance, from its store serial: found among the roots, or among its parent's children. */
+export async function keyOfInstance(
+  engine: Engine,
+  instanceId: string,
+  parentId: string | null = null,
+): Promise<string> {
+  const candidates =
+    parentId === null
+      ? await engine.instances({ rootId: instanceId, roots: true, limit: 1 })
+      : await engine.instances({ parentId });
+  const summary = candidates.find((candidate) => candidate.instanceId === instanceId);
+  if (summary === undefined) throw new Error(`instance ${instanceId} is not in the store`);
+  return instanceKey(summary.serial);
+}
+
+/** The instance a process instance key names, or a 404. */
+async function instanceOfKey(engine: Engine, key: string, where: string): Promise<InstanceView> {
+  const parts = readKey(key, where);
+  const [summary] =
+    parts.kind === 'instance' && parts.local === 0 ? await engine.instances({ serial: parts.serial, limit: 1 }) : [];
+  const view = summary === undefined ? undefined : await engine.instance(summary.instanceId);
+  if (view === undefined) throw notFound('process instance', key);
+  return view;
+}
+
+const STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINATED' } as const;
+
+/** `GET /process-instances/{processInstanceKey}`: read from the store, so it is never behind. */
+const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
+  const key = params.processInstanceKey!;
+  const view = await instanceOfKey(engine, key, 'path parameter processInstanceKey');
+  await catalog.refresh();
+  const definition = catalog.inDeployment(view.digest, view.processId);
+  if (definition === undefined)
+    throw new Error(`instance ${view.id} runs ${view.processId}, which no deployment holds`);
+  return {
+    status: 200,
+    body: {
+      processDefinitionId: definition.processDefinitionId,
+      processDefinitionName: definition.name ?? definition.processDefinitionId,
+      processDefinitionVersion: definition.processDefinitionVersion,
+      ...(definition.versionTag === null ? {} : { processDefinitionVersionTag: definition.versionTag }),
+      startDate: new Date(view.startedAt).toISOString(),
+      ...(view.endedAt === null ? {} : { endDate: new Date(view.endedAt).toISOString() }),
+      state: STATES[view.status],
+      hasIncident: view.incidents.length > 0,
+      tenantId: DEFAULT_TENANT,
+      processInstanceKey: key,
+      processDefinitionKey: definition.processDefinitionKey,
+      ...(view.parentId === null ? {} : { parentProcessInstanceKey: await keyOfParent(engine, view.parentId) }),
+    },
+  };
+};
+
+async function keyOfParent(engine: Engine, parentId: string): Promise<string> {
+  const parent = await engine.instance(parentId);
+  return keyOfInstance(engine, parentId, parent?.parentId ?? null);
+}
+
+export const processInstanceOperations = { createProcessInstance, getProcessInstance } satisfies Record<
+  string,
+  Operation
+>;
