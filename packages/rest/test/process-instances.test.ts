@@ -166,3 +166,46 @@ describe('GET /process-instances/{processInstanceKey}', () => {
     expect((await problemOf(bad)).detail).toMatch(/^path parameter processInstanceKey: "abc" is not a key/);
   });
 });
+
+describe('POST /process-instances/{processInstanceKey}/cancellation', () => {
+  it('should terminate a running instance, and answer 404 once it has ended', async () => {
+    // given a running instance
+    const definitionKey = await deployOrder();
+    const created = (await (
+      await api.call('POST', '/process-instances', { processDefinitionKey: definitionKey })
+    ).json()) as Created;
+
+    // when it is cancelled
+    const cancelled = await api.call('POST', `/process-instances/${created.processInstanceKey}/cancellation`);
+
+    // then it ends terminated
+    expect(cancelled.status).toBe(204);
+    const read = (await (await api.call('GET', `/process-instances/${created.processInstanceKey}`)).json()) as {
+      state: string;
+    };
+    expect(read.state).toBe('TERMINATED');
+
+    // and cancelling it again is a 404, as Zeebe answers
+    const again = await api.call('POST', `/process-instances/${created.processInstanceKey}/cancellation`, {});
+    expect(again.status).toBe(404);
+    expect((await problemOf(again)).detail).toMatch(/no running process instance with key \d+: it has terminated/);
+  });
+
+  it('should refuse an operation reference and a key no instance has, changing nothing', async () => {
+    const definitionKey = await deployOrder();
+    const created = (await (
+      await api.call('POST', '/process-instances', { processDefinitionKey: definitionKey })
+    ).json()) as Created;
+
+    const referenced = await api.call('POST', `/process-instances/${created.processInstanceKey}/cancellation`, {
+      operationReference: 7,
+    });
+    const missing = await api.call('POST', '/process-instances/33554432/cancellation');
+
+    expect(referenced.status).toBe(400);
+    expect((await problemOf(referenced)).detail).toMatch(/\$\.operationReference: not served/);
+    expect(missing.status).toBe(404);
+    const [instance] = await api.engine.instances();
+    expect(instance?.status).toBe('running');
+  });
+});

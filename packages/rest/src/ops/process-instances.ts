@@ -3,7 +3,11 @@ import type { Catalog, ProcessDefinition } from '../catalog.js';
 import { instanceKey, readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
-import { type CreateProcessInstance, readCreateProcessInstance } from '../schemas/process-instances.js';
+import {
+  type CreateProcessInstance,
+  readCancellation,
+  readCreateProcessInstance,
+} from '../schemas/process-instances.js';
 import { DEFAULT_TENANT, readTenant } from '../tenants.js';
 
 /**
@@ -123,12 +127,28 @@ const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
   };
 };
 
+/**
+ * `POST /process-instances/{key}/cancellation`: the instance stops where it stands (its called children with it)
+ * and ends terminated. One that has already ended is a 404, as Zeebe answers: it holds no such running instance.
+ */
+const cancelProcessInstance: Operation = async ({ engine, params, json }) => {
+  const key = params.processInstanceKey!;
+  readCancellation(await json());
+  const view = await instanceOfKey(engine, key, 'path parameter processInstanceKey');
+  if (view.status !== 'running') {
+    throw new Problem(ProblemKind.NotFound, `no running process instance with key ${key}: it has ${view.status}`);
+  }
+  await engine.cancel(view.id);
+  return { status: 204 };
+};
+
 async function keyOfParent(engine: Engine, parentId: string): Promise<string> {
   const parent = await engine.instance(parentId);
   return keyOfInstance(engine, parentId, parent?.parentId ?? null);
 }
 
-export const processInstanceOperations = { createProcessInstance, getProcessInstance } satisfies Record<
-  string,
-  Operation
->;
+export const processInstanceOperations = {
+  createProcessInstance,
+  getProcessInstance,
+  cancelProcessInstance,
+} satisfies Record<string, Operation>;

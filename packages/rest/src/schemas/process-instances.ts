@@ -38,3 +38,13 @@ export function readCreateProcessInstance(body: unknown): CreateProcessInstance 
   const schema = 'processDefinitionKey' in fields ? ByKey : ById;
   return readAs(schema, body, 'the process instance creation');
 }
+
+/** `POST /process-instances/{key}/cancellation`: no body, or one with an operation reference, not served yet. */
+const Cancellation = z.strictObject({ operationReference: z.union([z.int(), z.string()]).optional() });
+
+export function readCancellation(body: unknown): void {
+  const { operationReference } = readAs(Cancellation, body ?? {}, 'the cancellation');
+  if (operationReference !== undefined) {
+    throw new Problem(ProblemKind.InvalidArgument, '$.operationReference: not served by Thresher yet');
+  }
+}
