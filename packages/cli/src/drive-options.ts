@@ -75,6 +75,14 @@ export const DEFAULT_WAIT_TIMERS = 'PT1M';
  * Reads a duration flag (ISO 8601, read as BPMN timers read theirs) into milliseconds; a malformed
  * duration is a `UsageError` naming the flag and saying why.
  */
+/** `--port` as a server command reads it (`ui`, `serve`): 0 to 65535, else a `UsageError` naming the value. */
+export function parsePortFlag(value: string, usage: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new UsageError(`option --port: expected a port from 0 to 65535, got ${JSON.stringify(value)}`, usage);
+  }
+  return Number(value);
+}
+
 export function parseDurationFlag(name: string, value: string, usage: string): number {
   try {
     return parseDuration(value);

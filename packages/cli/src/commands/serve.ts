@@ -1,6 +1,6 @@
 import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
-import { storeFlags } from '../drive-options.js';
+import { parsePortFlag, storeFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { withSession } from '../session.js';
@@ -48,14 +48,11 @@ export interface ServeArgs {
 
 export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
   return parseWith(serveSpec, argv, ({ values }) => {
-    const port = text(values, 'port') ?? '8080';
-    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-      throw new UsageError(`option --port: expected a port from 0 to 65535, got ${JSON.stringify(port)}`, usage);
-    }
+    const port = parsePortFlag(text(values, 'port') ?? '8080', usage);
     return {
       ...storeFlags.read(values, usage),
       host: text(values, 'host') ?? '127.0.0.1',
-      port: Number(port),
+      port,
       handlers: text(values, 'handlers'),
       ui: flag(values, 'ui'),
     };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { commandSpec, flag, list, type Parsed, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
-import { parseDurationFlag, storeFlags } from '../drive-options.js';
+import { parseDurationFlag, parsePortFlag, storeFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { withSession } from '../session.js';
@@ -72,10 +72,7 @@ export interface UiArgs {
 
 export function parseUiArgs(argv: readonly string[]): Parsed<UiArgs> {
   return parseWith(uiSpec, argv, ({ values }) => {
-    const port = text(values, 'port') ?? '0';
-    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-      throw new UsageError(`option --port: expected a port from 0 to 65535, got ${JSON.stringify(port)}`, usage);
-    }
+    const port = parsePortFlag(text(values, 'port') ?? '0', usage);
     const token = text(values, 'token');
     if (token === '') throw new UsageError('option --token: an empty token protects nothing', usage);
     const pollMs = parseDurationFlag('--poll', text(values, 'poll') ?? 'PT1S', usage);
@@ -83,7 +80,7 @@ export function parseUiArgs(argv: readonly string[]): Parsed<UiArgs> {
     return {
       ...storeFlags.read(values, usage),
       host: text(values, 'host') ?? '127.0.0.1',
-      port: Number(port),
+      port,
       token,
       readOnly: flag(values, 'read-only'),
       handlers: text(values, 'handlers'),
