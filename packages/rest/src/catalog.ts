@@ -42,8 +42,16 @@ export class Catalog {
     return this.#reading;
   }
 
-  byKey(key: string): ProcessDefinition | undefined {
+  /** The definition of `key`, looking at the store again only when it is not known yet (keys never change). */
+  async findKey(key: string): Promise<ProcessDefinition | undefined> {
+    if (!this.#byKey.has(key)) await this.refresh();
     return this.#byKey.get(key);
+  }
+
+  /** `inDeployment`, looking at the store again only when the deployment is not known yet. */
+  async findInDeployment(digest: string, processId: string): Promise<ProcessDefinition | undefined> {
+    if (!this.#byDigest.has(digest)) await this.refresh();
+    return this.inDeployment(digest, processId);
   }
 
   /** The versions of a BPMN id, oldest first. */

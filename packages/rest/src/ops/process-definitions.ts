@@ -7,8 +7,7 @@ import { DEFAULT_TENANT } from '../tenants.js';
 /** The definition a key names, or a 404 (a 400 for text that is no key). */
 async function definitionOfKey(catalog: Catalog, key: string): Promise<ProcessDefinition> {
   readKey(key, 'path parameter processDefinitionKey');
-  await catalog.refresh();
-  const definition = catalog.byKey(key);
+  const definition = await catalog.findKey(key);
   if (definition === undefined) throw notFound('process definition', key);
   return definition;
 }

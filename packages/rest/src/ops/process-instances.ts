@@ -52,14 +52,15 @@ function refuseUnserved(request: CreateProcessInstance): void {
 
 /** The definition a creation names, or a 404 naming what named none. */
 async function definitionOf(catalog: Catalog, request: CreateProcessInstance): Promise<ProcessDefinition> {
-  await catalog.refresh();
   if ('processDefinitionKey' in request) {
     const key = request.processDefinitionKey;
     readKey(key, '$.processDefinitionKey');
-    const found = catalog.byKey(key);
+    const found = await catalog.findKey(key);
     if (found === undefined) throw notFound('process definition', key);
     return found;
   }
+  // The latest version may have been deployed by another process sharing the store: look again.
+  await catalog.refresh();
   const versions = catalog.versionsOf(request.processDefinitionId);
   const version = request.processDefinitionVersion ?? -1;
   const found = version === -1 ? versions.at(-1) : versions.find((v) => v.processDefinitionVersion === version);
@@ -104,8 +105,7 @@ const STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINA
 const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
   const key = params.processInstanceKey!;
   const view = await instanceOfKey(engine, key, 'path parameter processInstanceKey');
-  await catalog.refresh();
-  const definition = catalog.inDeployment(view.digest, view.processId);
+  const definition = await catalog.findInDeployment(view.digest, view.processId);
   if (definition === undefined)
     throw new Error(`instance ${view.id} runs ${view.processId}, which no deployment holds`);
   return {
