@@ -137,13 +137,18 @@ export function checkBytes(path: string, value: unknown): void {
  *
  * @throws RangeError naming the field and the value
  */
-function checkInteger(path: string, value: unknown, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
+export function checkInteger(
+  path: string,
+  value: unknown,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+) {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new RangeError(`${path} must be an integer from ${min} to ${max}, not ${kindOf(value)}`);
   }
 }
 
-function checkObject(path: string, value: unknown): void {
+export function checkObject(path: string, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UnencodableValueError(path, `it is ${kindOf(value)}, not an object`);
   }

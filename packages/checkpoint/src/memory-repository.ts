@@ -13,6 +13,7 @@ import {
 } from './memory/checkpoints.js';
 import { putDeployment, readDeployment, readDeployments } from './memory/deployments.js';
 import { readDueTimers, readInstances, readSubscribers } from './memory/discovery.js';
+import { activateJobs, offerJob, readJobLock, relockJob, withdrawJob } from './memory/jobs.js';
 import { claimLeases, leaseWithPut, readLease, readLeaseOwners, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
 import { deleteReader, expireInstances, putReader, readReaders } from './memory/retention.js';
@@ -29,7 +30,7 @@ import type { Repository } from './repository.js';
  * calls even though it returns a promise; and each decides everything (arguments, then the rules on what
  * is stored) before it changes anything, so a refused call leaves the store as it was, as a rolled-back
  * transaction leaves a SQL store. Its parts live in `memory/`: checkpoints and their journal, discovery,
- * leases, messages, deployments and retention.
+ * leases, messages, the job queue, deployments and retention.
  *
  * @example
  * ```ts
@@ -159,6 +160,26 @@ export function createMemoryRepository(): Repository {
     async expireMessages(now) {
       await assertOpen();
       return expireMessages(state, now);
+    },
+    async offerJob(offer) {
+      await assertOpen();
+      return offerJob(state, offer);
+    },
+    async withdrawJob(instanceId, jobId) {
+      await assertOpen();
+      return withdrawJob(state, instanceId, jobId);
+    },
+    async activateJobs(activation) {
+      await assertOpen();
+      return activateJobs(state, activation);
+    },
+    async relockJob(job, timeoutMs, now) {
+      await assertOpen();
+      return relockJob(state, job, timeoutMs, now);
+    },
+    async jobLock(instanceId, jobId) {
+      await assertOpen();
+      return readJobLock(state, instanceId, jobId);
     },
     async putDeployment(input) {
       await assertOpen();

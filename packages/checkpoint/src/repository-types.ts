@@ -164,6 +164,48 @@ export interface BufferedMessage {
   expiresAt: number;
 }
 
+/**
+ * A job that waits for a worker outside the engine (`offerJob`): what `activateJobs` finds it by. The
+ * instance's checkpoint holds the job itself; this is only its place in the queue of its type.
+ */
+export interface JobOffer {
+  instanceId: string;
+  /** The job's id within its instance. */
+  jobId: string;
+  /** What workers ask for (`JobActivation.type`). */
+  type: string;
+  /**
+   * Which attempt of the job this is (a positive safe integer, one more per failure): offering a new attempt
+   * lets go of the lock the last one held and puts the job at the back of its type's queue.
+   */
+  attempt: number;
+  /** Epoch ms before which `activateJobs` does not hand it out (a retry backoff); null for at once. */
+  notBefore: number | null;
+}
+
+/** What `activateJobs` looks for and on whose behalf. */
+export interface JobActivation {
+  type: string;
+  /** Names the worker taking the jobs; any text a store keeps. */
+  worker: string;
+  /** The caller's clock, epoch ms (an integer): stores read no clock of their own. */
+  now: number;
+  /** How long each lock holds from `now`, in ms: a positive safe integer. */
+  timeoutMs: number;
+  /** At most this many jobs: a positive safe integer. */
+  limit: number;
+}
+
+/** A job's lock: the worker `activateJobs` handed the attempt to, until `deadline` (epoch ms, exclusive). */
+export interface JobLock {
+  instanceId: string;
+  jobId: string;
+  type: string;
+  attempt: number;
+  worker: string;
+  deadline: number;
+}
+
 /** A checkpoint as handed to `put`: the canonical document bytes plus the fields a store indexes. */
 export interface PutCheckpoint {
   instanceId: string;

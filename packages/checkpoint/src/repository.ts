@@ -9,6 +9,9 @@ import type {
   HistoryQuery,
   InstanceQuery,
   InstanceSummary,
+  JobActivation,
+  JobLock,
+  JobOffer,
   Lease,
   ListOptions,
   LogEntry,
@@ -282,6 +285,33 @@ export interface Repository {
    * not yet expired are untouched.
    */
   expireMessages(now: number): Promise<number>;
+  /**
+   * Queue a job for outside workers, after the put that made it. An offer of the attempt already queued changes
+   * only its `notBefore` (its lock and place stay); another attempt replaces it, unlocked, at the back of the
+   * queue. Returns false, storing nothing, when the store does not have the instance. Offers go with their
+   * instance (`delete`, `expire`); `copy` copies none.
+   */
+  offerJob(offer: JobOffer): Promise<boolean>;
+  /** Take a job out of its queue (it completed, or its instance moved past it); true when it was queued. */
+  withdrawJob(instanceId: string, jobId: string): Promise<boolean>;
+  /**
+   * Lock up to `limit` queued jobs of `type` for `worker` until `now + timeoutMs`: those due (`notBefore` null
+   * or at or before `now`) and not locked at `now` (no lock, or its deadline at or before `now`), first queued
+   * first. Atomic: of concurrent activations, on any connection, one locks a given job; it is not handed out
+   * again until its lock expires or a new attempt is offered.
+   */
+  activateJobs(activation: JobActivation): Promise<JobLock[]>;
+  /**
+   * Move the deadline of a lock still held at `now` (by that attempt) to `now + timeoutMs`; the lock as it now
+   * stands, or undefined when the attempt holds no lock at `now`.
+   */
+  relockJob(
+    job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>,
+    timeoutMs: number,
+    now: number,
+  ): Promise<JobLock | undefined>;
+  /** The lock a queued job carries as stored (its deadline may have passed); undefined when it has none. */
+  jobLock(instanceId: string, jobId: string): Promise<JobLock | undefined>;
   /** Record a deployment; idempotent by digest (returns the existing one). Assigns the version. */
   putDeployment(deployment: DeploymentInput): Promise<Deployment>;
   getDeployment(digest: string): Promise<Deployment | undefined>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as main from '../src/index.js';
 import * as inputRules from '../src/input-rules.js';
+import * as jobRules from '../src/job-rules.js';
 import * as migrations from '../src/migrations.js';
 import * as putRules from '../src/put-rules.js';
 import * as readRules from '../src/read-rules.js';
@@ -45,6 +46,7 @@ describe('the store kit (@thresher/checkpoint/store-kit)', () => {
   it('should leave no export of the store rules and the SQL kit unexported, and export none of them twice', () => {
     const modules = {
       'input-rules.ts': inputRules,
+      'job-rules.ts': jobRules,
       'put-rules.ts': putRules,
       'read-rules.ts': readRules,
       'sql.ts': sql,

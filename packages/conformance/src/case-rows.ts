@@ -27,6 +27,7 @@ export type SpecFile =
   | 'due-timers.ts'
   | 'subscriptions.ts'
   | 'messages.ts'
+  | 'jobs.ts'
   | 'deployments.ts'
   | 'close.ts'
   | 'read-order.ts'

@@ -24,6 +24,7 @@ import { registeredCases } from './fixtures.js';
 import { describeGet } from './get.js';
 import { describeHistory } from './history.js';
 import { describeInstances } from './instances.js';
+import { describeJobs } from './jobs.js';
 import { describeLeases } from './leases.js';
 import { describeList } from './list.js';
 import { describeMessages } from './messages.js';
@@ -115,6 +116,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeDueTimers(initializer);
     describeSubscriptions(initializer);
     describeMessages(initializer);
+    describeJobs(initializer);
     describeDeployments(initializer);
     describeClose(initializer);
     describeReadOrder(initializer);

@@ -144,6 +144,8 @@ const SPEC_NOTES: Partial<Record<SpecFile, string>> = {
   'subscriptions.ts': '`subscriptions`.',
   'messages.ts':
     '`putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`: messages buffered before their subscription.',
+  'jobs.ts':
+    '`offerJob`, `withdrawJob`, `activateJobs`, `relockJob`, `jobLock`: jobs queued for workers outside the engine.',
   'deployments.ts': '`putDeployment`, `getDeployment`, `deployments`.',
   'close.ts': '`close`.',
   'read-order.ts':

@@ -355,6 +355,31 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-SUBS-03', 'should follow the latest put and leave out instances that are not running'],
     ['TH-SUBS-04', 'should match names and keys exactly, unicode and emoji included'],
   ]),
+  ...ownCases('jobs.ts', [
+    ['TH-JOBS-01', 'should hand out queued jobs of the type asked for, first queued first, each locked for the worker'],
+    ['TH-JOBS-02', 'should lock at most limit jobs and never hand out a job whose lock holds'],
+    ['TH-JOBS-03', 'should hand out a job again once its lock expired (deadline at or before now)'],
+    ['TH-JOBS-04', 'should not hand out a job before its notBefore'],
+    [
+      'TH-JOBS-05',
+      'should keep lock and place when the same attempt is offered again, and let both go for a new attempt',
+    ],
+    ['TH-JOBS-06', 'should move a held lock with relockJob, and refuse one not held by that attempt at now'],
+    ['TH-JOBS-07', 'should take a job out of the queue with withdrawJob, true once and then false'],
+    [
+      'TH-JOBS-08',
+      'should store no offer for an instance it does not have, drop offers with their instance and copy none',
+    ],
+    ['TH-JOBS-09', 'should let concurrent activations lock each job once'],
+    [
+      'TH-JOBS-10',
+      'should let activations on two connections lock each of many jobs exactly once',
+      ['concurrentConnections'],
+    ],
+    ['TH-JOBS-11', 'should keep queued jobs and their locks when the store is opened again', ['persistence']],
+    ['TH-JOBS-12', 'should refuse attempts, times, timeouts and limits it cannot keep with a RangeError'],
+    ['TH-JOBS-13', 'should keep unicode and emoji ids, types and workers verbatim and match them exactly'],
+  ]),
   ...ownCases('messages.ts', [
     ['TH-MSG-01', 'should return a put message from takeMessage as put, variables byte for byte, unchanged by callers'],
     ['TH-MSG-02', 'should take messages oldest first by publishedAt, ties by id in code point order'],

@@ -337,6 +337,7 @@ export async function deleteInstance(client: PgQueryable, sql: Statements, insta
   await client.query(sql.deleteWrites, [instanceId]);
   await client.query(sql.deleteCheckpoints, [instanceId]);
   await client.query(sql.deleteSubscriptions, [instanceId]);
+  await client.query(sql.deleteJobs, [instanceId]);
   // The lease lives on the instance row and goes with it; its token is never handed out again.
   await client.query(sql.deleteInstance, [instanceId]);
 }

@@ -236,6 +236,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX instances_by_serial ON {schema}.instances (serial);
     `,
   },
+  {
+    description: 'the job queue: jobs waiting for workers outside the engine, and their locks',
+    sql: `
+      -- JobOffer and its lock (worker, deadline; both NULL while none is held). rank: its place in the queue of its
+      -- type, from job_ranks, taken anew when another attempt is offered.
+      CREATE SEQUENCE {schema}.job_ranks;
+      CREATE TABLE {schema}.jobs (
+        instance_id TEXT   NOT NULL REFERENCES {schema}.instances (instance_id) ON DELETE CASCADE,
+        job_id      TEXT   NOT NULL,
+        type        TEXT   NOT NULL,
+        attempt     BIGINT NOT NULL,
+        not_before  BIGINT,
+        rank        BIGINT NOT NULL,
+        worker      TEXT,
+        deadline    BIGINT,
+        PRIMARY KEY (instance_id, job_id)
+      );
+      CREATE INDEX jobs_by_type ON {schema}.jobs (type, rank);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -10,6 +10,9 @@ import {
   type Fence,
   type InstanceQuery,
   type InstanceSummary,
+  type JobActivation,
+  type JobLock,
+  type JobOffer,
   type Lease,
   LeaseLostError,
   type LogEntry,
@@ -45,6 +48,7 @@ import {
 } from './driver.js';
 import { type GroupedWrite, PgGroupCommit } from './group-commit.js';
 import { readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
+import { activateJobs, offerJob, readJobLock, relockJob, withdrawJob } from './jobs.js';
 import { claimLeases, type JoinedRelease, joinedRelease, readLease, releaseUnflushed, renewLease } from './leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './messages.js';
 import { migrationLockKey, quoteSchema } from './migrations.js';
@@ -278,6 +282,30 @@ export class PostgresStore extends CheckedStore implements PostgresRepository {
 
   protected async expireMessagesChecked(now: number): Promise<number> {
     return this.#transaction('expireMessages', (client) => expireMessages(client, this.#sql, now));
+  }
+
+  protected async offerJobChecked(offer: JobOffer): Promise<boolean> {
+    return this.#call('offerJob', () => offerJob(this.#pool, this.#sql, offer));
+  }
+
+  protected async withdrawJobChecked(instanceId: string, jobId: string): Promise<boolean> {
+    return this.#call('withdrawJob', () => withdrawJob(this.#pool, this.#sql, instanceId, jobId));
+  }
+
+  protected async activateJobsChecked(activation: JobActivation): Promise<JobLock[]> {
+    return this.#call('activateJobs', () => activateJobs(this.#pool, this.#sql, activation));
+  }
+
+  protected async relockJobChecked(
+    job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>,
+    timeoutMs: number,
+    now: number,
+  ): Promise<JobLock | undefined> {
+    return this.#call('relockJob', () => relockJob(this.#pool, this.#sql, job, timeoutMs, now));
+  }
+
+  protected async jobLockChecked(instanceId: string, jobId: string): Promise<JobLock | undefined> {
+    return this.#call('jobLock', () => readJobLock(this.#pool, this.#sql, instanceId, jobId));
   }
 
   protected async putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment> {

@@ -243,6 +243,32 @@ export function statements(s: string) {
     deleteMessage: `DELETE FROM ${s}.messages WHERE id = $1`,
     expireMessages: `DELETE FROM ${s}.messages WHERE expires_at <= $1`,
 
+    // The same attempt moves only not_before; another replaces the row, unlocked, at a new rank. Nothing is
+    // stored for an instance the store does not have.
+    offerJob: `INSERT INTO ${s}.jobs (instance_id, job_id, type, attempt, not_before, rank)
+      SELECT $1, $2, $3, $4, $5, nextval('${s}.job_ranks') WHERE EXISTS (SELECT 1 FROM ${s}.instances WHERE instance_id = $1)
+      ON CONFLICT (instance_id, job_id) DO UPDATE SET
+        not_before = excluded.not_before,
+        type = CASE WHEN jobs.attempt = excluded.attempt THEN jobs.type ELSE excluded.type END,
+        rank = CASE WHEN jobs.attempt = excluded.attempt THEN jobs.rank ELSE excluded.rank END,
+        worker = CASE WHEN jobs.attempt = excluded.attempt THEN jobs.worker END,
+        deadline = CASE WHEN jobs.attempt = excluded.attempt THEN jobs.deadline END,
+        attempt = excluded.attempt`,
+    deleteJob: `DELETE FROM ${s}.jobs WHERE instance_id = $1 AND job_id = $2`,
+    // SKIP LOCKED: concurrent activations pass over each other's picks instead of waiting for them.
+    activateJobs: `UPDATE ${s}.jobs j SET worker = $2, deadline = $4
+      FROM (SELECT instance_id, job_id FROM ${s}.jobs
+        WHERE type = $1 AND (not_before IS NULL OR not_before <= $3) AND (deadline IS NULL OR deadline <= $3)
+        ORDER BY rank LIMIT $5 FOR UPDATE SKIP LOCKED) AS picked
+      WHERE j.instance_id = picked.instance_id AND j.job_id = picked.job_id
+      RETURNING j.instance_id, j.job_id, j.type, j.attempt, j.worker, j.deadline, j.rank`,
+    relockJob: `UPDATE ${s}.jobs SET deadline = $5
+      WHERE instance_id = $1 AND job_id = $2 AND attempt = $3 AND deadline > $4
+      RETURNING instance_id, job_id, type, attempt, worker, deadline`,
+    selectJobLock: `SELECT instance_id, job_id, type, attempt, worker, deadline FROM ${s}.jobs
+      WHERE instance_id = $1 AND job_id = $2 AND worker IS NOT NULL`,
+    deleteJobs: `DELETE FROM ${s}.jobs WHERE instance_id = $1`,
+
     // Deployments are rare: one writer at a time keeps version numbering free of gaps and races.
     lockDeployments: `LOCK TABLE ${s}.deployments IN SHARE ROW EXCLUSIVE MODE`,
     selectDeployment: `SELECT ${DEPLOYMENT_COLUMNS} FROM ${s}.deployments WHERE digest = $1`,

@@ -154,6 +154,7 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
       'checkpoints',
       'deployments',
       'instances',
+      'jobs',
       'log',
       'messages',
       'readers',

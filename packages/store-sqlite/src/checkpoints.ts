@@ -203,6 +203,7 @@ export function deleteInstance(sql: Statements, instanceId: string): void {
   sql.deleteWrites.run(instanceId);
   sql.deleteCheckpoints.run(instanceId);
   sql.deleteSubscriptions.run(instanceId);
+  sql.deleteJobs.run(instanceId);
   sql.deleteInstance.run(instanceId);
 }
 

@@ -255,6 +255,26 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    description: 'the job queue: jobs waiting for workers outside the engine, and their locks',
+    sql: `
+      -- JobOffer and its lock (worker, deadline; both NULL while none is held). rank: its place in the queue of its
+      -- type, from the job_rank sequence, taken anew when another attempt is offered.
+      CREATE TABLE jobs (
+        instance_id TEXT    NOT NULL REFERENCES instances (instance_id) ON DELETE CASCADE,
+        job_id      TEXT    NOT NULL,
+        type        TEXT    NOT NULL,
+        attempt     INTEGER NOT NULL,
+        not_before  INTEGER,
+        rank        INTEGER NOT NULL,
+        worker      TEXT,
+        deadline    INTEGER,
+        PRIMARY KEY (instance_id, job_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX jobs_by_type ON jobs (type, rank);
+      INSERT INTO sequences (name, value) VALUES ('job_rank', 0);
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -10,6 +10,9 @@ import {
   type Fence,
   type InstanceQuery,
   type InstanceSummary,
+  type JobActivation,
+  type JobLock,
+  type JobOffer,
   type Lease,
   type LogEntry,
   type LogReader,
@@ -37,6 +40,7 @@ import { isTransient, type SqliteDatabase, type SqliteTransaction } from './driv
 import { GroupCommit } from './group-commit.js';
 import { InstanceUpdates } from './instance-update.js';
 import { InstanceStatements, readDueTimers, readInstanceIds, readInstances, readSubscribers } from './instances.js';
+import { activateJobs, offerJob, readJobLock, relockJob } from './jobs.js';
 import { CreateTokens, claimLeases, readHeldLease, releaseLease, renewLease, reserveLeaseTokens } from './leases.js';
 import { putMessage, takeMessage } from './messages.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
@@ -223,6 +227,30 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
 
   protected async expireMessagesChecked(now: number): Promise<number> {
     return this.#call('expireMessages', () => this.#written(() => this.#sql.expireMessages.run(now).changes));
+  }
+
+  protected async offerJobChecked(offer: JobOffer): Promise<boolean> {
+    return this.#call('offerJob', () => this.#written(() => offerJob(this.#sql, offer)));
+  }
+
+  protected async withdrawJobChecked(instanceId: string, jobId: string): Promise<boolean> {
+    return this.#call('withdrawJob', () => this.#written(() => this.#sql.deleteJob.run(instanceId, jobId).changes > 0));
+  }
+
+  protected async activateJobsChecked(activation: JobActivation): Promise<JobLock[]> {
+    return this.#call('activateJobs', () => this.#written(() => activateJobs(this.#sql, activation)));
+  }
+
+  protected async relockJobChecked(
+    job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>,
+    timeoutMs: number,
+    now: number,
+  ): Promise<JobLock | undefined> {
+    return this.#call('relockJob', () => this.#written(() => relockJob(this.#sql, job, timeoutMs, now)));
+  }
+
+  protected async jobLockChecked(instanceId: string, jobId: string): Promise<JobLock | undefined> {
+    return this.#call('jobLock', () => readJobLock(this.#sql, instanceId, jobId));
   }
 
   protected async putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment> {

@@ -161,6 +161,27 @@ export const SQL = {
   deleteMessage: 'DELETE FROM messages WHERE id = ?',
   expireMessages: 'DELETE FROM messages WHERE expires_at <= ?',
 
+  selectJobAttempt: 'SELECT attempt FROM jobs WHERE instance_id = ? AND job_id = ?',
+  selectInstanceExists: 'SELECT 1 AS found FROM instances WHERE instance_id = ?',
+  moveJobNotBefore: 'UPDATE jobs SET not_before = ? WHERE instance_id = ? AND job_id = ?',
+  takeJobRank: "UPDATE sequences SET value = value + 1 WHERE name = 'job_rank' RETURNING value",
+  // A new attempt replaces the row whole: unlocked, at the rank just taken.
+  replaceJob: `INSERT OR REPLACE INTO jobs (instance_id, job_id, type, attempt, not_before, rank, worker, deadline)
+    VALUES (@instance_id, @job_id, @type, @attempt, @not_before, @rank, NULL, NULL)`,
+  deleteJob: 'DELETE FROM jobs WHERE instance_id = ? AND job_id = ?',
+  // Under the write lock (BEGIN IMMEDIATE): no other connection locks the same rows meanwhile.
+  lockJobs: `UPDATE jobs SET worker = @worker, deadline = @deadline
+    WHERE (instance_id, job_id) IN (SELECT instance_id, job_id FROM jobs
+      WHERE type = @type AND (not_before IS NULL OR not_before <= @now) AND (deadline IS NULL OR deadline <= @now)
+      ORDER BY rank LIMIT @limit)
+    RETURNING instance_id, job_id, type, attempt, worker, deadline, rank`,
+  relockJob: `UPDATE jobs SET deadline = @deadline
+    WHERE instance_id = @instance_id AND job_id = @job_id AND attempt = @attempt AND deadline > @now
+    RETURNING instance_id, job_id, type, attempt, worker, deadline`,
+  selectJobLock: `SELECT instance_id, job_id, type, attempt, worker, deadline FROM jobs
+    WHERE instance_id = ? AND job_id = ? AND worker IS NOT NULL`,
+  deleteJobs: 'DELETE FROM jobs WHERE instance_id = ?',
+
   // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
   copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, serial)
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,

@@ -99,6 +99,7 @@ describe('createSqliteRepository', () => {
         'checkpoints',
         'deployments',
         'instances',
+        'jobs',
         'log',
         'messages',
         'readers',
@@ -168,7 +169,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(10);
+    expect(SCHEMA_VERSION).toBe(11);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,

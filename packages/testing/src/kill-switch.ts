@@ -7,6 +7,9 @@ import {
   type Fence,
   type HistoryQuery,
   type InstanceQuery,
+  type JobActivation,
+  type JobLock,
+  type JobOffer,
   type Lease,
   type ListOptions,
   type LogReader,
@@ -23,7 +26,7 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
  * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
- * `copy`, `prune` or `putReader`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`,
+ * `copy`, `prune` or `putReader`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`, `offerJob`, `withdrawJob`, `activateJobs`, `relockJob`,
  * `expire` or `deleteReader` that changed something — one that claimed, stored, took or deleted nothing is a read, so arming a subscription
  * with an empty buffer adds no persist point) lands in the store, then it and every later call hang forever,
  * as if the process had been killed right after the commit. The engine above it is then abandoned without
@@ -200,6 +203,38 @@ export const KillSwitch: new (inner: Repository, killAt?: number) => KillSwitch 
       () => this.inner.expireMessages(now),
       (count) => count > 0,
     );
+  }
+
+  offerJob(offer: JobOffer): Promise<boolean> {
+    return this.write(
+      () => this.inner.offerJob(offer),
+      (stored) => stored,
+    );
+  }
+
+  withdrawJob(instanceId: string, jobId: string): Promise<boolean> {
+    return this.write(
+      () => this.inner.withdrawJob(instanceId, jobId),
+      (withdrawn) => withdrawn,
+    );
+  }
+
+  activateJobs(activation: JobActivation): Promise<JobLock[]> {
+    return this.write(
+      () => this.inner.activateJobs(activation),
+      (locks) => locks.length > 0,
+    );
+  }
+
+  relockJob(job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>, timeoutMs: number, now: number) {
+    return this.write(
+      () => this.inner.relockJob(job, timeoutMs, now),
+      (lock) => lock !== undefined,
+    );
+  }
+
+  jobLock(instanceId: string, jobId: string): Promise<JobLock | undefined> {
+    return this.read(() => this.inner.jobLock(instanceId, jobId));
   }
 
   putDeployment(deployment: DeploymentInput) {

@@ -173,6 +173,7 @@ export function readLog(state: MemoryState, query: HistoryQuery = {}): LogEntry[
 
 export function deleteInstance(state: MemoryState, instanceId: string): void {
   state.instances.delete(instanceId);
+  state.jobs.delete(instanceId);
 }
 
 export function copyInstance(state: MemoryState, sourceId: string, targetId: string): void {

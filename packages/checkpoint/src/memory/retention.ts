@@ -47,6 +47,9 @@ export function expireInstances(state: MemoryState, options: ExpireOptions): str
   }
   due.sort((a, b) => a.endedAt - b.endedAt || compareCodePoints(a.instanceId, b.instanceId));
   const expired = due.slice(0, limit).map(({ instanceId }) => instanceId);
-  for (const instanceId of expired) state.instances.delete(instanceId);
+  for (const instanceId of expired) {
+    state.instances.delete(instanceId);
+    state.jobs.delete(instanceId);
+  }
   return expired;
 }

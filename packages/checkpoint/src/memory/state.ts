@@ -2,6 +2,7 @@
  * What the memory repository holds, and the copies it makes on the way in and out: neither a caller's buffer
  * nor a returned one can change what is stored.
  */
+import type { QueuedJob } from '../job-rules.js';
 import type { HeldLease } from '../put-rules.js';
 import type {
   BufferedMessage,
@@ -60,6 +61,10 @@ export interface MemoryState {
   lastSerial: number;
   /** The registered readers of the log, by name. */
   readers: Map<string, LogReader>;
+  /** Jobs queued for outside workers (`offerJob`), by instance and job id; they go with their instance. */
+  jobs: Map<string, Map<string, QueuedJob>>;
+  /** The last place in the job queue handed out. */
+  lastJobRank: number;
 }
 
 export function emptyState(): MemoryState {
@@ -72,6 +77,8 @@ export function emptyState(): MemoryState {
     lastPosition: 0,
     lastSerial: 0,
     readers: new Map(),
+    jobs: new Map(),
+    lastJobRank: 0,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   distinctStorableIds,
   isStorableText,
 } from '../input-rules.js';
+import { checkJobActivation, checkJobOffer, checkRelock } from '../job-rules.js';
 import {
   checkFence,
   checkKeepLast,
@@ -39,6 +40,9 @@ import type {
   HistoryQuery,
   InstanceQuery,
   InstanceSummary,
+  JobActivation,
+  JobLock,
+  JobOffer,
   Lease,
   ListOptions,
   LogEntry,
@@ -214,6 +218,36 @@ export abstract class CheckedStore {
     return this.expireMessagesChecked(now);
   }
 
+  async offerJob(offer: JobOffer): Promise<boolean> {
+    checkJobOffer(offer);
+    return this.offerJobChecked(offer);
+  }
+
+  async withdrawJob(instanceId: string, jobId: string): Promise<boolean> {
+    if (!isStorableText(instanceId) || !isStorableText(jobId)) return this.answered('withdrawJob', false);
+    return this.withdrawJobChecked(instanceId, jobId);
+  }
+
+  async activateJobs(activation: JobActivation): Promise<JobLock[]> {
+    checkJobActivation(activation);
+    return this.activateJobsChecked(activation);
+  }
+
+  async relockJob(
+    job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>,
+    timeoutMs: number,
+    now: number,
+  ): Promise<JobLock | undefined> {
+    checkRelock(job, timeoutMs, now);
+    if (!isStorableText(job.instanceId) || !isStorableText(job.jobId)) return this.answered('relockJob', undefined);
+    return this.relockJobChecked(job, timeoutMs, now);
+  }
+
+  async jobLock(instanceId: string, jobId: string): Promise<JobLock | undefined> {
+    if (!isStorableText(instanceId) || !isStorableText(jobId)) return this.answered('jobLock', undefined);
+    return this.jobLockChecked(instanceId, jobId);
+  }
+
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
     checkDeploymentArguments(deployment);
     return this.putDeploymentChecked(deployment);
@@ -271,6 +305,15 @@ export abstract class CheckedStore {
   ): Promise<BufferedMessage | undefined>;
   protected abstract deleteMessageChecked(id: string): Promise<boolean>;
   protected abstract expireMessagesChecked(now: number): Promise<number>;
+  protected abstract offerJobChecked(offer: JobOffer): Promise<boolean>;
+  protected abstract withdrawJobChecked(instanceId: string, jobId: string): Promise<boolean>;
+  protected abstract activateJobsChecked(activation: JobActivation): Promise<JobLock[]>;
+  protected abstract relockJobChecked(
+    job: Pick<JobLock, 'instanceId' | 'jobId' | 'attempt'>,
+    timeoutMs: number,
+    now: number,
+  ): Promise<JobLock | undefined>;
+  protected abstract jobLockChecked(instanceId: string, jobId: string): Promise<JobLock | undefined>;
   protected abstract putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment>;
   protected abstract getDeploymentChecked(digest: string): Promise<Deployment | undefined>;
   protected abstract deploymentsChecked(definitionId: string | undefined): Promise<Deployment[]>;

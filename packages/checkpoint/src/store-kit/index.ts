@@ -19,13 +19,17 @@ export {
   checkClaimArguments,
   checkDeploymentArguments,
   checkExpireArguments,
+  checkInteger,
   checkMessage,
+  checkObject,
   checkPutArguments,
   checkReaderArguments,
   checkRewriteArguments,
   checkWritesArguments,
   distinctStorableIds,
 } from '../input-rules.js';
+export type { QueuedJob } from '../job-rules.js';
+export { checkJobActivation, checkJobOffer, checkRelock, isActivatable, lockOf } from '../job-rules.js';
 export type { HeldLease } from '../put-rules.js';
 export {
   checkDeploymentsSeen,
@@ -65,6 +69,7 @@ export type {
   DueTimerRow,
   InstanceRow,
   Int8Column,
+  JobLockRow,
   LogRow,
   MessageRow,
   SchemaMigration,
@@ -82,6 +87,7 @@ export {
   toDeployment,
   toDueTimer,
   toInstanceSummary,
+  toJobLock,
   toLogEntry,
   toStoredCheckpoint,
   toStoredCheckpointFromJoined,

@@ -15,6 +15,7 @@ import type {
   DeploymentInput,
   DueTimer,
   InstanceSummary,
+  JobLock,
   LogEntry,
   MessageSubscription,
   StoredCheckpoint,
@@ -116,6 +117,16 @@ export interface MessageRow {
   variables: Uint8Array;
   published_at: number;
   expires_at: number;
+}
+
+/** A locked row of the job queue: its job and its lock. */
+export interface JobLockRow<TInt8 extends Int8Column = number> {
+  instance_id: string;
+  job_id: string;
+  type: string;
+  attempt: TInt8;
+  worker: string;
+  deadline: TInt8;
 }
 
 /** A `deployments` row. */
@@ -255,6 +266,18 @@ export function toBufferedMessage(row: MessageRow): BufferedMessage {
     variables: toBytes(row.variables),
     publishedAt: Number(row.published_at),
     expiresAt: Number(row.expires_at),
+  };
+}
+
+/** A job's lock from its row. */
+export function toJobLock<TInt8 extends Int8Column>(row: JobLockRow<TInt8>): JobLock {
+  return {
+    instanceId: row.instance_id,
+    jobId: row.job_id,
+    type: row.type,
+    attempt: Number(row.attempt),
+    worker: row.worker,
+    deadline: Number(row.deadline),
   };
 }
 
