@@ -61,6 +61,13 @@ export interface EngineOptions {
    * (what each step did: the history and the events) is kept while its instance is.
    */
   retention?: RetentionOptions;
+  /**
+   * A job whose type has no handler waits for a worker outside the engine instead of failing into an incident:
+   * it is queued in the repository, where `activateJobs` (on any engine sharing the store) locks it for a
+   * worker, and `completeJob`, `failJob`, `throwJobError` bring the worker's outcome back, as Zeebe's job workers
+   * do. Default false.
+   */
+  externalJobs?: boolean;
 }
 
 export interface UserTaskFilter {

@@ -1,16 +1,8 @@
-import {
-  checkEncodable,
-  type Deployment,
-  type InstanceQuery,
-  type InstanceSummary,
-  type Repository,
-  type Variables,
-} from '@thresher/checkpoint';
+import type { Deployment, InstanceQuery, InstanceSummary, Repository, Variables } from '@thresher/checkpoint';
 import type { EngineOptions, UserTaskFilter } from './api-types.js';
-import { InstanceHeldError, InvalidArgumentError, InvalidStateError, NotFoundError } from './common/errors.js';
+import { InstanceHeldError, InvalidStateError } from './common/errors.js';
 import type { EngineEvent, EngineEventType } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
-import type { InstanceEvent } from './core/step/instance-event.js';
 import { aheadRecord, live } from './core/step/touchpoints.js';
 import { ownerGone } from './runtime/base/owners.js';
 import type {
@@ -25,6 +17,7 @@ import type {
   SettledState,
   SignalOptions,
   StartOptions,
+  TaskListenerResult,
   UserTaskChanges,
   UserTaskView,
   WorkerOptions,
@@ -34,8 +27,23 @@ import type { EventReader } from './runtime/document/event-readers.js';
 import { openEventReader } from './runtime/document/event-readers.js';
 import { expireEnded } from './runtime/document/retention.js';
 import { latestGoodSeq, rollback } from './runtime/document/rollback.js';
+import { activateJobs, completeJob, failJob, throwJobError, updateJob } from './runtime/jobs/external-jobs.js';
+import type {
+  ActivatedJob,
+  ActivateJobsOptions,
+  FailJobOptions,
+  ThrowJobErrorOptions,
+  UpdateJobOptions,
+} from './runtime/jobs/job-types.js';
 import { userTaskQuestion } from './runtime/loop/questions.js';
-import { parseExternalId } from './runtime/loop/views.js';
+import {
+  activateAdHocElements,
+  assignUserTask,
+  completeUserTask,
+  parseLocalId,
+  retryIncident,
+  updateUserTask,
+} from './runtime/parts/commands.js';
 import {
   type ConditionalStart,
   type EvaluateConditionalsOptions,
@@ -187,7 +195,7 @@ export class Engine {
    * `forms` are the linked Camunda forms by form id (`zeebe:formDefinition formId`).
    */
   async question(taskId: string, options: { forms?: ReadonlyMap<string, unknown> } = {}): Promise<OperatorQuestion> {
-    const { instanceId, localId } = this.parseId('userTask', taskId);
+    const { instanceId, localId } = parseLocalId('userTask', taskId);
     const runtime = await this.parts.instances.runtime(instanceId);
     const state = runtime.current;
     return userTaskQuestion(state, await this.parts.definitions.pinnedProcess(state), localId, options.forms);
@@ -259,9 +267,7 @@ export class Engine {
    * a denial leaves it open (`userTask.denied`). `action` is what they are told asked (`complete`).
    */
   async completeUserTask(taskId: string, variables: Variables = {}, options: { action?: string } = {}): Promise<void> {
-    checkEncodable(variables, '$variables');
-    const event = { variables: { ...variables }, ...(options.action ? { action: options.action } : {}) };
-    await this.taskCommand(taskId, (localId) => ({ type: 'userTask.completed', taskId: localId, ...event }));
+    return completeUserTask(this.parts, taskId, variables, options);
   }
 
   /**
@@ -274,18 +280,7 @@ export class Engine {
     assignee: string | null,
     options: { action?: string; allowOverride?: boolean } = {},
   ): Promise<void> {
-    if (assignee !== null && typeof assignee !== 'string') {
-      throw new InvalidArgumentError(`an assignee must be a string or null, not ${JSON.stringify(assignee)}`);
-    }
-    const action = options.action ?? (assignee === null ? 'unassign' : 'assign');
-    const allowOverride = options.allowOverride ?? true;
-    await this.taskCommand(taskId, (localId) => ({
-      type: 'userTask.assign',
-      taskId: localId,
-      assignee,
-      action,
-      allowOverride,
-    }));
+    return assignUserTask(this.parts, taskId, assignee, options);
   }
 
   /**
@@ -294,14 +289,7 @@ export class Engine {
    * fit its field is refused (`InvalidArgumentError`), changing nothing.
    */
   async updateUserTask(taskId: string, changes: UserTaskChanges, options: { action?: string } = {}): Promise<void> {
-    checkEncodable(changes, '$changes');
-    const action = options.action ?? 'update';
-    await this.taskCommand(taskId, (localId) => ({
-      type: 'userTask.update',
-      taskId: localId,
-      changes: { ...changes },
-      action,
-    }));
+    return updateUserTask(this.parts, taskId, changes, options);
   }
 
   /**
@@ -313,30 +301,46 @@ export class Engine {
     adHocId: string,
     elements: readonly (string | { elementId: string; variables?: Variables })[],
   ): Promise<void> {
-    const { instanceId, localId } = this.parseId('adHocSubProcess', adHocId);
-    const given = elements.map((element) =>
-      typeof element === 'string'
-        ? { elementId: element, variables: {} }
-        : { elementId: element.elementId, variables: { ...element.variables } },
-    );
-    checkEncodable(given, '$elements');
-    const runtime = await this.parts.instances.runtime(instanceId);
-    await runtime.submit({ type: 'adHoc.activate', hostId: localId, elements: given });
-  }
-
-  private async taskCommand(taskId: string, event: (localId: string) => InstanceEvent): Promise<void> {
-    const { instanceId, localId } = this.parseId('userTask', taskId);
-    const runtime = await this.parts.instances.runtime(instanceId);
-    if (!runtime.current.userTasks.has(localId)) throw new NotFoundError('userTask', taskId);
-    await runtime.submit(event(localId));
+    return activateAdHocElements(this.parts, adHocId, elements);
   }
 
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */
   async retryIncident(incidentId: string): Promise<void> {
-    const { instanceId, localId } = this.parseId('incident', incidentId);
-    const runtime = await this.parts.instances.runtime(instanceId);
-    if (!runtime.current.incidents.has(localId)) throw new NotFoundError('incident', incidentId);
-    await runtime.submit({ type: 'incident.retry', incidentId: localId });
+    return retryIncident(this.parts, incidentId);
+  }
+
+  /**
+   * Lock up to `maxJobs` jobs of a type for a worker outside the engine (`externalJobs`), waiting up to
+   * `requestTimeout` ms for one when none is there; any engine sharing the store may activate any of them.
+   * A lock that expires (`timeout`) lets another worker activate the job; a kill changes nothing of it.
+   */
+  activateJobs(options: ActivateJobsOptions): Promise<ActivatedJob[]> {
+    this.assertOpen();
+    return activateJobs(this.parts, options);
+  }
+
+  /**
+   * Complete a job a worker activated (`ActivatedJob.id`) with its variables; a task listener's job with a
+   * `result` (corrections or a denial) and no variables. Refused, changing nothing, for a job that is gone
+   * (`NotFoundError`) or waits on an incident, and for a task listener's result that cannot be taken.
+   */
+  completeJob(jobId: string, variables: Variables = {}, options: { result?: TaskListenerResult } = {}): Promise<void> {
+    return completeJob(this.parts, jobId, variables, options.result);
+  }
+
+  /** Fail a job: with `retries` left it is activatable again after `retryBackOff` ms; with none, an incident. */
+  failJob(jobId: string, options: FailJobOptions): Promise<void> {
+    return failJob(this.parts, jobId, options);
+  }
+
+  /** Throw a BPMN error from a job: the nearest catcher takes it (with `variables`), else it is an incident. */
+  throwJobError(jobId: string, options: ThrowJobErrorOptions): Promise<void> {
+    return throwJobError(this.parts, jobId, options);
+  }
+
+  /** Set a job's `retries` left, or move an activated job's lock to expire `timeout` ms from now. */
+  updateJob(jobId: string, changes: UpdateJobOptions): Promise<void> {
+    return updateJob(this.parts, jobId, changes);
   }
 
   /**
@@ -430,14 +434,5 @@ export class Engine {
 
   private assertOpen(): void {
     if (this.parts.flags.closed) throw closedError();
-  }
-
-  private parseId(
-    kind: 'userTask' | 'incident' | 'adHocSubProcess',
-    id: string,
-  ): { instanceId: string; localId: string } {
-    const parsed = parseExternalId(id);
-    if (!parsed) throw new NotFoundError(kind, id);
-    return parsed;
   }
 }

@@ -94,6 +94,13 @@ export type { EventsQuery, LoggedEvent } from './runtime/document/event-log.js';
 export type { EventReader } from './runtime/document/event-readers.js';
 export { type CheckpointContents, inspectCheckpoint } from './runtime/document/inspect.js';
 export type { RetentionOptions } from './runtime/document/retention.js';
+export type {
+  ActivatedJob,
+  ActivateJobsOptions,
+  FailJobOptions,
+  ThrowJobErrorOptions,
+  UpdateJobOptions,
+} from './runtime/jobs/job-types.js';
 export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/parts/conditional-starts.js';
 export { isDmn, readDmn } from './runtime/parts/deploy-dmn.js';
 export type { Worker } from './runtime/parts/worker.js';

@@ -18,7 +18,7 @@ const LAYERS = ['common', 'timers', 'model', 'touchpoints', 'machines', 'core', 
  */
 const FLOORS: Record<string, readonly string[]> = {
   core: ['step', 'jobs', 'user-tasks', 'scoping', 'events', 'composites', '(root)'],
-  runtime: ['base', 'document', 'leases', 'deployments', 'loop', 'parts', '(root)'],
+  runtime: ['base', 'document', 'leases', 'deployments', 'loop', 'parts', 'jobs', '(root)'],
 };
 
 function sources(dir: string): string[] {

@@ -70,7 +70,15 @@ export class ModelError extends EngineError {
 /** An instance, task, incident or process that does not exist. */
 export class NotFoundError extends EngineError {
   constructor(
-    readonly kind: 'instance' | 'userTask' | 'incident' | 'process' | 'deployment' | 'handler' | 'adHocSubProcess',
+    readonly kind:
+      | 'instance'
+      | 'userTask'
+      | 'incident'
+      | 'process'
+      | 'deployment'
+      | 'handler'
+      | 'adHocSubProcess'
+      | 'job',
     readonly id: string,
   ) {
     super(EngineErrorCode.NotFound, `no ${kind} "${id}"`);

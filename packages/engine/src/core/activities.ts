@@ -1,4 +1,5 @@
 import type { JobRecord, TrackRecord, Variables } from '@thresher/checkpoint';
+import { InvalidArgumentError } from '../common/errors.js';
 import type { ListenerEventName } from '../common/events.js';
 import type { ScriptTaskNode } from '../model/node-types.js';
 import { throwError } from './composites/throws.js';
@@ -19,12 +20,13 @@ import { taskListened } from './user-tasks/user-task-transitions.js';
  * A job's handler returned: the track leaves its element with the result — or, for an execution listener's
  * job, takes its variables and goes on to the next listener or its element.
  */
-export function jobCompleted(ctx: StepContext, jobId: string, result: Variables): void {
+export function jobCompleted(ctx: StepContext, jobId: string, result: Variables, byWorker = false): void {
   const job = ctx.state.jobs.get(jobId);
   // A result for a job that is gone (cancelled, or already applied from the journal) changes nothing.
   if (!job) return;
   if (job.taskListener) {
     const refused = taskListened(ctx, job, result, () => announceCompleted(ctx, job));
+    if (refused !== null && byWorker) throw new InvalidArgumentError(refused);
     return void (refused === null || jobFailed(ctx, jobId, refused, false, undefined));
   }
   const track = ctx.state.track(job.trackId);
@@ -57,9 +59,14 @@ export function jobFailed(
   error: string,
   retryable: boolean,
   errorCode: string | undefined,
+  worker: WorkerFailure = {},
 ): void {
   const job = ctx.state.jobs.get(jobId);
   if (!job) return;
+  if (worker.variables) {
+    const track = ctx.state.track(job.trackId);
+    track.locals = { ...track.locals, ...worker.variables };
+  }
   const listening = job.listener?.eventType ?? job.taskListener?.eventType;
   if (errorCode !== undefined && listening) {
     // Zeebe rejects a BPMN error from a listener's job (its element is not active to catch it): a failure no
@@ -71,13 +78,13 @@ export function jobFailed(
   }
   if (errorCode !== undefined) {
     const track = ctx.state.track(job.trackId);
-    if (throwError(ctx, track, errorCode, {})) return void ctx.state.write('jobs').delete(jobId);
+    if (throwError(ctx, track, errorCode, worker.variables ?? {})) return void ctx.state.write('jobs').delete(jobId);
     job.lastError = error;
     raiseIncident(ctx, track, 'uncaught-error', 'job', `uncaught BPMN error ${errorCode}: ${error}`, jobId);
     return;
   }
   job.failures += 1;
-  job.retriesLeft = retryable ? Math.max(0, job.retriesLeft - 1) : 0;
+  job.retriesLeft = !retryable ? 0 : Math.max(0, worker.retries ?? job.retriesLeft - 1);
   job.lastError = error;
   announce(ctx, {
     id: jobEventId(ctx.id, job.identity, 'job.failed', job.failures),
@@ -90,12 +97,25 @@ export function jobFailed(
   });
   if (job.retriesLeft > 0) {
     // Still in flight: a new failure count is a new dispatch, after the backoff.
-    job.notBefore = ctx.now + ctx.backoff(job.failures);
+    job.notBefore = ctx.now + (worker.backoffMs ?? ctx.backoff(job.failures));
     return;
   }
   job.notBefore = null;
   const message = retryable ? `handler failed: ${error}` : error;
   raiseIncident(ctx, ctx.state.track(job.trackId), 'job-failed', 'job', message, jobId);
+}
+
+/** What a worker outside the engine says with a failure: retries left, the backoff, variables for the element. */
+export interface WorkerFailure {
+  retries?: number;
+  backoffMs?: number;
+  variables?: Variables;
+}
+
+/** A worker outside the engine set how many retries a job has left (an incident already raised stays). */
+export function jobUpdated(ctx: StepContext, jobId: string, retries: number): void {
+  const job = ctx.state.jobs.get(jobId);
+  if (job) job.retriesLeft = retries;
 }
 
 /** What a job's events say of it: the event a listener's job runs at, nothing for any other. */

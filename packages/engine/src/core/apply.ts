@@ -1,4 +1,4 @@
-import { jobCompleted, jobFailed } from './activities.js';
+import { jobCompleted, jobFailed, jobUpdated } from './activities.js';
 import { activateElements } from './composites/ad-hoc.js';
 import { callEnded, callFailed } from './composites/calls.js';
 import { endTerminations } from './composites/held.js';
@@ -55,9 +55,11 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
     case 'instance.continue':
       return; // the drain takes the yielded run up
     case 'job.completed':
-      return jobCompleted(ctx, event.jobId, event.result);
+      return jobCompleted(ctx, event.jobId, event.result, event.worker === true);
     case 'job.failed':
-      return jobFailed(ctx, event.jobId, event.error, event.retryable, event.errorCode);
+      return jobFailed(ctx, event.jobId, event.error, event.retryable, event.errorCode, event);
+    case 'job.updated':
+      return jobUpdated(ctx, event.jobId, event.retries);
     case 'timer.fired':
       return fireTimer(ctx, event.timerId);
     case 'message.correlated':

@@ -13,9 +13,28 @@ export type InstanceEvent =
   | { type: 'instance.cancel' }
   /** Take up the run the instance yielded (`InstanceRecord.drain`) after other work had its turn. */
   | { type: 'instance.continue' }
-  | { type: 'job.completed'; jobId: string; result: Variables }
-  /** `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. */
-  | { type: 'job.failed'; jobId: string; error: string; retryable: boolean; errorCode?: string }
+  /**
+   * `worker`: a worker outside the engine completed it; a task listener's result that cannot be taken is then
+   * refused (`InvalidArgumentError`, the job left waiting) instead of failing the job into an incident.
+   */
+  | { type: 'job.completed'; jobId: string; result: Variables; worker?: boolean }
+  /**
+   * `errorCode` set: the handler threw a BPMN error, caught by a boundary or raised as an incident. A worker
+   * outside the engine says how many `retries` are left and the `backoffMs` before the next, and may set
+   * `variables` local to the job's element first.
+   */
+  | {
+      type: 'job.failed';
+      jobId: string;
+      error: string;
+      retryable: boolean;
+      errorCode?: string;
+      retries?: number;
+      backoffMs?: number;
+      variables?: Variables;
+    }
+  /** A worker outside the engine changed how many retries the job has left. */
+  | { type: 'job.updated'; jobId: string; retries: number }
   | { type: 'timer.fired'; timerId: string }
   | {
       type: 'message.correlated';

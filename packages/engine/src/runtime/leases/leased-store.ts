@@ -1,5 +1,6 @@
 import type {
   BufferedMessage,
+  JobOffer,
   Lease,
   PendingWrite,
   PutCheckpoint,
@@ -66,6 +67,16 @@ export class LeasedStore {
   /** A taken message was delivered durably: it leaves the buffer. */
   deleteMessage(id: string): Promise<boolean> {
     return this.repository.deleteMessage(id);
+  }
+
+  /** Queue a job for workers outside the engine, after the put that made it. */
+  offerJob(offer: JobOffer): Promise<boolean> {
+    return this.repository.offerJob(offer);
+  }
+
+  /** A queued job the instance no longer waits on leaves the queue. */
+  withdrawJob(instanceId: string, jobId: string): Promise<boolean> {
+    return this.repository.withdrawJob(instanceId, jobId);
   }
 
   /** The first put stored the instance; hold the lease it claimed before any of its effects leave. */

@@ -1,18 +1,15 @@
 import {
-  type BufferedMessage,
   encodeJournalEntry,
-  fromCanonicalBytes,
   type InstanceRecord,
   type InstanceStatus,
   type JobRecord,
   type JournalEntry,
   type OutboxEntry,
   resultReceipt,
-  type Variables,
 } from '@thresher/checkpoint';
 import { InstanceHeldError } from '../../common/errors.js';
 import type { EngineEvent } from '../../common/events.js';
-import { type Announcement, NOTHING_OWED } from '../../core/step/effects.js';
+import { type Announcement, dispatchKey, NOTHING_OWED, obligationsOf } from '../../core/step/effects.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef } from '../../model/process-types.js';
@@ -20,8 +17,8 @@ import { processPlan } from '../../touchpoints/plan.js';
 import type { Job, SettledOptions, SettledState } from '../base/types.js';
 import { isStaleDeployments } from '../deployments/definitions.js';
 import { publishedEvent, typeOf } from '../document/step-events.js';
-import { signalInbox } from '../leases/handover.js';
-import { jobView, type Outcome } from './job-calls.js';
+import { type BufferTaker, takeBufferedMessages } from './buffered-messages.js';
+import { assertWaitsOnJob, jobView, type Outcome } from './job-calls.js';
 import { type JobLoop, JobRunner } from './job-runner.js';
 import type { LoopHost } from './loop-host.js';
 import { settledState } from './settle.js';
@@ -133,7 +130,22 @@ export class InstanceRuntime implements JobLoop {
    */
   takeBuffered(): Promise<void> {
     if (this.retired) return this.host.residency.revive(this.id).then((live) => live.takeBuffered());
-    return this.enqueue(() => this.takeBufferedNow([...this.writer.state.subscriptions.keys()]));
+    return this.enqueue(() => takeBufferedMessages(this.bufferTaker(), [...this.writer.state.subscriptions.keys()]));
+  }
+
+  /**
+   * A worker outside the engine completed, failed or updated a job (`event`, on job `jobId`; `shownId` names it
+   * in a refusal): applied in its turn, refused (state unchanged) when the instance no longer waits on the job
+   * — it is gone (`NotFoundError`), or failed into an incident (`InvalidStateError`).
+   */
+  workerCommand(jobId: string, shownId: string, event: InstanceEvent): Promise<void> {
+    if (this.retired) {
+      return this.host.residency.revive(this.id).then((live) => live.workerCommand(jobId, shownId, event));
+    }
+    return this.enqueue(async () => {
+      assertWaitsOnJob(this.writer.state, jobId, shownId);
+      this.perform(await this.writer.step([event]));
+    });
   }
 
   /**
@@ -222,6 +234,12 @@ export class InstanceRuntime implements JobLoop {
   /** Perform effects in order: the one way anything leaves the instance. Returns the buffered-message takes queued. */
   private perform(effects: Performed[]): Promise<void>[] {
     const takes: Promise<void>[] = [];
+    if (this.jobRunner?.hasQueued) {
+      const { jobs } = obligationsOf(this.writer.state);
+      this.jobRunner.withdrawStale(this.id, (jobId, attempt) =>
+        jobs.has(dispatchKey({ id: jobId, failures: attempt - 1 })),
+      );
+    }
     let ended: Exclude<InstanceStatus, 'running'> | undefined;
     for (const effect of effects) {
       switch (effect.type) {
@@ -260,7 +278,9 @@ export class InstanceRuntime implements JobLoop {
           break;
         case 'message.take': {
           // Faults surface through the residency's fault and settled().
-          const take = this.enqueue(() => this.takeBufferedNow(effect.subscriptionIds)).catch(() => {});
+          const take = this.enqueue(() => takeBufferedMessages(this.bufferTaker(), effect.subscriptionIds)).catch(
+            () => {},
+          );
           takes.push(take);
           break;
         }
@@ -303,6 +323,19 @@ export class InstanceRuntime implements JobLoop {
     return { job, view: jobView(state, process, job), instance: state.instance };
   }
 
+  /** A job is in the store's queue (`JobLoop`): workers may hear of it; or it is not, and the loop stops. */
+  offered(taskType: string, error?: Error): void {
+    if (error) {
+      if (this.broken) return;
+      // Not queued, no worker finds the job: the instance leaves memory and is taken up again, offering it anew.
+      this.broken = error;
+      this.host.residency.fault(this.id, error);
+    } else {
+      this.host.settings.jobQueued(taskType);
+    }
+    this.notifySettled();
+  }
+
   /**
    * A handler's outcome, as a work item of the loop (`JobLoop`); a stopped loop, or a job cancelled meanwhile
    * (terminate), takes none. With nothing else waiting for the loop, the checkpoint that applies a result is the
@@ -337,47 +370,17 @@ export class InstanceRuntime implements JobLoop {
     });
   }
 
-  // ── buffered messages ───────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * One loop step: for each of these message subscriptions still open, take the buffered messages of its
-   * name and key (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
-   * each. The order makes a buffered message neither lost nor delivered twice:
-   *
-   * 1. `takeMessage` hands the message to this instance alone and holds it for it (no other taker sees it);
-   * 2. the message is applied under its id and persisted: it is now in this instance's `receivedIds`;
-   * 3. `deleteMessage` removes it from the buffer.
-   *
-   * Stopped after 1, the next restore takes the held message back (a taker gets what it holds first) and
-   * delivers it; stopped after 2, it takes it back, finds the id already received, and only deletes it — or,
-   * when the delivery moved it past every subscription of that name and key (or ended it), leaves it held,
-   * invisible to every other taker, until a full `recover()` deletes it once expired.
-   */
-  private async takeBufferedNow(subscriptionIds: string[]): Promise<void> {
-    const { store, settings } = this.host;
-    for (const subscriptionId of subscriptionIds) {
-      for (;;) {
-        const subscription = this.writer.state.subscriptions.get(subscriptionId);
-        if (this.stopped || subscription === undefined || this.writer.state.instance.status !== 'running') break;
-        const { kind, name, correlationKey } = subscription;
-        // A signal is in the buffer only when another engine handed it to this instance while this one held it.
-        const [bufferName, key] = kind === 'signal' ? [signalInbox(name), this.id] : [name, correlationKey];
-        const message: BufferedMessage | undefined = await this.durably(() =>
-          store.takeMessage(bufferName, key, settings.clock.now(), this.id),
-        );
-        if (message === undefined) break;
-        const { id } = message;
-        if (!this.writer.state.instance.receivedIds.includes(id)) {
-          const variables = fromCanonicalBytes(message.variables) as Variables;
-          const event: InstanceEvent =
-            kind === 'signal'
-              ? { type: 'signal.received', name, variables, signalId: id }
-              : { type: 'message.correlated', name, correlationKey, variables, messageId: id };
-          this.perform(await this.writer.step([event]));
-        }
-        await this.durably(() => store.deleteMessage(id));
-      }
-    }
+  /** What taking buffered messages needs of this loop. */
+  private bufferTaker(): BufferTaker {
+    return {
+      id: this.id,
+      state: () => this.writer.state,
+      stopped: () => this.stopped,
+      store: this.host.store,
+      clock: this.host.settings.clock,
+      durably: (write) => this.durably(write),
+      apply: async (event) => void this.perform(await this.writer.step([event])),
+    };
   }
 
   // ── the outbox ──────────────────────────────────────────────────────────────────────────────────────

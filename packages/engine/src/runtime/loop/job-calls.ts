@@ -1,6 +1,7 @@
 import { checkEncodable, type JobRecord, type UserTaskRecord, type Variables } from '@thresher/checkpoint';
-import { BpmnError } from '../../common/errors.js';
+import { BpmnError, InvalidStateError, NotFoundError } from '../../common/errors.js';
 import { variablesOfJob } from '../../core/jobs/jobs.js';
+import { dispatchKey, obligationsOf } from '../../core/step/effects.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { changedFields, fieldsOf, zeebeFieldName } from '../../core/user-tasks/user-task-fields.js';
 import { isJobNode, listenersOf, type ProcessDef } from '../../model/process-types.js';
@@ -88,6 +89,25 @@ export async function callHandler(handlers: Handlers, job: Job): Promise<Outcome
       ? { error: error.message, retryable: false, errorCode: error.errorCode }
       : { error: describe(error), retryable: true };
   }
+}
+
+/**
+ * Refuse a worker's word on a job the instance no longer waits on: gone (`NotFoundError`), or failed into an
+ * incident (`InvalidStateError`). `shownId` names the job in the refusal.
+ */
+export function assertWaitsOnJob(state: InstanceState, jobId: string, shownId: string): void {
+  const job = state.jobs.get(jobId);
+  if (!job || state.instance.status !== 'running') throw new NotFoundError('job', shownId);
+  if (!obligationsOf(state).jobs.has(dispatchKey(job))) {
+    throw new InvalidStateError(
+      `job ${shownId} is not waiting for a worker: it failed with no retries left and waits on an incident (resolve it first)`,
+    );
+  }
+}
+
+/** Whether a function is registered for the task type (own keys only, as `callHandler` looks it up). */
+export function hasHandler(handlers: Handlers, taskType: string): boolean {
+  return Object.hasOwn(handlers, taskType) && typeof handlers[taskType] === 'function';
 }
 
 /** Why a job has no handler, and how to give it one. */

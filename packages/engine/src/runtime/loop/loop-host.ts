@@ -31,6 +31,12 @@ export interface LoopSettings {
   backoff(failure: number): number;
   /** Looked up at each dispatch: a handler registered later runs on the next one. */
   readonly handlers: Handlers;
+  /**
+   * A job whose type has no handler waits for a worker outside the engine (`EngineOptions.externalJobs`): it is
+   * queued in the store, and `jobQueued` is told its type once it is.
+   */
+  readonly externalJobs: boolean;
+  jobQueued(taskType: string): void;
   /** Element moves after which a run that has not waited yields, so other instances and I/O get their turn. */
   readonly yieldAfter: number;
   /** Element moves a run may make without waiting before it stops with `step-limit` incidents. */

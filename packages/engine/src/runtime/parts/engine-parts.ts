@@ -6,6 +6,7 @@ import type { EngineEvent, EngineEventType } from '../../common/events.js';
 import type { Touchpoint } from '../../common/touchpoint-types.js';
 import { processPlan } from '../../touchpoints/plan.js';
 import { defaultBackoff, systemClock } from '../base/clock.js';
+import { JobBell } from '../base/job-bell.js';
 import { newOwner, ownerAlive } from '../base/owners.js';
 import { Telemetry } from '../base/telemetry.js';
 import type { Handlers } from '../base/types.js';
@@ -36,6 +37,7 @@ export interface EnginePartsOptions {
   stepLimit?: number;
   loopWarning?: number;
   retention?: RetentionOptions;
+  externalJobs?: boolean;
 }
 
 /** Element moves a run makes before it yields to other work (durably, at a persist point of its own). */
@@ -51,6 +53,8 @@ export interface EngineParts {
   readonly clock: Clock;
   /** The engine's handlers: `engine.handle` adds to this very object, which every loop reads at dispatch. */
   readonly handlers: Handlers;
+  /** Wakes activations waiting for jobs of a type when this engine queues one. */
+  readonly jobBell: JobBell;
   readonly leases: Leases;
   readonly definitions: Definitions;
   readonly decisions: DecisionBook;
@@ -98,6 +102,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
   ownerAlive(leases.owner);
   const flags = { closed: false, dehydrate: options.dehydrate ?? false };
   const handlers: Handlers = { ...options.handlers };
+  const jobBell = new JobBell();
   const definitions = new Definitions(repository);
   const decisions = new DecisionBook(repository);
   const emitter = new EventEmitter();
@@ -198,6 +203,8 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
       loopWarning,
       decisions,
       keepCheckpoints: retention.keepCheckpoints,
+      externalJobs: options.externalJobs ?? false,
+      jobQueued: (type) => jobBell.ring(type),
     },
     events: eventSink(emitter, reportFault),
     store: new LeasedStore(repository, leases),
@@ -216,6 +223,7 @@ export function createEngineParts(options: EnginePartsOptions): EngineParts {
     repository,
     clock,
     handlers,
+    jobBell,
     leases,
     definitions,
     decisions,
