@@ -28,6 +28,8 @@ export interface SessionOptions {
   otel?: boolean;
   /** The engine's clock in place of the CLI's (`serve`: one its API can pin). */
   clock?: Clock;
+  /** Jobs with no handler wait for workers outside the engine (`serve`: its API's job workers). */
+  externalJobs?: boolean;
 }
 
 /** An engine on a store, with the stdin reader a command may need; `close()` releases all of it. */
@@ -62,6 +64,7 @@ export async function openSession(io: CliIo, out: Output, options: SessionOption
     ...(options.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.leaseTtlMs }),
     ...(options.dehydrate ? { dehydrate: true } : {}),
     ...(options.loopWarning === undefined ? {} : { loopWarning: options.loopWarning }),
+    ...(options.externalJobs ? { externalJobs: true } : {}),
   });
   const terminatedAt = new Map<string, string>();
   engine.on('instance.terminated', (event) => terminatedAt.set(event.instanceId, event.elementId));

@@ -11,6 +11,7 @@ import { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import { problemOfEngine } from './engine-problems.js';
 import { readBytes, readJson, sendJson, sendReply } from './http.js';
+import { InstanceKeys } from './instance-keys.js';
 import { operationOf } from './operations.js';
 import { Problem, ProblemKind } from './problem.js';
 import { Router } from './router.js';
@@ -43,6 +44,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const router = new Router();
   const catalog = new Catalog(engine);
+  const keys = new InstanceKeys(engine);
 
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -62,6 +64,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
         json: () => readJson(req, maxBodyBytes),
         bytes: () => readBytes(req, maxBodyBytes),
         catalog,
+        keys,
       });
       sendReply(res, reply);
     } catch (error) {

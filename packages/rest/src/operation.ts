@@ -3,6 +3,7 @@ import type { Engine } from '@thresher/engine';
 import type { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { Reply } from './http.js';
+import type { InstanceKeys } from './instance-keys.js';
 
 /** What an operation is called with. */
 export interface Call {
@@ -18,6 +19,8 @@ export interface Call {
   bytes(): Promise<Buffer>;
   /** What the operations share about the deployments in the store. */
   catalog: Catalog;
+  /** Process instance keys and the instances they name. */
+  keys: InstanceKeys;
 }
 
 export type Operation = (call: Call) => Promise<Reply>;

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
 import { deploymentOperations } from './ops/deployments.js';
+import { jobOperations } from './ops/jobs.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceOperations } from './ops/process-instances.js';
 import { Problem, ProblemKind } from './problem.js';
@@ -38,6 +39,7 @@ const REPAIR = new Set([
 export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
   ...deploymentOperations,
+  ...jobOperations,
   ...processDefinitionOperations,
   ...processInstanceOperations,
 };

@@ -106,7 +106,7 @@ describe('POST /process-instances', () => {
       [{ processDefinitionKey: 'abc' }, /\$\.processDefinitionKey: "abc" is not a key/],
       [{ processDefinitionId: 'order', tenantId: 'red' }, /tenant "red" is not served/],
       [{ processDefinitionId: 'order', tags: ['a'] }, /\$\.tags: not served by Thresher yet/],
-      [{ processDefinitionId: 'order', awaitCompletion: true }, /\$\.awaitCompletion: not served by Thresher yet/],
+      [{ processDefinitionId: 'order', requestTimeout: -1 }, /\$\.requestTimeout/],
       [{ processDefinitionId: 'order', startInstructions: [{ elementId: 'review' }] }, /\$\.startInstructions/],
     ];
     for (const [body, detail] of cases) {
@@ -116,6 +116,38 @@ describe('POST /process-instances', () => {
       expect((await problemOf(response)).detail, text).toMatch(detail);
     }
     expect(await api.engine.instances()).toEqual([]);
+  });
+});
+
+describe('POST /process-instances with awaitCompletion', () => {
+  it('should answer once the instance completed, with the variables fetchVariables names', async () => {
+    await deployOrder();
+    api.engine.on('userTask.created', (event) => {
+      void api.engine.completeUserTask(`${event.instanceId}/${event.taskId}`, { approved: true, note: 'ok' });
+    });
+
+    const response = await api.call('POST', '/process-instances', {
+      processDefinitionId: 'order',
+      variables: { total: 5 },
+      awaitCompletion: true,
+      fetchVariables: ['approved', 'missing'],
+    });
+
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Created).variables).toEqual({ approved: true });
+  });
+
+  it('should answer 504 when the instance did not complete within requestTimeout, and leave it running', async () => {
+    await deployOrder();
+
+    const response = await api.call('POST', '/process-instances', {
+      processDefinitionId: 'order',
+      awaitCompletion: true,
+      requestTimeout: 50,
+    });
+
+    expect(await problemOf(response)).toMatchObject({ status: 504, title: 'DEADLINE_EXCEEDED' });
+    expect((await api.engine.instances()).map((summary) => summary.status)).toEqual(['running']);
   });
 });
 

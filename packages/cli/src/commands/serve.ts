@@ -74,7 +74,7 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     );
   }
   const clock = new PinnableClock();
-  const options = { store: args.store, handlers: args.handlers, create: true, usage, clock };
+  const options = { store: args.store, handlers: args.handlers, create: true, usage, clock, externalJobs: true };
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve', usage);
     // A worker, as `thresher worker` runs: due timers, instances left behind and messages handed over are run here.

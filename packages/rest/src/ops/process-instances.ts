@@ -9,33 +9,61 @@ import {
   readCreateProcessInstance,
 } from '../schemas/process-instances.js';
 import { DEFAULT_TENANT, readTenant } from '../tenants.js';
+import { DEFAULT_AWAIT_MS, listenForEnds } from './await-completion.js';
 
 /**
  * `POST /process-instances`: start the definition a BPMN id and version (the latest by default) or a key names.
- * What Thresher cannot honour yet is refused by name, nothing started: start and runtime instructions, tags, an
- * operation reference, and waiting for the instance to complete.
+ * With `awaitCompletion` it answers once the instance completed (its variables, or those `fetchVariables` names),
+ * a 504 when it did not within `requestTimeout` (it runs on), a 409 when it was terminated. What Thresher cannot
+ * honour yet is refused by name, nothing started: start and runtime instructions, tags, an operation reference.
  */
 const createProcessInstance: Operation = async ({ engine, catalog, json }) => {
   const request = readCreateProcessInstance(await json());
   readTenant(request.tenantId, '$.tenantId');
   refuseUnserved(request);
   const definition = await definitionOf(catalog, request);
-  const instanceId = await engine.start(definition.processDefinitionId, {
-    variables: request.variables ?? {},
-    digest: definition.digest,
-  });
+  const ends = request.awaitCompletion === true ? listenForEnds(engine) : undefined;
+  let instanceId: string;
+  try {
+    instanceId = await engine.start(definition.processDefinitionId, {
+      variables: request.variables ?? {},
+      digest: definition.digest,
+    });
+  } catch (error) {
+    ends?.stop();
+    throw error;
+  }
+  const processInstanceKey = await keyOfInstance(engine, instanceId);
+  let variables = {};
+  if (ends !== undefined) {
+    const timeout = request.requestTimeout || DEFAULT_AWAIT_MS;
+    if ((await ends.ended(instanceId, timeout)) === 'terminated') {
+      throw new Problem(
+        ProblemKind.InvalidState,
+        `process instance ${processInstanceKey} was terminated before it completed`,
+      );
+    }
+    variables = fetched((await engine.instance(instanceId))?.variables ?? {}, request.fetchVariables);
+  }
   return {
     status: 200,
     body: {
       processDefinitionId: definition.processDefinitionId,
       processDefinitionVersion: definition.processDefinitionVersion,
       processDefinitionKey: definition.processDefinitionKey,
-      processInstanceKey: await keyOfInstance(engine, instanceId),
+      processInstanceKey,
       tenantId: DEFAULT_TENANT,
-      variables: {},
+      variables,
     },
   };
 };
+
+function fetched(variables: Record<string, unknown>, names: readonly string[] | undefined): Record<string, unknown> {
+  if (!names || names.length === 0) return variables;
+  return Object.fromEntries(
+    names.filter((name) => Object.hasOwn(variables, name)).map((name) => [name, variables[name]]),
+  );
+}
 
 function refuseUnserved(request: CreateProcessInstance): void {
   const unserved: [string, boolean][] = [
@@ -43,7 +71,6 @@ function refuseUnserved(request: CreateProcessInstance): void {
     ['runtimeInstructions', (request.runtimeInstructions?.length ?? 0) > 0],
     ['tags', (request.tags?.length ?? 0) > 0],
     ['operationReference', request.operationReference !== undefined],
-    ['awaitCompletion', request.awaitCompletion === true],
   ];
   for (const [field, given] of unserved) {
     if (given) throw new Problem(ProblemKind.InvalidArgument, `$.${field}: not served by Thresher yet`);

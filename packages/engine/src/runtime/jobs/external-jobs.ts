@@ -160,6 +160,8 @@ function activated(
     id: externalId(state.instance.id, job.id),
     jobId: job.id,
     processId: state.instance.processId,
+    elementInstanceId: job.trackId,
+    parentId: state.instance.parentId,
     digest: state.instance.definition.digest,
     variables: picked(variables, fetchVariables),
     retries: job.retriesLeft,

@@ -26,6 +26,10 @@ export interface ActivatedJob extends Omit<Job, 'id' | 'traceContext'> {
   /** The job's id within its instance, as in `job.dispatched` events. */
   jobId: string;
   processId: string;
+  /** The activation of the element the job runs for (its track's id): the same for every job of that activation. */
+  elementInstanceId: string;
+  /** The instance's parent (a call activity's), null for a root. */
+  parentId: string | null;
   /** The digest of the deployment the instance runs (`InstanceView.digest`). */
   digest: string;
   /** Retries left, this attempt included. */
