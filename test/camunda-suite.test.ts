@@ -10,8 +10,10 @@ const PASSING = [
   'src/__tests__/8.8/getProcessDefinitionXML.spec.ts',
   'src/__tests__/8.8/pinClock.rest.spec.ts',
   'src/__tests__/c8/rest/activateJobs.rest.spec.ts',
+  'src/__tests__/c8/rest/broadcastSignal.rest.spec.ts',
   'src/__tests__/c8/rest/createProcess.rest.spec.ts',
   'src/__tests__/c8/rest/jobWorker.rest.spec.ts',
+  'src/__tests__/c8/rest/publishMessage.rest.spec.ts',
   'src/__tests__/c8/rest/topology.rest.spec.ts',
   'src/__tests__/c8/rest/updateJobs.rest.spec.ts',
 ];

@@ -17,7 +17,7 @@ export class InstanceKeys {
     return instanceKey(await this.serialOf(instanceId, parentId));
   }
 
-  /** The key of something an instance made: `local`, the engine's per-instance number of it. */
+  /** The store serial of an instance (its parent given when known; null looks among the roots first). */
   async serialOf(instanceId: string, parentId: string | null): Promise<number> {
     const kept = this.serials.get(instanceId);
     if (kept !== undefined) return kept;
@@ -26,7 +26,12 @@ export class InstanceKeys {
         ? await this.engine.instances({ rootId: instanceId, roots: true, limit: 1 })
         : await this.engine.instances({ parentId });
     const summary = candidates.find((candidate) => candidate.instanceId === instanceId);
-    if (summary === undefined) throw new Error(`instance ${instanceId} is not in the store`);
+    if (summary === undefined) {
+      // Not a root after all: found through its parent.
+      const view = parentId === null ? await this.engine.instance(instanceId) : undefined;
+      if (view?.parentId) return this.serialOf(instanceId, view.parentId);
+      throw new Error(`instance ${instanceId} is not in the store`);
+    }
     this.keep(instanceId, summary.serial);
     return summary.serial;
   }

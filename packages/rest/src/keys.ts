@@ -5,10 +5,11 @@
  * - an instance's key is its store serial (`InstanceSummary.serial`) shifted left 24 bits, and whatever the
  *   instance made (a job, a user task, an incident, an element's activation) adds the number of the engine's
  *   per-instance id it has (`j17` → 17): unique in the store, the same on every process sharing it, for good;
+ * - a message or signal passing through (kept by no store) has a key of bit 61 and random bits;
  * - a deployed resource's key has bit 62 set, then 54 bits of its deployment's digest and 8 of its place in it
  *   (0 the deployment itself, 1… its processes and decisions): the same wherever the model is deployed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Problem, ProblemKind } from './problem.js';
 
 const LOCAL_BITS = 24n;
@@ -19,8 +20,11 @@ const INT64_MAX = (1n << 63n) - 1n;
 /** The most ids an instance can number under one key (its engine's `nextId` counter). */
 export const MAX_LOCAL = Number(LOCAL_MASK);
 
-/** The most serials keys can tell apart: 2^38 instances, beneath the resource keys' bit. */
-export const MAX_SERIAL = 2 ** 38 - 1;
+/** The most serials keys can tell apart: 2^37 instances, beneath the bit of passing keys and resource keys'. */
+export const MAX_SERIAL = 2 ** 37 - 1;
+
+/** Set on a passing key (bit 62 clear): a message or signal no store keeps, numbered at random. */
+const PASSING_BIT = 1n << 61n;
 
 /** A process instance's key from its store serial. */
 export function instanceKey(serial: number): string {
@@ -47,7 +51,17 @@ export function localKey(serial: number, localId: string): string | undefined {
 /** What a key names: an instance (or what it made: `local` > 0), or a deployed resource. */
 export type KeyParts =
   | { kind: 'instance'; serial: number; local: number }
-  | { kind: 'resource'; digestBits: bigint; index: number };
+  | { kind: 'resource'; digestBits: bigint; index: number }
+  | { kind: 'passing' };
+
+/**
+ * A key for what passes through without being kept (a published message, a broadcast signal): bit 61 and 60
+ * random bits, apart from every instance and resource key, unique with odds of 1 in 10^18 per pair.
+ */
+export function passingKey(): string {
+  const random = randomBytes(8).readBigUInt64BE(0) & (PASSING_BIT - 1n);
+  return (PASSING_BIT | random).toString();
+}
 
 /** The parts of a key as a request gave it, or a 400 naming `where`. */
 export function readKey(text: string, where: string): KeyParts {
@@ -61,6 +75,7 @@ export function readKey(text: string, where: string): KeyParts {
   if ((key & RESOURCE_BIT) !== 0n) {
     return { kind: 'resource', digestBits: (key & (RESOURCE_BIT - 1n)) >> 8n, index: Number(key & 0xffn) };
   }
+  if ((key & PASSING_BIT) !== 0n) return { kind: 'passing' };
   return { kind: 'instance', serial: Number(key >> LOCAL_BITS), local: Number(key & LOCAL_MASK) };
 }
 

@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
 import { deploymentOperations } from './ops/deployments.js';
 import { jobOperations } from './ops/jobs.js';
+import { messageOperations } from './ops/messages.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceOperations } from './ops/process-instances.js';
 import { Problem, ProblemKind } from './problem.js';
@@ -40,6 +41,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
   ...deploymentOperations,
   ...jobOperations,
+  ...messageOperations,
   ...processDefinitionOperations,
   ...processInstanceOperations,
 };
