@@ -8,6 +8,7 @@ import { ownerGone } from './runtime/base/owners.js';
 import type {
   CorrelateOptions,
   CorrelateResult,
+  DecisionOutcome,
   DeployResult,
   Handlers,
   InstanceView,
@@ -49,6 +50,7 @@ import {
   type EvaluateConditionalsOptions,
   evaluateConditionals,
 } from './runtime/parts/conditional-starts.js';
+import { evaluateDecision } from './runtime/parts/decide.js';
 import { broadcastSignal, correlateMessage } from './runtime/parts/deliveries.js';
 import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
@@ -102,7 +104,7 @@ export class Engine {
   }
 
   /**
-   * Deploy several files (BPMN and DMN) as one deployment, as Zeebe deploys several resources at once: each
+   * Deploy several files (BPMN, DMN, forms) as one deployment, as Zeebe deploys several resources at once: each
    * is deployed as `deploy` deploys it (DMN first, so a process never finds its decisions missing), and a
    * process's `bindingType="deployment"` calls take what was deployed with it. Nothing is stored unless every
    * file compiles: a `ModelError` names the file's problems, its `fileIndex` which file.
@@ -169,6 +171,15 @@ export class Engine {
   async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
     return correlateMessage(this.parts.deliveries, name, options);
+  }
+
+  /** Evaluate a deployed decision (the latest, or deployment `digest`'s) as Zeebe does; a failure is in the outcome. */
+  evaluateDecision(
+    decisionId: string,
+    options: { variables?: Variables; digest?: string } = {},
+  ): Promise<DecisionOutcome> {
+    this.assertOpen();
+    return evaluateDecision(this.parts, decisionId, options);
   }
 
   /**

@@ -67,6 +67,7 @@ export type {
   CorrelateOptions,
   CorrelateResult,
   DecisionEvaluationView,
+  DecisionOutcome,
   DeployedDecision,
   DeployResult,
   Handler,

@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
+import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
 import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
@@ -39,6 +40,7 @@ const REPAIR = new Set([
 /** Every operation served, by operation id. */
 export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
+  ...decisionOperations,
   ...deploymentOperations,
   ...jobOperations,
   ...messageOperations,

@@ -81,12 +81,31 @@ describe('POST /deployments', () => {
     expect(await api.engine.deployments()).toEqual([]);
   });
 
-  it('should refuse a form, another tenant and a body without resources by name, deploying nothing', async () => {
+  it('should deploy a Camunda form with the models, listing it as Camunda does', async () => {
+    const form = JSON.stringify({ id: 'review-form', components: [{ type: 'textfield', key: 'note' }] });
+
+    const response = await deploy(resources({ 'order.bpmn': ORDER_BPMN(), 'review.form': form }));
+
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { deployments: Record<string, unknown>[] };
+    expect(body.deployments).toContainEqual({
+      form: {
+        formId: 'review-form',
+        version: 1,
+        resourceName: 'review.form',
+        tenantId: '<default>',
+        formKey: expect.stringMatching(/^\d+$/),
+      },
+    });
+  });
+
+  it('should refuse a broken form, another tenant and a body without resources by name, deploying nothing', async () => {
     const cases: [FormData, RegExp][] = [
       [
         resources({ 'order.bpmn': ORDER_BPMN(), 'review.form': '{"id":"review"}' }),
-        /resource "review\.form": Thresher does not deploy forms/,
+        /resource "review\.form": .*no "components" list/,
       ],
+      [resources({ 'order.form': ORDER_BPMN() }), /resource "order\.form": not a BPMN or DMN model/],
       [resources({ 'order.bpmn': ORDER_BPMN() }, { tenantId: 'red' }), /\$\.tenantId: tenant "red" is not served/],
       [resources({}, { tenantId: '<default>' }), /\$\.resources: no resource was sent/],
       [resources({ 'notes.txt': 'hello' }), /resource "notes\.txt": not a BPMN or DMN model/],

@@ -78,6 +78,7 @@ export class NotFoundError extends EngineError {
       | 'deployment'
       | 'handler'
       | 'adHocSubProcess'
+      | 'decision'
       | 'job',
     readonly id: string,
   ) {

@@ -8,7 +8,7 @@ import { DEFAULT_TENANT, readTenant } from '../tenants.js';
 
 /**
  * `POST /deployments`: every file part is a resource (whatever its field name, as Zeebe takes them), deployed
- * together: all or nothing. BPMN and DMN are deployed; a form or any other file is refused by name, nothing
+ * together: all or nothing. BPMN, DMN and Camunda forms are deployed; any other file is refused by name, nothing
  * deployed. The deployment's key is its files' (the same files deployed again are the same deployment: Thresher
  * keeps one of each).
  */
@@ -38,20 +38,32 @@ const createDeployment: Operation = async ({ engine, catalog, req, bytes }) => {
 function resourceText(file: FormPart): string {
   const name = file.filename ?? '';
   const text = file.data.toString('utf8');
-  if (/\.form$/i.test(name)) {
+  const opening = text.trimStart()[0];
+  const fits = opening === '{' ? !/\.(bpmn|dmn|xml)$/i.test(name) : opening === '<' && !/\.form$/i.test(name);
+  if (!fits) {
     throw new Problem(
       ProblemKind.InvalidArgument,
-      `resource "${name}": Thresher does not deploy forms yet; link them in the web view`,
+      `resource "${name}": not a BPMN or DMN model (.bpmn, .dmn: XML) or a Camunda form (.form: JSON)`,
     );
-  }
-  if (!/\.(bpmn|dmn|xml)$/i.test(name) && !text.trimStart().startsWith('<')) {
-    throw new Problem(ProblemKind.InvalidArgument, `resource "${name}": not a BPMN or DMN model (.bpmn, .dmn)`);
   }
   return text;
 }
 
 /** What a deployed file holds, as Camunda lists it. */
 function deployed(result: DeployResult, resourceName: string, catalog: Catalog): object[] {
+  if (result.kind === 'form') {
+    return [
+      {
+        form: {
+          formId: result.definitionId,
+          version: result.version,
+          resourceName,
+          tenantId: DEFAULT_TENANT,
+          formKey: resourceKey(result.digest, 1),
+        },
+      },
+    ];
+  }
   if (result.kind === 'dmn') {
     const requirementsKey = resourceKey(result.digest, 1);
     return [

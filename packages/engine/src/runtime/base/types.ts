@@ -197,6 +197,23 @@ export interface LoopingView {
   threshold: number;
 }
 
+/**
+ * A decision evaluated on its own (`engine.evaluateDecision`): which version of it, every decision evaluated (its
+ * requirements first, the called one last), and its result — or why it failed (Zeebe's wording).
+ */
+export interface DecisionOutcome {
+  decisionId: string;
+  decisionName: string;
+  version: number;
+  versionTag?: string;
+  /** The DMN deployment it came from: its definitions id and digest. */
+  definitionId: string;
+  digest: string;
+  evaluated: EvaluatedDecisionRecord[];
+  result?: unknown;
+  failure?: string;
+}
+
 /** One evaluation of a business rule task's decision: what was called, what was decided, and from what. */
 export interface DecisionEvaluationView {
   /** The business rule task. */
@@ -366,8 +383,8 @@ export interface RecoverReport {
 
 /** What `deploy` reports: the deployment a file became (a new version, or the one it already was). */
 export interface DeployResult {
-  /** A BPMN file (processes) or a DMN file (decisions), told apart by namespace. */
-  kind: 'bpmn' | 'dmn';
+  /** A BPMN file (processes), a DMN file (decisions), told apart by namespace, or a Camunda form (JSON). */
+  kind: 'bpmn' | 'dmn' | 'form';
   definitionId: string;
   version: number;
   digest: string;

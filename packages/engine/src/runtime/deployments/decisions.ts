@@ -116,6 +116,26 @@ export class DecisionBook {
     };
   }
 
+  /** Decision `decisionId` as the DMN deployment `digest` holds it, or why there is none. */
+  findIn(decisionId: string, digest: string): FoundDecision | string {
+    const versions = this.versions.get(decisionId) ?? [];
+    const index = versions.findIndex((known) => known.deployment.digest === digest);
+    if (index < 0) {
+      this.readAt = Number.NEGATIVE_INFINITY;
+      return `Expected to evaluate decision '${decisionId}' of deployment ${digest}, but it holds no such decision`;
+    }
+    const chosen = versions[index]!;
+    const decision = chosen.definitions.decisions.get(decisionId)!;
+    return {
+      definitions: chosen.definitions,
+      decisionId,
+      version: index + 1,
+      ...(decision.versionTag === undefined ? {} : { versionTag: decision.versionTag }),
+      definitionId: chosen.deployment.definitionId.slice(DMN_DEFINITION.length),
+      digest,
+    };
+  }
+
   /** The version the deployment `digest` gives decision `decisionId` (0 when it does not hold it). */
   versionOf(decisionId: string, digest: string): number {
     return (this.versions.get(decisionId) ?? []).findIndex((known) => known.deployment.digest === digest) + 1;

@@ -5,6 +5,7 @@ import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import { compileShared } from '../../model/shared-models.js';
 import { isDecisionDeployment } from './decisions.js';
 import { isManifest, Together } from './deployed-together.js';
+import { isFormDeployment } from './forms.js';
 
 /** Whether a new instance's first put was refused because it chose among deployments read before another one. */
 export function isStaleDeployments(error: unknown): boolean {
@@ -60,10 +61,10 @@ export class Definitions {
   from(deployment: Deployment): Promise<LoadedDefinition> {
     let loaded = this.loaded.get(deployment.digest);
     if (!loaded) {
-      // A DMN deployment holds decisions (`decisions.ts`) and a manifest lists files (`deployed-together.ts`):
-      // neither holds a process, so every search for one passes them by.
+      // A DMN deployment holds decisions (`decisions.ts`), a manifest lists files (`deployed-together.ts`), a form
+      // is a form (`forms.ts`): none holds a process, so every search for one passes them by.
       const model =
-        isDecisionDeployment(deployment) || isManifest(deployment)
+        isDecisionDeployment(deployment) || isManifest(deployment) || isFormDeployment(deployment)
           ? Promise.resolve(noProcesses(deployment))
           : compileShared(deployment.xml);
       loaded = model.then((compiled) => ({ deployment, model: compiled }));
@@ -214,7 +215,8 @@ export class Definitions {
 }
 
 /** What a stored deployment holds: a BPMN file's processes, a DMN file's decisions, or a list of files deployed together. */
-export function deploymentKind(deployment: Deployment): 'bpmn' | 'dmn' | 'manifest' {
+export function deploymentKind(deployment: Deployment): 'bpmn' | 'dmn' | 'form' | 'manifest' {
   if (isDecisionDeployment(deployment)) return 'dmn';
+  if (isFormDeployment(deployment)) return 'form';
   return isManifest(deployment) ? 'manifest' : 'bpmn';
 }

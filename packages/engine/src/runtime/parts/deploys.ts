@@ -1,5 +1,5 @@
 /**
- * Deploying models: a BPMN file compiled and stored (the same file twice is one deployment, a changed one the
+ * Deploying models: a BPMN file compiled and stored (a DMN file and a Camunda form each their own way) (the same file twice is one deployment, a changed one the
  * next version), its timer starts scheduled; several files as one deployment, nothing stored unless every one
  * compiles.
  *
@@ -10,12 +10,14 @@ import { ModelError } from '../../common/errors.js';
 import { compileShared } from '../../model/shared-models.js';
 import type { DeployResult } from '../base/types.js';
 import { manifestOf } from '../deployments/deployed-together.js';
+import { FORM_DEFINITION, isForm, readForm } from '../deployments/forms.js';
 import { deployDmn, readDmn } from './deploy-dmn.js';
 import type { EngineParts } from './engine-parts.js';
 import { scheduleTimerStarts } from './timer-starts.js';
 
-/** Compile and store one file, BPMN or DMN. Throws `ModelError`. */
+/** Compile and store one file, BPMN, DMN or a Camunda form. Throws `ModelError`. */
 export async function deployFile(parts: EngineParts, xml: string): Promise<DeployResult> {
+  if (isForm(xml)) return deployForm(parts, xml);
   if (isDmn(xml)) return deployDmn(parts, xml);
   const model = await compileShared(xml);
   const deployment = await parts.repository.putDeployment({
@@ -37,6 +39,26 @@ export async function deployFile(parts: EngineParts, xml: string): Promise<Deplo
   };
 }
 
+/** Store a Camunda form under its id: the same file twice is one deployment, a changed one the next version. */
+async function deployForm(parts: EngineParts, text: string): Promise<DeployResult> {
+  const form = readForm(text);
+  const deployment = await parts.repository.putDeployment({
+    definitionId: `${FORM_DEFINITION}${form.id}`,
+    digest: form.digest,
+    xml: text,
+    deployedAt: parts.clock.now(),
+  });
+  return {
+    kind: 'form',
+    definitionId: form.id,
+    version: deployment.version,
+    digest: deployment.digest,
+    processes: [],
+    decisions: [],
+    warnings: [],
+  };
+}
+
 /**
  * Deploy files as one deployment: every one compiled first (a `ModelError` names the file by `fileIndex`), then
  * each stored, DMN first, and the set recorded as a manifest so `bindingType="deployment"` finds its decisions.
@@ -44,7 +66,8 @@ export async function deployFile(parts: EngineParts, xml: string): Promise<Deplo
 export async function deployFiles(parts: EngineParts, files: readonly string[]): Promise<DeployResult[]> {
   for (const [index, xml] of files.entries()) {
     try {
-      if (isDmn(xml)) readDmn(xml);
+      if (isForm(xml)) readForm(xml);
+      else if (isDmn(xml)) readDmn(xml);
       else await compileShared(xml);
     } catch (error) {
       if (error instanceof ModelError) error.fileIndex = index;
