@@ -9,6 +9,7 @@ const PASSING = [
   'src/__tests__/8.8/getProcessDefinition.spec.ts',
   'src/__tests__/8.8/getProcessDefinitionXML.spec.ts',
   'src/__tests__/8.8/pinClock.rest.spec.ts',
+  'src/__tests__/8.8/searchProcessDefinitions.spec.ts',
   'src/__tests__/c8/rest/activateJobs.rest.spec.ts',
   'src/__tests__/c8/rest/broadcastSignal.rest.spec.ts',
   'src/__tests__/c8/rest/callApiEndpoint.rest.spec.ts',

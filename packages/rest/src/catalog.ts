@@ -59,6 +59,12 @@ export class Catalog {
     return this.#byId.get(processDefinitionId) ?? [];
   }
 
+  /** Every definition, after taking in what was deployed since the last look. */
+  async all(): Promise<ProcessDefinition[]> {
+    await this.refresh();
+    return [...this.#byKey.values()];
+  }
+
   /** The definition of a process in a deployment: what an instance of it runs. */
   inDeployment(digest: string, processId: string): ProcessDefinition | undefined {
     return this.#byDigest.get(digest)?.find((definition) => definition.processDefinitionId === processId);

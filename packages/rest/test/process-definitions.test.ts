@@ -48,3 +48,43 @@ describe('GET /process-definitions/{processDefinitionKey}', () => {
     }
   });
 });
+
+describe('POST /process-definitions/search', () => {
+  it('should find definitions by key, id and latest version, and page them', async () => {
+    const first = await deployOrder();
+    const second = await fetch(`${api.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'order.bpmn': ORDER_BPMN('order', 'Order two') }),
+    });
+    expect(second.status).toBe(200);
+
+    const byKey = await api.call('POST', '/process-definitions/search', { filter: { processDefinitionKey: first } });
+    const latest = await api.call('POST', '/process-definitions/search', {
+      filter: { processDefinitionId: 'order', isLatestVersion: true },
+    });
+    const paged = await api.call('POST', '/process-definitions/search', {
+      sort: [{ field: 'version', order: 'DESC' }],
+      page: { limit: 1 },
+    });
+
+    const keyBody = (await byKey.json()) as { items: { processDefinitionKey: string; version: number }[] };
+    expect(keyBody.items).toEqual([expect.objectContaining({ processDefinitionKey: first, version: 1 })]);
+    expect(((await latest.json()) as { items: { version: number; name: string }[] }).items).toEqual([
+      expect.objectContaining({ version: 2, name: 'Order two' }),
+    ]);
+    const page = (await paged.json()) as { items: { version: number }[]; page: Record<string, unknown> };
+    expect(page.items.map((item) => item.version)).toEqual([2]);
+    expect(page.page).toEqual({
+      totalItems: 2,
+      hasMoreTotalItems: false,
+      startCursor: expect.any(String),
+      endCursor: expect.any(String),
+    });
+  });
+
+  it('should refuse a filter it cannot apply with a 400 naming it', async () => {
+    const response = await api.call('POST', '/process-definitions/search', { filter: { colour: 'red' } });
+
+    expect((await problemOf(response)).detail).toMatch(/^\$\.filter\.colour: not a field/);
+  });
+});

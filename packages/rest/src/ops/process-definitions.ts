@@ -2,6 +2,7 @@ import type { Catalog, ProcessDefinition } from '../catalog.js';
 import { readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { notFound } from '../problem.js';
+import { type Searchable, search } from '../search.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 
 /** The definition a key names, or a 404 (a 400 for text that is no key). */
@@ -39,7 +40,37 @@ const getProcessDefinitionXML: Operation = async ({ engine, catalog, params }) =
   return { status: 200, text: { type: 'text/xml; charset=utf-8', content: deployment.xml } };
 };
 
-export const processDefinitionOperations = { getProcessDefinition, getProcessDefinitionXML } satisfies Record<
-  string,
-  Operation
->;
+/** The fields a process definition search filters and sorts by, as Camunda names them. */
+function searchable(catalog: Catalog): Searchable<ProcessDefinition> {
+  const latest = (definition: ProcessDefinition) =>
+    catalog.versionsOf(definition.processDefinitionId).at(-1) === definition;
+  return {
+    id: (definition) => definition.processDefinitionKey,
+    idKind: 'key',
+    fields: {
+      processDefinitionKey: { kind: 'key', value: (definition) => definition.processDefinitionKey },
+      processDefinitionId: { kind: 'string', value: (definition) => definition.processDefinitionId },
+      name: { kind: 'string', value: (definition) => definition.name ?? definition.processDefinitionId },
+      resourceName: { kind: 'string', value: (definition) => definition.resourceName },
+      version: { kind: 'integer', value: (definition) => definition.processDefinitionVersion },
+      versionTag: { kind: 'string', value: (definition) => definition.versionTag },
+      tenantId: { kind: 'string', value: () => DEFAULT_TENANT },
+      isLatestVersion: { kind: 'boolean', value: latest, sortable: false },
+      hasStartForm: { kind: 'boolean', value: () => false, sortable: false },
+      state: { kind: 'enum', value: () => 'ACTIVE', sortable: false },
+    },
+  };
+}
+
+/** `POST /process-definitions/search`: every deployed definition, read from the store's deployments, never behind. */
+const searchProcessDefinitions: Operation = async ({ catalog, json }) => {
+  const all = await catalog.all();
+  const found = search(all, await json(), searchable(catalog), 'the process definition search');
+  return { status: 200, body: { items: found.items.map(definitionResult), page: found.page } };
+};
+
+export const processDefinitionOperations = {
+  getProcessDefinition,
+  getProcessDefinitionXML,
+  searchProcessDefinitions,
+} satisfies Record<string, Operation>;
