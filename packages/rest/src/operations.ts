@@ -6,6 +6,7 @@ import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceOperations } from './ops/process-instances.js';
+import { userTaskOperations } from './ops/user-tasks.js';
 import { Problem, ProblemKind } from './problem.js';
 import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
 
@@ -46,6 +47,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...messageOperations,
   ...processDefinitionOperations,
   ...processInstanceOperations,
+  ...userTaskOperations,
 };
 
 /** Why an operation of the spec is not served, or undefined when it is. */
