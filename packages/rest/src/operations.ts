@@ -5,6 +5,7 @@ import { deploymentOperations } from './ops/deployments.js';
 import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
+import { processInstanceReadOperations } from './ops/process-instance-reads.js';
 import { processInstanceOperations } from './ops/process-instances.js';
 import { userTaskOperations } from './ops/user-tasks.js';
 import { Problem, ProblemKind } from './problem.js';
@@ -47,6 +48,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...messageOperations,
   ...processDefinitionOperations,
   ...processInstanceOperations,
+  ...processInstanceReadOperations,
   ...userTaskOperations,
 };
 

@@ -1,0 +1,64 @@
+/** What a process instance's key reads besides the instance: the flows it took, and its call hierarchy. */
+import type { Engine, InstanceView } from '@thresher/engine';
+import type { Catalog } from '../catalog.js';
+import type { InstanceKeys } from '../instance-keys.js';
+import type { Operation } from '../operation.js';
+import { notFound } from '../problem.js';
+import { DEFAULT_TENANT } from '../tenants.js';
+
+async function instanceOf(engine: Engine, keys: InstanceKeys, key: string): Promise<InstanceView> {
+  const found = await keys.instanceOf(key, 'path parameter processInstanceKey');
+  const view = found && found.local === 0 ? await engine.instance(found.instanceId) : undefined;
+  if (view === undefined) throw notFound('process instance', key);
+  return view;
+}
+
+async function definitionKeyOf(catalog: Catalog, view: InstanceView): Promise<string | undefined> {
+  return (await catalog.findInDeployment(view.digest, view.processId))?.processDefinitionKey;
+}
+
+/** `GET /process-instances/{key}/sequence-flows`: each flow the instance (its sub-processes too) took, once. */
+const getProcessInstanceSequenceFlows: Operation = async ({ engine, catalog, keys, params }) => {
+  const key = params.processInstanceKey!;
+  const view = await instanceOf(engine, keys, key);
+  const processDefinitionKey = await definitionKeyOf(catalog, view);
+  const flows = [...new Set(view.flows.map((entry) => entry.flow))];
+  return {
+    status: 200,
+    body: {
+      items: flows.map((flow) => ({
+        sequenceFlowId: flow,
+        elementId: flow,
+        processInstanceKey: key,
+        processDefinitionKey,
+        processDefinitionId: view.processId,
+        tenantId: DEFAULT_TENANT,
+      })),
+    },
+  };
+};
+
+/** `GET /process-instances/{key}/call-hierarchy`: the instances that called it, root first, then itself. */
+const getProcessInstanceCallHierarchy: Operation = async ({ engine, catalog, keys, params }) => {
+  const chain: InstanceView[] = [await instanceOf(engine, keys, params.processInstanceKey!)];
+  while (chain[0]!.parentId !== null) {
+    const parent = await engine.instance(chain[0]!.parentId);
+    if (parent === undefined) break; // deleted (expired) before its child: the hierarchy stops there
+    chain.unshift(parent);
+  }
+  const entries = [];
+  for (const view of chain) {
+    const definition = await catalog.findInDeployment(view.digest, view.processId);
+    entries.push({
+      processInstanceKey: await keys.keyOf(view.id, view.parentId),
+      processDefinitionKey: definition?.processDefinitionKey,
+      processDefinitionName: definition?.name ?? view.processId,
+    });
+  }
+  return { status: 200, body: entries };
+};
+
+export const processInstanceReadOperations = {
+  getProcessInstanceSequenceFlows,
+  getProcessInstanceCallHierarchy,
+} satisfies Record<string, Operation>;
