@@ -7,6 +7,7 @@ import { messageOperations } from './ops/messages.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceReadOperations } from './ops/process-instance-reads.js';
 import { processInstanceOperations } from './ops/process-instances.js';
+import { resourceOperations } from './ops/resources.js';
 import { userTaskOperations } from './ops/user-tasks.js';
 import { Problem, ProblemKind } from './problem.js';
 import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
@@ -49,6 +50,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...processDefinitionOperations,
   ...processInstanceOperations,
   ...processInstanceReadOperations,
+  ...resourceOperations,
   ...userTaskOperations,
 };
 

@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Api, problemOf, serveApi } from './harness.js';
+import { DISH_DMN, ORDER_BPMN, resources } from './models.js';
+
+const FORM = JSON.stringify({ id: 'review-form', components: [] });
+
+let api: Api;
+let keys: { process: string; requirements: string; decision: string; form: string };
+beforeEach(async () => {
+  api = await serveApi();
+  const response = await fetch(`${api.server.url}/deployments`, {
+    method: 'POST',
+    body: resources({ 'order.bpmn': ORDER_BPMN(), 'dish.dmn': DISH_DMN, 'review.form': FORM }),
+  });
+  const { deployments } = (await response.json()) as { deployments: Record<string, Record<string, string>>[] };
+  const find = (kind: string, field: string) => deployments.find((entry) => entry[kind])![kind]![field]!;
+  keys = {
+    process: find('processDefinition', 'processDefinitionKey'),
+    requirements: find('decisionRequirements', 'decisionRequirementsKey'),
+    decision: find('decisionDefinition', 'decisionDefinitionKey'),
+    form: find('form', 'formKey'),
+  };
+});
+afterEach(async () => {
+  await api.close();
+  expect(api.failures).toEqual([]);
+});
+
+describe('deployed resources by key', () => {
+  it('should answer a process definition, decision requirements and a form as resources, with their content', async () => {
+    const read = async (key: string) => (await api.call('GET', `/resources/${key}`)).json();
+
+    expect(await read(keys.process)).toEqual({
+      resourceName: 'defs-order.bpmn',
+      version: 1,
+      versionTag: null,
+      resourceId: 'order',
+      tenantId: '<default>',
+      resourceKey: keys.process,
+    });
+    expect(await read(keys.requirements)).toMatchObject({
+      resourceId: 'dish-drd',
+      resourceName: 'dish-drd.dmn',
+      version: 1,
+    });
+    expect(await read(keys.form)).toMatchObject({ resourceId: 'review-form', resourceName: 'review-form.form' });
+    expect(await (await api.call('GET', `/resources/${keys.form}/content`)).json()).toBe(FORM);
+    expect((await problemOf(await api.call('GET', `/resources/${keys.decision}`))).status).toBe(404);
+  });
+
+  it('should answer a decision definition and its requirements, each with its XML', async () => {
+    const decision = await api.call('GET', `/decision-definitions/${keys.decision}`);
+    const requirements = await api.call('GET', `/decision-requirements/${keys.requirements}`);
+    const xml = await api.call('GET', `/decision-definitions/${keys.decision}/xml`);
+
+    expect(await decision.json()).toEqual({
+      decisionDefinitionId: 'dish',
+      name: 'Dish',
+      version: 1,
+      decisionRequirementsId: 'dish-drd',
+      tenantId: '<default>',
+      decisionDefinitionKey: keys.decision,
+      decisionRequirementsKey: keys.requirements,
+    });
+    expect(await requirements.json()).toMatchObject({
+      decisionRequirementsName: 'Dishes',
+      decisionRequirementsId: 'dish-drd',
+    });
+    expect(await xml.text()).toBe(DISH_DMN);
+    expect((await problemOf(await api.call('GET', `/decision-definitions/${keys.requirements}`))).status).toBe(404);
+    expect((await problemOf(await api.call('GET', '/decision-requirements/12'))).status).toBe(404);
+  });
+});
