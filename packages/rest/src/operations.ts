@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
 import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
+import { incidentOperations } from './ops/incidents.js';
 import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
@@ -45,6 +46,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
   ...decisionOperations,
   ...deploymentOperations,
+  ...incidentOperations,
   ...jobOperations,
   ...messageOperations,
   ...processDefinitionOperations,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Problem, ProblemKind } from '../problem.js';
 import { readAs } from './read.js';
+import { readReferenceOnly } from './reference.js';
 
 const common = {
   variables: z.record(z.string(), z.unknown()).optional(),
@@ -40,11 +41,6 @@ export function readCreateProcessInstance(body: unknown): CreateProcessInstance 
 }
 
 /** `POST /process-instances/{key}/cancellation`: no body, or one with an operation reference, not served yet. */
-const Cancellation = z.strictObject({ operationReference: z.union([z.int(), z.string()]).optional() });
-
 export function readCancellation(body: unknown): void {
-  const { operationReference } = readAs(Cancellation, body ?? {}, 'the cancellation');
-  if (operationReference !== undefined) {
-    throw new Problem(ProblemKind.InvalidArgument, '$.operationReference: not served by Thresher yet');
-  }
+  readReferenceOnly(body, 'the cancellation');
 }
