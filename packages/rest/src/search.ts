@@ -209,15 +209,15 @@ function likePattern(like: string): RegExp {
   let source = '';
   for (let index = 0; index < like.length; index++) {
     const char = like[index]!;
-    if (char === '\\' && index + 1 < like.length) source += escape(like[++index]!);
+    if (char === '\\' && index + 1 < like.length) source += escapeRegExp(like[++index]!);
     else if (char === '*') source += '[\\s\\S]*';
     else if (char === '?') source += '[\\s\\S]';
-    else source += escape(char);
+    else source += escapeRegExp(char);
   }
   return new RegExp(`^${source}$`, 'u');
 }
 
-function escape(char: string): string {
+function escapeRegExp(char: string): string {
   return char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
