@@ -74,6 +74,7 @@ export type {
   Handlers,
   InstanceView,
   Job,
+  JobWait,
   LoopingView,
   RecoverReport,
   RetryWait,

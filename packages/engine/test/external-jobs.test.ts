@@ -60,7 +60,10 @@ describe('external jobs', () => {
       worker: 'billing',
       deadline: clock.now() + MINUTE,
     });
-    expect((await engine.settled(instanceId)).status).toBe('waiting');
+    const settled = await engine.settled(instanceId);
+    expect(settled.status === 'waiting' && settled.jobs).toEqual([
+      { elementId: 'charge', jobId: job!.id, taskType: 'payment', attempt: 1, retries: 3, notBefore: null },
+    ]);
   });
 
   it('should complete the instance with the variables a worker completes its job with', async () => {

@@ -254,6 +254,18 @@ export interface RetryWait {
   error: string | null;
 }
 
+/** A job waiting for a worker outside the engine (`EngineOptions.externalJobs`), as `settled` lists it. */
+export interface JobWait {
+  elementId: string;
+  /** `<instanceId>/<jobId>`, as `completeJob` takes it. */
+  jobId: string;
+  taskType: string;
+  attempt: number;
+  retries: number;
+  /** Epoch ms before which no worker can activate it (a retry backoff); null when it can be now. */
+  notBefore: number | null;
+}
+
 /** Why `settled` returned: the instance ended, or it waits for something outside the engine. */
 export type SettledState =
   | { instanceId: string; status: 'completed' | 'terminated' }
@@ -278,6 +290,8 @@ export type SettledState =
       calls: CallView[];
       /** Running ad-hoc sub-processes: one waiting for activations waits on the outside world too. */
       adHocSubProcesses: AdHocView[];
+      /** Jobs waiting for a worker outside the engine (`externalJobs`). */
+      jobs: JobWait[];
     };
 
 /**

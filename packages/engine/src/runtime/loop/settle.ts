@@ -1,7 +1,8 @@
+import { obligationsOf } from '../../core/step/effects.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef } from '../../model/process-types.js';
-import type { RetryWait, SettledOptions, SettledState } from '../base/types.js';
-import { adHocViews, callViews, incidentViews, userTaskView } from './views.js';
+import type { JobWait, RetryWait, SettledOptions, SettledState } from '../base/types.js';
+import { adHocViews, callViews, externalId, incidentViews, userTaskView } from './views.js';
 
 /** What the runtime is doing for an instance besides holding its state. */
 export interface Activity {
@@ -60,7 +61,30 @@ export function settledState(
     })),
     calls: callViews(state),
     adHocSubProcesses: adHocViews(state, process),
+    jobs: jobWaits(state, activity.backingOff),
   };
+}
+
+/**
+ * The jobs the instance waits on that no handler here runs or backs off: with nothing under way, those wait for a
+ * worker outside the engine.
+ */
+function jobWaits(state: InstanceState, backingOff: Iterable<string>): JobWait[] {
+  const here = new Set(backingOff);
+  const waits: JobWait[] = [];
+  for (const jobId of obligationsOf(state).jobs.values()) {
+    const job = state.jobs.get(jobId);
+    if (!job || here.has(jobId)) continue;
+    waits.push({
+      elementId: job.nodeId,
+      jobId: externalId(state.instance.id, job.id),
+      taskType: job.taskType,
+      attempt: job.failures + 1,
+      retries: job.retriesLeft,
+      notBefore: job.notBefore,
+    });
+  }
+  return waits;
 }
 
 /** The backoffs of jobs still in flight, earliest first (a job cancelled meanwhile waits on nothing). */
@@ -93,5 +117,6 @@ export function withChildWaits(into: SettledState, child: SettledState): Settled
     subscriptions: [...into.subscriptions, ...child.subscriptions],
     calls: [...into.calls, ...child.calls],
     adHocSubProcesses: [...into.adHocSubProcesses, ...child.adHocSubProcesses],
+    jobs: [...into.jobs, ...child.jobs],
   };
 }
