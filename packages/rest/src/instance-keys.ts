@@ -2,8 +2,9 @@
  * Process instance keys and the instances they name, both ways, through the store's serials. A serial never
  * changes, so what was looked up once is kept (a bounded number of instances).
  */
-import type { Engine } from '@thresher/engine';
+import type { Engine, InstanceView } from '@thresher/engine';
 import { instanceKey, readKey } from './keys.js';
+import { notFound } from './problem.js';
 
 const KEPT = 10_000;
 
@@ -52,5 +53,13 @@ export class InstanceKeys {
   private keep(instanceId: string, serial: number): void {
     if (this.serials.size >= KEPT) this.serials.delete(this.serials.keys().next().value!);
     this.serials.set(instanceId, serial);
+  }
+
+  /** The instance a process instance key names, as it stands (read from the store, never behind), or a 404. */
+  async viewOf(key: string, where: string): Promise<InstanceView> {
+    const found = await this.instanceOf(key, where);
+    const view = found && found.local === 0 ? await this.engine.instance(found.instanceId) : undefined;
+    if (view === undefined) throw notFound('process instance', key);
+    return view;
   }
 }

@@ -1,26 +1,17 @@
 /** What a process instance's key reads besides the instance: the flows it took, and its call hierarchy. */
-import type { Engine, InstanceView } from '@thresher/engine';
+import type { InstanceView } from '@thresher/engine';
 import type { Catalog } from '../catalog.js';
-import type { InstanceKeys } from '../instance-keys.js';
 import type { Operation } from '../operation.js';
-import { notFound } from '../problem.js';
 import { DEFAULT_TENANT } from '../tenants.js';
-
-async function instanceOf(engine: Engine, keys: InstanceKeys, key: string): Promise<InstanceView> {
-  const found = await keys.instanceOf(key, 'path parameter processInstanceKey');
-  const view = found && found.local === 0 ? await engine.instance(found.instanceId) : undefined;
-  if (view === undefined) throw notFound('process instance', key);
-  return view;
-}
 
 async function definitionKeyOf(catalog: Catalog, view: InstanceView): Promise<string | undefined> {
   return (await catalog.findInDeployment(view.digest, view.processId))?.processDefinitionKey;
 }
 
 /** `GET /process-instances/{key}/sequence-flows`: each flow the instance (its sub-processes too) took, once. */
-const getProcessInstanceSequenceFlows: Operation = async ({ engine, catalog, keys, params }) => {
+const getProcessInstanceSequenceFlows: Operation = async ({ catalog, keys, params }) => {
   const key = params.processInstanceKey!;
-  const view = await instanceOf(engine, keys, key);
+  const view = await keys.viewOf(key, 'path parameter processInstanceKey');
   const processDefinitionKey = await definitionKeyOf(catalog, view);
   const flows = [...new Set(view.flows.map((entry) => entry.flow))];
   return {
@@ -40,7 +31,7 @@ const getProcessInstanceSequenceFlows: Operation = async ({ engine, catalog, key
 
 /** `GET /process-instances/{key}/call-hierarchy`: the instances that called it, root first, then itself. */
 const getProcessInstanceCallHierarchy: Operation = async ({ engine, catalog, keys, params }) => {
-  const chain: InstanceView[] = [await instanceOf(engine, keys, params.processInstanceKey!)];
+  const chain: InstanceView[] = [await keys.viewOf(params.processInstanceKey!, 'path parameter processInstanceKey')];
   while (chain[0]!.parentId !== null) {
     const parent = await engine.instance(chain[0]!.parentId);
     if (parent === undefined) break; // deleted (expired) before its child: the hierarchy stops there

@@ -1,6 +1,5 @@
-import type { Engine, InstanceView } from '@thresher/engine';
 import type { Catalog, ProcessDefinition } from '../catalog.js';
-import { instanceKey, readKey } from '../keys.js';
+import { readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
 import {
@@ -17,7 +16,7 @@ import { DEFAULT_AWAIT_MS, listenForEnds } from './await-completion.js';
  * a 504 when it did not within `requestTimeout` (it runs on), a 409 when it was terminated. What Thresher cannot
  * honour yet is refused by name, nothing started: start and runtime instructions, tags, an operation reference.
  */
-const createProcessInstance: Operation = async ({ engine, catalog, json }) => {
+const createProcessInstance: Operation = async ({ engine, catalog, keys, json }) => {
   const request = readCreateProcessInstance(await json());
   readTenant(request.tenantId, '$.tenantId');
   refuseUnserved(request);
@@ -33,7 +32,7 @@ const createProcessInstance: Operation = async ({ engine, catalog, json }) => {
     ends?.stop();
     throw error;
   }
-  const processInstanceKey = await keyOfInstance(engine, instanceId);
+  const processInstanceKey = await keys.keyOf(instanceId, null);
   let variables = {};
   if (ends !== undefined) {
     const timeout = request.requestTimeout || DEFAULT_AWAIT_MS;
@@ -101,37 +100,12 @@ async function definitionOf(catalog: Catalog, request: CreateProcessInstance): P
   return found;
 }
 
-/** The key of an instance, from its store serial: found among the roots, or among its parent's children. */
-export async function keyOfInstance(
-  engine: Engine,
-  instanceId: string,
-  parentId: string | null = null,
-): Promise<string> {
-  const candidates =
-    parentId === null
-      ? await engine.instances({ rootId: instanceId, roots: true, limit: 1 })
-      : await engine.instances({ parentId });
-  const summary = candidates.find((candidate) => candidate.instanceId === instanceId);
-  if (summary === undefined) throw new Error(`instance ${instanceId} is not in the store`);
-  return instanceKey(summary.serial);
-}
-
-/** The instance a process instance key names, or a 404. */
-async function instanceOfKey(engine: Engine, key: string, where: string): Promise<InstanceView> {
-  const parts = readKey(key, where);
-  const [summary] =
-    parts.kind === 'instance' && parts.local === 0 ? await engine.instances({ serial: parts.serial, limit: 1 }) : [];
-  const view = summary === undefined ? undefined : await engine.instance(summary.instanceId);
-  if (view === undefined) throw notFound('process instance', key);
-  return view;
-}
-
 const STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINATED' } as const;
 
 /** `GET /process-instances/{processInstanceKey}`: read from the store, so it is never behind. */
-const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
+const getProcessInstance: Operation = async ({ catalog, keys, params }) => {
   const key = params.processInstanceKey!;
-  const view = await instanceOfKey(engine, key, 'path parameter processInstanceKey');
+  const view = await keys.viewOf(key, 'path parameter processInstanceKey');
   const definition = await catalog.findInDeployment(view.digest, view.processId);
   if (definition === undefined)
     throw new Error(`instance ${view.id} runs ${view.processId}, which no deployment holds`);
@@ -149,7 +123,7 @@ const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
       tenantId: DEFAULT_TENANT,
       processInstanceKey: key,
       processDefinitionKey: definition.processDefinitionKey,
-      ...(view.parentId === null ? {} : { parentProcessInstanceKey: await keyOfParent(engine, view.parentId) }),
+      ...(view.parentId === null ? {} : { parentProcessInstanceKey: await keys.keyOf(view.parentId, null) }),
     },
   };
 };
@@ -158,21 +132,16 @@ const getProcessInstance: Operation = async ({ engine, catalog, params }) => {
  * `POST /process-instances/{key}/cancellation`: the instance stops where it stands (its called children with it)
  * and ends terminated. One that has already ended is a 404, as Zeebe answers: it holds no such running instance.
  */
-const cancelProcessInstance: Operation = async ({ engine, params, json }) => {
+const cancelProcessInstance: Operation = async ({ engine, keys, params, json }) => {
   const key = params.processInstanceKey!;
   readCancellation(await json());
-  const view = await instanceOfKey(engine, key, 'path parameter processInstanceKey');
+  const view = await keys.viewOf(key, 'path parameter processInstanceKey');
   if (view.status !== 'running') {
     throw new Problem(ProblemKind.NotFound, `no running process instance with key ${key}: it has ${view.status}`);
   }
   await engine.cancel(view.id);
   return { status: 204 };
 };
-
-async function keyOfParent(engine: Engine, parentId: string): Promise<string> {
-  const parent = await engine.instance(parentId);
-  return keyOfInstance(engine, parentId, parent?.parentId ?? null);
-}
 
 export const processInstanceOperations = {
   createProcessInstance,
