@@ -3,24 +3,22 @@
  * `POST /deployments` gave them (the DRD at place 1 of its DMN file, its decisions from place 2 in file order);
  * an evaluation is kept by no store, so its key is a passing one and each decision it evaluated is `KEY-INDEX`.
  */
-import { type DecisionOutcome, deploymentKind, type Engine, readDmn } from '@thresher/engine';
-import { digestBits, passingKey, readKey, resourceKey } from '../keys.js';
+import type { DecisionOutcome } from '@thresher/engine';
+import { passingKey, resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
-import { notFound, Problem, ProblemKind } from '../problem.js';
+import { Problem, ProblemKind } from '../problem.js';
 import { readDecisionEvaluation } from '../schemas/decisions.js';
 import { DEFAULT_TENANT, readTenant } from '../tenants.js';
+import { decisionIdsOf, decisionOfKey } from './resources.js';
 
-const evaluateDecision: Operation = async ({ engine, json }) => {
+const evaluateDecision: Operation = async ({ engine, catalog, json }) => {
   const request = readDecisionEvaluation(await json());
   readTenant(request.tenantId, '$.tenantId');
   const variables = request.variables ?? {};
   let outcome: DecisionOutcome;
   if ('decisionDefinitionKey' in request) {
-    const key = request.decisionDefinitionKey;
-    const parts = readKey(key, '$.decisionDefinitionKey');
-    const found = parts.kind === 'resource' ? await decisionOfKey(engine, parts.digestBits, parts.index) : undefined;
-    if (found === undefined) throw notFound('decision definition', key);
-    outcome = await engine.evaluateDecision(found.decisionId, { variables, digest: found.digest });
+    const found = await decisionOfKey(engine, catalog, request.decisionDefinitionKey, '$.decisionDefinitionKey');
+    outcome = await engine.evaluateDecision(found.id, { variables, digest: found.deployment.digest });
   } else {
     try {
       outcome = await engine.evaluateDecision(request.decisionDefinitionId, { variables });
@@ -32,7 +30,8 @@ const evaluateDecision: Operation = async ({ engine, json }) => {
       );
     }
   }
-  const order = await decisionOrder(engine, outcome.digest);
+  const deployment = await engine.deployment(outcome.digest);
+  const order = deployment === undefined ? [] : decisionIdsOf(deployment);
   const keyOf = (decisionId: string) => resourceKey(outcome.digest, order.indexOf(decisionId) + 2);
   const evaluationKey = passingKey();
   const failed = outcome.failure !== undefined;
@@ -78,22 +77,5 @@ const evaluateDecision: Operation = async ({ engine, json }) => {
     },
   };
 };
-
-/** The decision ids of a DMN deployment in file order: what their keys number. */
-async function decisionOrder(engine: Engine, digest: string): Promise<string[]> {
-  const deployment = await engine.deployment(digest);
-  return deployment === undefined ? [] : [...readDmn(deployment.xml).decisions.keys()];
-}
-
-/** The decision a decision definition key names: its DMN deployment's digest and its id. */
-async function decisionOfKey(engine: Engine, bits: bigint, index: number) {
-  if (index < 2) return undefined;
-  for (const deployment of await engine.deployments()) {
-    if (deploymentKind(deployment) !== 'dmn' || digestBits(deployment.digest) !== bits) continue;
-    const decisionId = [...readDmn(deployment.xml).decisions.keys()][index - 2];
-    if (decisionId !== undefined) return { digest: deployment.digest, decisionId };
-  }
-  return undefined;
-}
 
 export const decisionOperations = { evaluateDecision } satisfies Record<string, Operation>;

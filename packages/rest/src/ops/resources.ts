@@ -17,6 +17,18 @@ type Named =
   | { kind: 'decision'; deployment: Deployment; id: string; name: string; version: number; requirementsId: string }
   | { kind: 'form'; deployment: Deployment; id: string; version: number };
 
+/** The decision ids of a DMN deployment in file order (what their keys number), parsed once per digest. */
+const decisionIdsByDigest = new Map<string, string[]>();
+
+export function decisionIdsOf(deployment: Deployment): string[] {
+  let ids = decisionIdsByDigest.get(deployment.digest);
+  if (ids === undefined) {
+    ids = [...readDmn(deployment.xml).decisions.keys()];
+    decisionIdsByDigest.set(deployment.digest, ids);
+  }
+  return ids;
+}
+
 async function namedBy(engine: Engine, catalog: Catalog, key: string, where: string): Promise<Named | undefined> {
   const parts = readKey(key, where);
   if (parts.kind !== 'resource' || parts.index === 0) return undefined;
@@ -49,7 +61,7 @@ async function namedBy(engine: Engine, catalog: Catalog, key: string, where: str
     if (decision === undefined) return undefined;
     // A decision's version counts the DMN deployments holding its id, oldest first.
     const holding = deployments.filter(
-      (other) => deploymentKind(other) === 'dmn' && readDmn(other.xml).decisions.has(decision.id),
+      (other) => deploymentKind(other) === 'dmn' && decisionIdsOf(other).includes(decision.id),
     );
     const version = holding.findIndex((other) => other.digest === deployment.digest) + 1;
     return {
@@ -110,16 +122,14 @@ async function ofKind<K extends Named['kind']>(
   return named as Extract<Named, { kind: K }>;
 }
 
+/** The decision a decision definition key names, or a 404. */
+export function decisionOfKey(engine: Engine, catalog: Catalog, key: string, where: string) {
+  return ofKind(engine, catalog, key, 'decision', 'decision definition', where);
+}
+
 const getDecisionDefinition: Operation = async ({ engine, catalog, params }) => {
   const key = params.decisionDefinitionKey!;
-  const decision = await ofKind(
-    engine,
-    catalog,
-    key,
-    'decision',
-    'decision definition',
-    'path parameter decisionDefinitionKey',
-  );
+  const decision = await decisionOfKey(engine, catalog, key, 'path parameter decisionDefinitionKey');
   return {
     status: 200,
     body: {
@@ -136,14 +146,7 @@ const getDecisionDefinition: Operation = async ({ engine, catalog, params }) => 
 
 const getDecisionDefinitionXML: Operation = async ({ engine, catalog, params }) => {
   const key = params.decisionDefinitionKey!;
-  const decision = await ofKind(
-    engine,
-    catalog,
-    key,
-    'decision',
-    'decision definition',
-    'path parameter decisionDefinitionKey',
-  );
+  const decision = await decisionOfKey(engine, catalog, key, 'path parameter decisionDefinitionKey');
   return { status: 200, text: { type: 'text/xml; charset=utf-8', content: decision.deployment.xml } };
 };
 

@@ -201,18 +201,7 @@ export interface LoopingView {
  * A decision evaluated on its own (`engine.evaluateDecision`): which version of it, every decision evaluated (its
  * requirements first, the called one last), and its result — or why it failed (Zeebe's wording).
  */
-export interface DecisionOutcome {
-  decisionId: string;
-  decisionName: string;
-  version: number;
-  versionTag?: string;
-  /** The DMN deployment it came from: its definitions id and digest. */
-  definitionId: string;
-  digest: string;
-  evaluated: EvaluatedDecisionRecord[];
-  result?: unknown;
-  failure?: string;
-}
+export type DecisionOutcome = Omit<DecisionEvaluationView, 'elementId' | 'evaluatedAt'>;
 
 /** One evaluation of a business rule task's decision: what was called, what was decided, and from what. */
 export interface DecisionEvaluationView {

@@ -105,15 +105,7 @@ export class DecisionBook {
       version = versions.length;
       if (!chosen) return `Expected to evaluate decision '${decisionId}', but no decision with this id is deployed`;
     }
-    const decision = chosen.definitions.decisions.get(decisionId)!;
-    return {
-      definitions: chosen.definitions,
-      decisionId,
-      version,
-      ...(decision.versionTag === undefined ? {} : { versionTag: decision.versionTag }),
-      definitionId: chosen.deployment.definitionId.slice(DMN_DEFINITION.length),
-      digest: chosen.deployment.digest,
-    };
+    return foundIn(chosen, decisionId, version);
   }
 
   /** Decision `decisionId` as the DMN deployment `digest` holds it, or why there is none. */
@@ -124,16 +116,7 @@ export class DecisionBook {
       this.readAt = Number.NEGATIVE_INFINITY;
       return `Expected to evaluate decision '${decisionId}' of deployment ${digest}, but it holds no such decision`;
     }
-    const chosen = versions[index]!;
-    const decision = chosen.definitions.decisions.get(decisionId)!;
-    return {
-      definitions: chosen.definitions,
-      decisionId,
-      version: index + 1,
-      ...(decision.versionTag === undefined ? {} : { versionTag: decision.versionTag }),
-      definitionId: chosen.deployment.definitionId.slice(DMN_DEFINITION.length),
-      digest,
-    };
+    return foundIn(versions[index]!, decisionId, index + 1);
   }
 
   /** The version the deployment `digest` gives decision `decisionId` (0 when it does not hold it). */
@@ -192,4 +175,17 @@ export function callsDecisions(process: ProcessDef): boolean {
 /** Whether a stored deployment is a DMN file (its definition id carries the DMN prefix). */
 export function isDecisionDeployment(deployment: Deployment): boolean {
   return deployment.definitionId.startsWith(DMN_DEFINITION) && isDmn(deployment.xml);
+}
+
+/** Decision `decisionId` as the deployment `chosen` holds it, the `version`-th of its id. */
+function foundIn(chosen: Version, decisionId: string, version: number): FoundDecision {
+  const decision = chosen.definitions.decisions.get(decisionId)!;
+  return {
+    definitions: chosen.definitions,
+    decisionId,
+    version,
+    ...(decision.versionTag === undefined ? {} : { versionTag: decision.versionTag }),
+    definitionId: chosen.deployment.definitionId.slice(DMN_DEFINITION.length),
+    digest: chosen.deployment.digest,
+  };
 }
