@@ -113,6 +113,17 @@ export type {
   RewriteCheckpoint,
   StoredCheckpoint,
 } from './repository-types.js';
+export type {
+  RowBatch,
+  RowCondition,
+  RowPage,
+  RowSearch,
+  RowSort,
+  RowType,
+  RowValue,
+  SearchRow,
+} from './search-rows.js';
+export { MAX_ROW_LIMIT } from './search-rows.js';
 export type { FlowEntry, StepLog, UnsealedStepLog } from './step-log.js';
 export { openStepLog, STEP_LOG_SCHEMA, sealStepLog } from './step-log.js';
 export type {

@@ -17,6 +17,7 @@ import { activateJobs, offerJob, readJobLock, relockJob, withdrawJob } from './m
 import { claimLeases, leaseWithPut, readLease, readLeaseOwners, releaseLease, renewLease } from './memory/leases.js';
 import { deleteMessage, expireMessages, putMessage, takeMessage } from './memory/messages.js';
 import { deleteReader, expireInstances, putReader, readReaders } from './memory/retention.js';
+import { putRows, searchRows } from './memory/search-rows.js';
 import { emptyState } from './memory/state.js';
 import type { Repository } from './repository.js';
 
@@ -180,6 +181,18 @@ export function createMemoryRepository(): Repository {
     async jobLock(instanceId, jobId) {
       await assertOpen();
       return readJobLock(state, instanceId, jobId);
+    },
+    async putRows(batch) {
+      await assertOpen();
+      return putRows(state, batch);
+    },
+    async projectionPosition(projection) {
+      await assertOpen();
+      return state.projections.get(projection) ?? null;
+    },
+    async searchRows(search) {
+      await assertOpen();
+      return searchRows(state, search);
     },
     async putDeployment(input) {
       await assertOpen();

@@ -22,6 +22,7 @@ import type {
   RewriteCheckpoint,
   StoredCheckpoint,
 } from './repository-types.js';
+import type { RowBatch, RowPage, RowSearch } from './search-rows.js';
 
 /**
  * Where instances live durably (docs/architecture.md §7). Every method is atomic; the engine never sees SQL.
@@ -312,6 +313,17 @@ export interface Repository {
   ): Promise<JobLock | undefined>;
   /** The lock a queued job carries as stored (its deadline may have passed); undefined when it has none. */
   jobLock(instanceId: string, jobId: string): Promise<JobLock | undefined>;
+  /**
+   * Write a projection's batch of search rows (put whole, or deleted) with the position it read up to, in one
+   * transaction, when the projection's stored position is `batch.after`; else write nothing and return false
+   * (another writer went first: read the position again). Rows are apart from instances: no call but this one
+   * changes them.
+   */
+  putRows(batch: RowBatch): Promise<boolean>;
+  /** The position a projection's last batch read up to; null when it wrote none. */
+  projectionPosition(projection: string): Promise<string | null>;
+  /** The rows of a kind passing every condition, in the search's order, one page of them, and how many pass. */
+  searchRows(search: RowSearch): Promise<RowPage>;
   /** Record a deployment; idempotent by digest (returns the existing one). Assigns the version. */
   putDeployment(deployment: DeploymentInput): Promise<Deployment>;
   getDeployment(digest: string): Promise<Deployment | undefined>;

@@ -28,6 +28,7 @@ export type SpecFile =
   | 'subscriptions.ts'
   | 'messages.ts'
   | 'jobs.ts'
+  | 'search-rows.ts'
   | 'deployments.ts'
   | 'close.ts'
   | 'read-order.ts'

@@ -45,6 +45,7 @@ import { describeReferencePutWrites } from './reference/put-writes.js';
 import { describeRetention } from './retention.js';
 import { describeRewrite } from './rewrite.js';
 import { describeSchemaFence } from './schema-fence.js';
+import { describeSearchRows } from './search-rows.js';
 import { describeSubscriptions } from './subscriptions.js';
 import { describeTrees } from './trees.js';
 import type { RepositoryContractInitializer } from './types.js';
@@ -117,6 +118,7 @@ export function runRepositoryContract<TRepository extends Repository>(
     describeSubscriptions(initializer);
     describeMessages(initializer);
     describeJobs(initializer);
+    describeSearchRows(initializer);
     describeDeployments(initializer);
     describeClose(initializer);
     describeReadOrder(initializer);

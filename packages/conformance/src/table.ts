@@ -146,6 +146,7 @@ const SPEC_NOTES: Partial<Record<SpecFile, string>> = {
     '`putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`: messages buffered before their subscription.',
   'jobs.ts':
     '`offerJob`, `withdrawJob`, `activateJobs`, `relockJob`, `jobLock`: jobs queued for workers outside the engine.',
+  'search-rows.ts': '`putRows`, `projectionPosition`, `searchRows`: what projections of the event log keep searchable.',
   'deployments.ts': '`putDeployment`, `getDeployment`, `deployments`.',
   'close.ts': '`close`.',
   'read-order.ts':

@@ -1,4 +1,5 @@
 import { type ConformanceCase, ownCases } from './case-rows.js';
+import { SHARED_CASES } from './shared-cases.js';
 
 /**
  * Thresher's own cases: what a durable engine needs beyond the reference inventory (docs/architecture.md §7), one group
@@ -355,54 +356,7 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
     ['TH-SUBS-03', 'should follow the latest put and leave out instances that are not running'],
     ['TH-SUBS-04', 'should match names and keys exactly, unicode and emoji included'],
   ]),
-  ...ownCases('jobs.ts', [
-    ['TH-JOBS-01', 'should hand out queued jobs of the type asked for, first queued first, each locked for the worker'],
-    ['TH-JOBS-02', 'should lock at most limit jobs and never hand out a job whose lock holds'],
-    ['TH-JOBS-03', 'should hand out a job again once its lock expired (deadline at or before now)'],
-    ['TH-JOBS-04', 'should not hand out a job before its notBefore'],
-    [
-      'TH-JOBS-05',
-      'should keep lock and place when the same attempt is offered again, and let both go for a new attempt',
-    ],
-    ['TH-JOBS-06', 'should move a held lock with relockJob, and refuse one not held by that attempt at now'],
-    ['TH-JOBS-07', 'should take a job out of the queue with withdrawJob, true once and then false'],
-    [
-      'TH-JOBS-08',
-      'should store no offer for an instance it does not have, drop offers with their instance and copy none',
-    ],
-    ['TH-JOBS-09', 'should let concurrent activations lock each job once'],
-    [
-      'TH-JOBS-10',
-      'should let activations on two connections lock each of many jobs exactly once',
-      ['concurrentConnections'],
-    ],
-    ['TH-JOBS-11', 'should keep queued jobs and their locks when the store is opened again', ['persistence']],
-    ['TH-JOBS-12', 'should refuse attempts, times, timeouts and limits it cannot keep with a RangeError'],
-    ['TH-JOBS-13', 'should keep unicode and emoji ids, types and workers verbatim and match them exactly'],
-  ]),
-  ...ownCases('messages.ts', [
-    ['TH-MSG-01', 'should return a put message from takeMessage as put, variables byte for byte, unchanged by callers'],
-    ['TH-MSG-02', 'should take messages oldest first by publishedAt, ties by id in code point order'],
-    ['TH-MSG-03', 'should match name and key exactly: a null key only a null key, an empty key only an empty key'],
-    ['TH-MSG-04', 'should never take a message expired at now (expiresAt <= now)'],
-    ['TH-MSG-05', 'should delete only messages expired at now with expireMessages, held ones included, and count them'],
-    ['TH-MSG-06', 'should treat putting a stored message id again as a no-op returning false, whatever its fields'],
-    [
-      'TH-MSG-07',
-      'should hold a taken message for its taker: no other taker gets it, and the taker gets it back first, expired or not',
-    ],
-    ['TH-MSG-08', 'should remove a message with deleteMessage, true once and then false, and accept its id again'],
-    ['TH-MSG-09', 'should let exactly one of several concurrent takers take a message'],
-    [
-      'TH-MSG-10',
-      'should let takers on two connections take each of many messages exactly once',
-      ['concurrentConnections'],
-    ],
-    ['TH-MSG-11', 'should keep unicode and emoji ids, names, keys and takers verbatim and match them exactly'],
-    ['TH-MSG-12', 'should keep buffered and held messages when the store is opened again', ['persistence']],
-    ['TH-MSG-13', 'should refuse times that are not finite with a RangeError'],
-    ['TH-MSG-14', 'should keep buffered messages, held ones included, when an instance is deleted'],
-  ]),
+  ...SHARED_CASES,
   ...ownCases('deployments.ts', [
     ['TH-DEPLOY-01', "should assign version 1 to a definition id's first deployment"],
     ['TH-DEPLOY-02', 'should assign the next version to each new digest of the same definition id'],

@@ -14,6 +14,7 @@ import { readBytes, readJson, sendJson, sendReply } from './http.js';
 import { InstanceKeys } from './instance-keys.js';
 import { operationOf } from './operations.js';
 import { Problem, ProblemKind } from './problem.js';
+import type { SearchProjection } from './projection/search-projection.js';
 import { Router } from './router.js';
 
 export interface CamundaRestOptions {
@@ -26,6 +27,11 @@ export interface CamundaRestOptions {
   clock?: PinnableClock;
   /** The largest request body read, in bytes; a larger one is refused (413). Default 4 MiB, Zeebe's. */
   maxBodyBytes?: number;
+  /**
+   * What the searches of runtime data (process instances, user tasks, incidents, variables) read: a projection of
+   * the engine's event log kept in its store (`new SearchProjection(engine, repository)`). Without it they answer 501.
+   */
+  projection?: SearchProjection;
   /** Told of every failure no problem kind names (answered as a 500 without its details). Default: `console.error`. */
   onError?: (error: unknown) => void;
 }
@@ -65,6 +71,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
         bytes: () => readBytes(req, maxBodyBytes),
         catalog,
         keys,
+        projection: options.projection,
       });
       sendReply(res, reply);
     } catch (error) {

@@ -10,6 +10,7 @@ export { PinnableClock } from './clock.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';
 export { compatibility, type NotServed } from './operations.js';
 export { Problem, type ProblemDetail, ProblemKind } from './problem.js';
+export { SearchProjection, type SearchProjectionOptions } from './projection/search-projection.js';
 export {
   type CamundaRestServer,
   type CamundaRestServerOptions,

@@ -6,6 +6,7 @@
  *   instance made (a job, a user task, an incident, an element's activation) adds the number of the engine's
  *   per-instance id it has (`j17` → 17): unique in the store, the same on every process sharing it, for good;
  * - a message or signal passing through (kept by no store) has a key of bit 61 and random bits;
+ * - a variable, or a scope, has a key of bit 60 and a hash of its instance's serial and its names;
  * - a deployed resource's key has bit 62 set, then 54 bits of its deployment's digest and 8 of its place in it
  *   (0 the deployment itself, 1… its processes and decisions): the same wherever the model is deployed.
  */
@@ -20,11 +21,14 @@ const INT64_MAX = (1n << 63n) - 1n;
 /** The most ids an instance can number under one key (its engine's `nextId` counter). */
 export const MAX_LOCAL = Number(LOCAL_MASK);
 
-/** The most serials keys can tell apart: 2^37 instances, beneath the bit of passing keys and resource keys'. */
-export const MAX_SERIAL = 2 ** 37 - 1;
+/** The most serials keys can tell apart: 2^36 instances, beneath the bits of named, passing and resource keys. */
+export const MAX_SERIAL = 2 ** 36 - 1;
 
 /** Set on a passing key (bit 62 clear): a message or signal no store keeps, numbered at random. */
 const PASSING_BIT = 1n << 61n;
+
+/** Set on a named key (bits 61 and 62 clear): a variable or scope an instance names rather than numbers. */
+const NAMED_BIT = 1n << 60n;
 
 /** A process instance's key from its store serial. */
 export function instanceKey(serial: number): string {
@@ -52,7 +56,8 @@ export function localKey(serial: number, localId: string): string | undefined {
 export type KeyParts =
   | { kind: 'instance'; serial: number; local: number }
   | { kind: 'resource'; digestBits: bigint; index: number }
-  | { kind: 'passing' };
+  | { kind: 'passing' }
+  | { kind: 'named' };
 
 /**
  * A key for what passes through without being kept (a published message, a broadcast signal): bit 61 and 60
@@ -61,6 +66,18 @@ export type KeyParts =
 export function passingKey(): string {
   const random = randomBytes(8).readBigUInt64BE(0) & (PASSING_BIT - 1n);
   return (PASSING_BIT | random).toString();
+}
+
+/**
+ * The key of what an instance names instead of numbering (a variable by its scope and name, a scope by its path):
+ * bit 60 and 60 bits of a hash of the instance's serial and the names, the same wherever it is computed; two
+ * names share a key with odds of 1 in 10^18 per pair.
+ */
+export function namedKey(serial: number, ...names: string[]): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([keyedSerial(serial).toString(), ...names]))
+    .digest();
+  return (NAMED_BIT | (hash.readBigUInt64BE(0) & (NAMED_BIT - 1n))).toString();
 }
 
 /** The parts of a key as a request gave it, or a 400 naming `where`. */
@@ -76,6 +93,7 @@ export function readKey(text: string, where: string): KeyParts {
     return { kind: 'resource', digestBits: (key & (RESOURCE_BIT - 1n)) >> 8n, index: Number(key & 0xffn) };
   }
   if ((key & PASSING_BIT) !== 0n) return { kind: 'passing' };
+  if ((key & NAMED_BIT) !== 0n) return { kind: 'named' };
   return { kind: 'instance', serial: Number(key >> LOCAL_BITS), local: Number(key & LOCAL_MASK) };
 }
 

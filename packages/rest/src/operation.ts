@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { Reply } from './http.js';
 import type { InstanceKeys } from './instance-keys.js';
+import type { SearchProjection } from './projection/search-projection.js';
 
 /** What an operation is called with. */
 export interface Call {
@@ -21,6 +22,8 @@ export interface Call {
   catalog: Catalog;
   /** Process instance keys and the instances they name. */
   keys: InstanceKeys;
+  /** What searches of runtime data read; undefined when the handler keeps none (they answer 501). */
+  projection: SearchProjection | undefined;
 }
 
 export type Operation = (call: Call) => Promise<Reply>;

@@ -9,6 +9,7 @@ import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceReadOperations } from './ops/process-instance-reads.js';
 import { processInstanceOperations } from './ops/process-instances.js';
 import { resourceOperations } from './ops/resources.js';
+import { searchOperations } from './ops/searches.js';
 import { userTaskOperations } from './ops/user-tasks.js';
 import { Problem, ProblemKind } from './problem.js';
 import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
@@ -53,6 +54,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...processInstanceOperations,
   ...processInstanceReadOperations,
   ...resourceOperations,
+  ...searchOperations,
   ...userTaskOperations,
 };
 

@@ -62,6 +62,16 @@ export function invalid(where: string, what: string): Problem {
 }
 
 /** A 404 naming the kind of thing and the key that named none. */
+/** What `work` finds, or undefined where it answers a 404. */
+export async function unlessNotFound<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (Problem.is(error) && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 export function notFound(thing: string, key: string): Problem {
   return new Problem(ProblemKind.NotFound, `no ${thing} with key ${key} was found`);
 }

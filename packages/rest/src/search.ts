@@ -32,7 +32,7 @@ export interface SearchPage<T> {
   page: { totalItems: number; hasMoreTotalItems: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-const OPERATORS: Record<FieldKind, readonly string[]> = {
+export const OPERATORS: Record<FieldKind, readonly string[]> = {
   string: ['$eq', '$neq', '$exists', '$in', '$notIn', '$like'],
   enum: ['$eq', '$neq', '$exists', '$in', '$notIn', '$like'],
   key: ['$eq', '$neq', '$exists', '$in', '$notIn'],
@@ -41,7 +41,7 @@ const OPERATORS: Record<FieldKind, readonly string[]> = {
   boolean: ['$eq', '$neq', '$exists'],
 };
 
-const Query = z.strictObject({
+export const SearchQuery = z.strictObject({
   sort: z
     .array(z.strictObject({ field: z.string(), order: z.enum(['ASC', 'DESC', 'asc', 'desc']).optional() }))
     .nullish(),
@@ -56,23 +56,16 @@ const Query = z.strictObject({
     .nullish(),
 });
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
 
 /** Search `all` as the request `body` asks (`what` names the search in refusals). */
 export function search<T>(all: readonly T[], body: unknown, spec: Searchable<T>, what: string): SearchPage<T> {
-  const query = readAs(Query, body ?? {}, what);
+  const query = readAs(SearchQuery, body ?? {}, what);
   const tests = Object.entries(query.filter ?? {}).map(([name, condition]) => filterOf(spec, name, condition));
-  const sort = (query.sort ?? []).map(({ field, order }, index) => {
-    const found = spec.fields[field];
-    if (found === undefined || found.sortable === false) {
-      const sortable = Object.keys(spec.fields).filter((name) => spec.fields[name]!.sortable !== false);
-      throw new Problem(
-        ProblemKind.InvalidArgument,
-        `$.sort[${index}].field: "${field}" is not a field ${what} sorts by (${sortable.join(', ')})`,
-      );
-    }
-    return { field: found, descending: order?.toUpperCase() === 'DESC' };
-  });
+  const sort = (query.sort ?? []).map(({ field, order }, index) => ({
+    field: sortField(spec.fields, field, index, what),
+    descending: order?.toUpperCase() === 'DESC',
+  }));
   const tuple = (item: T): unknown[] => [...sort.map(({ field }) => field.value(item) ?? null), spec.id(item)];
   const compareTuples = (a: unknown[], b: unknown[]): number => {
     for (const [index, { field, descending }] of sort.entries()) {
@@ -107,6 +100,24 @@ export function search<T>(all: readonly T[], body: unknown, spec: Searchable<T>,
       endCursor: window.length === 0 ? null : cursorOf(window.at(-1)!.key),
     },
   };
+}
+
+/** The field a sort names, or a 400 naming the fields the search sorts by. */
+export function sortField<F extends { sortable?: boolean }>(
+  fields: Record<string, F>,
+  field: string,
+  index: number,
+  what: string,
+): F {
+  const found = fields[field];
+  if (found === undefined || found.sortable === false) {
+    const sortable = Object.keys(fields).filter((name) => fields[name]!.sortable !== false);
+    throw new Problem(
+      ProblemKind.InvalidArgument,
+      `$.sort[${index}].field: "${field}" is not a field ${what} sorts by (${sortable.join(', ')})`,
+    );
+  }
+  return found;
 }
 
 function filterOf<T>(spec: Searchable<T>, name: string, condition: unknown): (item: T) => boolean {
@@ -165,7 +176,7 @@ function filterOf<T>(spec: Searchable<T>, name: string, condition: unknown): (it
 }
 
 /** A filter's operand, checked to fit the field's kind. */
-function operand(kind: FieldKind, given: unknown, where: string): FieldValue {
+export function operand(kind: FieldKind, given: unknown, where: string): FieldValue {
   const fits =
     kind === 'integer'
       ? typeof given === 'number' && Number.isInteger(given)

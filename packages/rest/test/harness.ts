@@ -1,12 +1,14 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { Engine, type EngineOptions } from '@thresher/engine';
-import { type CamundaRestServer, PinnableClock, startCamundaRestServer } from '@thresher/rest';
+import { type CamundaRestServer, PinnableClock, SearchProjection, startCamundaRestServer } from '@thresher/rest';
 
 export interface Api {
   engine: Engine;
   repository: Repository;
   clock: PinnableClock;
   server: CamundaRestServer;
+  /** What searches read; undefined when served without one. */
+  projection: SearchProjection | undefined;
   /** Unhandled failures the handler reported (500s). */
   failures: unknown[];
   /** A request to `path` under `/v2`, its body sent as JSON unless it is a string. */
@@ -14,18 +16,35 @@ export interface Api {
   close(): Promise<void>;
 }
 
-/** An engine on a memory store with a pinnable clock, its API served on a free loopback port. */
-export async function serveApi(engineOptions: Partial<EngineOptions> = {}): Promise<Api> {
+/**
+ * An engine on a memory store (or the one given) with a pinnable clock and a search projection (unless `projection`
+ * is false), its API served on a free loopback port.
+ */
+export async function serveApi(
+  engineOptions: Partial<EngineOptions> = {},
+  options: { projection?: boolean; repository?: Repository } = {},
+): Promise<Api> {
   const clock = new PinnableClock();
-  const repository = createMemoryRepository();
+  const repository = options.repository ?? createMemoryRepository();
   const engine = new Engine({ repository, clock, ...engineOptions });
   const failures: unknown[] = [];
-  const server = await startCamundaRestServer({ engine, clock, port: 0, onError: (error) => failures.push(error) });
+  const projection =
+    options.projection === false
+      ? undefined
+      : new SearchProjection(engine, repository, { onError: (error) => failures.push(error) });
+  const server = await startCamundaRestServer({
+    engine,
+    clock,
+    port: 0,
+    projection,
+    onError: (error) => failures.push(error),
+  });
   return {
     engine,
     repository,
     clock,
     server,
+    projection,
     failures,
     call: (method, path, body, headers = {}) =>
       fetch(`${server.url}${path}`, {
@@ -36,6 +55,7 @@ export async function serveApi(engineOptions: Partial<EngineOptions> = {}): Prom
       }),
     close: async () => {
       await server.close();
+      await projection?.close();
       await engine.close();
     },
   };

@@ -10,6 +10,18 @@ export const ORDER_BPMN = (processId = 'order', name = 'Order') => `<?xml versio
   </bpmn:process>
 </bpmn:definitions>`;
 
+/** A gateway whose condition fails until `go` is set: a condition incident, resolved once it is. */
+export const GATED = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="defs-gated" targetNamespace="t">
+  <bpmn:process id="gated" isExecutable="true">
+    <bpmn:startEvent id="s" />
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="gate" />
+    <bpmn:exclusiveGateway id="gate" />
+    <bpmn:sequenceFlow id="f2" sourceRef="gate" targetRef="e"><bpmn:conditionExpression>=go = true</bpmn:conditionExpression></bpmn:sequenceFlow>
+    <bpmn:endEvent id="e" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 export const DISH_DMN = `<?xml version="1.0" encoding="UTF-8"?>
 <definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="dish-drd" name="Dishes" namespace="t">
   <decision id="dish" name="Dish">

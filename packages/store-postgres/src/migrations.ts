@@ -6,6 +6,7 @@ import { PUT_CHECKPOINT_SEEN_FUNCTION } from './put-function-v7.js';
 import { PUT_CHECKPOINT_PLANNED_FUNCTIONS } from './put-function-v8.js';
 import { PUT_CHECKPOINT_LOGGED_FUNCTIONS } from './put-function-v11.js';
 import { RELEASE_LEASES_FUNCTION } from './release-function-v10.js';
+import { typedField } from './search-rows.js';
 
 /**
  * One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces; its
@@ -254,6 +255,26 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (instance_id, job_id)
       );
       CREATE INDEX jobs_by_type ON {schema}.jobs (type, rank);
+    `,
+  },
+  {
+    description: 'search rows: what projections of the event log keep searchable, and how far each has read',
+    sql: `
+      -- SearchRow: fields is its JSON object. The indexes serve what searches filter by most: a state, the process
+      -- instance a row belongs to, a variable's name (expressions as search-rows.ts's typedField writes them).
+      CREATE TABLE {schema}.search_rows (
+        kind   TEXT COLLATE "C" NOT NULL,
+        key    TEXT COLLATE "C" NOT NULL,
+        fields JSONB NOT NULL,
+        PRIMARY KEY (kind, key)
+      );
+      CREATE INDEX search_rows_by_state ON {schema}.search_rows (kind, (${typedField('state', 'text')}));
+      CREATE INDEX search_rows_by_instance ON {schema}.search_rows (kind, (${typedField('processInstanceKey', 'text')}));
+      CREATE INDEX search_rows_by_name ON {schema}.search_rows (kind, (${typedField('name', 'text')}));
+      CREATE TABLE {schema}.projections (
+        projection TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        position   TEXT NOT NULL
+      );
     `,
   },
 ];

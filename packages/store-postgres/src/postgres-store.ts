@@ -21,6 +21,9 @@ import {
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
+  type RowBatch,
+  type RowPage,
+  type RowSearch,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
 import { CheckedStore, type HistoryRange, type LogRead } from '@thresher/checkpoint/store-kit';
@@ -55,6 +58,7 @@ import { migrationLockKey, quoteSchema } from './migrations.js';
 import { type JoinedPut, joinedPut, putFully, putsTogether } from './put-batch.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
 import { checkFencedBegin, fencedBegin } from './schema-fence.js';
+import { PgRows } from './search-rows.js';
 import { type PutFunctionCall, putStatements, type Statements, statements } from './statements.js';
 
 /** The {@link Repository} on a PostgreSQL schema, as {@link createPostgresRepository} opens it. */
@@ -109,6 +113,7 @@ export class PostgresStore extends CheckedStore implements PostgresRepository {
         this.#putCall,
       ),
   );
+  readonly #rows: PgRows;
   #closed = false;
 
   constructor(pool: PgPoolLike, options: { schema: string; where: string; owned: boolean; prepared: boolean }) {
@@ -118,6 +123,7 @@ export class PostgresStore extends CheckedStore implements PostgresRepository {
     this.#where = options.where;
     this.#owned = options.owned;
     this.#sql = statements(quoteSchema(options.schema));
+    this.#rows = new PgRows(quoteSchema(options.schema));
     this.#begin = fencedBegin(options.schema, quoteSchema(options.schema));
     this.#putCall = {
       statements: putStatements(this.#sql, options.prepared),
@@ -282,6 +288,18 @@ export class PostgresStore extends CheckedStore implements PostgresRepository {
 
   protected async expireMessagesChecked(now: number): Promise<number> {
     return this.#transaction('expireMessages', (client) => expireMessages(client, this.#sql, now));
+  }
+
+  protected async putRowsChecked(batch: RowBatch): Promise<boolean> {
+    return this.#call('putRows', () => this.#rows.put(this.#pool, batch));
+  }
+
+  protected async projectionPositionChecked(projection: string): Promise<string | null> {
+    return this.#call('projectionPosition', () => this.#rows.position(this.#pool, projection));
+  }
+
+  protected async searchRowsChecked(search: RowSearch): Promise<RowPage> {
+    return this.#call('searchRows', () => this.#rows.search(this.#pool, search));
   }
 
   protected async offerJobChecked(offer: JobOffer): Promise<boolean> {

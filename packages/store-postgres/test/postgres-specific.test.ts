@@ -157,8 +157,10 @@ describe(`createPostgresRepository (on ${onServer ? 'the THRESHER_PG_URL server'
       'jobs',
       'log',
       'messages',
+      'projections',
       'readers',
       'schema_migrations',
+      'search_rows',
       'subscriptions',
       'writes',
     ]);

@@ -192,7 +192,7 @@ describe(`schema version 5 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
       statements.length = 0;
       await repository.put({ ...checkpoint('order-1', 2), fence: { owner: 'node-a', token: Number(held!.token) } });
 
-      expect(SCHEMA_VERSION).toBe(13);
+      expect(SCHEMA_VERSION).toBe(14);
       expect(await sql(`SELECT version, description FROM "${name}".schema_migrations WHERE version = 5`)).toEqual([
         { version: 5, description: MIGRATIONS[4]!.description },
       ]);

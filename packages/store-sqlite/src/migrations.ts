@@ -1,6 +1,7 @@
 import { CheckpointError, CheckpointErrorCode } from '@thresher/checkpoint';
 import { assertKnownStoreSchema, type SchemaMigration } from '@thresher/checkpoint/store-kit';
 import type { SqliteDatabase } from './connection.js';
+import { typedField } from './search-rows.js';
 
 /** One schema step. Its position in {@link MIGRATIONS} (1-based) is the schema version it produces. */
 export interface Migration extends SchemaMigration {
@@ -10,6 +11,11 @@ export interface Migration extends SchemaMigration {
    */
   rebuildsTables?: true;
 }
+
+// A row field as searches read it (search-rows.ts's `sqliteDialect`): the index expressions must be the same text.
+const typedState = typedField('state', 'text');
+const typedInstance = typedField('processInstanceKey', 'text');
+const typedName = typedField('name', 'text');
 
 /**
  * The schema, as an append-only list: never edit or reorder a shipped entry, only add one at the end.
@@ -273,6 +279,26 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX jobs_by_type ON jobs (type, rank);
       INSERT INTO sequences (name, value) VALUES ('job_rank', 0);
+    `,
+  },
+  {
+    description: 'search rows: what projections of the event log keep searchable, and how far each has read',
+    sql: `
+      -- SearchRow: fields is its JSON object. The indexes serve what searches filter by most: a state, the process
+      -- instance a row belongs to, a variable's name.
+      CREATE TABLE search_rows (
+        kind   TEXT NOT NULL,
+        key    TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        PRIMARY KEY (kind, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX search_rows_by_state ON search_rows (kind, ${typedState}) WHERE ${typedState} IS NOT NULL;
+      CREATE INDEX search_rows_by_instance ON search_rows (kind, ${typedInstance}) WHERE ${typedInstance} IS NOT NULL;
+      CREATE INDEX search_rows_by_name ON search_rows (kind, ${typedName}) WHERE ${typedName} IS NOT NULL;
+      CREATE TABLE projections (
+        projection TEXT NOT NULL PRIMARY KEY,
+        position   TEXT NOT NULL
+      ) WITHOUT ROWID;
     `,
   },
 ];

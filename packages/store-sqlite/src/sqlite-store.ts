@@ -20,6 +20,9 @@ import {
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
+  type RowBatch,
+  type RowPage,
+  type RowSearch,
   type StoredCheckpoint,
 } from '@thresher/checkpoint';
 import { CheckedStore, type HistoryRange, integerPosition, type LogRead } from '@thresher/checkpoint/store-kit';
@@ -45,6 +48,7 @@ import { CreateTokens, claimLeases, readHeldLease, releaseLease, renewLease, res
 import { putMessage, takeMessage } from './messages.js';
 import { expireInstances, putReader, readReaders } from './retention.js';
 import { fencedWrites, schemaFence } from './schema-fence.js';
+import { RowStatements } from './search-rows.js';
 import { type Statements, statements } from './statements.js';
 
 /** The {@link Repository} on one SQLite file, as {@link createSqliteRepository} opens it. */
@@ -78,6 +82,7 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
   readonly #read: SqliteTransaction<[() => unknown], unknown>;
   /** Checkpoint writes of one event-loop turn, committed together: statements only, run in its transaction. */
   readonly #group: GroupCommit;
+  readonly #rows: RowStatements;
   #closed = false;
 
   constructor(db: SqliteDatabase, path: string) {
@@ -86,6 +91,7 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
     this.path = path;
     this.#sql = statements(db);
     this.#instanceStatements = new InstanceStatements(db);
+    this.#rows = new RowStatements(db);
     this.#updates = new InstanceUpdates(db);
     this.#write = fencedWrites(db, path)((work: () => unknown) => work());
     this.#read = db.transaction((work: () => unknown) => work());
@@ -251,6 +257,18 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
 
   protected async jobLockChecked(instanceId: string, jobId: string): Promise<JobLock | undefined> {
     return this.#call('jobLock', () => readJobLock(this.#sql, instanceId, jobId));
+  }
+
+  protected async putRowsChecked(batch: RowBatch): Promise<boolean> {
+    return this.#call('putRows', () => this.#written(() => this.#rows.put(batch)));
+  }
+
+  protected async projectionPositionChecked(projection: string): Promise<string | null> {
+    return this.#call('projectionPosition', () => this.#rows.position(projection));
+  }
+
+  protected async searchRowsChecked(search: RowSearch): Promise<RowPage> {
+    return this.#call('searchRows', () => this.#read(() => this.#rows.search(search))) as RowPage;
   }
 
   protected async putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment> {

@@ -102,7 +102,9 @@ describe('createSqliteRepository', () => {
         'jobs',
         'log',
         'messages',
+        'projections',
         'readers',
+        'search_rows',
         'sequences',
         'subscriptions',
         'writes',
@@ -169,7 +171,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(11);
+    expect(SCHEMA_VERSION).toBe(12);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,

@@ -18,6 +18,9 @@ import {
   type PutCheckpoint,
   type Repository,
   type RewriteCheckpoint,
+  type RowBatch,
+  type RowPage,
+  type RowSearch,
 } from '@thresher/checkpoint';
 
 import { ownerGone } from '@thresher/engine';
@@ -26,7 +29,7 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 /**
  * A repository that dies at a chosen persist point: the `killAt`-th write (a `put`, `rewrite`, `putWrites`,
- * `copy`, `prune` or `putReader`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`, `offerJob`, `withdrawJob`, `activateJobs`, `relockJob`,
+ * `copy`, `prune` or `putReader`, and a `claim`, `putMessage`, `takeMessage`, `deleteMessage`, `expireMessages`, `offerJob`, `withdrawJob`, `activateJobs`, `relockJob`, `putRows`,
  * `expire` or `deleteReader` that changed something — one that claimed, stored, took or deleted nothing is a read, so arming a subscription
  * with an empty buffer adds no persist point) lands in the store, then it and every later call hang forever,
  * as if the process had been killed right after the commit. The engine above it is then abandoned without
@@ -235,6 +238,21 @@ export const KillSwitch: new (inner: Repository, killAt?: number) => KillSwitch 
 
   jobLock(instanceId: string, jobId: string): Promise<JobLock | undefined> {
     return this.read(() => this.inner.jobLock(instanceId, jobId));
+  }
+
+  putRows(batch: RowBatch): Promise<boolean> {
+    return this.write(
+      () => this.inner.putRows(batch),
+      (written) => written,
+    );
+  }
+
+  projectionPosition(projection: string): Promise<string | null> {
+    return this.read(() => this.inner.projectionPosition(projection));
+  }
+
+  searchRows(search: RowSearch): Promise<RowPage> {
+    return this.read(() => this.inner.searchRows(search));
   }
 
   putDeployment(deployment: DeploymentInput) {

@@ -2,6 +2,7 @@
  * What the memory repository holds, and the copies it makes on the way in and out: neither a caller's buffer
  * nor a returned one can change what is stored.
  */
+
 import type { QueuedJob } from '../job-rules.js';
 import type { HeldLease } from '../put-rules.js';
 import type {
@@ -12,6 +13,7 @@ import type {
   PendingWrite,
   StoredCheckpoint,
 } from '../repository-types.js';
+import type { SearchRow } from '../search-rows.js';
 
 /** A stored checkpoint (its writes in filing order), and what a repeated journal entry is compared with. */
 export interface CheckpointEntry extends Omit<StoredCheckpoint, 'instanceId' | 'log'> {
@@ -65,6 +67,9 @@ export interface MemoryState {
   jobs: Map<string, Map<string, QueuedJob>>;
   /** The last place in the job queue handed out. */
   lastJobRank: number;
+  /** Search rows by kind and key (`putRows`), and each projection's position; independent of the instances. */
+  rows: Map<string, Map<string, SearchRow>>;
+  projections: Map<string, string>;
 }
 
 export function emptyState(): MemoryState {
@@ -79,6 +84,8 @@ export function emptyState(): MemoryState {
     readers: new Map(),
     jobs: new Map(),
     lastJobRank: 0,
+    rows: new Map(),
+    projections: new Map(),
   };
 }
 

@@ -53,6 +53,7 @@ import type {
   RewriteCheckpoint,
   StoredCheckpoint,
 } from '../repository-types.js';
+import { checkRowBatch, checkRowSearch, type RowBatch, type RowPage, type RowSearch } from '../search-rows.js';
 
 /**
  * What a SQL store's front shares: each `Repository` method checks its arguments by the contract's rules, and
@@ -248,6 +249,21 @@ export abstract class CheckedStore {
     return this.jobLockChecked(instanceId, jobId);
   }
 
+  async putRows(batch: RowBatch): Promise<boolean> {
+    checkRowBatch(batch);
+    return this.putRowsChecked(batch);
+  }
+
+  async projectionPosition(projection: string): Promise<string | null> {
+    if (!isStorableText(projection)) return this.answered('projectionPosition', null);
+    return this.projectionPositionChecked(projection);
+  }
+
+  async searchRows(search: RowSearch): Promise<RowPage> {
+    checkRowSearch(search);
+    return this.searchRowsChecked(search);
+  }
+
   async putDeployment(deployment: DeploymentInput): Promise<Deployment> {
     checkDeploymentArguments(deployment);
     return this.putDeploymentChecked(deployment);
@@ -314,6 +330,9 @@ export abstract class CheckedStore {
     now: number,
   ): Promise<JobLock | undefined>;
   protected abstract jobLockChecked(instanceId: string, jobId: string): Promise<JobLock | undefined>;
+  protected abstract putRowsChecked(batch: RowBatch): Promise<boolean>;
+  protected abstract projectionPositionChecked(projection: string): Promise<string | null>;
+  protected abstract searchRowsChecked(search: RowSearch): Promise<RowPage>;
   protected abstract putDeploymentChecked(deployment: DeploymentInput): Promise<Deployment>;
   protected abstract getDeploymentChecked(digest: string): Promise<Deployment | undefined>;
   protected abstract deploymentsChecked(definitionId: string | undefined): Promise<Deployment[]>;

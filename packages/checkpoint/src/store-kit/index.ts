@@ -61,7 +61,10 @@ export {
   rootIdOf,
   storableFilters,
 } from '../read-rules.js';
+export { checkRowBatch, checkRowSearch } from '../search-rows.js';
 export { CheckedStore } from './checked-store.js';
+export type { RowDialect, RowQuery } from './row-sql.js';
+export { rowQuery } from './row-sql.js';
 export type {
   CheckpointRow,
   CheckpointWithWriteRow,

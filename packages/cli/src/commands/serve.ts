@@ -66,7 +66,7 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
  */
 export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args, { io, out }) => {
   // Loaded on use, not when `thresher` starts.
-  const { isLoopback, PinnableClock, startCamundaRestServer } = await import('@thresher/rest');
+  const { isLoopback, PinnableClock, SearchProjection, startCamundaRestServer } = await import('@thresher/rest');
   if (!isLoopback(args.host)) {
     throw new UsageError(
       `option --host ${args.host}: the API would let that network drive every instance, and thresher serve authenticates no caller yet: listen on 127.0.0.1`,
@@ -79,6 +79,11 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve', usage);
     // A worker, as `thresher worker` runs: due timers, instances left behind and messages handed over are run here.
     const worker = session.engine.startWorker({});
+    // What the searches read: the event log projected into the same store, kept from here on.
+    const projection = new SearchProjection(session.engine, session.repository, {
+      onError: (error) =>
+        out.progress(`thresher serve: the search projection failed a pass (it tries again): ${String(error)}`),
+    });
     const mounts = [];
     let closeUi = (): void => {};
     if (args.ui) {
@@ -92,11 +97,13 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
       server = await startCamundaRestServer({
         engine: session.engine,
         clock,
+        projection,
         host: args.host,
         port: args.port,
         mounts,
       });
     } catch (error) {
+      await projection.close();
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         throw new FailedError(
           `port ${args.port} on ${args.host} is in use: choose another with --port, or 0 for a free one`,
@@ -111,6 +118,7 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     out.progress(`thresher serve: ${signal}, stopping`);
     closeUi();
     await server.close();
+    await projection.close();
     await worker.stop();
     return ExitCode.Ok;
   });

@@ -3,23 +3,12 @@
  * where it stopped; a job's incident gives the job its retries again (Zeebe asks for the retries to be set first).
  */
 import type { IncidentRecord, InstanceView } from '@thresher/engine';
-import { instanceKey, localKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
-import { notFound } from '../problem.js';
+import { notFound, unlessNotFound } from '../problem.js';
+import { KINDS } from '../projection/instance-rows.js';
+import { incidentResult } from '../results.js';
 import { readReferenceOnly } from '../schemas/reference.js';
-import { DEFAULT_TENANT } from '../tenants.js';
-
-/** Zeebe's error type of each kind of Thresher incident. */
-const ERROR_TYPES: Record<IncidentRecord['kind'], string> = {
-  'job-failed': 'JOB_NO_RETRIES',
-  'no-flow-taken': 'CONDITION_ERROR',
-  'expression-failed': 'EXTRACT_VALUE_ERROR',
-  'mapping-failed': 'IO_MAPPING_ERROR',
-  'uncaught-error': 'UNHANDLED_ERROR_EVENT',
-  'call-failed': 'CALLED_ELEMENT_ERROR',
-  'step-limit': 'UNKNOWN',
-  'decision-failed': 'DECISION_EVALUATION_ERROR',
-};
+import { keptRow } from './searches.js';
 
 async function incidentOfKey({ engine, keys, params }: Call): Promise<{
   view: InstanceView;
@@ -34,27 +23,16 @@ async function incidentOfKey({ engine, keys, params }: Call): Promise<{
   return { view, incident, serial: await keys.serialOf(view.id, view.parentId) };
 }
 
-/** `GET /incidents/{incidentKey}`: an open incident; a resolved one is a 404 until search keeps resolved ones. */
+/** `GET /incidents/{incidentKey}`: an open incident from its instance, a resolved one as the search projection keeps it. */
 const getIncident: Operation = async (call) => {
-  const { view, incident, serial } = await incidentOfKey(call);
+  const open = await unlessNotFound(incidentOfKey(call));
+  if (open === undefined) {
+    const key = call.params.incidentKey!;
+    return { status: 200, body: await keptRow(call, KINDS.incident, key, 'incident', true) };
+  }
+  const { view, incident, serial } = open;
   const definition = await call.catalog.findInDeployment(view.digest, view.processId);
-  return {
-    status: 200,
-    body: {
-      incidentKey: call.params.incidentKey!,
-      processDefinitionId: view.processId,
-      processDefinitionKey: definition?.processDefinitionKey,
-      processInstanceKey: instanceKey(serial),
-      errorType: ERROR_TYPES[incident.kind],
-      errorMessage: incident.message,
-      elementId: incident.nodeId,
-      elementInstanceKey: localKey(serial, incident.trackId),
-      ...(incident.jobId === null ? {} : { jobKey: localKey(serial, incident.jobId) }),
-      creationTime: new Date(incident.raisedAt).toISOString(),
-      state: 'ACTIVE',
-      tenantId: DEFAULT_TENANT,
-    },
-  };
+  return { status: 200, body: incidentResult(incident, view, definition, serial) };
 };
 
 /** `POST /incidents/{incidentKey}/resolution`. */

@@ -2,6 +2,7 @@ import type { Catalog, ProcessDefinition } from '../catalog.js';
 import { readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
+import { processInstanceResult } from '../results.js';
 import {
   type CreateProcessInstance,
   readCancellation,
@@ -100,8 +101,6 @@ async function definitionOf(catalog: Catalog, request: CreateProcessInstance): P
   return found;
 }
 
-const STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINATED' } as const;
-
 /** `GET /process-instances/{processInstanceKey}`: read from the store, so it is never behind. */
 const getProcessInstance: Operation = async ({ catalog, keys, params }) => {
   const key = params.processInstanceKey!;
@@ -109,23 +108,8 @@ const getProcessInstance: Operation = async ({ catalog, keys, params }) => {
   const definition = await catalog.findInDeployment(view.digest, view.processId);
   if (definition === undefined)
     throw new Error(`instance ${view.id} runs ${view.processId}, which no deployment holds`);
-  return {
-    status: 200,
-    body: {
-      processDefinitionId: definition.processDefinitionId,
-      processDefinitionName: definition.name ?? definition.processDefinitionId,
-      processDefinitionVersion: definition.processDefinitionVersion,
-      ...(definition.versionTag === null ? {} : { processDefinitionVersionTag: definition.versionTag }),
-      startDate: new Date(view.startedAt).toISOString(),
-      ...(view.endedAt === null ? {} : { endDate: new Date(view.endedAt).toISOString() }),
-      state: STATES[view.status],
-      hasIncident: view.incidents.length > 0,
-      tenantId: DEFAULT_TENANT,
-      processInstanceKey: key,
-      processDefinitionKey: definition.processDefinitionKey,
-      ...(view.parentId === null ? {} : { parentProcessInstanceKey: await keys.keyOf(view.parentId, null) }),
-    },
-  };
+  const parentKey = view.parentId === null ? null : await keys.keyOf(view.parentId, null);
+  return { status: 200, body: processInstanceResult(view, definition, key, parentKey) };
 };
 
 /**

@@ -1,14 +1,15 @@
 /**
  * The user task operations by key: read an open task, assign or unassign it, update it, complete it. The engine
  * runs the task listeners a transition has, as Zeebe does. A task is read from its instance, so it is never behind;
- * one that is no longer open (completed, cancelled) is a 404 until the search projection keeps closed tasks.
+ * one that is no longer open (completed, cancelled) is read as the search projection keeps it.
  */
 import type { UserTaskView } from '@thresher/engine';
-import { instanceKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
-import { notFound } from '../problem.js';
+import { notFound, unlessNotFound } from '../problem.js';
+import { KINDS } from '../projection/instance-rows.js';
+import { userTaskResult } from '../results.js';
 import { readAssignment, readTaskCompletion, readTaskUpdate, readUnassignment } from '../schemas/user-tasks.js';
-import { DEFAULT_TENANT } from '../tenants.js';
+import { keptRow } from './searches.js';
 
 /** The open task a key names, with its instance's key parts, or a 404. */
 async function taskOfKey({ engine, keys, params }: Call): Promise<{ task: UserTaskView; serial: number }> {
@@ -33,43 +34,17 @@ async function onTask(call: Call, command: (taskId: string) => Promise<void>): P
   return { status: 204 };
 }
 
-const STATES: Record<UserTaskView['state'], string> = {
-  created: 'CREATED',
-  creating: 'CREATING',
-  assigning: 'ASSIGNING',
-  updating: 'UPDATING',
-  completing: 'COMPLETING',
-  canceling: 'CANCELING',
-};
-
-/** `GET /user-tasks/{userTaskKey}`. */
+/** `GET /user-tasks/{userTaskKey}`: an open task from its instance, a closed one as the search projection keeps it. */
 const getUserTask: Operation = async (call) => {
-  const { task, serial } = await taskOfKey(call);
+  const open = await unlessNotFound(taskOfKey(call));
+  if (open === undefined) {
+    const key = call.params.userTaskKey!;
+    return { status: 200, body: await keptRow(call, KINDS.userTask, key, 'user task', true) };
+  }
+  const { task, serial } = open;
   const view = (await call.engine.instance(task.instanceId))!;
   const definition = await call.catalog.findInDeployment(view.digest, view.processId);
-  return {
-    status: 200,
-    body: {
-      userTaskKey: call.params.userTaskKey!,
-      name: task.name ?? task.elementId,
-      state: STATES[task.state],
-      assignee: task.assignee,
-      elementId: task.elementId,
-      candidateGroups: task.candidateGroups,
-      candidateUsers: task.candidateUsers,
-      processDefinitionId: view.processId,
-      processName: definition?.name ?? view.processId,
-      processDefinitionVersion: definition?.processDefinitionVersion,
-      processDefinitionKey: definition?.processDefinitionKey,
-      processInstanceKey: instanceKey(serial),
-      creationDate: new Date(task.createdAt).toISOString(),
-      ...(task.dueDate === null ? {} : { dueDate: task.dueDate }),
-      ...(task.followUpDate === null ? {} : { followUpDate: task.followUpDate }),
-      tenantId: DEFAULT_TENANT,
-      customHeaders: task.headers,
-      priority: task.priority,
-    },
-  };
+  return { status: 200, body: userTaskResult(task, view, definition, serial) };
 };
 
 /** `POST /user-tasks/{userTaskKey}/assignment`: a task assigned to someone else is a 409 without `allowOverride`. */

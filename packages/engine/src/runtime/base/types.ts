@@ -99,6 +99,8 @@ export interface UserTaskView extends UserTaskFieldsView {
   id: string;
   instanceId: string;
   elementId: string;
+  /** The track (token) waiting at the task: the element's activation. */
+  trackId: string;
   name: string | null;
   /** Variables visible to the task, its input mappings applied. */
   variables: Variables;

@@ -43,6 +43,7 @@ export function userTaskView(
     id: externalId(state.instance.id, task.id),
     instanceId: state.instance.id,
     elementId: task.nodeId,
+    trackId: task.trackId,
     name: task.name,
     ...fieldsView(task),
     variables: { ...state.visible(track.scopePath), ...track.locals },

@@ -1,0 +1,191 @@
+/**
+ * The searches of runtime data, read from the search projection (as Camunda reads its secondary storage): process
+ * instances, user tasks, incidents, variables, and a variable by key. The projection is behind the write by one
+ * read of the event log (docs/camunda-api.md says how far).
+ */
+import type { RowCondition } from '@thresher/checkpoint';
+import { readKey } from '../keys.js';
+import type { Call, Operation } from '../operation.js';
+import { notFound, Problem, ProblemKind } from '../problem.js';
+import { bodyOf, KINDS } from '../projection/instance-rows.js';
+import { fieldConditions, type RowSearchable, searchRows } from '../projection/row-search.js';
+import type { SearchProjection } from '../projection/search-projection.js';
+
+/** The projection the server keeps, or a 501 naming what is missing. */
+export function projectionOf(call: Call): SearchProjection {
+  if (call.projection === undefined) {
+    throw new Problem(
+      ProblemKind.NotImplemented,
+      'searching runtime data needs a search projection: create the handler with options.projection (thresher serve keeps one)',
+    );
+  }
+  return call.projection;
+}
+
+const key = { kind: 'key' } as const;
+const text = { kind: 'string' } as const;
+const date = { kind: 'date' } as const;
+const enumerated = { kind: 'enum' } as const;
+
+/** `variables: [{ name, value }]`: rows having, for each entry, a variable of that name and value. */
+function variablesFilter(condition: unknown, where: string): RowCondition[] {
+  if (!Array.isArray(condition)) throw new Problem(ProblemKind.InvalidArgument, `${where}: must be a list`);
+  return condition.map((entry, index): RowCondition => {
+    const at = `${where}[${index}]`;
+    const { name, value, ...rest } = (entry ?? {}) as { name?: unknown; value?: unknown };
+    if (typeof name !== 'string' || value === undefined || Object.keys(rest).length > 0) {
+      throw new Problem(ProblemKind.InvalidArgument, `${at}: must be { name, value } (the value as JSON text)`);
+    }
+    return {
+      op: 'related',
+      kind: KINDS.variable,
+      link: 'processInstanceKey',
+      where: [
+        { op: 'eq', field: 'name', type: 'text', value: name },
+        ...fieldConditions('value', 'string', value, `${at}.value`),
+      ],
+    };
+  });
+}
+
+/** A text filter on a list field kept as JSON text: the list holds the value. */
+function listHolds(row: string) {
+  return (condition: unknown, where: string): RowCondition[] => {
+    if (typeof condition !== 'string') throw new Problem(ProblemKind.InvalidArgument, `${where}: must be a string`);
+    const escaped = JSON.stringify(condition).replace(/[\\*?]/g, (char) => `\\${char}`);
+    return [{ op: 'like', field: row, pattern: `*${escaped}*` }];
+  };
+}
+
+const PROCESS_INSTANCES: RowSearchable = {
+  kind: KINDS.processInstance,
+  fields: {
+    processInstanceKey: key,
+    processDefinitionId: text,
+    processDefinitionName: text,
+    processDefinitionVersion: { kind: 'integer' },
+    processDefinitionVersionTag: text,
+    processDefinitionKey: key,
+    parentProcessInstanceKey: key,
+    parentElementInstanceKey: key,
+    startDate: date,
+    endDate: date,
+    state: enumerated,
+    hasIncident: { kind: 'boolean' },
+    tenantId: text,
+  },
+  custom: { variables: variablesFilter },
+};
+
+const USER_TASKS: RowSearchable = {
+  kind: KINDS.userTask,
+  fields: {
+    userTaskKey: key,
+    state: enumerated,
+    assignee: text,
+    priority: { kind: 'integer' },
+    elementId: text,
+    name: text,
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    elementInstanceKey: key,
+    tenantId: text,
+    creationDate: date,
+    completionDate: date,
+    followUpDate: date,
+    dueDate: date,
+  },
+  custom: { candidateGroup: listHolds('candidateGroups'), candidateUser: listHolds('candidateUsers') },
+};
+
+const INCIDENTS: RowSearchable = {
+  kind: KINDS.incident,
+  fields: {
+    incidentKey: key,
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    errorType: enumerated,
+    errorMessage: text,
+    elementId: text,
+    elementInstanceKey: key,
+    jobKey: key,
+    creationTime: date,
+    state: enumerated,
+    tenantId: text,
+  },
+};
+
+const VARIABLES: RowSearchable = {
+  kind: KINDS.variable,
+  fields: {
+    variableKey: key,
+    name: text,
+    value: text,
+    processInstanceKey: key,
+    scopeKey: key,
+    tenantId: text,
+    isTruncated: { kind: 'boolean' },
+  },
+};
+
+function searchOf(spec: RowSearchable, what: string): Operation {
+  return async (call) => {
+    const found = await searchRows(projectionOf(call).repository, await call.json(), spec, what);
+    return { status: 200, body: found };
+  };
+}
+
+/** A search whose filter also holds `extra` (what the path names). */
+function searchWithin(spec: RowSearchable, what: string, extra: (call: Call) => Promise<Record<string, unknown>>) {
+  return async (call: Call) => {
+    const body = ((await call.json()) ?? {}) as { filter?: unknown };
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new Problem(ProblemKind.InvalidArgument, `${what}: the body must be a JSON object`);
+    }
+    const filter = { ...((body.filter ?? {}) as object), ...(await extra(call)) };
+    const found = await searchRows(projectionOf(call).repository, { ...body, filter }, spec, what);
+    return { status: 200 as const, body: found };
+  };
+}
+
+/** The kept row of a kind by key, or a 404 naming it (a 501 without a projection, unless `orNotFound`). */
+export async function keptRow(call: Call, kind: string, rowKey: string, what: string, orNotFound = false) {
+  if (orNotFound && call.projection === undefined) throw notFound(what, rowKey);
+  const found = await projectionOf(call).repository.searchRows({ kind, keys: [rowKey], limit: 1 });
+  if (found.rows[0] === undefined) throw notFound(what, rowKey);
+  return bodyOf(found.rows[0]);
+}
+
+/** `GET /variables/{variableKey}`. */
+const getVariable: Operation = async (call) => {
+  const variableKey = call.params.variableKey!;
+  readKey(variableKey, 'path parameter variableKey');
+  return { status: 200, body: await keptRow(call, KINDS.variable, variableKey, 'variable') };
+};
+
+/** The variables a user task sees: those of its process instance, as the projection keeps them. */
+const searchUserTaskVariables = searchWithin(VARIABLES, 'the user task variable search', async (call) => {
+  const taskKey = call.params.userTaskKey!;
+  readKey(taskKey, 'path parameter userTaskKey');
+  const task = await keptRow(call, KINDS.userTask, taskKey, 'user task');
+  return { processInstanceKey: task.processInstanceKey };
+});
+
+const searchProcessInstanceIncidents = searchWithin(INCIDENTS, 'the process instance incident search', async (call) => {
+  const instance = call.params.processInstanceKey!;
+  readKey(instance, 'path parameter processInstanceKey');
+  await keptRow(call, KINDS.processInstance, instance, 'process instance');
+  return { processInstanceKey: instance };
+});
+
+export const searchOperations = {
+  searchProcessInstances: searchOf(PROCESS_INSTANCES, 'the process instance search'),
+  searchUserTasks: searchOf(USER_TASKS, 'the user task search'),
+  searchIncidents: searchOf(INCIDENTS, 'the incident search'),
+  searchVariables: searchOf(VARIABLES, 'the variable search'),
+  getVariable,
+  searchUserTaskVariables,
+  searchProcessInstanceIncidents,
+} satisfies Record<string, Operation>;

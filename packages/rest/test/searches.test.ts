@@ -1,0 +1,198 @@
+import { createMemoryRepository } from '@thresher/checkpoint';
+import { SearchProjection } from '@thresher/rest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Api, problemOf, serveApi } from './harness.js';
+import { GATED, ORDER_BPMN, resources } from './models.js';
+
+interface Page {
+  items: Record<string, unknown>[];
+  page: { totalItems: number; startCursor: string | null; endCursor: string | null };
+}
+
+let api: Api;
+beforeEach(async () => {
+  api = await serveApi();
+  await fetch(`${api.server.url}/deployments`, {
+    method: 'POST',
+    body: resources({ 'order.bpmn': ORDER_BPMN(), 'gated.bpmn': GATED }),
+  });
+});
+afterEach(async () => {
+  await api.close();
+  expect(api.failures).toEqual([]);
+});
+
+async function start(processDefinitionId: string, variables: Record<string, unknown>): Promise<string> {
+  const created = await api.call('POST', '/process-instances', { processDefinitionId, variables });
+  expect(created.status).toBe(200);
+  const key = ((await created.json()) as { processInstanceKey: string }).processInstanceKey;
+  for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
+  return key;
+}
+
+async function found(path: string, body: unknown): Promise<Page> {
+  await api.projection!.caughtUp();
+  const response = await api.call('POST', path, body);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Page;
+}
+
+const keysOf = (page: Page, field: string) => page.items.map((item) => item[field]);
+
+describe('searches of runtime data, read from the search projection', () => {
+  it('should find process instances by state and by a variable value, sorted and paged by cursor', async () => {
+    const first = await start('order', { region: 'north', total: 10 });
+    const second = await start('order', { region: 'south', total: 20 });
+    const third = await start('order', { region: 'north', total: 30 });
+    const taskOf = async (key: string) =>
+      (await found('/user-tasks/search', { filter: { processInstanceKey: key } })).items[0]!.userTaskKey as string;
+    expect((await api.call('POST', `/user-tasks/${await taskOf(second)}/completion`, {})).status).toBe(204);
+
+    const active = await found('/process-instances/search', {
+      filter: { state: 'ACTIVE' },
+      sort: [{ field: 'processInstanceKey', order: 'DESC' }],
+    });
+    expect(keysOf(active, 'processInstanceKey')).toEqual([third, first]);
+    expect(active.items[0]).toMatchObject({ processDefinitionId: 'order', state: 'ACTIVE', hasIncident: false });
+
+    const north = await found('/process-instances/search', {
+      filter: { variables: [{ name: 'region', value: '"north"' }] },
+    });
+    expect(keysOf(north, 'processInstanceKey')).toEqual([first, third]);
+    const completed = await found('/process-instances/search', { filter: { state: { $in: ['COMPLETED'] } } });
+    expect(completed.items).toEqual([
+      expect.objectContaining({ processInstanceKey: second, endDate: expect.any(String) }),
+    ]);
+
+    const firstPage = await found('/process-instances/search', { page: { limit: 2 } });
+    expect(keysOf(firstPage, 'processInstanceKey')).toEqual([first, second]);
+    expect(firstPage.page.totalItems).toBe(3);
+    const next = await found('/process-instances/search', { page: { limit: 2, after: firstPage.page.endCursor } });
+    expect(keysOf(next, 'processInstanceKey')).toEqual([third]);
+    const back = await found('/process-instances/search', { page: { limit: 2, before: next.page.startCursor } });
+    expect(keysOf(back, 'processInstanceKey')).toEqual([first, second]);
+  });
+
+  it('should keep a completed user task searchable and readable by key, with its completion date', async () => {
+    const instance = await start('order', { region: 'north' });
+    const [task] = (await found('/user-tasks/search', { filter: { processInstanceKey: instance, state: 'CREATED' } }))
+      .items;
+    expect(task).toMatchObject({
+      elementId: 'review',
+      processDefinitionId: 'order',
+      elementInstanceKey: expect.any(String),
+    });
+
+    expect((await api.call('POST', `/user-tasks/${task!.userTaskKey}/completion`, {})).status).toBe(204);
+    await api.projection!.caughtUp();
+
+    const byKey = await api.call('GET', `/user-tasks/${task!.userTaskKey}`);
+    expect(byKey.status).toBe(200);
+    expect(await byKey.json()).toMatchObject({ state: 'COMPLETED', completionDate: expect.any(String) });
+    const completed = await found('/user-tasks/search', { filter: { state: 'COMPLETED' } });
+    expect(keysOf(completed, 'userTaskKey')).toEqual([task!.userTaskKey]);
+    const variables = await found(`/user-tasks/${task!.userTaskKey}/variables/search`, {});
+    expect(variables.items).toEqual([
+      expect.objectContaining({ name: 'region', value: '"north"', processInstanceKey: instance, scopeKey: instance }),
+    ]);
+  });
+
+  it('should find incidents, a resolved one marked resolved, and variables by name and key', async () => {
+    const instance = await start('gated', { go: false });
+    const [incident] = (await found('/incidents/search', { filter: { processInstanceKey: instance } })).items;
+    expect(incident).toMatchObject({ state: 'ACTIVE', errorType: 'CONDITION_ERROR', elementId: 'gate' });
+    const [variable] = (await found('/variables/search', { filter: { name: 'go', processInstanceKey: instance } }))
+      .items;
+    expect(variable).toMatchObject({ name: 'go', value: 'false', isTruncated: false });
+    const byKey = await api.call('GET', `/variables/${variable!.variableKey}`);
+    expect(await byKey.json()).toEqual(variable);
+
+    const [summary] = await api.engine.instances();
+    expect((await api.call('POST', `/incidents/${incident!.incidentKey}/resolution`, {})).status).toBe(204);
+    await api.engine.settled(summary!.instanceId);
+
+    // Run again, the gate fails again: the first incident resolved, a second one open.
+    const incidents = await found(`/process-instances/${instance}/incidents/search`, {
+      sort: [{ field: 'state', order: 'DESC' }],
+    });
+    expect(incidents.items).toEqual([
+      expect.objectContaining({ incidentKey: incident!.incidentKey, state: 'RESOLVED' }),
+      expect.objectContaining({ state: 'ACTIVE', elementId: 'gate' }),
+    ]);
+    expect(await (await api.call('GET', `/incidents/${incident!.incidentKey}`)).json()).toMatchObject({
+      state: 'RESOLVED',
+    });
+    const instances = await found('/process-instances/search', { filter: { processInstanceKey: instance } });
+    expect(instances.items[0]).toMatchObject({ state: 'ACTIVE', hasIncident: true });
+  });
+
+  it('should refuse filters, sorts and cursors it cannot read, naming them', async () => {
+    const refusals: [string, unknown, string][] = [
+      ['/process-instances/search', { filter: { colour: 'red' } }, '$.filter.colour'],
+      ['/process-instances/search', { filter: { state: { $gt: 'ACTIVE' } } }, '$.filter.state.$gt'],
+      ['/process-instances/search', { filter: { startDate: 'yesterday' } }, '$.filter.startDate'],
+      ['/process-instances/search', { filter: { variables: [{ name: 'a' }] } }, '$.filter.variables[0]'],
+      ['/user-tasks/search', { sort: [{ field: 'colour' }] }, '$.sort[0].field'],
+      ['/incidents/search', { page: { after: 'nonsense' } }, '$.page.after'],
+      ['/variables/search', { filter: { processInstanceKey: 'x' } }, '$.filter.processInstanceKey'],
+    ];
+    for (const [path, body, where] of refusals) {
+      const problem = await problemOf(await api.call('POST', path, body));
+      expect(problem.status, path).toBe(400);
+      expect(problem.detail, path).toContain(where);
+    }
+    expect((await problemOf(await api.call('GET', '/variables/1152921504606846977'))).status).toBe(404);
+    expect((await problemOf(await api.call('GET', '/variables/x'))).status).toBe(400);
+  });
+
+  it('should answer 501 naming the missing projection when the handler keeps none', async () => {
+    const bare = await serveApi({}, { projection: false });
+    try {
+      const problem = await problemOf(await bare.call('POST', '/process-instances/search', {}));
+      expect(problem.status).toBe(501);
+      expect(problem.detail).toContain('search projection');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('the search projection', () => {
+  it('should go on from the position it recorded, and let a second projection on the store add nothing twice', async () => {
+    await start('order', {});
+    await api.projection!.caughtUp();
+    const position = await api.repository.projectionPosition('camunda-search');
+    expect(position).not.toBeNull();
+
+    const second = new SearchProjection(api.engine, api.repository, { onError: (error) => api.failures.push(error) });
+    await second.caughtUp();
+    expect(await api.repository.projectionPosition('camunda-search')).toBe(position);
+    await start('order', {});
+    await Promise.all([second.caughtUp(), api.projection!.caughtUp()]);
+    await second.close();
+
+    const all = await found('/process-instances/search', {});
+    expect(all.page.totalItems).toBe(2);
+    expect(await api.repository.projectionPosition('camunda-search')).not.toBe(position);
+  });
+
+  it('should build the rows of a store it starts on from the log it finds there', async () => {
+    const repository = createMemoryRepository();
+    const before = await serveApi({}, { repository, projection: false });
+    await fetch(`${before.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'order.bpmn': ORDER_BPMN() }),
+    });
+    await before.call('POST', '/process-instances', { processDefinitionId: 'order', variables: { n: 1 } });
+    for (const { instanceId } of await before.engine.instances()) await before.engine.settled(instanceId);
+    await before.server.close();
+
+    const projection = new SearchProjection(before.engine, repository);
+    await projection.caughtUp();
+    await projection.close();
+    const page = await repository.searchRows({ kind: 'processInstance', limit: 10 });
+    expect(page.total).toBe(1);
+    expect((await repository.searchRows({ kind: 'userTask', limit: 10 })).total).toBe(1);
+    await before.engine.close();
+  });
+});
