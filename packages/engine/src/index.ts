@@ -70,6 +70,7 @@ export type {
   DecisionOutcome,
   DeployedDecision,
   DeployResult,
+  ElementInstanceView,
   Handler,
   Handlers,
   InstanceView,

@@ -5,13 +5,14 @@ import { compactEvent, publishedEvent, typeOf } from '../src/runtime/document/st
 const instanceId = '0193a000-0000-7000-8000-000000000001';
 
 describe('step events as checkpoints keep them', () => {
-  it('should keep a track event as its relative id alone and publish it back whole', () => {
+  it('should keep a track event as its relative id alone and publish it back whole, its activation with it', () => {
     for (const move of ['entered', 'left'] as const) {
       const event: StepEvent = {
         id: `:/each[2]:review:1:t7:${move}`,
         type: `track.${move}`,
         trackId: 't7',
         elementId: 'review',
+        elementInstanceId: '/each[2]:review:1',
       };
 
       const kept = compactEvent(event);
@@ -24,10 +25,13 @@ describe('step events as checkpoints keep them', () => {
         type: `track.${move}`,
         trackId: 't7',
         elementId: 'review',
+        elementInstanceId: '/each[2]:review:1',
         instanceId,
         at: 5,
       });
     }
+    const another = { id: ':/:review:1:t7:entered', type: 'track.entered', trackId: 't7', elementId: 'review' };
+    expect(compactEvent({ ...another, elementInstanceId: '/:review:2' })).toBeUndefined();
   });
 
   it('should keep a track event whose id does not give its fields back, and every other event, whole', () => {

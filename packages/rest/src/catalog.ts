@@ -14,6 +14,13 @@ export interface ProcessDefinition {
   resourceName: string;
   /** The Thresher deployment it is in. */
   digest: string;
+  /** Its elements by id: name and Camunda's element type (`SERVICE_TASK`…). */
+  elements: ReadonlyMap<string, { name: string | null; type: string }>;
+}
+
+/** Camunda's element type of a Thresher node type: `serviceTask` → `SERVICE_TASK`. */
+function elementType(type: string): string {
+  return type === 'terminateEndEvent' ? 'END_EVENT' : type.replace(/[A-Z]/g, (char) => `_${char}`).toUpperCase();
 }
 
 /**
@@ -98,6 +105,12 @@ export class Catalog {
         versionTag: process.versionTag ?? null,
         resourceName: `${deployment.definitionId}.bpmn`,
         digest: deployment.digest,
+        elements: new Map(
+          [...process.nodes.values()].map((node) => [
+            node.id,
+            { name: node.name ?? null, type: elementType(node.type) },
+          ]),
+        ),
       };
       versions.push(definition);
       this.#byId.set(processId, versions);

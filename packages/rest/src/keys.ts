@@ -6,7 +6,8 @@
  *   instance made (a job, a user task, an incident, an element's activation) adds the number of the engine's
  *   per-instance id it has (`j17` → 17): unique in the store, the same on every process sharing it, for good;
  * - a message or signal passing through (kept by no store) has a key of bit 61 and random bits;
- * - a variable, or a scope, has a key of bit 60 and a hash of its instance's serial and its names;
+ * - an element's activation, a variable or a scope has a key of bit 60 and a hash of its instance's serial and
+ *   what names it (the activation's scope, element and attempt; the variable's scope and name; the scope's path);
  * - a deployed resource's key has bit 62 set, then 54 bits of its deployment's digest and 8 of its place in it
  *   (0 the deployment itself, 1… its processes and decisions): the same wherever the model is deployed.
  */
@@ -78,6 +79,16 @@ export function namedKey(serial: number, ...names: string[]): string {
     .update(JSON.stringify([keyedSerial(serial).toString(), ...names]))
     .digest();
   return (NAMED_BIT | (hash.readBigUInt64BE(0) & (NAMED_BIT - 1n))).toString();
+}
+
+/** The key of an element's activation in an instance (`ElementInstanceView.id`, `<scope>:<element>:<attempt>`). */
+export function elementInstanceKey(serial: number, elementInstanceId: string): string {
+  return namedKey(serial, 'element', elementInstanceId);
+}
+
+/** The key of a variable, by its scope's path and its name. */
+export function variableKey(serial: number, scope: string, name: string): string {
+  return namedKey(serial, 'variable', scope, name);
 }
 
 /** The parts of a key as a request gave it, or a 400 naming `where`. */

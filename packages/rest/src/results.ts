@@ -4,7 +4,7 @@
  */
 import type { IncidentRecord, InstanceView, UserTaskView } from '@thresher/engine';
 import type { ProcessDefinition } from './catalog.js';
-import { instanceKey, localKey } from './keys.js';
+import { elementInstanceKey, instanceKey, localKey } from './keys.js';
 import { DEFAULT_TENANT } from './tenants.js';
 
 const INSTANCE_STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINATED' } as const;
@@ -55,7 +55,7 @@ export function userTaskResult(
     state: TASK_STATES[task.state],
     ...(task.assignee === null ? {} : { assignee: task.assignee }),
     elementId: task.elementId,
-    elementInstanceKey: localKey(serial, task.trackId),
+    elementInstanceKey: elementInstanceKey(serial, task.elementInstanceId),
     candidateGroups: task.candidateGroups,
     candidateUsers: task.candidateUsers,
     processDefinitionId: view.processId,
@@ -70,6 +70,12 @@ export function userTaskResult(
     customHeaders: task.headers,
     priority: task.priority,
   };
+}
+
+/** The key of the element activation a live track is in, as `elementInstanceKey`; nothing when the track is gone. */
+function keyOfTrack(view: InstanceView, serial: number, trackId: string): { elementInstanceKey?: string } {
+  const activation = view.elementInstances.find((candidate) => candidate.trackId === trackId);
+  return activation === undefined ? {} : { elementInstanceKey: elementInstanceKey(serial, activation.id) };
 }
 
 /** Zeebe's error type of each kind of Thresher incident. */
@@ -100,7 +106,7 @@ export function incidentResult(
     errorType: ERROR_TYPES[incident.kind],
     errorMessage: incident.message,
     elementId: incident.nodeId,
-    elementInstanceKey: localKey(serial, incident.trackId),
+    ...keyOfTrack(view, serial, incident.trackId),
     ...(incident.jobId === null ? {} : { jobKey: localKey(serial, incident.jobId) }),
     creationTime: new Date(incident.raisedAt).toISOString(),
     state: 'ACTIVE',

@@ -126,6 +126,46 @@ describe('searches of runtime data, read from the search projection', () => {
     expect(instances.items[0]).toMatchObject({ state: 'ACTIVE', hasIncident: true });
   });
 
+  it("should keep each element's activation: completed, active, then terminated, keyed as its user task names it", async () => {
+    const instance = await start('order', {});
+    const elements = () =>
+      found('/element-instances/search', {
+        filter: { processInstanceKey: instance },
+        sort: [{ field: 'startDate' }, { field: 'elementId' }],
+      });
+    const [task] = (await found('/user-tasks/search', { filter: { processInstanceKey: instance } })).items;
+
+    const before = await elements();
+    expect(before.items.map(({ elementId, type, state }) => [elementId, type, state])).toEqual([
+      ['review', 'USER_TASK', 'ACTIVE'],
+      ['s', 'START_EVENT', 'COMPLETED'],
+    ]);
+    const review = before.items[0]!;
+    expect(review.elementInstanceKey).toBe(task!.elementInstanceKey);
+    const byKey = await api.call('GET', `/element-instances/${review.elementInstanceKey}`);
+    expect(await byKey.json()).toEqual(review);
+
+    expect((await api.call('POST', `/process-instances/${instance}/cancellation`, {})).status).toBe(204);
+    for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
+    const after = await elements();
+    expect(after.items.map(({ elementId, state }) => [elementId, state])).toEqual([
+      ['review', 'TERMINATED'],
+      ['s', 'COMPLETED'],
+    ]);
+    expect(after.items[0]).toMatchObject({ endDate: expect.any(String) });
+    expect((await problemOf(await api.call('GET', '/element-instances/1152921504606846977'))).status).toBe(404);
+  });
+
+  it('should mark the activation an incident stops with it', async () => {
+    const instance = await start('gated', { go: false });
+    const [incident] = (await found('/incidents/search', { filter: { processInstanceKey: instance } })).items;
+    const [gate] = (
+      await found('/element-instances/search', { filter: { processInstanceKey: instance, elementId: 'gate' } })
+    ).items;
+    expect(gate).toMatchObject({ state: 'ACTIVE', hasIncident: true, incidentKey: incident!.incidentKey });
+    expect(incident!.elementInstanceKey).toBe(gate!.elementInstanceKey);
+  });
+
   it('should refuse filters, sorts and cursors it cannot read, naming them', async () => {
     const refusals: [string, unknown, string][] = [
       ['/process-instances/search', { filter: { colour: 'red' } }, '$.filter.colour'],

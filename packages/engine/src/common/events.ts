@@ -25,8 +25,9 @@ export type EngineEvent = EventBase &
     | { type: 'instance.completed' }
     | { type: 'instance.terminated'; elementId: string }
     | { type: 'instance.restored'; seq: number }
-    | { type: 'track.entered'; trackId: string; elementId: string }
-    | { type: 'track.left'; trackId: string; elementId: string }
+    // `elementInstanceId`: the element's activation the track entered or left (`<scope>:<element>:<attempt>`).
+    | { type: 'track.entered'; trackId: string; elementId: string; elementInstanceId: string }
+    | { type: 'track.left'; trackId: string; elementId: string; elementInstanceId: string }
     // `listener`: set on a listener's job (execution or task listener), the event it runs at (its element is `elementId`).
     | {
         type: 'job.dispatched';

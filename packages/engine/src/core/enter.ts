@@ -18,7 +18,7 @@ import { jobSpec } from './jobs/job-spec.js';
 import { createJob } from './jobs/jobs.js';
 import { endsListening, isScopeTrack, runListeners } from './jobs/listeners.js';
 import { announce, nodeOf, type StepContext } from './step/context.js';
-import { trackEventId } from './step/event-ids.js';
+import { elementInstanceId, trackEventId } from './step/event-ids.js';
 import { end, move } from './step/tracks.js';
 import { createUserTask } from './user-tasks/user-tasks.js';
 
@@ -39,6 +39,7 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
       type: 'track.entered',
       trackId: track.id,
       elementId: node.id,
+      elementInstanceId: elementInstanceId(track),
     });
   }
   // A looping activity's host opens bodies; their inner tracks run the element, with its input mappings and

@@ -5,7 +5,7 @@
  */
 import type { ActivatedJob, TaskListenerResult } from '@thresher/engine';
 import type { InstanceKeys } from '../instance-keys.js';
-import { localKey } from '../keys.js';
+import { elementInstanceKey, localKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
 import {
@@ -71,7 +71,7 @@ async function jobKeys(keys: InstanceKeys, job: ActivatedJob) {
   return {
     jobKey: localKey(serial, job.jobId) ?? unkeyable(job.jobId),
     processInstanceKey: await keys.keyOf(job.instanceId, job.parentId),
-    elementInstanceKey: localKey(serial, job.elementInstanceId) ?? unkeyable(job.elementInstanceId),
+    elementInstanceKey: elementInstanceKey(serial, job.elementInstanceId),
   };
 }
 

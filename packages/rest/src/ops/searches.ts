@@ -1,6 +1,6 @@
 /**
  * The searches of runtime data, read from the search projection (as Camunda reads its secondary storage): process
- * instances, user tasks, incidents, variables, and a variable by key. The projection is behind the write by one
+ * instances, element instances, user tasks, incidents, variables, and an element instance or a variable by key. The projection is behind the write by one
  * read of the event log (docs/camunda-api.md says how far).
  */
 import type { RowCondition } from '@thresher/checkpoint';
@@ -130,6 +130,25 @@ const VARIABLES: RowSearchable = {
   },
 };
 
+const ELEMENT_INSTANCES: RowSearchable = {
+  kind: KINDS.elementInstance,
+  fields: {
+    elementInstanceKey: key,
+    elementId: text,
+    elementName: text,
+    type: enumerated,
+    state: enumerated,
+    startDate: date,
+    endDate: date,
+    hasIncident: { kind: 'boolean' },
+    incidentKey: key,
+    processInstanceKey: key,
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    tenantId: text,
+  },
+};
+
 function searchOf(spec: RowSearchable, what: string): Operation {
   return async (call) => {
     const found = await searchRows(projectionOf(call).repository, await call.json(), spec, what);
@@ -165,6 +184,13 @@ const getVariable: Operation = async (call) => {
   return { status: 200, body: await keptRow(call, KINDS.variable, variableKey, 'variable') };
 };
 
+/** `GET /element-instances/{elementInstanceKey}`. */
+const getElementInstance: Operation = async (call) => {
+  const elementKey = call.params.elementInstanceKey!;
+  readKey(elementKey, 'path parameter elementInstanceKey');
+  return { status: 200, body: await keptRow(call, KINDS.elementInstance, elementKey, 'element instance') };
+};
+
 /** The variables a user task sees: those of its process instance, as the projection keeps them. */
 const searchUserTaskVariables = searchWithin(VARIABLES, 'the user task variable search', async (call) => {
   const taskKey = call.params.userTaskKey!;
@@ -185,6 +211,8 @@ export const searchOperations = {
   searchUserTasks: searchOf(USER_TASKS, 'the user task search'),
   searchIncidents: searchOf(INCIDENTS, 'the incident search'),
   searchVariables: searchOf(VARIABLES, 'the variable search'),
+  searchElementInstances: searchOf(ELEMENT_INSTANCES, 'the element instance search'),
+  getElementInstance,
   getVariable,
   searchUserTaskVariables,
   searchProcessInstanceIncidents,

@@ -6,7 +6,7 @@
 import type { RowValue, SearchRow } from '@thresher/checkpoint';
 import type { InstanceView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
-import { instanceKey, namedKey } from '../keys.js';
+import { instanceKey, variableKey as keyOfVariable, namedKey } from '../keys.js';
 import { incidentResult, processInstanceResult, userTaskResult } from '../results.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 import { BODY } from './row-search.js';
@@ -16,6 +16,7 @@ export const KINDS = {
   userTask: 'userTask',
   incident: 'incident',
   variable: 'variable',
+  elementInstance: 'elementInstance',
 } as const;
 
 /** A row holding `body`, its scalar fields (arrays and objects as JSON text) beside it. */
@@ -38,7 +39,7 @@ export function bodyOf(row: SearchRow): Record<string, unknown> {
 
 /** The key a scope of an instance has: the instance's own for its root scope. */
 export function scopeKeyOf(serial: number, scope: string): string {
-  return scope === '/' ? instanceKey(serial) : namedKey(serial, scope);
+  return scope === '/' ? instanceKey(serial) : namedKey(serial, 'scope', scope);
 }
 
 export interface InstanceRowsInput {
@@ -65,7 +66,7 @@ export function instanceRows({ view, serial, parentKey, definition }: InstanceRo
   }
   for (const [scope, variables] of Object.entries(view.scopes)) {
     for (const [name, value] of Object.entries(variables)) {
-      const variableKey = namedKey(serial, scope, name);
+      const variableKey = keyOfVariable(serial, scope, name);
       rows.push(
         rowOf(KINDS.variable, variableKey, {
           variableKey,

@@ -8,13 +8,11 @@
  *
  * @module
  */
-import type { Repository, SearchRow } from '@thresher/checkpoint';
-import type { Engine, EventReader, LoggedEvent } from '@thresher/engine';
+import type { Repository } from '@thresher/checkpoint';
+import type { Engine, EventReader } from '@thresher/engine';
 import { Catalog } from '../catalog.js';
 import { InstanceKeys } from '../instance-keys.js';
-import { instanceKey, localKey } from '../keys.js';
-import { DEFAULT_TENANT } from '../tenants.js';
-import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
+import { rowsOfEvents } from './batch-rows.js';
 
 export interface SearchProjectionOptions {
   /** The projection's name in the store (its position, and the event reader keeping its events). Default `camunda-search`. */
@@ -111,81 +109,16 @@ export class SearchProjection {
     });
     if (events.length === 0) return false;
     const position = events.at(-1)!.position;
-    const put = await this.#rowsOf(events);
+    const put = await rowsOfEvents(events, {
+      engine: this.#engine,
+      repository: this.#repository,
+      catalog: this.#catalog,
+      keys: this.#keys,
+    });
     if (await this.#repository.putRows({ projection: this.name, after, position, put })) {
       this.#reader ??= this.#engine.eventReader(this.name);
       await (await this.#reader).acknowledge(position);
     }
     return true;
   }
-
-  async #rowsOf(events: LoggedEvent[]): Promise<SearchRow[]> {
-    const rows = new Map<string, SearchRow>();
-    const keep = (row: SearchRow) => rows.set(`${row.kind}\u0000${row.key}`, row);
-    const serials = new Map<string, number>();
-    for (const instanceId of new Set(events.map(({ event }) => event.instanceId))) {
-      const view = await this.#engine.instance(instanceId);
-      if (view === undefined) continue;
-      const serial = await this.#keys.serialOf(view.id, view.parentId);
-      serials.set(instanceId, serial);
-      const parentKey = view.parentId === null ? null : await this.#keys.keyOf(view.parentId, null);
-      const definition = await this.#catalog.findInDeployment(view.digest, view.processId);
-      for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
-    }
-    // What closed since: its row as kept (in this batch or before), closed at the event's time.
-    const closings: {
-      kind: string;
-      key: string;
-      change: Record<string, unknown>;
-      serial: number;
-      elementId: string;
-    }[] = [];
-    for (const { event } of events) {
-      const serial = serials.get(event.instanceId);
-      if (serial === undefined) continue;
-      const at = new Date(event.at).toISOString();
-      if (event.type === 'userTask.completed' || event.type === 'userTask.canceled') {
-        const key = localKey(serial, event.taskId.slice(event.taskId.lastIndexOf('/') + 1));
-        const state = event.type === 'userTask.completed' ? 'COMPLETED' : 'CANCELED';
-        if (key !== undefined) {
-          closings.push({
-            kind: KINDS.userTask,
-            key,
-            change: { state, completionDate: at },
-            serial,
-            elementId: event.elementId,
-          });
-        }
-      } else if (event.type === 'incident.resolved') {
-        const key = localKey(serial, event.incidentId.slice(event.incidentId.lastIndexOf('/') + 1));
-        if (key !== undefined) {
-          closings.push({
-            kind: KINDS.incident,
-            key,
-            change: { state: 'RESOLVED' },
-            serial,
-            elementId: event.elementId,
-          });
-        }
-      }
-    }
-    const missing = closings.filter(({ kind, key }) => !rows.has(`${kind}\u0000${key}`));
-    for (const kind of new Set(missing.map((closing) => closing.kind))) {
-      const keys = missing.filter((closing) => closing.kind === kind).map((closing) => closing.key);
-      const found = await this.#repository.searchRows({ kind, keys, limit: keys.length });
-      for (const row of found.rows) keep(row);
-    }
-    for (const { kind, key, change, serial, elementId } of closings) {
-      // Opened and closed between two reads of its instance: kept with what the closing event tells.
-      const row = rows.get(`${kind}\u0000${key}`) ?? rowOf(kind, key, closedBody(kind, key, serial, elementId));
-      keep(changed(row, change));
-    }
-    return [...rows.values()];
-  }
-}
-
-/** What a closing event tells of a task or incident no row kept. */
-function closedBody(kind: string, key: string, serial: number, elementId: string): Record<string, unknown> {
-  const owner = { processInstanceKey: instanceKey(serial), elementId, tenantId: DEFAULT_TENANT };
-  return kind === KINDS.userTask ? { userTaskKey: key, ...owner } : { incidentKey: key, ...owner };
 }

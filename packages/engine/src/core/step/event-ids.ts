@@ -20,6 +20,14 @@ export interface Activation {
   attempt: number;
 }
 
+/**
+ * One activation of an element, unique in its instance and the same for good: `<scope>:<element>:<attempt>` (a
+ * scope's path names its own activation, and the attempt counts the element's entries in it).
+ */
+export function elementInstanceId(track: Omit<Activation, 'id'>): string {
+  return `${track.scopePath}:${track.nodeId}:${track.attempt}`;
+}
+
 /** `<instance>:<scope>:<element>:<attempt>:<track>:entered|left`. */
 export function trackEventId(instanceId: string, track: Activation, move: 'entered' | 'left'): string {
   return `${instanceId}:${track.scopePath}:${track.nodeId}:${track.attempt}:${track.id}:${move}`;

@@ -1,7 +1,7 @@
 import type { TrackRecord } from '@thresher/checkpoint';
 import { advanceTrack, moveBy, type Performers, type TrackAction, type TrackEvent } from '../../machines/index.js';
 import { announce, nextId, type StepContext } from './context.js';
-import { eventId, trackEventId } from './event-ids.js';
+import { elementInstanceId, eventId, trackEventId } from './event-ids.js';
 import { newTrack } from './records.js';
 
 /** A new track at `nodeId` in the scope at `path`, arriving by `viaFlow`; it moves in this step. */
@@ -78,6 +78,7 @@ export function record(ctx: StepContext, track: TrackRecord): void {
     type: 'track.left',
     trackId: track.id,
     elementId: track.nodeId,
+    elementInstanceId: elementInstanceId(track),
   });
 }
 

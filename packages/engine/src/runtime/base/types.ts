@@ -99,8 +99,8 @@ export interface UserTaskView extends UserTaskFieldsView {
   id: string;
   instanceId: string;
   elementId: string;
-  /** The track (token) waiting at the task: the element's activation. */
-  trackId: string;
+  /** The activation of the task's element (`<scope>:<element>:<attempt>`), as `InstanceView.elementInstances` names it. */
+  elementInstanceId: string;
   name: string | null;
   /** Variables visible to the task, its input mappings applied. */
   variables: Variables;
@@ -119,6 +119,13 @@ export interface UserTaskView extends UserTaskFieldsView {
   revision: number;
   /** The last transition a task listener denied (until the next one begins), and why; null when none was. */
   denied: UserTaskDenial | null;
+}
+
+/** One live activation of an element (`InstanceView.elementInstances`). */
+export interface ElementInstanceView {
+  id: string;
+  elementId: string;
+  trackId: string;
 }
 
 /** A message or signal an instance waits for: the element waiting, and what correlates to it. */
@@ -164,6 +171,11 @@ export interface InstanceView {
   scopes: Record<string, Variables>;
   /** Elements where live tracks are (waiting or about to move). */
   activeElements: string[];
+  /**
+   * The element activations live tracks are in: each one's id (`<scope>:<element>:<attempt>`, unique in the
+   * instance, as `track.entered` and `track.left` name it), its element, and the track in it.
+   */
+  elementInstances: ElementInstanceView[];
   incidents: IncidentRecord[];
   /** Open user tasks (reading them restores nothing and dispatches nothing). */
   userTasks: UserTaskView[];

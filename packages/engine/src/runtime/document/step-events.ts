@@ -27,9 +27,17 @@ export function compactEvent(event: StepEvent): string | undefined {
   if (event.type !== 'track.entered' && event.type !== 'track.left') return undefined;
   const parts = event.id.split(':');
   const { trackId, elementId } = event;
-  return parts[0] === '' && parts[parts.length - 2] === trackId && parts[parts.length - 4] === elementId
+  return parts[0] === '' &&
+    parts[parts.length - 2] === trackId &&
+    parts[parts.length - 4] === elementId &&
+    event.elementInstanceId === activationOf(parts)
     ? event.id
     : undefined;
+}
+
+/** The element activation a track event's id parts name: `<scope>:<element>:<attempt>`, between the instance and the track. */
+function activationOf(parts: readonly string[]): string {
+  return parts.slice(1, -2).join(':');
 }
 
 /** A stored event's type, without building it. */
@@ -42,7 +50,13 @@ export function typeOf(stored: StoredEvent): string {
 function expanded(stored: StoredEvent): StepEvent {
   if (typeof stored !== 'string') return stored;
   const parts = stored.split(':');
-  return { id: stored, type: typeOf(stored), trackId: parts[parts.length - 2]!, elementId: parts[parts.length - 4]! };
+  return {
+    id: stored,
+    type: typeOf(stored),
+    trackId: parts[parts.length - 2]!,
+    elementId: parts[parts.length - 4]!,
+    elementInstanceId: activationOf(parts),
+  };
 }
 
 /**

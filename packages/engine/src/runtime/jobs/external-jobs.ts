@@ -3,9 +3,11 @@
  * the store's queue; a worker activates it (a lock for a while), then completes, fails or throws a BPMN error
  * through the instance's loop, as a handler's outcome would come back.
  */
+
 import { checkEncodable, type JobLock, type StoredCheckpoint, type Variables } from '@thresher/checkpoint';
 import { InstanceHeldError, InvalidArgumentError, InvalidStateError, NotFoundError } from '../../common/errors.js';
 import { dispatchKey, obligationsOf } from '../../core/step/effects.js';
+import { elementInstanceId } from '../../core/step/event-ids.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { TaskListenerResult } from '../base/types.js';
@@ -160,7 +162,7 @@ function activated(
     id: externalId(state.instance.id, job.id),
     jobId: job.id,
     processId: state.instance.processId,
-    elementInstanceId: job.trackId,
+    elementInstanceId: elementInstanceId(state.track(job.trackId)),
     parentId: state.instance.parentId,
     digest: state.instance.definition.digest,
     variables: picked(variables, fetchVariables),

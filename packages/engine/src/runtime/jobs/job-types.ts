@@ -26,7 +26,7 @@ export interface ActivatedJob extends Omit<Job, 'id' | 'traceContext'> {
   /** The job's id within its instance, as in `job.dispatched` events. */
   jobId: string;
   processId: string;
-  /** The activation of the element the job runs for (its track's id): the same for every job of that activation. */
+  /** The activation of the element the job runs for (`<scope>:<element>:<attempt>`): the same for every job of it. */
   elementInstanceId: string;
   /** The instance's parent (a call activity's), null for a root. */
   parentId: string | null;

@@ -1,6 +1,7 @@
 import type { Deployment, IncidentRecord, UserTaskRecord, Variables } from '@thresher/checkpoint';
 import type { LiveTouchpoint } from '../../common/touchpoint-types.js';
 import type { UserTaskFieldsView } from '../../common/user-task-types.js';
+import { elementInstanceId } from '../../core/step/event-ids.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { DEFAULT_PRIORITY } from '../../core/user-tasks/user-task-fields.js';
 import type { ProcessDef } from '../../model/process-types.js';
@@ -43,7 +44,7 @@ export function userTaskView(
     id: externalId(state.instance.id, task.id),
     instanceId: state.instance.id,
     elementId: task.nodeId,
-    trackId: task.trackId,
+    elementInstanceId: elementInstanceId(track),
     name: task.name,
     ...fieldsView(task),
     variables: { ...state.visible(track.scopePath), ...track.locals },
@@ -115,6 +116,11 @@ export function instanceView(
     variables: { ...state.scopes.get('/')?.data },
     scopes,
     activeElements: [...state.tracks.values()].map((track) => track.nodeId),
+    elementInstances: [...state.tracks.values()].map((track) => ({
+      id: elementInstanceId(track),
+      elementId: track.nodeId,
+      trackId: track.id,
+    })),
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
     adHocSubProcesses: adHocViews(state, process),

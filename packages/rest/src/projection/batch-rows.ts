@@ -1,0 +1,123 @@
+/**
+ * The rows a batch of logged events gives: each instance the events touched as it stands now (its process instance,
+ * open tasks and incidents, variables), each element activation the events opened or closed, the tasks and incidents
+ * they closed, and the activations no live track is in any more, terminated.
+ */
+import type { Repository, SearchRow } from '@thresher/checkpoint';
+import type { Engine, InstanceView, LoggedEvent } from '@thresher/engine';
+import type { Catalog, ProcessDefinition } from '../catalog.js';
+import type { InstanceKeys } from '../instance-keys.js';
+import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
+import { DEFAULT_TENANT } from '../tenants.js';
+import { enteredRow, reconciled } from './element-rows.js';
+import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
+
+export interface BatchSources {
+  engine: Engine;
+  repository: Repository;
+  catalog: Catalog;
+  keys: InstanceKeys;
+}
+
+interface Touched {
+  view: InstanceView;
+  serial: number;
+  definition: ProcessDefinition | undefined;
+  /** The time of its last event in the batch: when what ended without an event of its own ended. */
+  lastAt: number;
+}
+
+/** A kept row changed by a closing event, or made from what the event tells when no row was kept. */
+interface Closing {
+  kind: string;
+  key: string;
+  change: Record<string, unknown>;
+  made: () => SearchRow;
+}
+
+const id = (kind: string, key: string) => `${kind}\u0000${key}`;
+const localOf = (externalId: string) => externalId.slice(externalId.lastIndexOf('/') + 1);
+
+export async function rowsOfEvents(events: readonly LoggedEvent[], sources: BatchSources): Promise<SearchRow[]> {
+  const rows = new Map<string, SearchRow>();
+  const keep = (row: SearchRow) => rows.set(id(row.kind, row.key), row);
+  const touched = new Map<string, Touched>();
+  for (const { event } of events) {
+    const known = touched.get(event.instanceId);
+    if (known !== undefined) {
+      known.lastAt = Math.max(known.lastAt, event.at);
+      continue;
+    }
+    const view = await sources.engine.instance(event.instanceId);
+    if (view === undefined) continue;
+    const serial = await sources.keys.serialOf(view.id, view.parentId);
+    const parentKey = view.parentId === null ? null : await sources.keys.keyOf(view.parentId, null);
+    const definition = await sources.catalog.findInDeployment(view.digest, view.processId);
+    touched.set(event.instanceId, { view, serial, definition, lastAt: event.at });
+    for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
+  }
+  const closings: Closing[] = [];
+  for (const { event } of events) {
+    const instance = touched.get(event.instanceId);
+    if (instance === undefined) continue;
+    const { serial, view, definition } = instance;
+    const at = new Date(event.at).toISOString();
+    const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
+    if (event.type === 'track.entered') {
+      keep(enteredRow(serial, view, definition, event, event.at));
+    } else if (event.type === 'track.left') {
+      const key = elementInstanceKey(serial, event.elementInstanceId);
+      closings.push({
+        kind: KINDS.elementInstance,
+        key,
+        change: { state: 'COMPLETED', endDate: at },
+        made: () => enteredRow(serial, view, definition, event, event.at),
+      });
+    } else if (event.type === 'userTask.completed' || event.type === 'userTask.canceled') {
+      const key = localKey(serial, localOf(event.taskId));
+      const state = event.type === 'userTask.completed' ? 'COMPLETED' : 'CANCELED';
+      if (key === undefined) continue;
+      closings.push({
+        kind: KINDS.userTask,
+        key,
+        change: { state, completionDate: at },
+        made: () => rowOf(KINDS.userTask, key, { userTaskKey: key, elementId: event.elementId, ...owner }),
+      });
+    } else if (event.type === 'incident.resolved') {
+      const key = localKey(serial, localOf(event.incidentId));
+      if (key === undefined) continue;
+      closings.push({
+        kind: KINDS.incident,
+        key,
+        change: { state: 'RESOLVED' },
+        made: () => rowOf(KINDS.incident, key, { incidentKey: key, elementId: event.elementId, ...owner }),
+      });
+    }
+  }
+  const missing = closings.filter(({ kind, key }) => !rows.has(id(kind, key)));
+  for (const kind of new Set(missing.map((closing) => closing.kind))) {
+    const keys = [...new Set(missing.filter((closing) => closing.kind === kind).map((closing) => closing.key))];
+    const found = await sources.repository.searchRows({ kind, keys, limit: keys.length });
+    for (const row of found.rows) keep(row);
+  }
+  for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
+  // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
+  for (const { view, serial, lastAt } of touched.values()) {
+    const processInstanceKey = instanceKey(serial);
+    const open = await sources.repository.searchRows({
+      kind: KINDS.elementInstance,
+      where: [
+        { op: 'eq', field: 'processInstanceKey', type: 'key', value: processInstanceKey },
+        { op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' },
+      ],
+      limit: 10_000,
+    });
+    for (const row of open.rows) if (!rows.has(id(row.kind, row.key))) keep(row);
+    for (const row of rows.values()) {
+      if (row.kind === KINDS.elementInstance && row.fields.processInstanceKey === processInstanceKey) {
+        keep(reconciled(row, view, serial, lastAt));
+      }
+    }
+  }
+  return [...rows.values()];
+}
