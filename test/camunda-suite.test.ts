@@ -20,6 +20,7 @@ const PASSING = [
   'src/__tests__/8.8/searchUserTasks.spec.ts',
   'src/__tests__/8.8/searchUserTaskVariables.spec.ts',
   'src/__tests__/8.8/searchVariables.rest.spec.ts',
+  'src/__tests__/8.8/updateElementInstanceVariables.spec.ts',
   'src/__tests__/8.8/userTasks.rest.spec.ts',
   'src/__tests__/c8/rest/activateJobs.rest.spec.ts',
   'src/__tests__/c8/rest/broadcastSignal.rest.spec.ts',

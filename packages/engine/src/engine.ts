@@ -1,7 +1,7 @@
-import type { Deployment, InstanceQuery, InstanceSummary, Repository, Variables } from '@thresher/checkpoint';
+import type { Deployment, InstanceQuery, InstanceSummary, Variables } from '@thresher/checkpoint';
 import type { EngineOptions, UserTaskFilter } from './api-types.js';
 import { InstanceHeldError, InvalidStateError } from './common/errors.js';
-import type { EngineEvent, EngineEventType } from './common/events.js';
+import type { EngineEvent, EngineEventType, EngineListener } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import { aheadRecord, live } from './core/step/touchpoints.js';
 import { ownerGone } from './runtime/base/owners.js';
@@ -43,6 +43,8 @@ import {
   completeUserTask,
   parseLocalId,
   retryIncident,
+  type SetVariablesOptions,
+  setVariables,
   updateUserTask,
 } from './runtime/parts/commands.js';
 import {
@@ -61,11 +63,6 @@ import { startEngineWorker, type Worker } from './runtime/parts/worker.js';
 import { processPlan } from './touchpoints/plan.js';
 import type { OperatorQuestion } from './touchpoints/types.js';
 
-/** A listener of `engine.on(type, …)`: it hears the events of that type (every event for `'*'`). */
-export type EngineListener<T extends EngineEventType | '*'> = (
-  event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
-) => void;
-
 /**
  * A durable BPMN engine on one repository. Each instance has one loop that is its only writer; every
  * change is durable before any effect it records leaves the engine.
@@ -77,13 +74,11 @@ export type EngineListener<T extends EngineEventType | '*'> = (
  * console.log(await engine.settled(id));
  */
 export class Engine {
-  private readonly repository: Repository;
   private readonly parts: EngineParts;
   private readonly workers: Worker[] = [];
 
   constructor(options: EngineOptions) {
     this.parts = createEngineParts(options);
-    this.repository = this.parts.repository;
   }
 
   /** The name this engine holds leases under (`EngineOptions.owner`, or `<host>:<pid>:<nonce>`). */
@@ -221,7 +216,7 @@ export class Engine {
    * gives back, so reading one needs its instance's deployment in the store, as restoring it does.
    */
   events(query?: EventsQuery): Promise<LoggedEvent[]> {
-    return readEvents(this.repository, this.parts.planOfEntry, query);
+    return readEvents(this.parts.repository, this.parts.planOfEntry, query);
   }
 
   /**
@@ -231,7 +226,7 @@ export class Engine {
    */
   async eventReader(name: string): Promise<EventReader> {
     this.assertOpen();
-    return openEventReader(this.repository, this.parts.planOfEntry, name);
+    return openEventReader(this.parts.repository, this.parts.planOfEntry, name);
   }
 
   /**
@@ -241,12 +236,12 @@ export class Engine {
    */
   async expireEnded(endedBefore: number): Promise<string[]> {
     this.assertOpen();
-    return expireEnded(this.repository, endedBefore);
+    return expireEnded(this.parts.repository, endedBefore);
   }
 
   /** Instances in the repository, by what it indexes. */
   instances(query?: InstanceQuery): Promise<InstanceSummary[]> {
-    return this.repository.instances(query);
+    return this.parts.repository.instances(query);
   }
 
   /**
@@ -254,17 +249,17 @@ export class Engine {
    * the instance makes, so a view can tell whether to read it again without reading its history.
    */
   async headSeq(instanceId: string): Promise<number | undefined> {
-    return (await this.repository.get(instanceId))?.seq;
+    return (await this.parts.repository.get(instanceId))?.seq;
   }
 
   /** The deployments in the repository (of one definition id when given), BPMN and DMN, oldest first. */
   deployments(definitionId?: string): Promise<Deployment[]> {
-    return this.repository.deployments(definitionId);
+    return this.parts.repository.deployments(definitionId);
   }
 
   /** The deployment of a digest (`DeployResult.digest`, `InstanceView.digest`), or undefined. */
   deployment(digest: string): Promise<Deployment | undefined> {
-    return this.repository.getDeployment(digest);
+    return this.parts.repository.getDeployment(digest);
   }
 
   /** Open user tasks of the instances this engine has loaded (after `recover()`, all running ones). */
@@ -295,24 +290,30 @@ export class Engine {
   }
 
   /**
-   * Change a user task's `candidateGroups`, `candidateUsers`, `dueDate`, `followUpDate` or `priority` (null or
-   * '' clears one). With updating listeners, once they allowed it (`userTask.updated`). A value that does not
-   * fit its field is refused (`InvalidArgumentError`), changing nothing.
+   * Change a user task's `candidateGroups`, `candidateUsers`, `dueDate`, `followUpDate` or `priority` ('' or null
+   * clears one), once its updating listeners allowed it. A value that does not fit is an `InvalidArgumentError`.
    */
   async updateUserTask(taskId: string, changes: UserTaskChanges, options: { action?: string } = {}): Promise<void> {
     return updateUserTask(this.parts, taskId, changes, options);
   }
 
   /**
-   * Activate elements of a running ad-hoc sub-process (`<instanceId>/<id>`, from `instance(id).adHocSubProcesses`),
-   * each in an activation of its own with its `variables` as locals, as Zeebe's activation API does. Refused,
-   * changing nothing, when it is done, or an element is given twice or has incoming flows.
+   * Activate elements of a running ad-hoc sub-process (`<instanceId>/<id>`, `instance(id).adHocSubProcesses`), each
+   * with its `variables` as locals (as Zeebe); refused when done, or an element is given twice or has incoming flows.
    */
   async activateAdHocElements(
     adHocId: string,
     elements: readonly (string | { elementId: string; variables?: Variables })[],
   ): Promise<void> {
     return activateAdHocElements(this.parts, adHocId, elements);
+  }
+
+  /**
+   * Set variables as Zeebe's SetVariables does (`SetVariablesOptions`): each where it is held from the scope outwards,
+   * else in the root; `local` on the activation itself. Refused once the instance ended or the activation is gone.
+   */
+  async setVariables(instanceId: string, variables: Variables, options: SetVariablesOptions = {}): Promise<void> {
+    return setVariables(this.parts, instanceId, variables, options);
   }
 
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */
@@ -385,7 +386,7 @@ export class Engine {
     if (held !== true && held) throw new InstanceHeldError(instanceId, held.owner, held.expiresAt);
     try {
       const fence = held ? await this.parts.leases.fence(instanceId) : undefined;
-      return await rollback(this.repository, instanceId, options.to, this.parts.clock.now(), fence);
+      return await rollback(this.parts.repository, instanceId, options.to, this.parts.clock.now(), fence);
     } finally {
       await this.parts.leases.release(instanceId).catch(() => {});
     }
@@ -393,7 +394,7 @@ export class Engine {
 
   /** The newest checkpoint of an instance that opens, with its journal: where `rollback` can go. */
   latestGoodSeq(instanceId: string): Promise<number | undefined> {
-    return latestGoodSeq(this.repository, instanceId);
+    return latestGoodSeq(this.parts.repository, instanceId);
   }
 
   /**

@@ -43,7 +43,7 @@ export {
   RestoreError,
   RollbackRefusedError,
 } from './common/errors.js';
-export type { EngineEvent, EngineEventType, EventBase, ListenerEventName } from './common/events.js';
+export type { EngineEvent, EngineEventType, EngineListener, EventBase, ListenerEventName } from './common/events.js';
 export type {
   LiveTouchpoint,
   Touchpoint,
@@ -56,7 +56,7 @@ export type {
 } from './common/touchpoint-types.js';
 export type { UserTaskDenial, UserTaskFieldsView } from './common/user-task-types.js';
 export { type DecisionEvaluation, decide } from './core/jobs/decisions.js';
-export { Engine, type EngineListener } from './engine.js';
+export { Engine } from './engine.js';
 export type { ModelWarning } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/base/clock.js';
@@ -104,6 +104,7 @@ export type {
   ThrowJobErrorOptions,
   UpdateJobOptions,
 } from './runtime/jobs/job-types.js';
+export type { SetVariablesOptions } from './runtime/parts/commands.js';
 export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/parts/conditional-starts.js';
 export { isDmn, readDmn } from './runtime/parts/deploy-dmn.js';
 export type { Worker } from './runtime/parts/worker.js';

@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
 import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
+import { elementInstanceOperations } from './ops/element-instances.js';
 import { incidentOperations } from './ops/incidents.js';
 import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
@@ -47,6 +48,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
   ...decisionOperations,
   ...deploymentOperations,
+  ...elementInstanceOperations,
   ...incidentOperations,
   ...jobOperations,
   ...messageOperations,

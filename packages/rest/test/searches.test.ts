@@ -128,19 +128,20 @@ describe('searches of runtime data, read from the search projection', () => {
 
   it("should keep each element's activation: completed, active, then terminated, keyed as its user task names it", async () => {
     const instance = await start('order', {});
+    // Ties go in the order the activations began, as Zeebe's sequential keys order them.
     const elements = () =>
       found('/element-instances/search', {
         filter: { processInstanceKey: instance },
-        sort: [{ field: 'startDate' }, { field: 'elementId' }],
+        sort: [{ field: 'processDefinitionKey' }],
       });
     const [task] = (await found('/user-tasks/search', { filter: { processInstanceKey: instance } })).items;
 
     const before = await elements();
     expect(before.items.map(({ elementId, type, state }) => [elementId, type, state])).toEqual([
-      ['review', 'USER_TASK', 'ACTIVE'],
       ['s', 'START_EVENT', 'COMPLETED'],
+      ['review', 'USER_TASK', 'ACTIVE'],
     ]);
-    const review = before.items[0]!;
+    const review = before.items[1]!;
     expect(review.elementInstanceKey).toBe(task!.elementInstanceKey);
     const byKey = await api.call('GET', `/element-instances/${review.elementInstanceKey}`);
     expect(await byKey.json()).toEqual(review);
@@ -149,11 +150,40 @@ describe('searches of runtime data, read from the search projection', () => {
     for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
     const after = await elements();
     expect(after.items.map(({ elementId, state }) => [elementId, state])).toEqual([
-      ['review', 'TERMINATED'],
       ['s', 'COMPLETED'],
+      ['review', 'TERMINATED'],
     ]);
-    expect(after.items[0]).toMatchObject({ endDate: expect.any(String) });
+    expect(after.items[1]).toMatchObject({ endDate: expect.any(String) });
     expect((await problemOf(await api.call('GET', '/element-instances/1152921504606846977'))).status).toBe(404);
+  });
+
+  it("should set variables from an element instance outwards, on it when local, at the root by the instance's key", async () => {
+    const instance = await start('order', { region: 'north' });
+    const [review] = (
+      await found('/element-instances/search', { filter: { processInstanceKey: instance, elementId: 'review' } })
+    ).items;
+    const put = (key: unknown, body: unknown) => api.call('PUT', `/element-instances/${key}/variables`, body);
+
+    expect((await put(review!.elementInstanceKey, { variables: { region: 'south', total: 3 } })).status).toBe(204);
+    expect((await put(review!.elementInstanceKey, { variables: { note: 'mine' }, local: true })).status).toBe(204);
+    expect((await put(instance, { variables: { level: 2 } })).status).toBe(204);
+
+    const [summary] = await api.engine.instances();
+    const view = (await api.engine.instance(summary!.instanceId))!;
+    expect(view.variables).toEqual({ region: 'south', total: 3, level: 2 });
+    expect(view.userTasks[0]!.variables).toMatchObject({ note: 'mine', region: 'south' });
+
+    const refusals: [unknown, unknown, number][] = [
+      [review!.elementInstanceKey, { variables: [1] }, 400],
+      [review!.elementInstanceKey, { variables: {}, local: 'yes' }, 400],
+      [review!.elementInstanceKey, {}, 400],
+      ['1152921504606846977', { variables: { a: 1 } }, 404],
+      ['x', { variables: { a: 1 } }, 400],
+    ];
+    for (const [key, body, status] of refusals) {
+      expect((await problemOf(await put(key, body))).status, JSON.stringify(body)).toBe(status);
+    }
+    expect((await api.engine.instance(summary!.instanceId))!.variables).toEqual(view.variables);
   });
 
   it('should mark the activation an incident stops with it', async () => {

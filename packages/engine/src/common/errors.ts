@@ -79,7 +79,8 @@ export class NotFoundError extends EngineError {
       | 'handler'
       | 'adHocSubProcess'
       | 'decision'
-      | 'job',
+      | 'job'
+      | 'elementInstance',
     readonly id: string,
   ) {
     super(EngineErrorCode.NotFound, `no ${kind} "${id}"`);

@@ -87,3 +87,8 @@ export type EngineEvent = EventBase &
   );
 
 export type EngineEventType = EngineEvent['type'];
+
+/** A listener of `engine.on(type, …)`: it hears the events of that type (every event for `'*'`). */
+export type EngineListener<T extends EngineEventType | '*'> = (
+  event: T extends '*' ? EngineEvent : Extract<EngineEvent, { type: T }>,
+) => void;

@@ -18,6 +18,7 @@ import { type Effect, effectsBetween, type Obligations, obligationsOf } from './
 import { eventId } from './step/event-ids.js';
 import type { InstanceEvent } from './step/instance-event.js';
 import { delivered } from './step/outbox.js';
+import { setVariables } from './step/set-variables.js';
 import type { InstanceState } from './step/state.js';
 import { observeTouchpoints, planTouchpoints } from './step/touchpoints.js';
 import { retryTransition } from './user-tasks/user-task-transitions.js';
@@ -76,6 +77,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return updateUserTask(ctx, event.taskId, event.changes, event.action);
     case 'adHoc.activate':
       return activateElements(ctx, event.hostId, event.elements);
+    case 'variables.set':
+      return setVariables(ctx, event);
     case 'incident.retry':
       return retryIncident(ctx, event.incidentId, (task) => retryTransition(ctx, task));
     case 'call.failed':

@@ -7,6 +7,7 @@ import type { RowCondition } from '@thresher/checkpoint';
 import { readKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
+import { ORDER } from '../projection/element-rows.js';
 import { bodyOf, KINDS } from '../projection/instance-rows.js';
 import { fieldConditions, type RowSearchable, searchRows } from '../projection/row-search.js';
 import type { SearchProjection } from '../projection/search-projection.js';
@@ -147,6 +148,11 @@ const ELEMENT_INSTANCES: RowSearchable = {
     processDefinitionKey: key,
     tenantId: text,
   },
+  // Keys are hashed: activations order by when they began, as Zeebe's sequential keys order them.
+  tieBreak: [
+    { field: 'startDate', type: 'text' },
+    { field: ORDER, type: 'number' },
+  ],
 };
 
 function searchOf(spec: RowSearchable, what: string): Operation {

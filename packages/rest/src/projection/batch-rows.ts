@@ -35,6 +35,9 @@ interface Closing {
   made: () => SearchRow;
 }
 
+/** Events a step's order numbers apart (a step announcing more shares the last number). */
+const STEP_EVENTS = 100_000;
+
 const id = (kind: string, key: string) => `${kind}\u0000${key}`;
 const localOf = (externalId: string) => externalId.slice(externalId.lastIndexOf('/') + 1);
 
@@ -57,21 +60,27 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
   }
   const closings: Closing[] = [];
+  // Where each instance's events stand: the seq of the step being read, and the place in it.
+  const steps = new Map<string, { seq: number; index: number }>();
   for (const { event } of events) {
     const instance = touched.get(event.instanceId);
     if (instance === undefined) continue;
+    const step = steps.get(event.instanceId) ?? { seq: instance.view.seq, index: STEP_EVENTS - 1 };
+    steps.set(event.instanceId, step);
+    if (event.type === 'checkpoint.saved') Object.assign(step, { seq: event.seq, index: 0 });
+    const order = step.seq * STEP_EVENTS + Math.min(step.index++, STEP_EVENTS - 1);
     const { serial, view, definition } = instance;
     const at = new Date(event.at).toISOString();
     const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
     if (event.type === 'track.entered') {
-      keep(enteredRow(serial, view, definition, event, event.at));
+      keep(enteredRow(serial, view, definition, event, event.at, order));
     } else if (event.type === 'track.left') {
       const key = elementInstanceKey(serial, event.elementInstanceId);
       closings.push({
         kind: KINDS.elementInstance,
         key,
         change: { state: 'COMPLETED', endDate: at },
-        made: () => enteredRow(serial, view, definition, event, event.at),
+        made: () => enteredRow(serial, view, definition, event, event.at, order),
       });
     } else if (event.type === 'userTask.completed' || event.type === 'userTask.canceled') {
       const key = localKey(serial, localOf(event.taskId));

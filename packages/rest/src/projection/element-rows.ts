@@ -9,7 +9,7 @@ import type { InstanceView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
 import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
-import { bodyOf, KINDS, rowOf } from './instance-rows.js';
+import { bodyOf, changed, KINDS, rowOf } from './instance-rows.js';
 
 /** What an activation's first row says. */
 export function enteredRow(
@@ -18,10 +18,11 @@ export function enteredRow(
   definition: ProcessDefinition | undefined,
   activation: { elementInstanceId: string; elementId: string },
   at: number,
+  order: number,
 ): SearchRow {
   const key = elementInstanceKey(serial, activation.elementInstanceId);
   const element = definition?.elements.get(activation.elementId);
-  return rowOf(KINDS.elementInstance, key, {
+  const row = rowOf(KINDS.elementInstance, key, {
     elementInstanceKey: key,
     elementId: activation.elementId,
     elementName: element?.name ?? activation.elementId,
@@ -34,28 +35,29 @@ export function enteredRow(
     ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
     tenantId: DEFAULT_TENANT,
   });
+  return { ...row, fields: { ...row.fields, [ORDER]: order, [ACTIVATION]: activation.elementInstanceId } };
 }
+
+/** The field an activation's row keeps the engine's id of it in (`ElementInstanceView.id`), beside its body. */
+export const ACTIVATION = 'elementInstanceId';
+
+/** The field activations of one instance are ordered by when they began: their step's seq, then their place in it. */
+export const ORDER = 'order';
 
 /** A kept activation row as the instance now stands: its incident, or terminated when no live track is in it. */
 export function reconciled(row: SearchRow, view: InstanceView, serial: number, at: number): SearchRow {
-  const body = bodyOf(row);
-  if (body.state !== 'ACTIVE') return row;
+  if (bodyOf(row).state !== 'ACTIVE') return row;
   const live = view.elementInstances.find((activation) => elementInstanceKey(serial, activation.id) === row.key);
   if (live === undefined) {
-    return rowOf(row.kind, row.key, {
-      ...body,
+    return changed(row, {
       state: 'TERMINATED',
       endDate: new Date(at).toISOString(),
       hasIncident: false,
+      incidentKey: undefined,
     });
   }
   const incident = view.incidents.find((candidate) => candidate.trackId === live.trackId);
   const incidentKey =
     incident === undefined ? undefined : localKey(serial, incident.id.slice(incident.id.lastIndexOf('/') + 1));
-  const { incidentKey: _was, ...rest } = body;
-  return rowOf(row.kind, row.key, {
-    ...rest,
-    hasIncident: incident !== undefined,
-    ...(incidentKey === undefined ? {} : { incidentKey }),
-  });
+  return changed(row, { hasIncident: incident !== undefined, incidentKey });
 }

@@ -83,7 +83,10 @@ export function instanceRows({ view, serial, parentKey, definition }: InstanceRo
   return rows;
 }
 
-/** A kept row with its body changed (and its fields with it). */
+/** A kept row with its body changed (its fields with it; fields kept beside the body stay). */
 export function changed(row: SearchRow, change: Record<string, unknown>): SearchRow {
-  return rowOf(row.kind, row.key, { ...bodyOf(row), ...change });
+  const body = bodyOf(row);
+  const made = rowOf(row.kind, row.key, { ...body, ...change });
+  const beside = Object.entries(row.fields).filter(([name]) => name !== BODY && !Object.hasOwn(body, name));
+  return { ...made, fields: { ...Object.fromEntries(beside), ...made.fields } };
 }

@@ -31,6 +31,8 @@ export interface RowSearchable {
   kind: string;
   fields: Record<string, RowField>;
   custom?: Record<string, CustomFilter>;
+  /** Sorts that go after the request's, before the key: the order rows of a kind were made in, when keys do not tell it. */
+  tieBreak?: RowSort[];
 }
 
 const TYPES: Record<FieldKind, RowType> = {
@@ -77,7 +79,13 @@ export async function searchRows(
   let from = page.from ?? 0;
   if (page.after !== undefined) from = readCursor(page.after, '$.page.after') + 1;
   if (page.before !== undefined) from = Math.max(0, readCursor(page.before, '$.page.before') - limit);
-  const found = await repository.searchRows({ kind: spec.kind, where, sort, from, limit });
+  const found = await repository.searchRows({
+    kind: spec.kind,
+    where,
+    sort: [...sort, ...(spec.tieBreak ?? [])],
+    from,
+    limit,
+  });
   const items = found.rows.map((row) => JSON.parse(String(row.fields[BODY])) as Record<string, unknown>);
   return {
     items,

@@ -53,6 +53,8 @@ export type InstanceEvent =
   /** Change the task's candidates, dates or priority (null or '' clears one). */
   | { type: 'userTask.update'; taskId: string; changes: Record<string, unknown>; action: string }
   | { type: 'incident.retry'; incidentId: string }
+  /** Set variables from the root scope, or from a live element activation (`local`: on it alone). */
+  | { type: 'variables.set'; elementInstanceId: string | null; local: boolean; variables: Variables }
   /** Activate elements of a running ad-hoc sub-process (its host track), each with its variables. */
   | { type: 'adHoc.activate'; hostId: string; elements: { elementId: string; variables: Variables }[] }
   /** The child of a call could not be started: an incident on the call. */

@@ -1,9 +1,10 @@
 /**
- * What callers ask of an instance's user tasks, ad-hoc sub-processes and incidents, by their external ids
+ * What callers ask of an instance's user tasks, ad-hoc sub-processes, incidents and variables, by their external ids
  * (`<instanceId>/<localId>`): each checked, then applied through the instance's loop.
  */
 import { checkEncodable, type Variables } from '@thresher/checkpoint';
 import { InvalidArgumentError, NotFoundError } from '../../common/errors.js';
+import { elementInstanceId } from '../../core/step/event-ids.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { UserTaskChanges } from '../base/types.js';
 import { parseExternalId } from '../loop/views.js';
@@ -70,6 +71,33 @@ export async function activateAdHocElements(
   checkEncodable(given, '$elements');
   const runtime = await parts.instances.runtime(instanceId);
   await runtime.submit({ type: 'adHoc.activate', hostId: localId, elements: given });
+}
+
+/** Where `setVariables` sets variables: from an element activation (default the root scope), or on it alone. */
+export interface SetVariablesOptions {
+  /** A live activation, as `instance(id).elementInstances` names it. */
+  elementInstanceId?: string;
+  local?: boolean;
+}
+
+export async function setVariables(
+  parts: EngineParts,
+  instanceId: string,
+  variables: Variables,
+  options: SetVariablesOptions,
+): Promise<void> {
+  checkEncodable(variables, '$variables');
+  if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
+    throw new InvalidArgumentError(`variables must be an object of names to values, not ${JSON.stringify(variables)}`);
+  }
+  const runtime = await parts.instances.runtime(instanceId);
+  const state = runtime.current;
+  if (state.instance.status !== 'running') throw new NotFoundError('instance', instanceId);
+  const { elementInstanceId: id = null, local = false } = options;
+  if (id !== null && ![...state.tracks.values()].some((track) => elementInstanceId(track) === id)) {
+    throw new NotFoundError('elementInstance', `${instanceId}/${id}`);
+  }
+  await runtime.submit({ type: 'variables.set', elementInstanceId: id, local, variables: { ...variables } });
 }
 
 export async function retryIncident(parts: EngineParts, incidentId: string): Promise<void> {

@@ -1,0 +1,18 @@
+/** The body of setting an element instance's variables, written to the 8.8 spec's `SetVariableRequest`. */
+import { z } from 'zod';
+import { Problem, ProblemKind } from '../problem.js';
+import { readAs } from './read.js';
+
+const SetVariables = z.strictObject({
+  variables: z.record(z.string(), z.unknown()),
+  local: z.boolean().optional(),
+  operationReference: z.union([z.int(), z.string()]).optional(),
+});
+
+export function readSetVariables(body: unknown): { variables: Record<string, unknown>; local: boolean } {
+  const { variables, local, operationReference } = readAs(SetVariables, body, 'the variables to set');
+  if (operationReference !== undefined) {
+    throw new Problem(ProblemKind.InvalidArgument, '$.operationReference: not served by Thresher yet');
+  }
+  return { variables, local: local ?? false };
+}
