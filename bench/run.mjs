@@ -28,6 +28,7 @@ const SCENARIOS = [
   'workers',
   'decisions',
   'long-lived',
+  'search',
 ];
 
 function parseArgs(argv) {

@@ -35,3 +35,10 @@ export async function medianTime(count, fn) {
   }
   return median(times);
 }
+
+/** The value at quantile `q` (0…1) of `values`, nearest rank. */
+export function percentile(values, q) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}

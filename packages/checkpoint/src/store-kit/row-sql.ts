@@ -23,7 +23,7 @@ export interface RowDialect {
   bind(type: RowType, value: string | number | boolean): unknown;
 }
 
-/** The page query, the count query, and their parameters (the page's own last: limit, then offset). */
+/** The page query, the count query, and the parameters of each. */
 export interface RowQuery {
   page: string;
   pageParams: unknown[];
@@ -33,17 +33,50 @@ export interface RowQuery {
 
 const COMPARE: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
+/**
+ * The page picks its keys first (from an index alone where the filter and order allow) and reads those rows' fields
+ * after, so a page of 100 out of 10,000 matches sorts keys, not documents.
+ */
 export function rowQuery(dialect: RowDialect, search: RowSearch): RowQuery {
-  const params: unknown[] = [];
-  const param = (value: unknown): string => {
-    params.push(value);
-    return dialect.placeholder(params.length - 1);
+  const page = parameters(dialect);
+  const count = parameters(dialect);
+  const order = orderOf(dialect, search);
+  const outerKind = page.param(search.kind);
+  const picked =
+    `SELECT r.key FROM ${dialect.table} r WHERE ${filterOf(dialect, search, page.param)} ` +
+    `ORDER BY ${order} LIMIT ${page.param(search.limit)} OFFSET ${page.param(search.from ?? 0)}`;
+  return {
+    page:
+      `SELECT r.key AS key, r.fields AS fields FROM ${dialect.table} r ` +
+      `WHERE r.kind = ${outerKind} AND r.key IN (${picked}) ORDER BY ${order}`,
+    pageParams: page.values,
+    count: `SELECT count(*) AS total FROM ${dialect.table} r WHERE ${filterOf(dialect, search, count.param)}`,
+    countParams: count.values,
   };
-  let where = whereOf(dialect, 'r', search.kind, search.where ?? [], param);
-  if (search.keys !== undefined) {
-    where += search.keys.length === 0 ? ' AND 1 = 0' : ` AND r.key IN (${search.keys.map(param).join(', ')})`;
-  }
-  const whereParams = [...params];
+}
+
+/** Parameters bound in the order a query names them. */
+function parameters(dialect: RowDialect): { values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [];
+  return {
+    values,
+    param: (value) => {
+      values.push(value);
+      return dialect.placeholder(values.length - 1);
+    },
+  };
+}
+
+function filterOf(dialect: RowDialect, search: RowSearch, param: (value: unknown) => string): string {
+  const where = whereOf(dialect, 'r', search.kind, search.where ?? [], param);
+  if (search.keys === undefined) return where;
+  return search.keys.length === 0
+    ? `${where} AND 1 = 0`
+    : `${where} AND r.key IN (${search.keys.map(param).join(', ')})`;
+}
+
+/** The search's sorts (absent values last ascending, first descending), then the key as a decimal number. */
+function orderOf(dialect: RowDialect, search: RowSearch): string {
   const order = (search.sort ?? []).flatMap(({ field, type, descending }) => {
     const value = dialect.typed('r', field, type);
     const direction = descending ? 'DESC' : 'ASC';
@@ -52,15 +85,7 @@ export function rowQuery(dialect: RowDialect, search: RowSearch): RowQuery {
     return [`(${value} IS NULL) ${direction}`, ...byValue];
   });
   order.push(`length(${dialect.key('r')})`, dialect.key('r'));
-  const select = `SELECT r.key AS key, r.fields AS fields FROM ${dialect.table} r WHERE ${where}`;
-  const limit = param(search.limit);
-  const offset = param(search.from ?? 0);
-  return {
-    page: `${select} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${offset}`,
-    pageParams: params,
-    count: `SELECT count(*) AS total FROM ${dialect.table} r WHERE ${where}`,
-    countParams: whereParams,
-  };
+  return order.join(', ');
 }
 
 function whereOf(

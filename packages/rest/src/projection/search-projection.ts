@@ -9,7 +9,7 @@
  * @module
  */
 import type { Repository } from '@thresher/checkpoint';
-import type { Engine, EventReader } from '@thresher/engine';
+import type { Engine, EventReader, LoggedEvent } from '@thresher/engine';
 import { Catalog } from '../catalog.js';
 import { InstanceKeys } from '../instance-keys.js';
 import { rowsOfEvents } from './batch-rows.js';
@@ -23,7 +23,12 @@ export interface SearchProjectionOptions {
   batchSize?: number;
   /** Told of a failed pass (the next pass tries again). Default: `console.error`. */
   onError?: (error: unknown) => void;
+  /** Told of each batch once it is written: the events it read and how many rows it wrote (how far behind it is). */
+  onBatch?: (batch: { events: readonly LoggedEvent[]; rows: number }) => void;
 }
+
+/** How often the projection tells its event reader how far it read, at most. */
+const ACKNOWLEDGE_MS = 1000;
 
 export class SearchProjection {
   readonly name: string;
@@ -33,9 +38,13 @@ export class SearchProjection {
   readonly #keys: InstanceKeys;
   readonly #batchSize: number;
   readonly #onError: (error: unknown) => void;
+  readonly #onBatch: SearchProjectionOptions['onBatch'];
   readonly #stopListening: () => void;
   readonly #timer: NodeJS.Timeout;
   #reader: Promise<EventReader> | undefined;
+  /** The position written last and not yet acknowledged to the event reader, and when the last acknowledgement was. */
+  #unacknowledged: string | null = null;
+  #acknowledgedAt = 0;
   /** The pass running now; another is asked for by `#again`. */
   #running: Promise<void> | undefined;
   #again = false;
@@ -50,6 +59,7 @@ export class SearchProjection {
     this.#keys = new InstanceKeys(engine);
     this.#batchSize = options.batchSize ?? 500;
     this.#onError = options.onError ?? ((error) => console.error(error));
+    this.#onBatch = options.onBatch;
     const pollMs = options.pollMs ?? 200;
     if (!Number.isSafeInteger(pollMs) || pollMs < 1)
       throw new RangeError(`pollMs must be a positive integer, got ${pollMs}`);
@@ -76,6 +86,28 @@ export class SearchProjection {
     this.#stopListening();
     clearInterval(this.#timer);
     while (this.#running !== undefined) await this.#running;
+    await this.#acknowledge(true).catch((error) => this.#onError(error));
+  }
+
+  /**
+   * Tell the event reader how far the projection read, so retention may delete it: at most once a second, not a
+   * commit per batch (a projection that restarts reads on from its own position, whatever was acknowledged).
+   */
+  async #acknowledge(now: boolean): Promise<void> {
+    const position = this.#unacknowledged;
+    if (position === null || (!now && Date.now() - this.#acknowledgedAt < ACKNOWLEDGE_MS)) return;
+    this.#unacknowledged = null;
+    this.#acknowledgedAt = Date.now();
+    await (await this.#registered()).acknowledge(position);
+  }
+
+  /** The event reader, registered before the first read: retention keeps every event it has not acknowledged. */
+  #registered(): Promise<EventReader> {
+    this.#reader ??= this.#engine.eventReader(this.name).catch((error) => {
+      this.#reader = undefined;
+      throw error;
+    });
+    return this.#reader;
   }
 
   #wake(): void {
@@ -98,10 +130,12 @@ export class SearchProjection {
   /** Read and project batches until the log holds nothing newer. */
   async #pass(): Promise<void> {
     while (!this.#closed && (await this.#batch())) {}
+    await this.#acknowledge(false);
   }
 
   /** One batch: true when it read events (there may be more). */
   async #batch(): Promise<boolean> {
+    await this.#registered();
     const after = await this.#repository.projectionPosition(this.name);
     const events = await this.#engine.events({
       ...(after === null ? {} : { after }),
@@ -116,8 +150,9 @@ export class SearchProjection {
       keys: this.#keys,
     });
     if (await this.#repository.putRows({ projection: this.name, after, position, put })) {
-      this.#reader ??= this.#engine.eventReader(this.name);
-      await (await this.#reader).acknowledge(position);
+      this.#onBatch?.({ events, rows: put.length });
+      this.#unacknowledged = position;
+      await this.#acknowledge(false);
     }
     return true;
   }
