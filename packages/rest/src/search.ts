@@ -233,13 +233,13 @@ function escapeRegExp(char: string): string {
 }
 
 function cursorOf(tuple: unknown[]): string {
-  return Buffer.from(JSON.stringify(tuple)).toString('base64url');
+  return Buffer.from(JSON.stringify(tuple)).toString('base64');
 }
 
 function readCursor(cursor: string, where: string, sorted: number): unknown[] {
   let tuple: unknown;
   try {
-    tuple = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    tuple = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
   } catch {
     tuple = undefined;
   }

@@ -1,6 +1,7 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { Engine, type EngineOptions } from '@thresher/engine';
 import { type CamundaRestServer, PinnableClock, SearchProjection, startCamundaRestServer } from '@thresher/rest';
+import { specResponses } from './spec-responses.js';
 
 export interface Api {
   engine: Engine;
@@ -9,7 +10,7 @@ export interface Api {
   server: CamundaRestServer;
   /** What searches read; undefined when served without one. */
   projection: SearchProjection | undefined;
-  /** Unhandled failures the handler reported (500s). */
+  /** Unhandled failures the handler reported (500s), and responses that do not fit the spec's schema for them. */
   failures: unknown[];
   /** A request to `path` under `/v2`, its body sent as JSON unless it is a string. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -28,6 +29,8 @@ export async function serveApi(
   const repository = options.repository ?? createMemoryRepository();
   const engine = new Engine({ repository, clock, ...engineOptions });
   const failures: unknown[] = [];
+  // Every response checked against the spec's schema for it, where the spec is on this machine.
+  const checker = specResponses();
   const projection =
     options.projection === false
       ? undefined
@@ -46,13 +49,20 @@ export async function serveApi(
     server,
     projection,
     failures,
-    call: (method, path, body, headers = {}) =>
-      fetch(`${server.url}${path}`, {
+    call: async (method, path, body, headers = {}) => {
+      const response = await fetch(`${server.url}${path}`, {
         method,
         headers:
           body === undefined || typeof body === 'string' ? headers : { 'content-type': 'application/json', ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      }),
+      });
+      if (checker !== null) {
+        const seen = { method, path, status: response.status, contentType: response.headers.get('content-type') };
+        const problems = checker.check({ ...seen, body: await response.clone().text() });
+        for (const problem of problems) failures.push(new Error(`the spec's response schema: ${problem}`));
+      }
+      return response;
+    },
     close: async () => {
       await server.close();
       await projection?.close();

@@ -33,7 +33,6 @@ describe('deployed resources by key', () => {
     expect(await read(keys.process)).toEqual({
       resourceName: 'defs-order.bpmn',
       version: 1,
-      versionTag: null,
       resourceId: 'order',
       tenantId: '<default>',
       resourceKey: keys.process,

@@ -92,7 +92,7 @@ const getResource: Operation = async ({ engine, catalog, params }) => {
     body: {
       resourceName: resourceName(named),
       version: named.version,
-      versionTag: named.kind === 'process' ? named.versionTag : null,
+      ...(named.kind === 'process' && named.versionTag !== null ? { versionTag: named.versionTag } : {}),
       resourceId: named.id,
       tenantId: DEFAULT_TENANT,
       resourceKey: key,

@@ -151,13 +151,13 @@ function normalized(kind: FieldKind, value: unknown): string | number | boolean 
 }
 
 function cursorOf(offset: number): string {
-  return Buffer.from(JSON.stringify({ at: offset })).toString('base64url');
+  return Buffer.from(JSON.stringify({ at: offset })).toString('base64');
 }
 
 function readCursor(cursor: string, where: string): number {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
   } catch {
     parsed = undefined;
   }
