@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { clusterOperations } from './ops/cluster.js';
+import { decisionSearchOperations } from './ops/decision-searches.js';
 import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
 import { elementInstanceOperations } from './ops/element-instances.js';
@@ -47,6 +48,7 @@ const REPAIR = new Set([
 export const SERVED: Readonly<Record<string, Operation>> = {
   ...clusterOperations,
   ...decisionOperations,
+  ...decisionSearchOperations,
   ...deploymentOperations,
   ...elementInstanceOperations,
   ...incidentOperations,

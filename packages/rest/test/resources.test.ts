@@ -69,4 +69,30 @@ describe('deployed resources by key', () => {
     expect((await problemOf(await api.call('GET', `/decision-definitions/${keys.requirements}`))).status).toBe(404);
     expect((await problemOf(await api.call('GET', '/decision-requirements/12'))).status).toBe(404);
   });
+
+  it('should search decision definitions and requirements as their gets answer them, a new version of each counted', async () => {
+    const changed = DISH_DMN.replace('name="Dish"', 'name="Dish, again"');
+    await fetch(`${api.server.url}/deployments`, { method: 'POST', body: resources({ 'dish.dmn': changed }) });
+    const searched = async (path: string, body: unknown) => {
+      const response = await api.call('POST', path, body);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { items: Record<string, unknown>[]; page: { totalItems: number } };
+    };
+    const decision = await (await api.call('GET', `/decision-definitions/${keys.decision}`)).json();
+
+    const all = await searched('/decision-definitions/search', { sort: [{ field: 'version', order: 'DESC' }] });
+    expect(all.items.map((item) => [item.decisionDefinitionId, item.version, item.name])).toEqual([
+      ['dish', 2, 'Dish, again'],
+      ['dish', 1, 'Dish'],
+    ]);
+    expect((await searched('/decision-definitions/search', { filter: { version: 1 } })).items).toEqual([decision]);
+    const requirements = await searched('/decision-requirements/search', {
+      filter: { decisionRequirementsId: 'dish-drd' },
+    });
+    expect(requirements.page.totalItems).toBe(2);
+    const first = requirements.items.find((item) => item.decisionRequirementsKey === keys.requirements);
+    expect(first).toEqual(await (await api.call('GET', `/decision-requirements/${keys.requirements}`)).json());
+    const bad = await api.call('POST', '/decision-definitions/search', { filter: { colour: 'red' } });
+    expect(bad.status).toBe(400);
+  });
 });

@@ -2,7 +2,7 @@ import { createMemoryRepository } from '@thresher/checkpoint';
 import { SearchProjection } from '@thresher/rest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, problemOf, serveApi } from './harness.js';
-import { GATED, ORDER_BPMN, resources } from './models.js';
+import { DISH_DMN, GATED, ORDER_BPMN, resources } from './models.js';
 
 interface Page {
   items: Record<string, unknown>[];
@@ -194,6 +194,51 @@ describe('searches of runtime data, read from the search projection', () => {
     ).items;
     expect(gate).toMatchObject({ state: 'ACTIVE', hasIncident: true, incidentKey: incident!.incidentKey });
     expect(incident!.elementInstanceKey).toBe(gate!.elementInstanceKey);
+  });
+
+  it('should keep each decision a business rule task evaluated, with its inputs and matched rules by key', async () => {
+    const ruled = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="defs-ruled" targetNamespace="t">
+  <bpmn:process id="ruled" isExecutable="true">
+    <bpmn:startEvent id="s" />
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="choose" />
+    <bpmn:businessRuleTask id="choose"><bpmn:extensionElements><zeebe:calledDecision decisionId="dish" resultVariable="meal" /></bpmn:extensionElements></bpmn:businessRuleTask>
+    <bpmn:sequenceFlow id="f2" sourceRef="choose" targetRef="e" />
+    <bpmn:endEvent id="e" />
+  </bpmn:process>
+</bpmn:definitions>`;
+    await fetch(`${api.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'dish.dmn': DISH_DMN, 'ruled.bpmn': ruled }),
+    });
+    const instance = await start('ruled', { season: 'Winter' });
+
+    const [decision] = (await found('/decision-instances/search', { filter: { processInstanceKey: instance } })).items;
+    expect(decision).toMatchObject({
+      state: 'EVALUATED',
+      decisionDefinitionId: 'dish',
+      decisionDefinitionName: 'Dish',
+      decisionDefinitionVersion: 1,
+      decisionDefinitionType: 'DECISION_TABLE',
+      result: '"Stew"',
+      processInstanceKey: instance,
+      decisionDefinitionKey: expect.stringMatching(/^\d+$/),
+    });
+    expect(decision!.decisionEvaluationInstanceKey).toBe(`${decision!.decisionEvaluationKey}-1`);
+    const byKey = await api.call('GET', `/decision-instances/${decision!.decisionEvaluationInstanceKey}`);
+    expect(await byKey.json()).toMatchObject({
+      ...decision,
+      evaluatedInputs: [{ inputId: 'in', inputName: 'Season', inputValue: '"Winter"' }],
+      matchedRules: [
+        {
+          ruleId: 'r1',
+          ruleIndex: 1,
+          evaluatedOutputs: [{ outputId: 'out', outputName: 'dish', outputValue: '"Stew"' }],
+        },
+      ],
+    });
+    const none = await api.call('GET', `/decision-instances/${decision!.decisionEvaluationKey}-9`);
+    expect((await problemOf(none)).status).toBe(404);
   });
 
   it('should refuse filters, sorts and cursors it cannot read, naming them', async () => {

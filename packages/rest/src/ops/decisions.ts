@@ -3,13 +3,16 @@
  * `POST /deployments` gave them (the DRD at place 1 of its DMN file, its decisions from place 2 in file order);
  * an evaluation is kept by no store, so its key is a passing one and each decision it evaluated is `KEY-INDEX`.
  */
+
 import type { DecisionOutcome } from '@thresher/engine';
+import { decisionIdsOf } from '../dmn-decisions.js';
 import { passingKey, resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { Problem, ProblemKind } from '../problem.js';
+import { decisionType } from '../projection/decision-rows.js';
 import { readDecisionEvaluation } from '../schemas/decisions.js';
 import { DEFAULT_TENANT, readTenant } from '../tenants.js';
-import { decisionIdsOf, decisionOfKey } from './resources.js';
+import { decisionOfKey } from './resources.js';
 
 const evaluateDecision: Operation = async ({ engine, catalog, json }) => {
   const request = readDecisionEvaluation(await json());
@@ -54,7 +57,7 @@ const evaluateDecision: Operation = async ({ engine, catalog, json }) => {
         decisionDefinitionId: decision.decisionId,
         decisionDefinitionName: decision.decisionName,
         decisionDefinitionVersion: outcome.version,
-        decisionDefinitionType: decision.decisionType.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase(),
+        decisionDefinitionType: decisionType(decision.decisionType),
         decisionDefinitionKey: keyOf(decision.decisionId),
         decisionEvaluationInstanceKey: `${evaluationKey}-${index + 1}`,
         output: JSON.stringify(decision.output ?? null),

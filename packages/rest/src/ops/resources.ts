@@ -5,6 +5,7 @@
  */
 import { type Deployment, deploymentKind, type Engine, readDmn } from '@thresher/engine';
 import type { Catalog } from '../catalog.js';
+import { decisionIdsOf } from '../dmn-decisions.js';
 import { digestBits, readKey, resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { notFound } from '../problem.js';
@@ -16,18 +17,6 @@ type Named =
   | { kind: 'requirements'; deployment: Deployment; id: string; name: string; version: number }
   | { kind: 'decision'; deployment: Deployment; id: string; name: string; version: number; requirementsId: string }
   | { kind: 'form'; deployment: Deployment; id: string; version: number };
-
-/** The decision ids of a DMN deployment in file order (what their keys number), parsed once per digest. */
-const decisionIdsByDigest = new Map<string, string[]>();
-
-export function decisionIdsOf(deployment: Deployment): string[] {
-  let ids = decisionIdsByDigest.get(deployment.digest);
-  if (ids === undefined) {
-    ids = [...readDmn(deployment.xml).decisions.keys()];
-    decisionIdsByDigest.set(deployment.digest, ids);
-  }
-  return ids;
-}
 
 async function namedBy(engine: Engine, catalog: Catalog, key: string, where: string): Promise<Named | undefined> {
   const parts = readKey(key, where);

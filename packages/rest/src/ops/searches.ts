@@ -7,6 +7,7 @@ import type { RowCondition } from '@thresher/checkpoint';
 import { readKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
+import { DETAIL } from '../projection/decision-rows.js';
 import { ORDER } from '../projection/element-rows.js';
 import { bodyOf, KINDS } from '../projection/instance-rows.js';
 import { fieldConditions, type RowSearchable, searchRows } from '../projection/row-search.js';
@@ -155,6 +156,25 @@ const ELEMENT_INSTANCES: RowSearchable = {
   ],
 };
 
+const DECISION_INSTANCES: RowSearchable = {
+  kind: KINDS.decisionInstance,
+  fields: {
+    decisionEvaluationInstanceKey: text,
+    state: enumerated,
+    evaluationFailure: text,
+    evaluationDate: date,
+    decisionDefinitionId: text,
+    decisionDefinitionName: text,
+    decisionDefinitionVersion: { kind: 'integer' },
+    decisionDefinitionType: enumerated,
+    tenantId: text,
+    decisionEvaluationKey: key,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    decisionDefinitionKey: key,
+  },
+};
+
 function searchOf(spec: RowSearchable, what: string): Operation {
   return async (call) => {
     const found = await searchRows(projectionOf(call).repository, await call.json(), spec, what);
@@ -197,6 +217,19 @@ const getElementInstance: Operation = async (call) => {
   return { status: 200, body: await keptRow(call, KINDS.elementInstance, elementKey, 'element instance') };
 };
 
+/** `GET /decision-instances/{decisionEvaluationInstanceKey}`: with its inputs and matched rules. */
+const getDecisionInstance: Operation = async (call) => {
+  const instanceKey = call.params.decisionEvaluationInstanceKey!;
+  const found = await projectionOf(call).repository.searchRows({
+    kind: KINDS.decisionInstance,
+    keys: [instanceKey],
+    limit: 1,
+  });
+  const detail = found.rows[0]?.fields[DETAIL];
+  if (typeof detail !== 'string') throw notFound('decision instance', instanceKey);
+  return { status: 200, body: JSON.parse(detail) };
+};
+
 /** The variables a user task sees: those of its process instance, as the projection keeps them. */
 const searchUserTaskVariables = searchWithin(VARIABLES, 'the user task variable search', async (call) => {
   const taskKey = call.params.userTaskKey!;
@@ -219,6 +252,8 @@ export const searchOperations = {
   searchVariables: searchOf(VARIABLES, 'the variable search'),
   searchElementInstances: searchOf(ELEMENT_INSTANCES, 'the element instance search'),
   getElementInstance,
+  searchDecisionInstances: searchOf(DECISION_INSTANCES, 'the decision instance search'),
+  getDecisionInstance,
   getVariable,
   searchUserTaskVariables,
   searchProcessInstanceIncidents,

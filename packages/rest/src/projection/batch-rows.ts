@@ -9,6 +9,7 @@ import type { Catalog, ProcessDefinition } from '../catalog.js';
 import type { InstanceKeys } from '../instance-keys.js';
 import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
+import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
 import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
 
@@ -58,6 +59,8 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const definition = await sources.catalog.findInDeployment(view.digest, view.processId);
     touched.set(event.instanceId, { view, serial, definition, lastAt: event.at });
     for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
+    const decisions = await decisionRows(sources.engine, serial, view.decisions, definition?.processDefinitionKey);
+    for (const row of decisions) keep(row);
   }
   const closings: Closing[] = [];
   // Where each instance's events stand: the seq of the step being read, and the place in it.

@@ -17,6 +17,7 @@ export const KINDS = {
   incident: 'incident',
   variable: 'variable',
   elementInstance: 'elementInstance',
+  decisionInstance: 'decisionInstance',
 } as const;
 
 /** A row holding `body`, its scalar fields (arrays and objects as JSON text) beside it. */
