@@ -12,6 +12,7 @@ import { processInstanceReadOperations } from './ops/process-instance-reads.js';
 import { processInstanceOperations } from './ops/process-instances.js';
 import { resourceOperations } from './ops/resources.js';
 import { searchOperations } from './ops/searches.js';
+import { statisticsOperations } from './ops/statistics.js';
 import { userTaskOperations } from './ops/user-tasks.js';
 import { Problem, ProblemKind } from './problem.js';
 import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
@@ -59,6 +60,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...processInstanceReadOperations,
   ...resourceOperations,
   ...searchOperations,
+  ...statisticsOperations,
   ...userTaskOperations,
 };
 

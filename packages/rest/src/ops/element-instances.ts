@@ -5,10 +5,10 @@
  */
 import { readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
-import { notFound } from '../problem.js';
+import { notFound, Problem, ProblemKind } from '../problem.js';
 import { ACTIVATION } from '../projection/element-rows.js';
 import { KINDS } from '../projection/instance-rows.js';
-import { readSetVariables } from '../schemas/variables.js';
+import { readAdHocActivation, readSetVariables } from '../schemas/variables.js';
 import { projectionOf } from './searches.js';
 
 const createElementInstanceVariables: Operation = async (call) => {
@@ -21,14 +21,9 @@ const createElementInstanceVariables: Operation = async (call) => {
     await call.engine.setVariables(view.id, variables, { local });
     return { status: 204 };
   }
-  const [row] = (await projectionOf(call).repository.searchRows({ kind: KINDS.elementInstance, keys: [key], limit: 1 }))
-    .rows;
-  const activation = row?.fields[ACTIVATION];
-  const owner =
-    row === undefined ? undefined : await call.keys.instanceOf(String(row.fields.processInstanceKey), 'row');
-  if (typeof activation !== 'string' || owner === undefined) throw notFound('element instance', key);
+  const { view, live } = await liveActivation(call, key, 'path parameter elementInstanceKey');
   try {
-    await call.engine.setVariables(owner.instanceId, variables, { elementInstanceId: activation, local });
+    await call.engine.setVariables(view.id, variables, { elementInstanceId: live.id, local });
   } catch (error) {
     if ((error as { code?: unknown }).code === 'THRESHER_NOT_FOUND') throw notFound('active element instance', key);
     throw error;
@@ -36,4 +31,38 @@ const createElementInstanceVariables: Operation = async (call) => {
   return { status: 204 };
 };
 
-export const elementInstanceOperations = { createElementInstanceVariables } satisfies Record<string, Operation>;
+/** The live activation an element instance key names, through the projection: its instance and the engine's id of it. */
+async function liveActivation(call: Parameters<Operation>[0], key: string, where: string) {
+  readKey(key, where);
+  const [row] = (await projectionOf(call).repository.searchRows({ kind: KINDS.elementInstance, keys: [key], limit: 1 }))
+    .rows;
+  const activation = row?.fields[ACTIVATION];
+  const owner =
+    row === undefined ? undefined : await call.keys.instanceOf(String(row.fields.processInstanceKey), 'row');
+  const view = owner === undefined ? undefined : await call.engine.instance(owner.instanceId);
+  const live = view?.elementInstances.find((candidate) => candidate.id === activation);
+  if (view === undefined || live === undefined) throw notFound('active element instance', key);
+  return { view, live };
+}
+
+/**
+ * `POST /element-instances/ad-hoc-activities/{key}/activation`: activate elements of a running ad-hoc sub-process,
+ * each with its variables. `cancelRemainingInstances` is refused by name: Thresher does not cancel them yet.
+ */
+const activateAdHocSubProcessActivities: Operation = async (call) => {
+  const key = call.params.adHocSubProcessInstanceKey!;
+  const { elements, cancelRemainingInstances } = readAdHocActivation(await call.json());
+  if (cancelRemainingInstances) {
+    throw new Problem(ProblemKind.InvalidArgument, '$.cancelRemainingInstances: not served by Thresher yet');
+  }
+  const { view, live } = await liveActivation(call, key, 'path parameter adHocSubProcessInstanceKey');
+  const adHoc = view.adHocSubProcesses.find((candidate) => candidate.id === `${view.id}/${live.trackId}`);
+  if (adHoc === undefined) throw notFound('ad-hoc sub-process instance', key);
+  await call.engine.activateAdHocElements(adHoc.id, elements);
+  return { status: 204 };
+};
+
+export const elementInstanceOperations = {
+  createElementInstanceVariables,
+  activateAdHocSubProcessActivities,
+} satisfies Record<string, Operation>;

@@ -1,4 +1,4 @@
-/** The body of setting an element instance's variables, written to the 8.8 spec's `SetVariableRequest`. */
+/** The bodies of the element instance operations, written to the 8.8 spec's `SetVariableRequest` and ad-hoc activation. */
 import { z } from 'zod';
 import { Problem, ProblemKind } from '../problem.js';
 import { readAs } from './read.js';
@@ -15,4 +15,15 @@ export function readSetVariables(body: unknown): { variables: Record<string, unk
     throw new Problem(ProblemKind.InvalidArgument, '$.operationReference: not served by Thresher yet');
   }
   return { variables, local: local ?? false };
+}
+
+const AdHocActivation = z.strictObject({
+  elements: z.array(
+    z.strictObject({ elementId: z.string().min(1), variables: z.record(z.string(), z.unknown()).optional() }),
+  ),
+  cancelRemainingInstances: z.boolean().optional(),
+});
+
+export function readAdHocActivation(body: unknown): z.output<typeof AdHocActivation> {
+  return readAs(AdHocActivation, body, 'the ad-hoc activation');
 }
