@@ -364,7 +364,8 @@ function parked(session: Session, base: OutcomeBase, state: WaitingState, reason
     return { ...info, waitCommand: `thresher resume ${id} --wait-timers ${wait}${flags}` };
   });
   const subscriptions = state.subscriptions.map((subscription): SubscriptionInfo => {
-    const info: SubscriptionInfo = { ...subscription };
+    const { elementId, kind, name: named, correlationKey } = subscription;
+    const info: SubscriptionInfo = { elementId, kind, name: named, correlationKey };
     if (memory) return info;
     const name = shellQuote(subscription.name);
     if (subscription.kind === 'signal') return { ...info, command: `thresher signal ${name}${flags}` };

@@ -29,7 +29,8 @@ export interface Searchable<T> {
 
 export interface SearchPage<T> {
   items: T[];
-  page: { totalItems: number; hasMoreTotalItems: boolean; startCursor: string | null; endCursor: string | null };
+  /** The cursors are left out of an empty page (the spec types them as strings). */
+  page: { totalItems: number; hasMoreTotalItems: boolean; startCursor?: string; endCursor?: string };
 }
 
 export const OPERATORS: Record<FieldKind, readonly string[]> = {
@@ -96,8 +97,9 @@ export function search<T>(all: readonly T[], body: unknown, spec: Searchable<T>,
     page: {
       totalItems: matching.length,
       hasMoreTotalItems: false,
-      startCursor: window.length === 0 ? null : cursorOf(window[0]!.key),
-      endCursor: window.length === 0 ? null : cursorOf(window.at(-1)!.key),
+      ...(window.length === 0
+        ? {}
+        : { startCursor: cursorOf(window[0]!.key), endCursor: cursorOf(window.at(-1)!.key) }),
     },
   };
 }

@@ -14,10 +14,28 @@ const AD_HOC = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+/** A message catch keyed by the instance's `orderId`. */
+const WAITING = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="defs-waiting" targetNamespace="t">
+  <bpmn:message id="m" name="paid"><bpmn:extensionElements><zeebe:subscription correlationKey="=orderId" /></bpmn:extensionElements></bpmn:message>
+  <bpmn:process id="waiting" isExecutable="true">
+    <bpmn:startEvent id="s" />
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="pay" />
+    <bpmn:intermediateCatchEvent id="pay"><bpmn:messageEventDefinition messageRef="m" /></bpmn:intermediateCatchEvent>
+    <bpmn:sequenceFlow id="f2" sourceRef="pay" targetRef="e" />
+    <bpmn:endEvent id="e" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 let api: Api;
 beforeEach(async () => {
   api = await serveApi();
-  const body = resources({ 'order.bpmn': ORDER_BPMN(), 'gated.bpmn': GATED, 'loose.bpmn': AD_HOC });
+  const body = resources({
+    'order.bpmn': ORDER_BPMN(),
+    'gated.bpmn': GATED,
+    'loose.bpmn': AD_HOC,
+    'waiting.bpmn': WAITING,
+  });
   await fetch(`${api.server.url}/deployments`, { method: 'POST', body });
 });
 afterEach(async () => {
@@ -82,6 +100,40 @@ describe('statistics and usage, from the search projection', () => {
     ]) {
       expect((await problemOf(await api.call('GET', bad))).status, bad).toBe(400);
     }
+  });
+});
+
+describe('POST /message-subscriptions/search', () => {
+  it('should keep each message an instance waited for: created, then correlated or deleted', async () => {
+    const first = await start('waiting', { orderId: 'A-1' });
+    const second = await start('waiting', { orderId: 'B-2' });
+    const subscriptions = async (filter: unknown) => {
+      await api.projection!.caughtUp();
+      const response = await api.call('POST', '/message-subscriptions/search', { filter });
+      return ((await response.json()) as { items: Record<string, unknown>[] }).items;
+    };
+    expect(await subscriptions({ processInstanceKey: first })).toEqual([
+      expect.objectContaining({
+        messageName: 'paid',
+        correlationKey: 'A-1',
+        elementId: 'pay',
+        messageSubscriptionState: 'CREATED',
+        elementInstanceKey: expect.stringMatching(/^\d+$/),
+      }),
+    ]);
+
+    await api.call('POST', '/messages/publication', { name: 'paid', correlationKey: 'A-1' });
+    for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
+    await api.call('POST', `/process-instances/${second}/cancellation`, {});
+    for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
+
+    expect((await subscriptions({ processInstanceKey: first }))[0]).toMatchObject({
+      messageSubscriptionState: 'CORRELATED',
+    });
+    expect((await subscriptions({ processInstanceKey: second }))[0]).toMatchObject({
+      messageSubscriptionState: 'DELETED',
+    });
+    expect(await subscriptions({ messageSubscriptionState: 'CREATED' })).toEqual([]);
   });
 });
 

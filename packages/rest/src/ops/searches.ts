@@ -175,6 +175,23 @@ const DECISION_INSTANCES: RowSearchable = {
   },
 };
 
+const MESSAGE_SUBSCRIPTIONS: RowSearchable = {
+  kind: KINDS.messageSubscription,
+  fields: {
+    messageSubscriptionKey: key,
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    elementId: text,
+    elementInstanceKey: key,
+    messageSubscriptionState: enumerated,
+    lastUpdatedDate: date,
+    messageName: text,
+    correlationKey: text,
+    tenantId: text,
+  },
+};
+
 function searchOf(spec: RowSearchable, what: string): Operation {
   return async (call) => {
     const found = await searchRows(projectionOf(call).repository, await call.json(), spec, what);
@@ -254,6 +271,7 @@ export const searchOperations = {
   getElementInstance,
   searchDecisionInstances: searchOf(DECISION_INSTANCES, 'the decision instance search'),
   getDecisionInstance,
+  searchMessageSubscriptions: searchOf(MESSAGE_SUBSCRIPTIONS, 'the message subscription search'),
   getVariable,
   searchUserTaskVariables,
   searchProcessInstanceIncidents,

@@ -12,6 +12,7 @@ import { DEFAULT_TENANT } from '../tenants.js';
 import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
 import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
+import { subscriptionRows } from './subscription-rows.js';
 
 export interface BatchSources {
   engine: Engine;
@@ -114,7 +115,20 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
-  for (const { view, serial, lastAt } of touched.values()) {
+  for (const [instanceId, { view, serial, lastAt, definition }] of touched) {
+    const correlated = new Set(
+      events.flatMap(({ event }) =>
+        event.instanceId === instanceId && event.type === 'message.correlated' ? [event.elementId] : [],
+      ),
+    );
+    const subscriptions = await subscriptionRows(sources.repository, {
+      view,
+      serial,
+      definition,
+      at: lastAt,
+      correlated,
+    });
+    for (const row of subscriptions) keep(row);
     const processInstanceKey = instanceKey(serial);
     const open = await sources.repository.searchRows({
       kind: KINDS.elementInstance,

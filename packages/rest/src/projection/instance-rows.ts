@@ -18,6 +18,7 @@ export const KINDS = {
   variable: 'variable',
   elementInstance: 'elementInstance',
   decisionInstance: 'decisionInstance',
+  messageSubscription: 'messageSubscription',
 } as const;
 
 /** A row holding `body`, its scalar fields (arrays and objects as JSON text) beside it. */

@@ -92,8 +92,7 @@ export async function searchRows(
     page: {
       totalItems: found.total,
       hasMoreTotalItems: false,
-      startCursor: items.length === 0 ? null : cursorOf(from),
-      endCursor: items.length === 0 ? null : cursorOf(from + items.length - 1),
+      ...(items.length === 0 ? {} : { startCursor: cursorOf(from), endCursor: cursorOf(from + items.length - 1) }),
     },
   };
 }

@@ -130,11 +130,15 @@ export interface ElementInstanceView {
 
 /** A message or signal an instance waits for: the element waiting, and what correlates to it. */
 export interface SubscriptionView {
+  /** Its id within the instance (`w3`). */
+  id: string;
   elementId: string;
   kind: 'message' | 'signal';
   name: string;
   /** A message's correlation key; null for a signal. */
   correlationKey: string | null;
+  /** The track waiting on it (at the catch event, the gateway, or the activity a boundary event is on); null for an event sub-process's start. */
+  trackId: string | null;
 }
 
 /** A running ad-hoc sub-process, as `instance(id).adHocSubProcesses` shows it. */

@@ -124,11 +124,13 @@ export function instanceView(
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
     adHocSubProcesses: adHocViews(state, process),
-    subscriptions: [...state.subscriptions.values()].map(({ nodeId, kind, name, correlationKey }) => ({
+    subscriptions: [...state.subscriptions.values()].map(({ id, nodeId, kind, name, correlationKey, owner }) => ({
+      id,
       elementId: nodeId,
       kind,
       name,
       correlationKey,
+      trackId: owner.kind === 'eventSubProcess' ? null : owner.trackId,
     })),
     received: [...instance.receivedIds],
     history: past.history,
