@@ -29,6 +29,7 @@ const SCENARIOS = [
   'decisions',
   'long-lived',
   'search',
+  'camunda-api',
 ];
 
 function parseArgs(argv) {
