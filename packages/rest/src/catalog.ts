@@ -1,5 +1,5 @@
 import { type Deployment, deploymentKind, type Engine } from '@thresher/engine';
-import { compile } from '@thresher/engine/model';
+import { compile, type UserTaskForm } from '@thresher/engine/model';
 import { resourceKey } from './keys.js';
 
 /** A process definition as Camunda names it: by its BPMN id and a version of its own, with its key. */
@@ -14,8 +14,8 @@ export interface ProcessDefinition {
   resourceName: string;
   /** The Thresher deployment it is in. */
   digest: string;
-  /** Its elements by id: name and Camunda's element type (`SERVICE_TASK`…). */
-  elements: ReadonlyMap<string, { name: string | null; type: string }>;
+  /** Its elements by id: name, Camunda's element type (`SERVICE_TASK`…), and a user task's form. */
+  elements: ReadonlyMap<string, { name: string | null; type: string; form?: UserTaskForm }>;
 }
 
 /** Camunda's element type of a Thresher node type: `serviceTask` → `SERVICE_TASK`. */
@@ -108,7 +108,11 @@ export class Catalog {
         elements: new Map(
           [...process.nodes.values()].map((node) => [
             node.id,
-            { name: node.name ?? null, type: elementType(node.type) },
+            {
+              name: node.name ?? null,
+              type: elementType(node.type),
+              ...(node.type === 'userTask' && node.form !== undefined ? { form: node.form } : {}),
+            },
           ]),
         ),
       };

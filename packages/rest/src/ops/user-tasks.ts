@@ -4,11 +4,14 @@
  * one that is no longer open (completed, cancelled) is read as the search projection keeps it.
  */
 import type { UserTaskView } from '@thresher/engine';
+import type { ProcessDefinition } from '../catalog.js';
+import { resourceKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
-import { notFound, unlessNotFound } from '../problem.js';
+import { notFound, Problem, ProblemKind, unlessNotFound } from '../problem.js';
 import { KINDS } from '../projection/instance-rows.js';
 import { userTaskResult } from '../results.js';
 import { readAssignment, readTaskCompletion, readTaskUpdate, readUnassignment } from '../schemas/user-tasks.js';
+import { DEFAULT_TENANT } from '../tenants.js';
 import { keptRow } from './searches.js';
 
 /** The open task a key names, with its instance's key parts, or a 404. */
@@ -85,8 +88,56 @@ const completeUserTask: Operation = async (call) => {
   );
 };
 
+/**
+ * `GET /user-tasks/{userTaskKey}/form`: the task's Camunda form — a linked one (`formId`) as its latest deployment,
+ * an embedded one as the process holds it — or a 204 when the task has none.
+ */
+const getUserTaskForm: Operation = async (call) => {
+  const key = call.params.userTaskKey!;
+  const open = await unlessNotFound(taskOfKey(call));
+  let definition: ProcessDefinition | undefined;
+  let elementId: string;
+  if (open !== undefined) {
+    const view = (await call.engine.instance(open.task.instanceId))!;
+    definition = await call.catalog.findInDeployment(view.digest, view.processId);
+    elementId = open.task.elementId;
+  } else {
+    const task = await keptRow(call, KINDS.userTask, key, 'user task', true);
+    definition = await call.catalog.findKey(String(task.processDefinitionKey));
+    elementId = String(task.elementId);
+  }
+  const form = definition?.elements.get(elementId)?.form;
+  if (form === undefined) return { status: 204 };
+  if (form.kind === 'embedded') {
+    const embeddedId = (JSON.parse(form.json) as { id?: unknown }).id;
+    return {
+      status: 200,
+      body: {
+        tenantId: DEFAULT_TENANT,
+        ...(typeof embeddedId === 'string' ? { formId: embeddedId } : {}),
+        schema: form.json,
+      },
+    };
+  }
+  const deployment = (await call.engine.deployments(`form:${form.formId}`)).at(-1);
+  if (deployment === undefined) {
+    throw new Problem(ProblemKind.NotFound, `user task ${key} links form "${form.formId}", which no deployment holds`);
+  }
+  return {
+    status: 200,
+    body: {
+      tenantId: DEFAULT_TENANT,
+      formId: form.formId,
+      schema: deployment.xml,
+      version: deployment.version,
+      formKey: resourceKey(deployment.digest, 1),
+    },
+  };
+};
+
 export const userTaskOperations = {
   getUserTask,
+  getUserTaskForm,
   assignUserTask,
   unassignUserTask,
   updateUserTask,
