@@ -67,6 +67,20 @@ describe('statistics and usage, from the search projection', () => {
     const statistics = await api.call('GET', `/process-instances/${order}/statistics/element-instances`);
     const cancelled = (await statistics.json()) as { items: unknown[] };
     expect(cancelled.items).toContainEqual({ elementId: 'review', active: 0, canceled: 1, incidents: 0, completed: 0 });
+
+    const definitions = await api.call('POST', '/process-definitions/search', {
+      filter: { processDefinitionId: 'order' },
+    });
+    const [definition] = ((await definitions.json()) as { items: { processDefinitionKey: string }[] }).items;
+    const byDefinition = `/process-definitions/${definition!.processDefinitionKey}/statistics/element-instances`;
+    expect(await (await api.call('POST', byDefinition, {})).json()).toEqual({
+      items: [
+        { elementId: 'review', active: 1, canceled: 1, incidents: 0, completed: 0 },
+        { elementId: 's', active: 0, canceled: 0, incidents: 0, completed: 2 },
+      ],
+    });
+    const filtered = await problemOf(await api.call('POST', byDefinition, { filter: { state: 'ACTIVE' } }));
+    expect(filtered).toMatchObject({ status: 400, detail: expect.stringContaining('$.filter.state') });
   });
 
   it('should count the instances started, decisions evaluated and people assigned in a time range', async () => {

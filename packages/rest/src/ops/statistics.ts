@@ -26,8 +26,41 @@ async function allRows(repository: Repository, kind: string, where: RowCondition
 const getProcessInstanceStatistics: Operation = async (call) => {
   const key = call.params.processInstanceKey!;
   readKey(key, 'path parameter processInstanceKey');
+  return { status: 200, body: await elementStatistics(call, 'processInstanceKey', key) };
+};
+
+/**
+ * `POST /process-definitions/{key}/statistics/element-instances`: the same over every instance of the definition. A
+ * `filter` on the instances is refused by name: Thresher does not narrow these counts yet.
+ */
+const getProcessDefinitionStatistics: Operation = async (call) => {
+  const key = call.params.processDefinitionKey!;
+  readKey(key, 'path parameter processDefinitionKey');
+  const body = (await call.json()) ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new Problem(ProblemKind.InvalidArgument, 'the process definition statistics: the body must be a JSON object');
+  }
+  for (const [name, value] of Object.entries(body)) {
+    if (name !== 'filter')
+      throw new Problem(ProblemKind.InvalidArgument, `$.${name}: not a field of this request (filter)`);
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      throw new Problem(ProblemKind.InvalidArgument, '$.filter: must be an object');
+    }
+    const fields = value === null ? [] : Object.keys(value);
+    if (fields.length > 0) {
+      throw new Problem(
+        ProblemKind.InvalidArgument,
+        `$.filter.${fields[0]}: filtering these counts is not served by Thresher yet`,
+      );
+    }
+  }
+  return { status: 200, body: await elementStatistics(call, 'processDefinitionKey', key) };
+};
+
+/** Element instance rows whose `field` is `key`, counted per element by state. */
+async function elementStatistics(call: Parameters<Operation>[0], field: string, key: string) {
   const rows = await allRows(projectionOf(call).repository, KINDS.elementInstance, [
-    { op: 'eq', field: 'processInstanceKey', type: 'key', value: key },
+    { op: 'eq', field, type: 'key', value: key },
   ]);
   const counts = new Map<
     string,
@@ -41,8 +74,8 @@ const getProcessInstanceStatistics: Operation = async (call) => {
     else if (state === 'TERMINATED') count.canceled += 1;
     else if (state === 'COMPLETED') count.completed += 1;
   }
-  return { status: 200, body: { items: [...counts.values()].sort((a, b) => (a.elementId < b.elementId ? -1 : 1)) } };
-};
+  return { items: [...counts.values()].sort((a, b) => (a.elementId < b.elementId ? -1 : 1)) };
+}
 
 /** A required date-time query parameter, as `toISOString` writes it. */
 function dateParameter(query: URLSearchParams, name: string): string {
@@ -99,7 +132,8 @@ const getUsageMetrics: Operation = async (call) => {
   };
 };
 
-export const statisticsOperations = { getProcessInstanceStatistics, getUsageMetrics } satisfies Record<
-  string,
-  Operation
->;
+export const statisticsOperations = {
+  getProcessInstanceStatistics,
+  getProcessDefinitionStatistics,
+  getUsageMetrics,
+} satisfies Record<string, Operation>;
