@@ -129,5 +129,8 @@ function test(dialect: RowDialect, alias: string, condition: RowCondition, param
   // Decimal keys order by length first: '9' < '10'. Bound once per use: SQLite's `?` takes one value each.
   const strict = operator.slice(0, 1);
   const length = compared.value.toString().length;
-  return `length(${value}) ${strict} ${param(length)} OR (length(${value}) = ${param(length)} AND ${value} ${operator} ${bound(compared.value)})`;
+  // Bound in the order the text names them: SQLite's `?` takes values by position.
+  const longer = `length(${value}) ${strict} ${param(length)}`;
+  const sameLength = `length(${value}) = ${param(length)} AND ${value} ${operator} ${bound(compared.value)}`;
+  return `${longer} OR (${sameLength})`;
 }

@@ -31,7 +31,7 @@ const createElementInstanceVariables: Operation = async (call) => {
   return { status: 204 };
 };
 
-/** The live activation an element instance key names, through the projection: its instance and the engine's id of it. */
+/** The live activation an element instance key names (found through the projection), and the instance it is in. */
 async function liveActivation(call: Parameters<Operation>[0], key: string, where: string) {
   readKey(key, where);
   const [row] = (await projectionOf(call).repository.searchRows({ kind: KINDS.elementInstance, keys: [key], limit: 1 }))

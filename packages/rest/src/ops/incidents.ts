@@ -23,7 +23,7 @@ async function incidentOfKey({ engine, keys, params }: Call): Promise<{
   return { view, incident, serial: await keys.serialOf(view.id, view.parentId) };
 }
 
-/** `GET /incidents/{incidentKey}`: an open incident from its instance, a resolved one as the search projection keeps it. */
+/** `GET /incidents/{incidentKey}`: an open incident from its instance, a resolved one as the projection keeps it. */
 const getIncident: Operation = async (call) => {
   const open = await unlessNotFound(incidentOfKey(call));
   if (open === undefined) {

@@ -1,7 +1,8 @@
 /**
  * The searches of runtime data, read from the search projection (as Camunda reads its secondary storage): process
- * instances, element instances, user tasks, incidents, variables, and an element instance or a variable by key. The projection is behind the write by one
- * read of the event log (docs/camunda-api.md says how far).
+ * instances, element instances, user tasks, incidents, variables, decision instances and message subscriptions, and
+ * an element instance, a variable or a decision instance by key. The projection is behind the write by one read of
+ * the event log (docs/camunda-api.md says how far).
  */
 import type { RowCondition } from '@thresher/checkpoint';
 import { readKey } from '../keys.js';

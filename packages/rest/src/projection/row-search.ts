@@ -31,7 +31,7 @@ export interface RowSearchable {
   kind: string;
   fields: Record<string, RowField>;
   custom?: Record<string, CustomFilter>;
-  /** Sorts that go after the request's, before the key: the order rows of a kind were made in, when keys do not tell it. */
+  /** Sorts after the request's, before the key: the order a kind's rows were made in, where keys do not tell it. */
   tieBreak?: RowSort[];
 }
 

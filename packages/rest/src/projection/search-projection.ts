@@ -15,7 +15,7 @@ import { InstanceKeys } from '../instance-keys.js';
 import { rowsOfEvents } from './batch-rows.js';
 
 export interface SearchProjectionOptions {
-  /** The projection's name in the store (its position, and the event reader keeping its events). Default `camunda-search`. */
+  /** Its name in the store (its position, and the event reader keeping its events). Default `camunda-search`. */
   name?: string;
   /** How often it looks for other processes' events, in ms. Default 200. */
   pollMs?: number;

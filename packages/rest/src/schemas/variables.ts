@@ -1,4 +1,4 @@
-/** The bodies of the element instance operations, written to the 8.8 spec's `SetVariableRequest` and ad-hoc activation. */
+/** The bodies of the element instance operations, written to the 8.8 spec (`SetVariableRequest`, ad-hoc activation). */
 import { z } from 'zod';
 import { Problem, ProblemKind } from '../problem.js';
 import { readAs } from './read.js';
