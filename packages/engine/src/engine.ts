@@ -160,8 +160,8 @@ export class Engine {
    *
    * A message nobody takes is, by default (`timeToLive` 0), not kept: the result says it was not
    * correlated. With a `timeToLive` (ms) it is buffered in the repository (`buffered: true`): the first
-   * instance to subscribe to its name and key before it expires takes it — exactly one, oldest message
-   * first — as if it had been sent then. A full `recover()` drops the expired ones.
+   * instance to subscribe to its name and key before it expires takes it — exactly one, oldest message first — as
+   * if sent then (`recover()` drops expired ones); a `messageId` buffered already is refused (`AlreadyExistsError`).
    */
   async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();

@@ -28,6 +28,7 @@ export type { DmnDefinitions } from '@thresher/dmn';
 export type { EngineOptions, UserTaskFilter } from './api-types.js';
 export type { Clock } from './common/clock.js';
 export {
+  AlreadyExistsError,
   BpmnError,
   EngineError,
   EngineErrorCode,

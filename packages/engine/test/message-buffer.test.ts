@@ -194,17 +194,18 @@ describe('messages buffered with a time-to-live', () => {
     expect(await buffered(repository, 'A-6', clock.now())).toBeUndefined();
   });
 
-  it('should keep one copy of a buffered message sent twice with the same id', async () => {
+  it('should refuse a message sent again with the id of one still buffered, as Zeebe does, keeping one copy', async () => {
     const clock = new VirtualClock();
     const repository = createMemoryRepository();
     const engine = await engineOn(repository, clock, prepareThenNote);
     const id = await engine.start('p', { variables: { orderId: 'A-7' } });
     await engine.settled(id);
-    for (let i = 0; i < 2; i++) {
-      expect(
-        await engine.correlateMessage('paid', { correlationKey: 'A-7', timeToLive: HOUR, messageId: 'pay-7' }),
-      ).toEqual({ correlated: false, buffered: true, instanceId: null });
-    }
+    const send = () => engine.correlateMessage('paid', { correlationKey: 'A-7', timeToLive: HOUR, messageId: 'pay-7' });
+    expect(await send()).toEqual({ correlated: false, buffered: true, instanceId: null });
+    await expect(send()).rejects.toMatchObject({
+      code: 'THRESHER_ALREADY_EXISTS',
+      message: expect.stringContaining('pay-7'),
+    });
 
     await complete(engine, id);
     await engine.settled(id);

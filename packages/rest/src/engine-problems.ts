@@ -12,6 +12,7 @@ const ENGINE_KINDS: Partial<Record<EngineErrorCode, ProblemKind>> = {
   [EngineErrorCode.RollbackRefused]: ProblemKind.InvalidState,
   [EngineErrorCode.InstanceHeld]: ProblemKind.Unavailable,
   [EngineErrorCode.Closed]: ProblemKind.Unavailable,
+  [EngineErrorCode.AlreadyExists]: ProblemKind.AlreadyExists,
 };
 
 /** The store's refusals of a caller's value (`@thresher/checkpoint`), by code: a value it cannot hold. */

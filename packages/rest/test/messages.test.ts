@@ -93,6 +93,23 @@ describe('POST /messages/publication', () => {
     expect(await stateOf(instanceKey)).toBe('COMPLETED');
   });
 
+  it('should refuse a message published again with the messageId of one still buffered with a 409', async () => {
+    const publish = () =>
+      api.call('POST', '/messages/publication', {
+        name: 'paid',
+        correlationKey: 'o-7',
+        timeToLive: 60_000,
+        messageId: 'm-7',
+      });
+    expect((await publish()).status).toBe(200);
+    const again = await problemOf(await publish());
+    expect(again).toMatchObject({ status: 409, title: 'ALREADY_EXISTS', detail: expect.stringContaining('m-7') });
+
+    const instanceKey = await startWaiting('o-7');
+    await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    expect(await stateOf(instanceKey)).toBe('COMPLETED');
+  });
+
   it('should refuse a bad publication with a 400 naming the field', async () => {
     for (const [body, field] of [
       [{ correlationKey: 'o-1' }, '$.name'],

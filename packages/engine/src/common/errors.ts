@@ -15,6 +15,7 @@ export const EngineErrorCode = {
   RollbackRefused: 'THRESHER_ROLLBACK_REFUSED',
   InstanceHeld: 'THRESHER_INSTANCE_HELD',
   ListenerFailed: 'THRESHER_LISTENER_FAILED',
+  AlreadyExists: 'THRESHER_ALREADY_EXISTS',
 } as const;
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 
@@ -84,6 +85,13 @@ export class NotFoundError extends EngineError {
     readonly id: string,
   ) {
     super(EngineErrorCode.NotFound, `no ${kind} "${id}"`);
+  }
+}
+
+/** A message published with the `messageId` of one still buffered (Zeebe refuses it too): nothing was kept. */
+export class AlreadyExistsError extends EngineError {
+  constructor(message: string) {
+    super(EngineErrorCode.AlreadyExists, message);
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
-import { InstanceHeldError } from '../../common/errors.js';
+import { AlreadyExistsError, InstanceHeldError } from '../../common/errors.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import type { CorrelateOptions, CorrelateResult, SignalOptions } from '../base/types.js';
@@ -119,6 +119,11 @@ export async function correlateMessage(
   if (timeToLive === 0) return { correlated: false, instanceId: null };
 
   const id = await buffer(host, name, key, bytes, options.messageId, timeToLive);
+  if (id === undefined) {
+    throw new AlreadyExistsError(
+      `message "${name}" with messageId "${options.messageId}" is buffered already, until it is taken or expires`,
+    );
+  }
   // An instance that subscribed after we looked found the buffer without this message: offer it the buffer
   // now. A subscription made after this look finds the message in the buffer by itself.
   for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
@@ -130,7 +135,10 @@ export async function correlateMessage(
   return { correlated: false, buffered: true, instanceId: null };
 }
 
-/** Keep a message in the store's buffer; returns its id. A message whose id is buffered already stays as it was. */
+/**
+ * Keep a message in the store's buffer; returns its id, or undefined when its id is buffered already (that message
+ * stays as it was).
+ */
 async function buffer(
   host: DeliveryHost,
   name: string,
@@ -138,10 +146,10 @@ async function buffer(
   variables: Uint8Array,
   messageId: string | undefined,
   timeToLive: number,
-): Promise<string> {
+): Promise<string | undefined> {
   const id = messageId ?? randomUUID();
   const publishedAt = host.clock.now();
-  await host.repository.putMessage({
+  const stored = await host.repository.putMessage({
     id,
     name,
     correlationKey,
@@ -149,7 +157,7 @@ async function buffer(
     publishedAt,
     expiresAt: publishedAt + timeToLive,
   });
-  return id;
+  return stored ? id : undefined;
 }
 
 export async function broadcastSignal(host: DeliveryHost, name: string, options: SignalOptions): Promise<string[]> {
