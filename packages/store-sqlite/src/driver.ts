@@ -95,7 +95,7 @@ export function openDatabase(options: SqliteRepositoryOptions): { db: SqliteData
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Checked before anything writes to the file (switching to WAL does): a newer database stays untouched.
     assertKnownSchema(name, schemaVersion(db));
-    const journalMode = db.pragma('journal_mode = WAL', { simple: true });
+    const journalMode = whenUnlocked(() => db.pragma('journal_mode = WAL', { simple: true }));
     if (!inMemory && journalMode !== 'wal') {
       throw new CheckpointError(
         CheckpointErrorCode.Store,
@@ -143,6 +143,22 @@ export function configured<T>(db: SqliteDatabase, path: string, setUp: () => T):
  * Whether a driver failure may pass if the same call is made later: another connection (or process) held
  * the lock past the busy timeout.
  */
+/**
+ * Run `work`, again while it finds the file locked, for up to the busy timeout: switching a fresh file to WAL is
+ * refused at once (no busy handler waits for it) while another process opening it at the same time holds a lock.
+ */
+function whenUnlocked<T>(work: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return work();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 export function isTransient(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
