@@ -6,6 +6,18 @@ const BPMN = 'http://www.omg.org/spec/BPMN/20100524/MODEL';
 const ZEEBE = 'http://camunda.org/schema/zeebe/1.0';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
+/** Scenarios 12 and 13: start → one service task (type `work`) → end, nothing else. */
+export const oneJobModel = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" id="bench-one-job" targetNamespace="http://thresher.dev/bench">
+  <bpmn:process id="bench" name="Bench" isExecutable="true">
+    <bpmn:startEvent id="start" />
+    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="work" /></bpmn:extensionElements></bpmn:serviceTask>
+    <bpmn:endEvent id="end" />
+    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
+    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
 /** Scenario 1/2: start → service task → exclusive gateway (FEEL condition) → script task → end. */
 export const throughputModel = `<?xml version="1.0" encoding="UTF-8"?>
 <bpmn:definitions xmlns:bpmn="${BPMN}" xmlns:zeebe="${ZEEBE}" xmlns:xsi="${XSI}" id="bench-throughput" targetNamespace="http://bpmn.io/schema/bpmn">

@@ -7,23 +7,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { oneJobModel } from '../lib/models.mjs';
 import { percentile } from '../lib/stats.mjs';
 
 export const id = '13';
 export const title = 'The Camunda API (thresher serve)';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-const ONE_JOB = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="bench-api" targetNamespace="http://thresher.dev/bench">
-  <bpmn:process id="bench" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="work" /></bpmn:extensionElements></bpmn:serviceTask>
-    <bpmn:endEvent id="end" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
-    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
 
 /** `thresher serve` on a fresh SQLite file: its URL once printed, and how to stop it. */
 async function serve(dir) {
@@ -71,7 +61,7 @@ async function call(url, method, path, body) {
 
 async function deploy(url) {
   const form = new FormData();
-  form.append('resources', new Blob([ONE_JOB]), 'bench.bpmn');
+  form.append('resources', new Blob([oneJobModel]), 'bench.bpmn');
   const response = await fetch(`${url}/deployments`, { method: 'POST', body: form });
   if (response.status !== 200) throw new Error(`deploy: ${response.status} ${await response.text()}`);
 }
@@ -179,7 +169,7 @@ export const tasks = {
     const { Engine, openStore } = await import('../lib/thresher.mjs');
     const store = await openStore('sqlite');
     const engine = new Engine({ repository: store.repository, handlers: { work: () => ({}) } });
-    await engine.deploy(ONE_JOB);
+    await engine.deploy(oneJobModel);
     let seconds = 0;
     await section(async () => {
       const started = performance.now();

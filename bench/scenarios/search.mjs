@@ -7,21 +7,11 @@
 // is behind the write: a durable engine on SQLite runs instances of a one-service-task process one after another
 // with the projection on, and each step's events are timed from the step's time to the batch that projected them
 // being written: p99.
+import { oneJobModel } from '../lib/models.mjs';
 import { percentile } from '../lib/stats.mjs';
 
 export const id = '12';
 export const title = 'Searches from the projection (Camunda API)';
-
-const ONE_TASK = `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="bench-search" targetNamespace="http://thresher.dev/bench">
-  <bpmn:process id="bench" name="Bench" isExecutable="true">
-    <bpmn:startEvent id="start" />
-    <bpmn:serviceTask id="work"><bpmn:extensionElements><zeebe:taskDefinition type="work" /></bpmn:extensionElements></bpmn:serviceTask>
-    <bpmn:endEvent id="end" />
-    <bpmn:sequenceFlow id="f1" sourceRef="start" targetRef="work" />
-    <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="end" />
-  </bpmn:process>
-</bpmn:definitions>`;
 
 /** One real instance's rows, as the projection wrote them: the shapes the filled rows copy. */
 async function sampleRows(repository, engine, projection) {
@@ -63,7 +53,7 @@ export const tasks = {
     const store = await openStore(kind, kind === 'sqlite' ? { synchronous: 'NORMAL' } : {});
     const { repository } = store;
     const engine = new Engine({ repository, handlers: { work: () => ({}) } });
-    await engine.deploy(ONE_TASK);
+    await engine.deploy(oneJobModel);
     const projection = new SearchProjection(engine, repository, { pollMs: 60_000 });
     const sample = await sampleRows(repository, engine, projection);
     await projection.close();
@@ -124,7 +114,7 @@ export const tasks = {
     const { SearchProjection } = await import('@thresher/rest');
     const store = await openStore('sqlite');
     const engine = new Engine({ repository: store.repository, handlers: { work: () => ({ done: true }) } });
-    await engine.deploy(ONE_TASK);
+    await engine.deploy(oneJobModel);
     const lags = [];
     let measuring = false;
     const projection = new SearchProjection(engine, store.repository, {

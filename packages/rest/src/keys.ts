@@ -53,6 +53,11 @@ export function localKey(serial: number, localId: string): string | undefined {
   return ((keyedSerial(serial) << LOCAL_BITS) + BigInt(number)).toString();
 }
 
+/** The key of what an instance made, from the engine's external id of it (`<instanceId>/u3`). */
+export function externalKey(serial: number, externalId: string): string | undefined {
+  return localKey(serial, externalId.slice(externalId.lastIndexOf('/') + 1));
+}
+
 /** What a key names: an instance (or what it made: `local` > 0), or a deployed resource. */
 export type KeyParts =
   | { kind: 'instance'; serial: number; local: number }

@@ -4,7 +4,7 @@
  */
 import type { IncidentRecord, InstanceView, UserTaskView } from '@thresher/engine';
 import type { ProcessDefinition } from './catalog.js';
-import { elementInstanceKey, instanceKey, localKey } from './keys.js';
+import { elementInstanceKey, externalKey, instanceKey, localKey } from './keys.js';
 import { DEFAULT_TENANT } from './tenants.js';
 
 const INSTANCE_STATES = { running: 'ACTIVE', completed: 'COMPLETED', terminated: 'TERMINATED' } as const;
@@ -48,9 +48,8 @@ export function userTaskResult(
   definition: ProcessDefinition | undefined,
   serial: number,
 ): Record<string, unknown> {
-  const local = task.id.slice(task.id.lastIndexOf('/') + 1);
   return {
-    userTaskKey: localKey(serial, local),
+    userTaskKey: externalKey(serial, task.id),
     name: task.name ?? task.elementId,
     state: TASK_STATES[task.state],
     ...(task.assignee === null ? {} : { assignee: task.assignee }),
@@ -97,9 +96,8 @@ export function incidentResult(
   definition: ProcessDefinition | undefined,
   serial: number,
 ): Record<string, unknown> {
-  const local = incident.id.slice(incident.id.lastIndexOf('/') + 1);
   return {
-    incidentKey: localKey(serial, local),
+    incidentKey: externalKey(serial, incident.id),
     processDefinitionId: view.processId,
     processDefinitionKey: definition?.processDefinitionKey,
     processInstanceKey: instanceKey(serial),

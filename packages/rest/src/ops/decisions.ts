@@ -9,7 +9,7 @@ import { decisionIdsOf } from '../dmn-decisions.js';
 import { passingKey, resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { Problem, ProblemKind } from '../problem.js';
-import { decisionType } from '../projection/decision-rows.js';
+import { decisionType, evaluatedDetail } from '../projection/decision-rows.js';
 import { readDecisionEvaluation } from '../schemas/decisions.js';
 import { DEFAULT_TENANT, readTenant } from '../tenants.js';
 import { decisionOfKey } from './resources.js';
@@ -62,20 +62,7 @@ const evaluateDecision: Operation = async ({ engine, catalog, json }) => {
         decisionEvaluationInstanceKey: `${evaluationKey}-${index + 1}`,
         output: JSON.stringify(decision.output ?? null),
         tenantId: DEFAULT_TENANT,
-        evaluatedInputs: decision.inputs.map((input) => ({
-          inputId: input.id,
-          inputName: input.name,
-          inputValue: JSON.stringify(input.value ?? null),
-        })),
-        matchedRules: decision.matchedRules.map((rule) => ({
-          ruleId: rule.ruleId,
-          ruleIndex: rule.ruleIndex,
-          evaluatedOutputs: rule.outputs.map((output) => ({
-            outputId: output.id,
-            outputName: output.name,
-            outputValue: JSON.stringify(output.value ?? null),
-          })),
-        })),
+        ...evaluatedDetail(decision),
       })),
     },
   };

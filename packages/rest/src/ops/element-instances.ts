@@ -9,7 +9,7 @@ import { notFound, Problem, ProblemKind } from '../problem.js';
 import { ACTIVATION } from '../projection/element-rows.js';
 import { KINDS } from '../projection/instance-rows.js';
 import { readAdHocActivation, readSetVariables } from '../schemas/variables.js';
-import { projectionOf } from './searches.js';
+import { rowOfKey } from './searches.js';
 
 const createElementInstanceVariables: Operation = async (call) => {
   const key = call.params.elementInstanceKey!;
@@ -34,8 +34,7 @@ const createElementInstanceVariables: Operation = async (call) => {
 /** The live activation an element instance key names (found through the projection), and the instance it is in. */
 async function liveActivation(call: Parameters<Operation>[0], key: string, where: string) {
   readKey(key, where);
-  const [row] = (await projectionOf(call).repository.searchRows({ kind: KINDS.elementInstance, keys: [key], limit: 1 }))
-    .rows;
+  const row = await rowOfKey(call, KINDS.elementInstance, key);
   const activation = row?.fields[ACTIVATION];
   const owner =
     row === undefined ? undefined : await call.keys.instanceOf(String(row.fields.processInstanceKey), 'row');

@@ -4,7 +4,7 @@
  * an element instance, a variable or a decision instance by key. The projection is behind the write by one read of
  * the event log (docs/camunda-api.md says how far).
  */
-import type { RowCondition } from '@thresher/checkpoint';
+import type { RowCondition, SearchRow } from '@thresher/checkpoint';
 import { readKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
@@ -216,9 +216,14 @@ function searchWithin(spec: RowSearchable, what: string, extra: (call: Call) => 
 /** The kept row of a kind by key, or a 404 naming it (a 501 without a projection, unless `orNotFound`). */
 export async function keptRow(call: Call, kind: string, rowKey: string, what: string, orNotFound = false) {
   if (orNotFound && call.projection === undefined) throw notFound(what, rowKey);
-  const found = await projectionOf(call).repository.searchRows({ kind, keys: [rowKey], limit: 1 });
-  if (found.rows[0] === undefined) throw notFound(what, rowKey);
-  return bodyOf(found.rows[0]);
+  const row = await rowOfKey(call, kind, rowKey);
+  if (row === undefined) throw notFound(what, rowKey);
+  return bodyOf(row);
+}
+
+/** The row of a kind the projection keeps under a key, as stored (its fields beside the body too). */
+export async function rowOfKey(call: Call, kind: string, rowKey: string): Promise<SearchRow | undefined> {
+  return (await projectionOf(call).repository.searchRows({ kind, keys: [rowKey], limit: 1 })).rows[0];
 }
 
 /** `GET /variables/{variableKey}`. */
@@ -238,12 +243,7 @@ const getElementInstance: Operation = async (call) => {
 /** `GET /decision-instances/{decisionEvaluationInstanceKey}`: with its inputs and matched rules. */
 const getDecisionInstance: Operation = async (call) => {
   const instanceKey = call.params.decisionEvaluationInstanceKey!;
-  const found = await projectionOf(call).repository.searchRows({
-    kind: KINDS.decisionInstance,
-    keys: [instanceKey],
-    limit: 1,
-  });
-  const detail = found.rows[0]?.fields[DETAIL];
+  const detail = (await rowOfKey(call, KINDS.decisionInstance, instanceKey))?.fields[DETAIL];
   if (typeof detail !== 'string') throw notFound('decision instance', instanceKey);
   return { status: 200, body: JSON.parse(detail) };
 };

@@ -7,7 +7,7 @@ import type { Repository, SearchRow } from '@thresher/checkpoint';
 import type { Engine, InstanceView, LoggedEvent } from '@thresher/engine';
 import type { Catalog, ProcessDefinition } from '../catalog.js';
 import type { InstanceKeys } from '../instance-keys.js';
-import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
+import { elementInstanceKey, externalKey, instanceKey } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
@@ -27,6 +27,8 @@ interface Touched {
   definition: ProcessDefinition | undefined;
   /** The time of its last event in the batch: when what ended without an event of its own ended. */
   lastAt: number;
+  /** The elements that took a message in the batch. */
+  correlated: Set<string>;
 }
 
 /** A kept row changed by a closing event, or made from what the event tells when no row was kept. */
@@ -41,7 +43,6 @@ interface Closing {
 const STEP_EVENTS = 100_000;
 
 const id = (kind: string, key: string) => `${kind}\u0000${key}`;
-const localOf = (externalId: string) => externalId.slice(externalId.lastIndexOf('/') + 1);
 
 export async function rowsOfEvents(events: readonly LoggedEvent[], sources: BatchSources): Promise<SearchRow[]> {
   const rows = new Map<string, SearchRow>();
@@ -58,7 +59,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const serial = await sources.keys.serialOf(view.id, view.parentId);
     const parentKey = view.parentId === null ? null : await sources.keys.keyOf(view.parentId, null);
     const definition = await sources.catalog.findInDeployment(view.digest, view.processId);
-    touched.set(event.instanceId, { view, serial, definition, lastAt: event.at });
+    touched.set(event.instanceId, { view, serial, definition, lastAt: event.at, correlated: new Set() });
     for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
     const decisions = await decisionRows(sources.engine, serial, view.decisions, definition?.processDefinitionKey);
     for (const row of decisions) keep(row);
@@ -76,6 +77,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const { serial, view, definition } = instance;
     const at = new Date(event.at).toISOString();
     const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
+    if (event.type === 'message.correlated') instance.correlated.add(event.elementId);
     if (event.type === 'track.entered') {
       keep(enteredRow(serial, view, definition, event, event.at, order));
     } else if (event.type === 'track.left') {
@@ -87,7 +89,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
         made: () => enteredRow(serial, view, definition, event, event.at, order),
       });
     } else if (event.type === 'userTask.completed' || event.type === 'userTask.canceled') {
-      const key = localKey(serial, localOf(event.taskId));
+      const key = externalKey(serial, event.taskId);
       const state = event.type === 'userTask.completed' ? 'COMPLETED' : 'CANCELED';
       if (key === undefined) continue;
       closings.push({
@@ -97,7 +99,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
         made: () => rowOf(KINDS.userTask, key, { userTaskKey: key, elementId: event.elementId, ...owner }),
       });
     } else if (event.type === 'incident.resolved') {
-      const key = localKey(serial, localOf(event.incidentId));
+      const key = externalKey(serial, event.incidentId);
       if (key === undefined) continue;
       closings.push({
         kind: KINDS.incident,
@@ -115,12 +117,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
-  for (const [instanceId, { view, serial, lastAt, definition }] of touched) {
-    const correlated = new Set(
-      events.flatMap(({ event }) =>
-        event.instanceId === instanceId && event.type === 'message.correlated' ? [event.elementId] : [],
-      ),
-    );
+  for (const { view, serial, lastAt, definition, correlated } of touched.values()) {
     const subscriptions = await subscriptionRows(sources.repository, {
       view,
       serial,

@@ -4,7 +4,7 @@
  * the instance and the evaluation's place in its log. The row's body is the search's item; `detail` beside it adds
  * the inputs and matched rules `GET /decision-instances/{key}` answers with.
  */
-import type { SearchRow } from '@thresher/checkpoint';
+import type { EvaluatedDecisionRecord, SearchRow } from '@thresher/checkpoint';
 import type { DecisionEvaluationView, Engine } from '@thresher/engine';
 import { decisionIdsOf } from '../dmn-decisions.js';
 import { instanceKey, namedKey, resourceKey } from '../keys.js';
@@ -13,6 +13,26 @@ import { KINDS, rowOf } from './instance-rows.js';
 
 /** The field a decision instance's row keeps its whole `GET` answer in, beside its body. */
 export const DETAIL = 'detail';
+
+/** What a decision's evaluation read and matched, as Camunda answers it: inputs, and matched rules with their outputs. */
+export function evaluatedDetail(decision: EvaluatedDecisionRecord) {
+  return {
+    evaluatedInputs: decision.inputs.map((input) => ({
+      inputId: input.id,
+      inputName: input.name,
+      inputValue: JSON.stringify(input.value ?? null),
+    })),
+    matchedRules: decision.matchedRules.map((rule) => ({
+      ruleId: rule.ruleId,
+      ruleIndex: rule.ruleIndex,
+      evaluatedOutputs: rule.outputs.map((output) => ({
+        outputId: output.id,
+        outputName: output.name,
+        outputValue: JSON.stringify(output.value ?? null),
+      })),
+    })),
+  };
+}
 
 /** Zeebe's decision type of a DMN decision's logic: `decisionTable` → `DECISION_TABLE`. */
 export function decisionType(type: string): string {
@@ -50,23 +70,7 @@ export async function decisionRows(
         processInstanceKey: instanceKey(serial),
         ...(at < 0 ? {} : { decisionDefinitionKey: resourceKey(evaluation.digest, at + 2) }),
       };
-      const detail = {
-        ...body,
-        evaluatedInputs: decision.inputs.map((input) => ({
-          inputId: input.id,
-          inputName: input.name,
-          inputValue: JSON.stringify(input.value ?? null),
-        })),
-        matchedRules: decision.matchedRules.map((rule) => ({
-          ruleId: rule.ruleId,
-          ruleIndex: rule.ruleIndex,
-          evaluatedOutputs: rule.outputs.map((output) => ({
-            outputId: output.id,
-            outputName: output.name,
-            outputValue: JSON.stringify(output.value ?? null),
-          })),
-        })),
-      };
+      const detail = { ...body, ...evaluatedDetail(decision) };
       const row = rowOf(KINDS.decisionInstance, key, body);
       rows.push({ ...row, fields: { ...row.fields, [DETAIL]: JSON.stringify(detail) } });
     }

@@ -7,7 +7,7 @@
 import type { SearchRow } from '@thresher/checkpoint';
 import type { InstanceView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
-import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
+import { elementInstanceKey, externalKey, instanceKey } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 import { bodyOf, changed, KINDS, rowOf } from './instance-rows.js';
 
@@ -47,7 +47,7 @@ export const ORDER = 'order';
 /** A kept activation row as the instance now stands: its incident, or terminated when no live track is in it. */
 export function reconciled(row: SearchRow, view: InstanceView, serial: number, at: number): SearchRow {
   if (bodyOf(row).state !== 'ACTIVE') return row;
-  const live = view.elementInstances.find((activation) => elementInstanceKey(serial, activation.id) === row.key);
+  const live = view.elementInstances.find((activation) => activation.id === row.fields[ACTIVATION]);
   if (live === undefined) {
     return changed(row, {
       state: 'TERMINATED',
@@ -57,7 +57,6 @@ export function reconciled(row: SearchRow, view: InstanceView, serial: number, a
     });
   }
   const incident = view.incidents.find((candidate) => candidate.trackId === live.trackId);
-  const incidentKey =
-    incident === undefined ? undefined : localKey(serial, incident.id.slice(incident.id.lastIndexOf('/') + 1));
+  const incidentKey = incident === undefined ? undefined : externalKey(serial, incident.id);
   return changed(row, { hasIncident: incident !== undefined, incidentKey });
 }

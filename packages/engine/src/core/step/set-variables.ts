@@ -7,10 +7,11 @@ import type { TrackRecord, Variables } from '@thresher/checkpoint';
 import type { StepContext } from './context.js';
 import { elementInstanceId } from './event-ids.js';
 import type { InstanceEventOf } from './instance-event.js';
+import type { InstanceState } from './state.js';
 
 export function setVariables(ctx: StepContext, event: InstanceEventOf<'variables.set'>): void {
   const { state } = ctx;
-  const track = event.elementInstanceId === null ? undefined : activation(ctx, event.elementInstanceId);
+  const track = event.elementInstanceId === null ? undefined : liveActivation(state, event.elementInstanceId);
   // Checked before the event was submitted; an activation gone since takes nothing.
   if (event.elementInstanceId !== null && track === undefined) return;
   const own = track === undefined ? state.scope('/') : [...state.scopes.values()].find((s) => s.hostTrack === track.id);
@@ -27,8 +28,8 @@ export function setVariables(ctx: StepContext, event: InstanceEventOf<'variables
   state.propagate(own?.path ?? track!.scopePath, outer);
 }
 
-/** The live track in the activation an id names. */
-export function activation(ctx: StepContext, id: string): TrackRecord | undefined {
-  for (const track of ctx.state.tracks.values()) if (elementInstanceId(track) === id) return track;
+/** The live track in the activation an id names (`elementInstanceId`), if one is. */
+export function liveActivation(state: InstanceState, id: string): TrackRecord | undefined {
+  for (const track of state.tracks.values()) if (elementInstanceId(track) === id) return track;
   return undefined;
 }

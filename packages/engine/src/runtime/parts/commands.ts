@@ -4,8 +4,8 @@
  */
 import { checkEncodable, type Variables } from '@thresher/checkpoint';
 import { InvalidArgumentError, NotFoundError } from '../../common/errors.js';
-import { elementInstanceId } from '../../core/step/event-ids.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
+import { liveActivation } from '../../core/step/set-variables.js';
 import type { UserTaskChanges } from '../base/types.js';
 import { parseExternalId } from '../loop/views.js';
 import type { EngineParts } from './engine-parts.js';
@@ -94,7 +94,7 @@ export async function setVariables(
   const state = runtime.current;
   if (state.instance.status !== 'running') throw new NotFoundError('instance', instanceId);
   const { elementInstanceId: id = null, local = false } = options;
-  if (id !== null && ![...state.tracks.values()].some((track) => elementInstanceId(track) === id)) {
+  if (id !== null && liveActivation(state, id) === undefined) {
     throw new NotFoundError('elementInstance', `${instanceId}/${id}`);
   }
   await runtime.submit({ type: 'variables.set', elementInstanceId: id, local, variables: { ...variables } });
