@@ -10,6 +10,7 @@ import {
   type ProcessModel,
   type ScriptTaskNode,
   type ServiceTaskNode,
+  type StartEventNode,
   type SubProcessNode,
   type UserTaskNode,
 } from '../src/model/index.js';
@@ -255,6 +256,20 @@ describe('compile: documents', () => {
     expect([...process.nodes.keys()]).toEqual(['start', 'review', 'end']);
     expect(nodeOf<UserTaskNode>(model, 'review').assignee).toEqual({ source: '"alice"', elementId: 'review' });
     expect([...process.flows.keys()]).toEqual(['f1', 'f2']);
+  });
+
+  it("reads a process's none start event's zeebe:formDefinition as its start form, and warns of one elsewhere", async () => {
+    const model = await compile(fixture('descriptive-content.bpmn'));
+    expect(nodeOf<StartEventNode>(model, 'start').form).toEqual({ kind: 'linked', formId: 'request-form' });
+    const inner = around(
+      `<bpmn:subProcess id="x"><bpmn:startEvent id="ss">${ext('<zeebe:formDefinition formId="x" />')}</bpmn:startEvent><bpmn:endEvent id="se" />${flow('sf', 'ss', 'se')}</bpmn:subProcess>`,
+    );
+    const nested = await compile(inner);
+    expect(nodeOf<StartEventNode>(nested, 'ss').form).toBeUndefined();
+    expect(nested.warnings).toContainEqual({
+      elementId: 'ss',
+      message: expect.stringContaining('zeebe:formDefinition is ignored'),
+    });
   });
 
   it("Collaboration: compiles each pool's process; a non-executable pool that compiles is kept", async () => {

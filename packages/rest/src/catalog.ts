@@ -16,6 +16,8 @@ export interface ProcessDefinition {
   digest: string;
   /** Its elements by id: name, Camunda's element type (`SERVICE_TASK`…), and a user task's form. */
   elements: ReadonlyMap<string, { name: string | null; type: string; form?: UserTaskForm }>;
+  /** The form of its none start event (`zeebe:formDefinition`), when it has one. */
+  startForm?: UserTaskForm;
 }
 
 /** Camunda's element type of a Thresher node type: `serviceTask` → `SERVICE_TASK`. */
@@ -96,6 +98,8 @@ export class Catalog {
     let index = 0;
     for (const [processId, process] of model.processes) {
       index += 1;
+      let startForm: UserTaskForm | undefined;
+      for (const node of process.nodes.values()) if (node.type === 'startEvent' && node.form) startForm = node.form;
       const versions = this.#byId.get(processId) ?? [];
       const definition: ProcessDefinition = {
         processDefinitionId: processId,
@@ -105,6 +109,7 @@ export class Catalog {
         versionTag: process.versionTag ?? null,
         resourceName: `${deployment.definitionId}.bpmn`,
         digest: deployment.digest,
+        ...(startForm ? { startForm } : {}),
         elements: new Map(
           [...process.nodes.values()].map((node) => [
             node.id,

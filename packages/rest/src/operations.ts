@@ -3,6 +3,7 @@ import { clusterOperations } from './ops/cluster.js';
 import { decisionSearchOperations } from './ops/decision-searches.js';
 import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
+import { effectiveVariableOperations } from './ops/effective-variables.js';
 import { elementInstanceOperations } from './ops/element-instances.js';
 import { incidentOperations } from './ops/incidents.js';
 import { jobOperations } from './ops/jobs.js';
@@ -51,6 +52,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...decisionOperations,
   ...decisionSearchOperations,
   ...deploymentOperations,
+  ...effectiveVariableOperations,
   ...elementInstanceOperations,
   ...incidentOperations,
   ...jobOperations,

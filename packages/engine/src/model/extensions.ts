@@ -26,8 +26,11 @@ export const UNREAD_EXTENSIONS: Readonly<Record<string, { action: 'ignore' | 'wa
     action: 'refuse',
     why: 'a touchpoint marks a flow node (a task, an event, a gateway or a sub-process); move it there',
   },
-  // Read on a user task (user-task-form.ts); anywhere else (a start event's public form) nothing shows it.
-  'zeebe:FormDefinition': { action: 'warn', why: 'the web view shows user task forms only' },
+  // Read on a user task and on a process's none start event (user-task-form.ts); anywhere else nothing shows it.
+  'zeebe:FormDefinition': {
+    action: 'warn',
+    why: "forms belong to user tasks and a process's none start event",
+  },
   'zeebe:UserTaskForm': {
     action: 'ignore',
     why: "an embedded form is read by the user task whose formKey names it, for the task's choices",

@@ -12,6 +12,8 @@ export interface StartEventNode extends NodeBase {
   event?: EventDefinition;
   /** For the start event of an event sub-process: whether it interrupts its scope (default true). */
   interrupting?: boolean;
+  /** A process's none start event's Camunda Form (`zeebe:formDefinition`): its start form; absent when none. */
+  form?: UserTaskForm;
 }
 export interface EndEventNode extends NodeBase, JobExpressions {
   type: typeof NodeType.EndEvent;

@@ -108,6 +108,8 @@ export function usedExtensions(element: ModdleElement): readonly string[] {
 
 function nodeExtensions(element: ModdleElement): readonly string[] {
   switch (element.$type) {
+    case 'bpmn:StartEvent':
+      return hasStartForm(element) ? ['zeebe:FormDefinition', 'zeebe:IoMapping'] : ['zeebe:IoMapping'];
     case 'bpmn:CallActivity':
       return ['zeebe:CalledElement', 'zeebe:IoMapping'];
     case 'bpmn:ServiceTask':
@@ -154,7 +156,7 @@ export function compileNode(element: ModdleElement, frame: NodeFrame, context: E
   const job = () => jobDefinition(element, frame, extensions, issues);
   switch (element.$type) {
     case 'bpmn:StartEvent':
-      return startEvent(element, frame, context);
+      return withStartForm(element, startEvent(element, frame, context), extensions, issues);
     case 'bpmn:EndEvent':
       return endEvent(element, frame, context, isMessageThrow(element) ? job() : null);
     case 'bpmn:IntermediateCatchEvent':
@@ -283,6 +285,25 @@ function userTask(
     if (form) node.form = form;
   }
   return node;
+}
+
+/** Whether a start event may carry a start form: a none start event of a process, as Zeebe has them. */
+function hasStartForm(element: ModdleElement): boolean {
+  const definitions = element.eventDefinitions;
+  return element.$parent?.$type === 'bpmn:Process' && !(Array.isArray(definitions) && definitions.length > 0);
+}
+
+function withStartForm(
+  element: ModdleElement,
+  node: Node | null,
+  extensions: Map<string, ModdleElement>,
+  issues: IssueCollector,
+): Node | null {
+  const definition = extensions.get('zeebe:FormDefinition');
+  if (node === null || node.type !== NodeType.StartEvent || definition === undefined) return node;
+  const form = readUserTaskForm(element, definition, issues);
+  if (form === null) return null;
+  return form ? { ...node, form } : node;
 }
 
 function gateway(element: ModdleElement, frame: NodeFrame): GatewayNode {

@@ -1,6 +1,7 @@
 /**
  * A user task's Camunda Form (`zeebe:formDefinition`): the web view (`@thresher/ui`) renders it, and the
- * terminal operator reads the choices it offers (`touchpoints/choices.ts`). An embedded form runs without a
+ * terminal operator reads the choices it offers (`touchpoints/choices.ts`). A process's none start event may carry
+ * one too (its start form, which the Camunda API serves). An embedded form runs without a
  * word; a linked one warns that the view needs the form file, and one Thresher cannot find warns that it is not shown.
  *
  * @module
@@ -25,15 +26,21 @@ export function readUserTaskForm(
   issues: IssueCollector,
 ): UserTaskForm | undefined | null {
   const taskId = idOf(task) ?? null;
-  const notShown = 'Thresher shows no form for it: the task is completed with variables only';
+  const start = task.$type === 'bpmn:StartEvent';
+  const notShown = start
+    ? 'the process has no start form'
+    : 'Thresher shows no form for it: the task is completed with variables only';
   const formId = str(definition, 'formId')?.trim();
   const key = str(definition, 'formKey')?.trim();
   const embeddedId = key && !formId ? EMBEDDED_KEY.exec(key)?.[1] : undefined;
   if (formId) {
-    issues.warn(
-      taskId,
-      `zeebe:formDefinition formId "${formId}": the web view shows a linked form only when it is given the form file (thresher ui --form FILE, or createUiHandler's forms)`,
-    );
+    // A start form is only served (the Camunda API's start form); the web view starts instances without one.
+    if (!start) {
+      issues.warn(
+        taskId,
+        `zeebe:formDefinition formId "${formId}": the web view shows a linked form only when it is given the form file (thresher ui --form FILE, or createUiHandler's forms)`,
+      );
+    }
     return { kind: 'linked', formId };
   }
   if (embeddedId === undefined) {

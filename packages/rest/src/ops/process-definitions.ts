@@ -4,6 +4,7 @@ import type { Operation } from '../operation.js';
 import { notFound } from '../problem.js';
 import { type Searchable, search } from '../search.js';
 import { DEFAULT_TENANT } from '../tenants.js';
+import { linkedForm } from './forms.js';
 
 /** The definition a key names, or a 404 (a 400 for text that is no key). */
 async function definitionOfKey(catalog: Catalog, key: string): Promise<ProcessDefinition> {
@@ -13,7 +14,7 @@ async function definitionOfKey(catalog: Catalog, key: string): Promise<ProcessDe
   return definition;
 }
 
-/** A process definition as Camunda answers it. Thresher reads no start forms, so none has one. */
+/** A process definition as Camunda answers it. */
 export function definitionResult(definition: ProcessDefinition): Record<string, unknown> {
   return {
     name: definition.name ?? definition.processDefinitionId,
@@ -23,7 +24,7 @@ export function definitionResult(definition: ProcessDefinition): Record<string, 
     processDefinitionId: definition.processDefinitionId,
     tenantId: DEFAULT_TENANT,
     processDefinitionKey: definition.processDefinitionKey,
-    hasStartForm: false,
+    hasStartForm: definition.startForm !== undefined,
   };
 }
 
@@ -38,6 +39,18 @@ const getProcessDefinitionXML: Operation = async ({ engine, catalog, params }) =
   const deployment = await engine.deployment(definition.digest);
   if (deployment === undefined) throw notFound('process definition', params.processDefinitionKey!);
   return { status: 200, text: { type: 'text/xml; charset=utf-8', content: deployment.xml } };
+};
+
+/**
+ * `GET /process-definitions/{key}/form`: the linked form of the process's none start event; `204` when it has none,
+ * or an embedded one (the spec: "will only return linked forms").
+ */
+const getStartProcessForm: Operation = async (call) => {
+  const key = call.params.processDefinitionKey!;
+  const definition = await definitionOfKey(call.catalog, key);
+  const form = definition.startForm;
+  if (form?.kind !== 'linked') return { status: 204 };
+  return linkedForm(call, form.formId, `process definition ${key}`);
 };
 
 /** The fields a process definition search filters and sorts by, as Camunda names them. */
@@ -56,7 +69,7 @@ function searchable(catalog: Catalog): Searchable<ProcessDefinition> {
       versionTag: { kind: 'string', value: (definition) => definition.versionTag },
       tenantId: { kind: 'string', value: () => DEFAULT_TENANT },
       isLatestVersion: { kind: 'boolean', value: latest, sortable: false },
-      hasStartForm: { kind: 'boolean', value: () => false, sortable: false },
+      hasStartForm: { kind: 'boolean', value: (definition) => definition.startForm !== undefined, sortable: false },
       state: { kind: 'enum', value: () => 'ACTIVE', sortable: false },
     },
   };
@@ -72,5 +85,6 @@ const searchProcessDefinitions: Operation = async ({ catalog, json }) => {
 export const processDefinitionOperations = {
   getProcessDefinition,
   getProcessDefinitionXML,
+  getStartProcessForm,
   searchProcessDefinitions,
 } satisfies Record<string, Operation>;

@@ -5,17 +5,17 @@
  */
 import type { UserTaskView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
-import { resourceKey } from '../keys.js';
 import type { Call, Operation } from '../operation.js';
-import { notFound, Problem, ProblemKind, unlessNotFound } from '../problem.js';
+import { notFound, unlessNotFound } from '../problem.js';
 import { KINDS } from '../projection/instance-rows.js';
 import { userTaskResult } from '../results.js';
 import { readAssignment, readTaskCompletion, readTaskUpdate, readUnassignment } from '../schemas/user-tasks.js';
 import { DEFAULT_TENANT } from '../tenants.js';
+import { linkedForm } from './forms.js';
 import { keptRow } from './searches.js';
 
 /** The open task a key names, with its instance's key parts, or a 404. */
-async function taskOfKey({ engine, keys, params }: Call): Promise<{ task: UserTaskView; serial: number }> {
+export async function taskOfKey({ engine, keys, params }: Call): Promise<{ task: UserTaskView; serial: number }> {
   const key = params.userTaskKey!;
   const found = await keys.instanceOf(key, 'path parameter userTaskKey');
   const view = found && found.local > 0 ? await engine.instance(found.instanceId) : undefined;
@@ -119,20 +119,7 @@ const getUserTaskForm: Operation = async (call) => {
       },
     };
   }
-  const deployment = (await call.engine.deployments(`form:${form.formId}`)).at(-1);
-  if (deployment === undefined) {
-    throw new Problem(ProblemKind.NotFound, `user task ${key} links form "${form.formId}", which no deployment holds`);
-  }
-  return {
-    status: 200,
-    body: {
-      tenantId: DEFAULT_TENANT,
-      formId: form.formId,
-      schema: deployment.xml,
-      version: deployment.version,
-      formKey: resourceKey(deployment.digest, 1),
-    },
-  };
+  return linkedForm(call, form.formId, `user task ${key}`);
 };
 
 export const userTaskOperations = {
