@@ -5,6 +5,7 @@ import type { EngineEvent, EngineEventType, EngineListener } from './common/even
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import { aheadRecord, live } from './core/step/touchpoints.js';
 import { ownerGone } from './runtime/base/owners.js';
+import type { SettledOptions, SettledState } from './runtime/base/settled-types.js';
 import type {
   CorrelateOptions,
   CorrelateResult,
@@ -14,8 +15,6 @@ import type {
   InstanceView,
   RecoverReport,
   RollbackResult,
-  SettledOptions,
-  SettledState,
   SignalOptions,
   StartOptions,
   TaskListenerResult,

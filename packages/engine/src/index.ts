@@ -62,6 +62,7 @@ export type { ModelWarning } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';
 export { systemClock } from './runtime/base/clock.js';
 export { ownerGone } from './runtime/base/owners.js';
+export type { JobWait, RetryWait, SettledOptions, SettledState } from './runtime/base/settled-types.js';
 export type {
   AdHocView,
   CallView,
@@ -76,13 +77,10 @@ export type {
   Handlers,
   InstanceView,
   Job,
-  JobWait,
   LoopingView,
+  OpenJobView,
   RecoverReport,
-  RetryWait,
   RollbackResult,
-  SettledOptions,
-  SettledState,
   SignalOptions,
   StartOptions,
   SubscriptionView,

@@ -2,7 +2,8 @@ import type { Variables } from '@thresher/checkpoint';
 import { InvalidStateError, NotFoundError } from './common/errors.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
 import type { Engine } from './engine.js';
-import type { SettledOptions, SettledState, StartOptions } from './runtime/base/types.js';
+import type { SettledOptions, SettledState } from './runtime/base/settled-types.js';
+import type { StartOptions } from './runtime/base/types.js';
 import type { Operator, OperatorAnswer, OperatorQuestion } from './touchpoints/types.js';
 
 /** How `runWithOperator` ended: the briefing declined, the operator stopped at a choice, or the run settled. */

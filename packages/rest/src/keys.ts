@@ -53,6 +53,11 @@ export function localKey(serial: number, localId: string): string | undefined {
   return ((keyedSerial(serial) << LOCAL_BITS) + BigInt(number)).toString();
 }
 
+/** The engine's local id of what a key of an instance's numbers (`j3` with `letter` j). */
+export function localIdOf(key: string, letter: string): string {
+  return `${letter}${BigInt(key) & LOCAL_MASK}`;
+}
+
 /** The key of what an instance made, from the engine's external id of it (`<instanceId>/u3`). */
 export function externalKey(serial: number, externalId: string): string | undefined {
   return localKey(serial, externalId.slice(externalId.lastIndexOf('/') + 1));

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SearchProjection } from '@thresher/rest';
 import { type Api, problemOf, serveApi } from './harness.js';
 import { resources } from './models.js';
 
@@ -220,5 +221,78 @@ describe('PATCH /jobs/{jobKey}', () => {
     expect(await problemOf(late)).toMatchObject({ status: 409 });
     const empty = await api.call('PATCH', `/jobs/${job!.jobKey}`, { changeset: {} });
     expect((await problemOf(empty)).status).toBe(400);
+  });
+});
+
+describe('POST /jobs/search', () => {
+  async function jobs(filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    for (const { instanceId } of await api.engine.instances()) await api.engine.settled(instanceId);
+    await api.projection!.caughtUp();
+    const response = await api.call('POST', '/jobs/search', { filter, sort: [{ field: 'processInstanceKey' }] });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { items: Record<string, unknown>[] }).items;
+  }
+
+  it('should find open, failed, completed, error-thrown and canceled jobs by state, type and instance', async () => {
+    const [open, failing, done, declined, canceled] = [
+      await startPayment(),
+      await startPayment(),
+      await startPayment(),
+      await startPayment(),
+      await startPayment(),
+    ];
+    const byInstance = new Map((await activate()).map((job) => [job.processInstanceKey, job]));
+    await api.call('POST', `/jobs/${byInstance.get(failing)!.jobKey}/failure`, {
+      retries: 1,
+      retryBackOff: 60_000,
+      errorMessage: 'bank down',
+    });
+    await api.call('POST', `/jobs/${byInstance.get(done)!.jobKey}/completion`, {});
+    await api.call('POST', `/jobs/${byInstance.get(declined)!.jobKey}/error`, { errorCode: 'DECLINED' });
+    await api.call('POST', `/process-instances/${canceled}/cancellation`, {});
+
+    const all = await jobs({ type: 'payment' });
+    expect(all.map((job) => [job.processInstanceKey, job.state])).toEqual([
+      [open, 'CREATED'],
+      [failing, 'FAILED'],
+      [done, 'COMPLETED'],
+      [declined, 'ERROR_THROWN'],
+      [canceled, 'CANCELED'],
+    ]);
+    expect(all[0]).toMatchObject({
+      jobKey: byInstance.get(open)!.jobKey,
+      kind: 'BPMN_ELEMENT',
+      listenerEventType: 'UNSPECIFIED',
+      retries: 2,
+      customHeaders: { currency: 'EUR' },
+      elementId: 'charge',
+      elementInstanceKey: byInstance.get(open)!.elementInstanceKey,
+      processDefinitionKey: byInstance.get(open)!.processDefinitionKey,
+    });
+    expect(all[1]).toMatchObject({ retries: 1, hasFailedWithRetriesLeft: true, errorMessage: 'bank down' });
+    expect(all[2]).toMatchObject({ endTime: expect.any(String) });
+    const failed = await jobs({ state: { $in: ['FAILED', 'ERROR_THROWN'] } });
+    expect(failed.map((job) => job.processInstanceKey)).toEqual([failing, declined]);
+  });
+
+  it('should keep a job that came and went between two reads of the log', async () => {
+    await api.projection!.close();
+    const instance = await startPayment();
+    const [job] = await activate();
+    await api.call('POST', `/jobs/${job!.jobKey}/completion`, {});
+    expect(await stateOf(instance)).toBe('COMPLETED');
+    // Read from where the first one stopped: the job's dispatch and completion in one batch.
+    const later = new SearchProjection(api.engine, api.repository);
+    await later.caughtUp();
+    await later.close();
+    const found = await jobs({ processInstanceKey: instance });
+    expect(found).toEqual([
+      expect.objectContaining({ jobKey: job!.jobKey, state: 'COMPLETED', elementInstanceKey: job!.elementInstanceKey }),
+    ]);
+  });
+
+  it('should refuse a field it does not filter by, naming it', async () => {
+    const response = await api.call('POST', '/jobs/search', { filter: { color: 'red' } });
+    expect(await problemOf(response)).toMatchObject({ status: 400, detail: expect.stringContaining('$.filter.color') });
   });
 });

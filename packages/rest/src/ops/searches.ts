@@ -1,6 +1,6 @@
 /**
  * The searches of runtime data, read from the search projection (as Camunda reads its secondary storage): process
- * instances, element instances, user tasks, incidents, variables, decision instances and message subscriptions, and
+ * instances, element instances, user tasks, incidents, variables, decision instances, message subscriptions and jobs, and
  * an element instance, a variable or a decision instance by key. The projection is behind the write by one read of
  * the event log (docs/camunda-api.md says how far).
  */
@@ -193,6 +193,33 @@ const MESSAGE_SUBSCRIPTIONS: RowSearchable = {
   },
 };
 
+/** Jobs, as the log tells them: `worker`, `deadline` and a denial are not kept (always empty or absent). */
+const JOBS: RowSearchable = {
+  kind: KINDS.job,
+  fields: {
+    jobKey: key,
+    type: text,
+    worker: text,
+    state: enumerated,
+    kind: enumerated,
+    listenerEventType: enumerated,
+    retries: { kind: 'integer' },
+    hasFailedWithRetriesLeft: { kind: 'boolean', sortable: false },
+    isDenied: { kind: 'boolean' },
+    deniedReason: text,
+    errorCode: text,
+    errorMessage: text,
+    deadline: date,
+    endTime: date,
+    elementId: text,
+    elementInstanceKey: key,
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    tenantId: text,
+  },
+};
+
 function searchOf(spec: RowSearchable, what: string): Operation {
   return async (call) => {
     const found = await searchRows(projectionOf(call).repository, await call.json(), spec, what);
@@ -273,6 +300,7 @@ export const searchOperations = {
   searchDecisionInstances: searchOf(DECISION_INSTANCES, 'the decision instance search'),
   getDecisionInstance,
   searchMessageSubscriptions: searchOf(MESSAGE_SUBSCRIPTIONS, 'the message subscription search'),
+  searchJobs: searchOf(JOBS, 'the job search'),
   getVariable,
   searchUserTaskVariables,
   searchProcessInstanceIncidents,

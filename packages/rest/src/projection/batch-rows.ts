@@ -12,6 +12,7 @@ import { DEFAULT_TENANT } from '../tenants.js';
 import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
 import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
+import { type DispatchedJob, jobRows } from './job-rows.js';
 import { subscriptionRows } from './subscription-rows.js';
 
 export interface BatchSources {
@@ -29,6 +30,11 @@ interface Touched {
   lastAt: number;
   /** The elements that took a message in the batch. */
   correlated: Set<string>;
+  /** The jobs dispatched and completed in the batch, whether it caught a BPMN error, and the activations entered. */
+  dispatched: Map<string, DispatchedJob>;
+  completed: Set<string>;
+  caughtError: boolean;
+  entered: Map<string, string>;
 }
 
 /** A kept row changed by a closing event, or made from what the event tells when no row was kept. */
@@ -59,7 +65,17 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const serial = await sources.keys.serialOf(view.id, view.parentId);
     const parentKey = view.parentId === null ? null : await sources.keys.keyOf(view.parentId, null);
     const definition = await sources.catalog.findInDeployment(view.digest, view.processId);
-    touched.set(event.instanceId, { view, serial, definition, lastAt: event.at, correlated: new Set() });
+    touched.set(event.instanceId, {
+      view,
+      serial,
+      definition,
+      lastAt: event.at,
+      correlated: new Set(),
+      dispatched: new Map(),
+      completed: new Set(),
+      caughtError: false,
+      entered: new Map(),
+    });
     for (const row of instanceRows({ view, serial, parentKey, definition })) keep(row);
     const decisions = await decisionRows(sources.engine, serial, view.decisions, definition?.processDefinitionKey);
     for (const row of decisions) keep(row);
@@ -78,6 +94,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const at = new Date(event.at).toISOString();
     const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
     if (event.type === 'message.correlated') instance.correlated.add(event.elementId);
+    noteJobEvent(instance, event);
     if (event.type === 'track.entered') {
       keep(enteredRow(serial, view, definition, event, event.at, order));
     } else if (event.type === 'track.left') {
@@ -117,7 +134,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
-  for (const { view, serial, lastAt, definition, correlated } of touched.values()) {
+  for (const { view, serial, lastAt, definition, correlated, completed, dispatched, caughtError } of touched.values()) {
     const subscriptions = await subscriptionRows(sources.repository, {
       view,
       serial,
@@ -126,6 +143,8 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
       correlated,
     });
     for (const row of subscriptions) keep(row);
+    const source = { view, serial, definition, at: lastAt, completed, dispatched, caughtError };
+    for (const row of await jobRows(sources.repository, source)) keep(row);
     const processInstanceKey = instanceKey(serial);
     const open = await sources.repository.searchRows({
       kind: KINDS.elementInstance,
@@ -144,3 +163,22 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   return [...rows.values()];
 }
+
+/** What the job rows need of an event: jobs dispatched (with the activation they run for) and completed, errors caught. */
+function noteJobEvent(instance: Touched, event: LoggedEvent['event']): void {
+  if (event.type === 'track.entered') instance.entered.set(event.elementId, event.elementInstanceId);
+  else if (event.type === 'error.caught') instance.caughtError = true;
+  else if (event.type === 'job.completed') instance.completed.add(event.jobId);
+  else if (event.type === 'job.dispatched') {
+    instance.dispatched.set(event.jobId, {
+      elementId: event.elementId,
+      taskType: event.taskType,
+      elementInstanceId: instance.entered.get(event.elementId),
+      ...(event.listener
+        ? { listener: { kind: isTaskEvent(event.listener) ? 'task' : 'execution', eventType: event.listener } }
+        : {}),
+    });
+  }
+}
+
+const isTaskEvent = (listener: string) => listener !== 'start' && listener !== 'end';

@@ -19,6 +19,7 @@ export const KINDS = {
   elementInstance: 'elementInstance',
   decisionInstance: 'decisionInstance',
   messageSubscription: 'messageSubscription',
+  job: 'job',
 } as const;
 
 /** A row holding `body`, its scalar fields (arrays and objects as JSON text) beside it. */

@@ -4,9 +4,9 @@ import { variablesOfJob } from '../../core/jobs/jobs.js';
 import { dispatchKey, obligationsOf } from '../../core/step/effects.js';
 import type { InstanceState } from '../../core/step/state.js';
 import { changedFields, fieldsOf, zeebeFieldName } from '../../core/user-tasks/user-task-fields.js';
-import { isJobNode, listenersOf, type ProcessDef } from '../../model/process-types.js';
-import { NodeType } from '../../model/types.js';
+import type { ProcessDef } from '../../model/process-types.js';
 import type { Handlers, Job, TaskListenerJobTask } from '../base/types.js';
+import { ownHeaders } from './job-headers.js';
 import { externalId, fieldsView } from './views.js';
 
 /** How a handler call ended: its variables, or why it failed and whether a retry may help. */
@@ -20,7 +20,6 @@ export type Outcome = { result: Variables } | { error: string; retryable: boolea
  */
 export function jobView(state: InstanceState, process: ProcessDef, job: JobRecord): Job {
   const node = process.nodes.get(job.nodeId);
-  const listener = job.listener && listenersOf(process, job.nodeId, job.listener.eventType)[job.listener.index];
   const task = job.taskListener && state.userTasks.get(job.taskListener.taskId);
   const userTask = task ? taskListenerView(state, task) : undefined;
   const event = job.listener?.eventType ?? job.taskListener?.eventType;
@@ -31,9 +30,7 @@ export function jobView(state: InstanceState, process: ProcessDef, job: JobRecor
     // A process's own listeners run at the process: their element is the process.
     elementName: job.nodeId === process.id ? process.name : (node?.name ?? null),
     taskType: job.taskType,
-    headers: userTask
-      ? { ...(node?.type === NodeType.UserTask ? node.headers : undefined), ...zeebeHeaders(userTask) }
-      : { ...(isJobNode(node) ? node.headers : undefined), ...listener?.headers },
+    headers: userTask ? { ...ownHeaders(process, job), ...zeebeHeaders(userTask) } : ownHeaders(process, job),
     variables: variablesOfJob(state, job),
     idempotencyKey: job.identity,
     attempt: job.failures + 1,

@@ -1,7 +1,8 @@
 import { obligationsOf } from '../../core/step/effects.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef } from '../../model/process-types.js';
-import type { JobWait, RetryWait, SettledOptions, SettledState } from '../base/types.js';
+import type { JobWait, RetryWait, SettledOptions, SettledState } from '../base/settled-types.js';
+import type {} from '../base/types.js';
 import { adHocViews, callViews, externalId, incidentViews, userTaskView } from './views.js';
 
 /** What the runtime is doing for an instance besides holding its state. */

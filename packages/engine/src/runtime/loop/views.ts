@@ -6,8 +6,9 @@ import type { InstanceState } from '../../core/step/state.js';
 import { DEFAULT_PRIORITY } from '../../core/user-tasks/user-task-fields.js';
 import type { ProcessDef } from '../../model/process-types.js';
 import { NodeType } from '../../model/types.js';
-import type { AdHocView, CallView, InstanceView, LoopingView, UserTaskView } from '../base/types.js';
+import type { AdHocView, CallView, InstanceView, LoopingView, OpenJobView, UserTaskView } from '../base/types.js';
 import type { InstancePast } from '../document/instance-log.js';
+import { ownHeaders } from './job-headers.js';
 
 /** The external id of an instance-local record (user task, incident): `<instanceId>/<localId>`. */
 export function externalId(instanceId: string, localId: string): string {
@@ -123,6 +124,7 @@ export function instanceView(
     })),
     incidents: incidentViews(state),
     userTasks: [...state.userTasks.values()].map((task) => userTaskView(state, process, task)),
+    jobs: openJobViews(state, process),
     adHocSubProcesses: adHocViews(state, process),
     subscriptions: [...state.subscriptions.values()].map(({ id, nodeId, kind, name, correlationKey, owner }) => ({
       id,
@@ -162,4 +164,22 @@ export function callViews(state: InstanceState): CallView[] {
     if (track.wait?.kind === 'call') calls.push({ elementId: track.nodeId, instanceId: track.wait.childId });
   }
   return calls;
+}
+
+/** The jobs an instance has open, as `InstanceView.jobs` shows them (a task listener's without Zeebe's headers). */
+export function openJobViews(state: InstanceState, process: ProcessDef | undefined): OpenJobView[] {
+  return [...state.jobs.values()].map((job) => {
+    const event = job.listener?.eventType ?? job.taskListener?.eventType;
+    return {
+      id: externalId(state.instance.id, job.id),
+      elementId: job.nodeId,
+      elementInstanceId: elementInstanceId(state.track(job.trackId)),
+      taskType: job.taskType,
+      retries: job.retriesLeft,
+      failures: job.failures,
+      lastError: job.lastError,
+      headers: process ? ownHeaders(process, job) : {},
+      ...(event ? { listener: { kind: job.listener ? 'execution' : 'task', eventType: event } } : {}),
+    };
+  });
 }

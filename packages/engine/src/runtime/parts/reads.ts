@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { InstanceView, SettledOptions, SettledState, UserTaskView } from '../base/types.js';
+import type { SettledOptions, SettledState } from '../base/settled-types.js';
+import type { InstanceView, UserTaskView } from '../base/types.js';
 import { openStored } from '../document/capture.js';
 import { leaveLoggedPast, readPast } from '../document/instance-log.js';
 import { liveTouchpoints } from '../loop/questions.js';

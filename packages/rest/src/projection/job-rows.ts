@@ -1,0 +1,110 @@
+/**
+ * Job rows: one per job an instance dispatched, `CREATED` while it is open (`FAILED` once an attempt failed), then
+ * `COMPLETED` when it went with a completion, `ERROR_THROWN` when it went as its instance caught a BPMN error, else
+ * `CANCELED` (its element or instance ended otherwise). The worker holding a lock is the store's, not the log's: a
+ * row's `worker` is empty.
+ */
+import type { Repository, SearchRow } from '@thresher/checkpoint';
+import type { InstanceView, OpenJobView } from '@thresher/engine';
+import type { ProcessDefinition } from '../catalog.js';
+import { elementInstanceKey, externalKey, instanceKey, localIdOf } from '../keys.js';
+import { DEFAULT_TENANT } from '../tenants.js';
+import { changed, KINDS, rowOf } from './instance-rows.js';
+
+export interface JobSource {
+  view: InstanceView;
+  serial: number;
+  definition: ProcessDefinition | undefined;
+  /** When what changed without an event of its own changed: the instance's last event in the batch. */
+  at: number;
+  /** The jobs completed in the batch, by the engine's local id (`j3`). */
+  completed: ReadonlySet<string>;
+  /** The jobs dispatched in the batch, by local id: what a job that came and went within it is made from. */
+  dispatched: ReadonlyMap<string, DispatchedJob>;
+  /** Whether the instance caught a BPMN error in the batch. */
+  caughtError: boolean;
+}
+
+/** What the log tells of a job dispatched: enough for a row when the job is gone before the batch ends. */
+export type DispatchedJob = Pick<OpenJobView, 'elementId' | 'taskType' | 'listener'> & {
+  elementInstanceId: string | undefined;
+};
+
+/** Zeebe's kind and listener event of a job. */
+function kindOf(job: Pick<OpenJobView, 'listener'>): { kind: string; listenerEventType: string } {
+  const listenerEventType = (job.listener?.eventType ?? 'unspecified').toUpperCase();
+  if (job.listener === undefined) return { kind: 'BPMN_ELEMENT', listenerEventType };
+  return { kind: job.listener.kind === 'task' ? 'TASK_LISTENER' : 'EXECUTION_LISTENER', listenerEventType };
+}
+
+function openJobBody(source: JobSource, job: OpenJobView, key: string): Record<string, unknown> {
+  const { view, serial, definition } = source;
+  const failed = job.failures > 0;
+  return {
+    jobKey: key,
+    type: job.taskType,
+    worker: '',
+    state: failed ? 'FAILED' : 'CREATED',
+    ...kindOf(job),
+    retries: job.retries,
+    hasFailedWithRetriesLeft: failed && job.retries > 0,
+    ...(job.lastError === null ? {} : { errorMessage: job.lastError }),
+    customHeaders: job.headers,
+    processDefinitionId: view.processId,
+    ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
+    processInstanceKey: instanceKey(serial),
+    elementId: job.elementId,
+    elementInstanceKey: elementInstanceKey(serial, job.elementInstanceId),
+    tenantId: DEFAULT_TENANT,
+  };
+}
+
+export async function jobRows(repository: Repository, source: JobSource): Promise<SearchRow[]> {
+  const processInstanceKey = instanceKey(source.serial);
+  const kept = await repository.searchRows({
+    kind: KINDS.job,
+    where: [
+      { op: 'eq', field: 'processInstanceKey', type: 'key', value: processInstanceKey },
+      { op: 'in', field: 'state', type: 'text', values: ['CREATED', 'FAILED'] },
+    ],
+    limit: 10_000,
+  });
+  const rows: SearchRow[] = [];
+  const live = new Set<string>();
+  for (const job of source.view.jobs) {
+    const key = externalKey(source.serial, job.id);
+    if (key === undefined) continue;
+    live.add(key);
+    rows.push(rowOf(KINDS.job, key, openJobBody(source, job, key)));
+  }
+  const endTime = new Date(source.at).toISOString();
+  const ended = (localId: string) => ({
+    state: source.completed.has(localId) ? 'COMPLETED' : source.caughtError ? 'ERROR_THROWN' : 'CANCELED',
+    endTime,
+    hasFailedWithRetriesLeft: false,
+  });
+  const keptKeys = new Set(kept.rows.map((row) => row.key));
+  for (const row of kept.rows) {
+    if (!live.has(row.key)) rows.push(changed(row, ended(localIdOf(row.key, 'j'))));
+  }
+  for (const [localId, job] of source.dispatched) {
+    const key = externalKey(source.serial, localId);
+    if (key === undefined || live.has(key) || keptKeys.has(key)) continue;
+    const open: OpenJobView = {
+      ...job,
+      id: localId,
+      elementInstanceId: '',
+      retries: 0,
+      failures: 0,
+      lastError: null,
+      headers: {},
+    };
+    const { elementInstanceKey: _unknown, ...body } = openJobBody(source, open, key);
+    const activation =
+      job.elementInstanceId === undefined
+        ? {}
+        : { elementInstanceKey: elementInstanceKey(source.serial, job.elementInstanceId) };
+    rows.push(rowOf(KINDS.job, key, { ...body, ...activation, ...ended(localId) }));
+  }
+  return rows;
+}
