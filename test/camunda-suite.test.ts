@@ -26,6 +26,7 @@ const PASSING = [
   'src/__tests__/c8/rest/broadcastSignal.rest.spec.ts',
   'src/__tests__/c8/rest/callApiEndpoint.rest.spec.ts',
   'src/__tests__/c8/rest/createProcess.rest.spec.ts',
+  'src/__tests__/c8/rest/deleteResource.rest.spec.ts',
   'src/__tests__/c8/rest/deployResources.rest.spec.ts',
   'src/__tests__/c8/rest/evaluateDecision.rest.spec.ts',
   'src/__tests__/c8/rest/jobWorker.rest.spec.ts',

@@ -3,7 +3,6 @@ import type { EngineOptions, UserTaskFilter } from './api-types.js';
 import { InstanceHeldError, InvalidStateError } from './common/errors.js';
 import type { EngineEvent, EngineEventType, EngineListener } from './common/events.js';
 import type { LiveTouchpoint } from './common/touchpoint-types.js';
-import { aheadRecord, live } from './core/step/touchpoints.js';
 import { ownerGone } from './runtime/base/owners.js';
 import type { SettledOptions, SettledState } from './runtime/base/settled-types.js';
 import type {
@@ -35,12 +34,10 @@ import type {
   ThrowJobErrorOptions,
   UpdateJobOptions,
 } from './runtime/jobs/job-types.js';
-import { userTaskQuestion } from './runtime/loop/questions.js';
 import {
   activateAdHocElements,
   assignUserTask,
   completeUserTask,
-  parseLocalId,
   retryIncident,
   type SetVariablesOptions,
   setVariables,
@@ -52,14 +49,14 @@ import {
   evaluateConditionals,
 } from './runtime/parts/conditional-starts.js';
 import { evaluateDecision } from './runtime/parts/decide.js';
+import { deleteDeployment } from './runtime/parts/delete-deployment.js';
 import { broadcastSignal, correlateMessage } from './runtime/parts/deliveries.js';
 import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
-import { openUserTasks, readInstance, settledTree } from './runtime/parts/reads.js';
+import { askUserTask, openUserTasks, plannedTouchpoints, readInstance, settledTree } from './runtime/parts/reads.js';
 import { recoverInstances } from './runtime/parts/recovery.js';
 import { startProcess } from './runtime/parts/starts.js';
 import { startEngineWorker, type Worker } from './runtime/parts/worker.js';
-import { processPlan } from './touchpoints/plan.js';
 import type { OperatorQuestion } from './touchpoints/types.js';
 
 /**
@@ -109,12 +106,17 @@ export class Engine {
   }
 
   /**
-   * The touchpoints a new instance of the process would have, every one `ahead`, in the order and with the
-   * indexes its run reports them by: what to brief a person on before `start`.
+   * Delete a deployed file (`DeployResult.digest`) as Zeebe deletes a resource: it starts nothing more; the instances
+   * on it run to their end and keep their history. Deploying it again undoes it.
    */
+  async deleteDeployment(digest: string): Promise<void> {
+    this.assertOpen();
+    return deleteDeployment(this.parts, digest);
+  }
+
+  /** The touchpoints a new instance would have, each `ahead`, as its run indexes them: to brief a person on. */
   async plannedTouchpoints(processId: string, digest?: string): Promise<LiveTouchpoint[]> {
-    const { process } = await this.parts.definitions.findProcess(processId, digest);
-    return processPlan(process).list.map((_, index) => live({ process }, index, aheadRecord()));
+    return plannedTouchpoints(this.parts, processId, digest);
   }
 
   /** Start an instance of a process (the latest deployed version unless `digest` says). Returns its id. */
@@ -200,10 +202,7 @@ export class Engine {
    * `forms` are the linked Camunda forms by form id (`zeebe:formDefinition formId`).
    */
   async question(taskId: string, options: { forms?: ReadonlyMap<string, unknown> } = {}): Promise<OperatorQuestion> {
-    const { instanceId, localId } = parseLocalId('userTask', taskId);
-    const runtime = await this.parts.instances.runtime(instanceId);
-    const state = runtime.current;
-    return userTaskQuestion(state, await this.parts.definitions.pinnedProcess(state), localId, options.forms);
+    return askUserTask(this.parts, taskId, options.forms);
   }
 
   /**
@@ -251,7 +250,7 @@ export class Engine {
     return (await this.parts.repository.get(instanceId))?.seq;
   }
 
-  /** The deployments in the repository (of one definition id when given), BPMN and DMN, oldest first. */
+  /** The deployments stored (of one definition id when given), oldest first: files, manifests, deletions. */
   deployments(definitionId?: string): Promise<Deployment[]> {
     return this.parts.repository.deployments(definitionId);
   }

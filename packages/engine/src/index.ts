@@ -92,6 +92,7 @@ export type {
   WorkerOptions,
 } from './runtime/base/types.js';
 export { deploymentKind } from './runtime/deployments/definitions.js';
+export { deletedDigests, liveDeployments } from './runtime/deployments/deletions.js';
 export type { EventsQuery, LoggedEvent } from './runtime/document/event-log.js';
 export type { EventReader } from './runtime/document/event-readers.js';
 export { type CheckpointContents, inspectCheckpoint } from './runtime/document/inspect.js';

@@ -1,4 +1,4 @@
-import { type Deployment, deploymentKind, type Engine } from '@thresher/engine';
+import { type Deployment, deletedDigests, deploymentKind, type Engine } from '@thresher/engine';
 import { compile, type UserTaskForm } from '@thresher/engine/model';
 import { resourceKey } from './keys.js';
 
@@ -36,6 +36,8 @@ export class Catalog {
   readonly #byKey = new Map<string, ProcessDefinition>();
   readonly #byId = new Map<string, ProcessDefinition[]>();
   readonly #byDigest = new Map<string, ProcessDefinition[]>();
+  /** The files deleted as of the last look: their definitions keep their keys and versions but are found by no search. */
+  #deleted = new Set<string>();
   #reading: Promise<void> = Promise.resolve();
 
   constructor(engine: Engine) {
@@ -51,10 +53,14 @@ export class Catalog {
     return this.#reading;
   }
 
-  /** The definition of `key`, looking at the store again only when it is not known yet (keys never change). */
+  /**
+   * The definition of `key` unless its file is deleted, looking at the store again only when it is not known yet
+   * (keys never change; a deletion by another process is seen at the next look).
+   */
   async findKey(key: string): Promise<ProcessDefinition | undefined> {
     if (!this.#byKey.has(key)) await this.refresh();
-    return this.#byKey.get(key);
+    const found = this.#byKey.get(key);
+    return found === undefined || this.#deleted.has(found.digest) ? undefined : found;
   }
 
   /** `inDeployment`, looking at the store again only when the deployment is not known yet. */
@@ -63,18 +69,18 @@ export class Catalog {
     return this.inDeployment(digest, processId);
   }
 
-  /** The versions of a BPMN id, oldest first. */
+  /** The versions of a BPMN id not deleted, oldest first (each with its own version number). */
   versionsOf(processDefinitionId: string): readonly ProcessDefinition[] {
-    return this.#byId.get(processDefinitionId) ?? [];
+    return (this.#byId.get(processDefinitionId) ?? []).filter((definition) => !this.#deleted.has(definition.digest));
   }
 
-  /** Every definition, after taking in what was deployed since the last look. */
+  /** Every definition not deleted, after taking in what was deployed (or deleted) since the last look. */
   async all(): Promise<ProcessDefinition[]> {
     await this.refresh();
-    return [...this.#byKey.values()];
+    return [...this.#byKey.values()].filter((definition) => !this.#deleted.has(definition.digest));
   }
 
-  /** The definition of a process in a deployment: what an instance of it runs. */
+  /** The definition of a process in a deployment: what an instance of it runs (deleted since or not). */
   inDeployment(digest: string, processId: string): ProcessDefinition | undefined {
     return this.#byDigest.get(digest)?.find((definition) => definition.processDefinitionId === processId);
   }
@@ -85,7 +91,9 @@ export class Catalog {
   }
 
   async #readNew(): Promise<void> {
-    for (const deployment of await this.#engine.deployments()) {
+    const deployments = await this.#engine.deployments();
+    this.#deleted = deletedDigests(deployments);
+    for (const deployment of deployments) {
       if (this.#seen.has(deployment.digest)) continue;
       if (deploymentKind(deployment) === 'bpmn') await this.#add(deployment);
       this.#seen.add(deployment.digest);

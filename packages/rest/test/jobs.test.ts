@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchProjection } from '@thresher/rest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, problemOf, serveApi } from './harness.js';
 import { resources } from './models.js';
 

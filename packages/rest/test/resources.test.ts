@@ -96,3 +96,67 @@ describe('deployed resources by key', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('POST /resources/{key}/deletion', () => {
+  const deletion = (key: string, body?: unknown) => api.call('POST', `/resources/${key}/deletion`, body);
+
+  it('should delete a process definition: not found by key or search, and no instance starts on it', async () => {
+    const running = await api.call('POST', '/process-instances', { processDefinitionKey: keys.process });
+    const instance = ((await running.json()) as { processInstanceKey: string }).processInstanceKey;
+    expect((await deletion(keys.process)).status).toBe(200);
+
+    expect((await problemOf(await api.call('GET', `/process-definitions/${keys.process}`))).status).toBe(404);
+    expect((await problemOf(await api.call('GET', `/resources/${keys.process}`))).status).toBe(404);
+    const search = await api.call('POST', '/process-definitions/search', {});
+    expect(((await search.json()) as { items: unknown[] }).items).toEqual([]);
+    const byId = await api.call('POST', '/process-instances', { processDefinitionId: 'order' });
+    expect((await problemOf(byId)).status).toBe(404);
+    const byKey = await api.call('POST', '/process-instances', { processDefinitionKey: keys.process });
+    expect((await problemOf(byKey)).status).toBe(404);
+    // The instance that ran on it runs on, and is read as before.
+    expect(await (await api.call('GET', `/process-instances/${instance}`)).json()).toMatchObject({
+      state: 'ACTIVE',
+      processDefinitionKey: keys.process,
+    });
+    expect((await problemOf(await deletion(keys.process))).status).toBe(404);
+  });
+
+  it('should delete decision requirements and a form, leaving the decisions of no search', async () => {
+    expect((await deletion(keys.requirements, {})).status).toBe(200);
+    expect((await deletion(keys.form)).status).toBe(200);
+    expect((await problemOf(await api.call('GET', `/decision-requirements/${keys.requirements}`))).status).toBe(404);
+    expect((await problemOf(await api.call('GET', `/decision-definitions/${keys.decision}`))).status).toBe(404);
+    expect((await problemOf(await api.call('GET', `/resources/${keys.form}`))).status).toBe(404);
+    const decisions = await api.call('POST', '/decision-definitions/search', {});
+    expect(((await decisions.json()) as { items: unknown[] }).items).toEqual([]);
+  });
+
+  it('should take a file deployed again as live again', async () => {
+    await deletion(keys.process);
+    await fetch(`${api.server.url}/deployments`, { method: 'POST', body: resources({ 'order.bpmn': ORDER_BPMN() }) });
+    const started = await api.call('POST', '/process-instances', { processDefinitionId: 'order' });
+    expect(await started.json()).toMatchObject({ processDefinitionKey: keys.process });
+  });
+
+  it('should refuse a decision key, an unknown key, an operation reference, and one process of a file of several', async () => {
+    expect((await problemOf(await deletion(keys.decision))).status).toBe(404);
+    expect((await problemOf(await deletion('4611686018427387999'))).status).toBe(404);
+    const reference = await problemOf(await deletion(keys.process, { operationReference: 1 }));
+    expect(reference).toMatchObject({ status: 400, detail: expect.stringContaining('$.operationReference') });
+
+    const process = (id: string) =>
+      `<bpmn:process id="${id}" isExecutable="true"><bpmn:startEvent id="${id}-s" /></bpmn:process>`;
+    const pair = ORDER_BPMN('pair').replace(
+      /<bpmn:process[\s\S]*<\/bpmn:process>/,
+      `${process('first')}${process('second')}`,
+    );
+    const deployed = await fetch(`${api.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'pair.bpmn': pair }),
+    });
+    const body = (await deployed.json()) as { deployments: { processDefinition: { processDefinitionKey: string } }[] };
+    const first = body.deployments[0]!.processDefinition.processDefinitionKey;
+    const refused = await problemOf(await deletion(first));
+    expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('"second"') });
+  });
+});

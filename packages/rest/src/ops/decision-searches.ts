@@ -1,8 +1,8 @@
 /**
- * The searches of deployed decisions and decision requirements, over the store's DMN deployments (never behind),
+ * The searches of deployed decisions and decision requirements, over the store's DMN deployments not deleted (never behind),
  * with Camunda's search rules (`search.ts`): each item as `GET …/{key}` answers it.
  */
-import { deploymentKind, type Engine, readDmn } from '@thresher/engine';
+import { deletedDigests, deploymentKind, type Engine, readDmn } from '@thresher/engine';
 import { resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { type FieldKind, type Searchable, search } from '../search.js';
@@ -15,9 +15,17 @@ async function deployedDecisions(engine: Engine): Promise<{ decisions: Item[]; r
   const decisions: Item[] = [];
   const requirements: Item[] = [];
   const versions = new Map<string, number>();
-  for (const deployment of await engine.deployments()) {
+  const deployments = await engine.deployments();
+  const deleted = deletedDigests(deployments);
+  for (const deployment of deployments) {
     if (deploymentKind(deployment) !== 'dmn') continue;
     const definitions = readDmn(deployment.xml);
+    // A deleted file is found by no search; its decisions keep their places in the versions counted.
+    if (deleted.has(deployment.digest)) {
+      for (const decision of definitions.decisions.values())
+        versions.set(decision.id, (versions.get(decision.id) ?? 0) + 1);
+      continue;
+    }
     const requirementsKey = resourceKey(deployment.digest, 1);
     requirements.push({
       decisionRequirementsName: definitions.name ?? definitions.id,

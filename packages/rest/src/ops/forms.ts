@@ -1,3 +1,4 @@
+import { liveDeployments } from '@thresher/engine';
 import { resourceKey } from '../keys.js';
 import type { Call } from '../operation.js';
 import { Problem, ProblemKind } from '../problem.js';
@@ -12,7 +13,8 @@ export async function linkedForm(
   formId: string,
   owner: string,
 ): Promise<{ status: 200; body: Record<string, unknown> }> {
-  const deployment = (await call.engine.deployments(`form:${formId}`)).at(-1);
+  const live = liveDeployments(await call.engine.deployments());
+  const deployment = live.filter((candidate) => candidate.definitionId === `form:${formId}`).at(-1);
   if (deployment === undefined) {
     throw new Problem(ProblemKind.NotFound, `${owner} links form "${formId}", which no deployment holds`);
   }

@@ -1,14 +1,15 @@
 /**
  * Deployed resources read by key: a process definition's BPMN file, a DMN file (its decision requirements) and its
  * decisions, a Camunda form. Keys are derived from the deployment's digest and the place in it (`keys.ts`), so a
- * key is looked up among the store's deployments.
+ * key is looked up among the store's deployments. A deleted one (`POST /resources/{key}/deletion`) is found by none.
  */
-import { type Deployment, deploymentKind, type Engine, readDmn } from '@thresher/engine';
+import { type Deployment, deletedDigests, deploymentKind, type Engine, readDmn } from '@thresher/engine';
 import type { Catalog } from '../catalog.js';
 import { decisionIdsOf } from '../dmn-decisions.js';
 import { digestBits, readKey, resourceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
-import { notFound } from '../problem.js';
+import { notFound, Problem, ProblemKind } from '../problem.js';
+import { readReferenceOnly } from '../schemas/reference.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 
 /** What a resource key names. */
@@ -29,8 +30,9 @@ async function namedBy(engine: Engine, catalog: Catalog, key: string, where: str
     return { kind: 'process', deployment, id, version, versionTag };
   }
   const deployments = await engine.deployments();
+  const deleted = deletedDigests(deployments);
   for (const deployment of deployments) {
-    if (digestBits(deployment.digest) !== parts.digestBits) continue;
+    if (digestBits(deployment.digest) !== parts.digestBits || deleted.has(deployment.digest)) continue;
     const kind = deploymentKind(deployment);
     if (kind === 'form' && parts.index === 1) {
       return {
@@ -95,6 +97,33 @@ const getResourceContent: Operation = async ({ engine, catalog, params }) => {
   const named = await namedBy(engine, catalog, key, 'path parameter resourceKey');
   if (named === undefined || named.kind === 'decision') throw notFound('resource', key);
   return { status: 200, body: named.deployment.xml };
+};
+
+/**
+ * `POST /resources/{resourceKey}/deletion`: the file of a process definition, decision requirements or form is
+ * deleted (`engine.deleteDeployment`): it starts nothing more, its running instances run to their end. Thresher
+ * deletes files: a process of a file holding others is refused (`409`), naming them.
+ */
+const deleteResource: Operation = async ({ engine, catalog, params, json }) => {
+  const key = params.resourceKey!;
+  readReferenceOnly(await json(), 'the resource deletion');
+  const named = await namedBy(engine, catalog, key, 'path parameter resourceKey');
+  if (named === undefined || named.kind === 'decision') throw notFound('resource', key);
+  if (named.kind === 'process') {
+    const others = catalog
+      .ofDeployment(named.deployment.digest)
+      .filter((other) => other.processDefinitionId !== named.id);
+    if (others.length > 0) {
+      const names = others.map((other) => `"${other.processDefinitionId}"`).join(', ');
+      throw new Problem(
+        ProblemKind.InvalidState,
+        `process definition ${key} ("${named.id}") is in a file that also holds ${names}: Thresher deletes whole files, so it deletes none of them`,
+      );
+    }
+  }
+  await engine.deleteDeployment(named.deployment.digest);
+  await catalog.refresh();
+  return { status: 200 };
 };
 
 /** The named resource of `kind`, or a 404 saying `thing`. */
@@ -165,6 +194,7 @@ const getDecisionRequirementsXML: Operation = async ({ engine, catalog, params }
 
 export const resourceOperations = {
   getResource,
+  deleteResource,
   getResourceContent,
   getDecisionDefinition,
   getDecisionDefinitionXML,

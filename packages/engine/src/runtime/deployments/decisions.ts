@@ -11,6 +11,7 @@ import { type DmnDefinitions, isDmn, parseDmn } from '@thresher/dmn';
 import type { DecisionLookup, FoundDecision } from '../../core/step/context.js';
 import type { Binding } from '../../model/node-types.js';
 import type { ProcessDef } from '../../model/process-types.js';
+import { deletedDigests } from './deletions.js';
 import { isManifest, Together } from './deployed-together.js';
 
 /** How old the book may be before a step re-reads the store: deployments made by other engines show up by then. */
@@ -36,6 +37,8 @@ export class DecisionBook {
   private readonly addedManifests: Deployment[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | undefined;
+  /** The DMN files deleted (`engine.deleteDeployment`): they keep their versions' places but are never chosen. */
+  private deleted = new Set<string>();
 
   constructor(
     private readonly repository: Repository,
@@ -59,6 +62,11 @@ export class DecisionBook {
     this.index(deployment, definitions);
   }
 
+  /** Read the store again before the next step that calls a decision: a file was deleted or deployed again. */
+  forget(): void {
+    this.readAt = Number.NEGATIVE_INFINITY;
+  }
+
   /** A manifest of files deployed together, stored by this engine: known at once. */
   addManifest(manifest: Deployment): void {
     this.addedManifests.push(manifest);
@@ -77,12 +85,14 @@ export class DecisionBook {
   }
 
   private choose(decisionId: string, binding: Binding, processDigest: string): FoundDecision | string {
-    const versions = this.versions.get(decisionId) ?? [];
+    const versions = (this.versions.get(decisionId) ?? []).map((known) =>
+      this.deleted.has(known.deployment.digest) ? undefined : known,
+    );
     let chosen: Version | undefined;
     let version = 0;
     if (binding.kind === 'deployment') {
       const together = this.together.of(processDigest);
-      const index = versions.findLastIndex((known) => together.has(known.deployment.digest));
+      const index = versions.findLastIndex((known) => known !== undefined && together.has(known.deployment.digest));
       if (index < 0) {
         return `Expected to evaluate decision '${decisionId}' with binding type 'deployment', but no file deployed together with the process holds it`;
       }
@@ -90,7 +100,7 @@ export class DecisionBook {
       version = index + 1;
     } else if (binding.kind === 'versionTag') {
       for (let index = versions.length - 1; index >= 0; index--) {
-        const decision = versions[index]!.definitions.decisions.get(decisionId);
+        const decision = versions[index]?.definitions.decisions.get(decisionId);
         if (decision?.versionTag === binding.versionTag) {
           chosen = versions[index];
           version = index + 1;
@@ -101,8 +111,9 @@ export class DecisionBook {
         return `Expected to evaluate decision '${decisionId}' with version tag '${binding.versionTag}', but no such decision is deployed`;
       }
     } else {
-      chosen = versions.at(-1);
-      version = versions.length;
+      const index = versions.findLastIndex((known) => known !== undefined);
+      chosen = versions[index];
+      version = index + 1;
       if (!chosen) return `Expected to evaluate decision '${decisionId}', but no decision with this id is deployed`;
     }
     return foundIn(chosen, decisionId, version);
@@ -131,6 +142,7 @@ export class DecisionBook {
   private async read(): Promise<void> {
     const startedAt = this.elapsed();
     const deployments = await this.repository.deployments();
+    this.deleted = deletedDigests(deployments);
     const versions = new Map<string, Version[]>();
     this.versions = versions;
     const together = new Together();

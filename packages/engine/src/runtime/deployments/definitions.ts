@@ -4,6 +4,7 @@ import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import { compileShared } from '../../model/shared-models.js';
 import { isDecisionDeployment } from './decisions.js';
+import { isDeletion, liveDeployments } from './deletions.js';
 import { isManifest, Together } from './deployed-together.js';
 import { isFormDeployment } from './forms.js';
 
@@ -64,7 +65,10 @@ export class Definitions {
       // A DMN deployment holds decisions (`decisions.ts`), a manifest lists files (`deployed-together.ts`), a form
       // is a form (`forms.ts`): none holds a process, so every search for one passes them by.
       const model =
-        isDecisionDeployment(deployment) || isManifest(deployment) || isFormDeployment(deployment)
+        isDecisionDeployment(deployment) ||
+        isManifest(deployment) ||
+        isFormDeployment(deployment) ||
+        isDeletion(deployment)
           ? Promise.resolve(noProcesses(deployment))
           : compileShared(deployment.xml);
       loaded = model.then((compiled) => ({ deployment, model: compiled }));
@@ -82,7 +86,7 @@ export class Definitions {
   async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
     const candidates =
       digest === undefined
-        ? [...(await this.latestDeployments())].reverse()
+        ? liveDeployments(await this.latestDeployments()).reverse()
         : [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
     return this.findIn(processId, digest, candidates);
   }
@@ -99,7 +103,9 @@ export class Definitions {
     const together = new Together();
     for (const deployment of deployments) if (isManifest(deployment)) together.add(deployment);
     const withIt = together.of(digest);
-    const candidates = [...deployments].reverse().filter((d) => d.digest !== digest && withIt.has(d.digest));
+    const candidates = liveDeployments(deployments)
+      .reverse()
+      .filter((d) => d.digest !== digest && withIt.has(d.digest));
     return this.findIn(processId, digest, candidates);
   }
 
@@ -115,7 +121,7 @@ export class Definitions {
     const deployments = await this.keptDeployments();
     try {
       return {
-        ...(await this.findIn(processId, undefined, [...deployments].reverse())),
+        ...(await this.findIn(processId, undefined, liveDeployments(deployments).reverse())),
         deploymentsSeen: deployments.length,
       };
     } catch (error) {
@@ -155,7 +161,7 @@ export class Definitions {
 
   /** The latest deployed version of a process tagged `versionTag` (`zeebe:versionTag`). */
   async findTagged(processId: string, versionTag: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
-    for (const deployment of [...(await this.latestDeployments())].reverse()) {
+    for (const deployment of liveDeployments(await this.latestDeployments()).reverse()) {
       const process = (await this.from(deployment)).model.processes.get(processId);
       if (process?.versionTag === versionTag) return { deployment, process };
     }
@@ -214,9 +220,10 @@ export class Definitions {
   }
 }
 
-/** What a stored deployment holds: a BPMN file's processes, a DMN file's decisions, or a list of files deployed together. */
-export function deploymentKind(deployment: Deployment): 'bpmn' | 'dmn' | 'form' | 'manifest' {
+/** What a stored deployment holds: a BPMN file's processes, a DMN file's decisions, a list of files deployed together, or a file's deletion. */
+export function deploymentKind(deployment: Deployment): 'bpmn' | 'dmn' | 'form' | 'manifest' | 'deletion' {
   if (isDecisionDeployment(deployment)) return 'dmn';
   if (isFormDeployment(deployment)) return 'form';
+  if (isDeletion(deployment)) return 'deletion';
   return isManifest(deployment) ? 'manifest' : 'bpmn';
 }

@@ -9,6 +9,7 @@
 import type { Deployment, Variables } from '@thresher/checkpoint';
 import { evaluateCondition } from '../../common/feel.js';
 import type { ProcessDef } from '../../model/process-types.js';
+import { liveDeployments } from '../deployments/deletions.js';
 import type { EngineParts } from './engine-parts.js';
 import { startInstance } from './starts.js';
 
@@ -37,7 +38,7 @@ export async function evaluateConditionals(
 ): Promise<ConditionalStart[]> {
   const latest = new Map<string, ProcessDef>();
   const deploymentOf = new Map<ProcessDef, Deployment>();
-  for (const deployment of await parts.repository.deployments()) {
+  for (const deployment of liveDeployments(await parts.repository.deployments())) {
     const { model } = await parts.definitions.from(deployment);
     for (const process of model.processes.values()) {
       if (!process.executable) continue;

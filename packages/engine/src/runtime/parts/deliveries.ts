@@ -5,6 +5,7 @@ import { AlreadyExistsError, InstanceHeldError } from '../../common/errors.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
 import type { CorrelateOptions, CorrelateResult, SignalOptions } from '../base/types.js';
+import { liveDeployments } from '../deployments/deletions.js';
 import { HANDOVER_TTL_MS, signalInbox } from '../leases/handover.js';
 import type { InstanceRuntime } from '../loop/instance-runtime.js';
 
@@ -49,7 +50,9 @@ async function eventStarts(
   name: string,
 ): Promise<{ deployment: Deployment; process: ProcessDef; startNode: string }[]> {
   const latest = new Map<string, Deployment>();
-  for (const deployment of await host.repository.deployments()) latest.set(deployment.definitionId, deployment);
+  for (const deployment of liveDeployments(await host.repository.deployments())) {
+    latest.set(deployment.definitionId, deployment);
+  }
   const found: { deployment: Deployment; process: ProcessDef; startNode: string }[] = [];
   for (const deployment of latest.values()) {
     for (const process of (await host.model(deployment)).processes.values()) {

@@ -1,6 +1,6 @@
 /**
  * Deploying models: a BPMN file compiled and stored (a DMN file and a Camunda form each their own way) (the same file twice is one deployment, a changed one the
- * next version), its timer starts scheduled; several files as one deployment, nothing stored unless every one
+ * next version; a file deleted before is live again), its timer starts scheduled; several files as one deployment, nothing stored unless every one
  * compiles.
  *
  * @module
@@ -11,14 +11,18 @@ import { compileShared } from '../../model/shared-models.js';
 import type { DeployResult } from '../base/types.js';
 import { manifestOf } from '../deployments/deployed-together.js';
 import { FORM_DEFINITION, isForm, readForm } from '../deployments/forms.js';
+import { undelete } from './delete-deployment.js';
 import { deployDmn, readDmn } from './deploy-dmn.js';
 import type { EngineParts } from './engine-parts.js';
 import { scheduleTimerStarts } from './timer-starts.js';
 
 /** Compile and store one file, BPMN, DMN or a Camunda form. Throws `ModelError`. */
 export async function deployFile(parts: EngineParts, xml: string): Promise<DeployResult> {
-  if (isForm(xml)) return deployForm(parts, xml);
-  if (isDmn(xml)) return deployDmn(parts, xml);
+  if (isForm(xml) || isDmn(xml)) {
+    const result = isForm(xml) ? await deployForm(parts, xml) : await deployDmn(parts, xml);
+    await undelete(parts, result.digest);
+    return result;
+  }
   const model = await compileShared(xml);
   const deployment = await parts.repository.putDeployment({
     definitionId: model.definitionId,
@@ -27,6 +31,7 @@ export async function deployFile(parts: EngineParts, xml: string): Promise<Deplo
     deployedAt: parts.clock.now(),
   });
   parts.definitions.add(deployment, model);
+  await undelete(parts, deployment.digest);
   await scheduleTimerStarts(parts.deliveries, deployment, model);
   return {
     kind: 'bpmn',

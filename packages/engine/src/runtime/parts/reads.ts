@@ -1,17 +1,23 @@
 /**
  * What the engine reads for its callers: an instance as it is (live, or as its latest checkpoint and its log
- * say), the open user tasks of the loaded instances, and when an instance with called children has settled.
+ * say), the open user tasks of the loaded instances, when an instance with called children has settled, what a
+ * user task asks a person, and the touchpoints a new instance would have.
  *
  * @module
  */
 
+import type { LiveTouchpoint } from '../../common/touchpoint-types.js';
+import { aheadRecord, live } from '../../core/step/touchpoints.js';
+import { processPlan } from '../../touchpoints/plan.js';
+import type { OperatorQuestion } from '../../touchpoints/types.js';
 import type { SettledOptions, SettledState } from '../base/settled-types.js';
 import type { InstanceView, UserTaskView } from '../base/types.js';
 import { openStored } from '../document/capture.js';
 import { leaveLoggedPast, readPast } from '../document/instance-log.js';
-import { liveTouchpoints } from '../loop/questions.js';
+import { liveTouchpoints, userTaskQuestion } from '../loop/questions.js';
 import { withChildWaits } from '../loop/settle.js';
 import { instanceView, userTaskView } from '../loop/views.js';
+import { parseLocalId } from './commands.js';
 import type { EngineParts } from './engine-parts.js';
 
 /** The instance as it is now (live), or as its latest checkpoint says, with its past as its log keeps it. */
@@ -73,4 +79,25 @@ export async function settledTree(
       : (await parts.repository.get(instanceId))?.seq !== seq;
     if (!moved) return children.reduce(withChildWaits, own);
   }
+}
+
+/** What an open user task asks a person (`engine.question`). */
+export async function askUserTask(
+  parts: EngineParts,
+  taskId: string,
+  forms: ReadonlyMap<string, unknown> | undefined,
+): Promise<OperatorQuestion> {
+  const { instanceId, localId } = parseLocalId('userTask', taskId);
+  const state = (await parts.instances.runtime(instanceId)).current;
+  return userTaskQuestion(state, await parts.definitions.pinnedProcess(state), localId, forms);
+}
+
+/** The touchpoints a new instance of the process would have, every one `ahead` (`engine.plannedTouchpoints`). */
+export async function plannedTouchpoints(
+  parts: EngineParts,
+  processId: string,
+  digest?: string,
+): Promise<LiveTouchpoint[]> {
+  const { process } = await parts.definitions.findProcess(processId, digest);
+  return processPlan(process).list.map((_, index) => live({ process }, index, aheadRecord()));
 }

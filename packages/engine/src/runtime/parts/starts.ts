@@ -1,6 +1,6 @@
-import { checkEncodable, type Deployment, type Variables } from '@thresher/checkpoint';
+import { checkEncodable, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
-import { InstanceHeldError, InvalidArgumentError, InvalidStateError } from '../../common/errors.js';
+import { InstanceHeldError, InvalidArgumentError, InvalidStateError, NotFoundError } from '../../common/errors.js';
 import { newInstanceBody } from '../../core/step/records.js';
 import { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef } from '../../model/process-types.js';
@@ -9,6 +9,7 @@ import { newInstanceId } from '../base/instance-ids.js';
 import { isTraceparent } from '../base/telemetry.js';
 import type { StartOptions } from '../base/types.js';
 import { type Definitions, isStaleDeployments, type StartChoice } from '../deployments/definitions.js';
+import { isDeleted } from '../deployments/deletions.js';
 import { InstanceRuntime } from '../loop/instance-runtime.js';
 import type { LoopHost } from '../loop/loop-host.js';
 import type { ParentLink } from './call-links.js';
@@ -95,7 +96,7 @@ const MAX_CHOICES = 10;
  * start event. A start chosen among deployments read before another was deployed stores nothing, and chooses again.
  */
 export async function startProcess(
-  host: StartHost & { readonly definitions: Definitions },
+  host: StartHost & { readonly definitions: Definitions; readonly repository: Repository },
   processId: string,
   options: StartOptions,
 ): Promise<string> {
@@ -104,6 +105,9 @@ export async function startProcess(
     throw new InvalidArgumentError(
       `start: traceContext ${JSON.stringify(traceContext)} is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)`,
     );
+  }
+  if (options.digest !== undefined && (await isDeleted(host.repository, options.digest))) {
+    throw new NotFoundError('process', `${processId}@${options.digest} (its deployment is deleted)`);
   }
   for (let choice = 1; ; choice++) {
     const chosen: StartChoice =

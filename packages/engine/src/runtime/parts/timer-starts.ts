@@ -2,6 +2,7 @@ import { ConflictError, type Deployment } from '@thresher/checkpoint';
 import type { ProcessModel } from '../../model/process-types.js';
 import { deploymentTimerStartPrefix, TIMER_START_PREFIX, timerStartInstanceId } from '../../timers/occurrences.js';
 import type { TimerSchedule } from '../../timers/schedule.js';
+import { latestLive } from '../deployments/deletions.js';
 import type { DeliveryHost } from './deliveries.js';
 
 /** What scheduling timer start events needs from the engine. */
@@ -17,7 +18,7 @@ export interface TimerStartHost extends DeliveryHost {
 }
 
 async function isLatest(host: TimerStartHost, deployment: Deployment): Promise<boolean> {
-  return (await host.repository.deployments(deployment.definitionId)).at(-1)?.digest === deployment.digest;
+  return (await latestLive(host.repository, deployment.definitionId))?.digest === deployment.digest;
 }
 
 /** Create the instance for one occurrence of a timer start event, unless it exists or a newer version took over. */
@@ -61,17 +62,30 @@ export async function scheduleTimerStarts(
   }
   if (!(await isLatest(host, deployment))) return;
   const own = deploymentTimerStartPrefix(deployment.digest);
-  for (const summary of await host.repository.instances({ definition: deployment.definitionId, status: 'running' })) {
-    if (!summary.instanceId.startsWith(TIMER_START_PREFIX) || summary.instanceId.startsWith(own)) continue;
-    const runtime = await host.runtime(summary.instanceId);
-    const state = runtime.current;
-    // Still waiting for its timer (no track has left the start event): the new version takes over from here.
-    const tracks = [...state.tracks.values()];
-    const atStart = (nodeId: string) => runtime.definition.nodes.get(nodeId)?.type === 'startEvent';
-    const waitingAtStart =
-      tracks.length > 0 && tracks.every((track) => track.wait?.kind === 'event' && atStart(track.nodeId));
-    if (waitingAtStart) await host.cancel(summary.instanceId);
-  }
+  await cancelWaitingOccurrences(host, deployment.definitionId, (id) => !id.startsWith(own));
   for (const { processId, startNode } of starts)
     await startOccurrence(host, deployment.digest, processId, startNode, 0);
+}
+
+/**
+ * Cancel the timer start occurrences of a definition's versions that `which` picks and that still wait for their
+ * timer (no track has left the start event): another version takes over from here, or none (a deleted one).
+ */
+export async function cancelWaitingOccurrences(
+  host: TimerStartHost,
+  definitionId: string,
+  which: (instanceId: string) => boolean,
+): Promise<void> {
+  for (const summary of await host.repository.instances({ definition: definitionId, status: 'running' })) {
+    if (!summary.instanceId.startsWith(TIMER_START_PREFIX) || !which(summary.instanceId)) continue;
+    if (await waitsAtStart(host, summary.instanceId)) await host.cancel(summary.instanceId);
+  }
+}
+
+/** Whether an instance still waits at its start event (a timer start occurrence whose timer has not fired). */
+export async function waitsAtStart(host: TimerStartHost, instanceId: string): Promise<boolean> {
+  const runtime = await host.runtime(instanceId);
+  const tracks = [...runtime.current.tracks.values()];
+  const atStart = (nodeId: string) => runtime.definition.nodes.get(nodeId)?.type === 'startEvent';
+  return tracks.length > 0 && tracks.every((track) => track.wait?.kind === 'event' && atStart(track.nodeId));
 }
