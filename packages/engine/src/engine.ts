@@ -50,9 +50,10 @@ import {
 } from './runtime/parts/conditional-starts.js';
 import { evaluateDecision } from './runtime/parts/decide.js';
 import { deleteDeployment } from './runtime/parts/delete-deployment.js';
-import { broadcastSignal, correlateMessage } from './runtime/parts/deliveries.js';
+import { broadcastSignal } from './runtime/parts/deliveries.js';
 import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
+import { correlateMessage } from './runtime/parts/message-delivery.js';
 import { askUserTask, openUserTasks, plannedTouchpoints, readInstance, settledTree } from './runtime/parts/reads.js';
 import { recoverInstances } from './runtime/parts/recovery.js';
 import { startProcess } from './runtime/parts/starts.js';
@@ -154,15 +155,12 @@ export class Engine {
   }
 
   /**
-   * Deliver a message to the one instance waiting for it (by name and correlation key; the lowest instance
-   * id when several do), or else start an instance of the latest deployed process with a message start
-   * event of that name. With a `messageId`, delivering the same message to that instance again changes
-   * nothing.
-   *
-   * A message nobody takes is, by default (`timeToLive` 0), not kept: the result says it was not
-   * correlated. With a `timeToLive` (ms) it is buffered in the repository (`buffered: true`): the first
-   * instance to subscribe to its name and key before it expires takes it — exactly one, oldest message first — as
-   * if sent then (`recover()` drops expired ones); a `messageId` buffered already is refused (`AlreadyExistsError`).
+   * Publish a message as Zeebe does: to at most one instance of each BPMN process id — the first waiting for it (by
+   * name and correlation key; the lowest instance id), else a new instance of each latest process with a message
+   * start event of that name. With a `timeToLive` (ms) it is also kept in the store's buffer for each process no
+   * instance of which took it: the first instance of that process to wait for it before it expires takes it. A
+   * `messageId` kept already for that name and key is refused (`AlreadyExistsError`); delivered again to an
+   * instance that took it, it changes nothing.
    */
   async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();

@@ -3,6 +3,8 @@ import { KillSwitch, VirtualClock } from '@thresher/testing';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
 import type { EngineEvent } from '../src/index.js';
+import { processBuffer } from '../src/runtime/loop/buffered-messages.js';
+import { copyId } from '../src/runtime/parts/message-delivery.js';
 import { chain, definitions, ext, flow, process } from './fixtures/bpmn/xml.js';
 import { wrap } from './fixtures/repository.js';
 
@@ -44,14 +46,22 @@ async function complete(engine: Engine, instanceId: string, elementId = 'prepare
   await engine.completeUserTask(task!.id);
 }
 
-/** A buffered message as the repository takes it. */
+/** Process `p`'s copy of the publication `id` of `paid` with `key`, as the repository keeps it. */
 function message(id: string, key: string) {
-  return { id, name: 'paid', correlationKey: key, variables: new Uint8Array(0), publishedAt: 0, expiresAt: HOUR };
+  const name = processBuffer('paid', 'p');
+  return {
+    id: copyId(id, 'paid', key, 'p'),
+    name,
+    correlationKey: key,
+    variables: new Uint8Array(0),
+    publishedAt: 0,
+    expiresAt: HOUR,
+  };
 }
 
-/** Whether anything is buffered for `paid`/`key`, asked as a taker no instance is (held ones are not seen). */
+/** Whether anything is buffered for process `p` of `paid`/`key`, asked as a taker no instance is (held ones are not seen). */
 async function buffered(repository: Repository, key: string, now: number): Promise<string | undefined> {
-  return (await repository.takeMessage('paid', key, now, 'probe'))?.id;
+  return (await repository.takeMessage(processBuffer('paid', 'p'), key, now, 'probe'))?.id;
 }
 
 describe('messages buffered with a time-to-live', () => {
@@ -68,7 +78,7 @@ describe('messages buffered with a time-to-live', () => {
       timeToLive: HOUR,
       messageId: 'pay-1',
     });
-    expect(sent).toEqual({ correlated: false, buffered: true, instanceId: null });
+    expect(sent).toEqual({ correlated: false, buffered: true, instanceId: null, instanceIds: [] });
     const correlated: EngineEvent[] = [];
     engine.on('message.correlated', (event) => correlated.push(event));
 
@@ -115,12 +125,13 @@ describe('messages buffered with a time-to-live', () => {
     const next = await engineOn(repository, clock);
     await next.recover();
     expect(await repository.putMessage(probe)).toBe(true);
-    expect(await repository.deleteMessage('late-1')).toBe(true);
+    expect(await repository.deleteMessage(probe.id)).toBe(true);
 
     // and a message sent now still reaches the waiting instance
     expect(await next.correlateMessage('paid', { correlationKey: 'A-2', variables: { amount: 2 } })).toEqual({
       correlated: true,
       instanceId: id,
+      instanceIds: [id],
     });
     expect((await next.settled(id)).status).toBe('completed');
     expect((await next.instance(id))?.variables).toMatchObject({ amount: 2 });
@@ -149,6 +160,7 @@ describe('messages buffered with a time-to-live', () => {
     expect(await engine.correlateMessage('paid', { correlationKey: 'A-3' })).toEqual({
       correlated: true,
       instanceId: waiting,
+      instanceIds: [waiting],
     });
   });
 
@@ -165,8 +177,8 @@ describe('messages buffered with a time-to-live', () => {
     ];
 
     expect(unbuffered).toEqual([
-      { correlated: false, instanceId: null },
-      { correlated: false, instanceId: null },
+      { correlated: false, instanceId: null, instanceIds: [] },
+      { correlated: false, instanceId: null, instanceIds: [] },
     ]);
     await complete(engine, id);
     expect((await engine.settled(id)).status).toBe('waiting');
@@ -190,6 +202,7 @@ describe('messages buffered with a time-to-live', () => {
     expect(await engine.correlateMessage('paid', { correlationKey: 'A-6', timeToLive: HOUR })).toEqual({
       correlated: true,
       instanceId: id,
+      instanceIds: [id],
     });
     expect(await buffered(repository, 'A-6', clock.now())).toBeUndefined();
   });
@@ -201,7 +214,7 @@ describe('messages buffered with a time-to-live', () => {
     const id = await engine.start('p', { variables: { orderId: 'A-7' } });
     await engine.settled(id);
     const send = () => engine.correlateMessage('paid', { correlationKey: 'A-7', timeToLive: HOUR, messageId: 'pay-7' });
-    expect(await send()).toEqual({ correlated: false, buffered: true, instanceId: null });
+    expect(await send()).toEqual({ correlated: false, buffered: true, instanceId: null, instanceIds: [] });
     await expect(send()).rejects.toMatchObject({
       code: 'THRESHER_ALREADY_EXISTS',
       message: expect.stringContaining('pay-7'),
@@ -256,7 +269,7 @@ describe('messages buffered with a time-to-live', () => {
     const result = await sender.correlateMessage('paid', { correlationKey: 'A-9', timeToLive: HOUR, messageId: 'p-9' });
 
     // then the instance takes it from the buffer at once
-    expect(result).toEqual({ correlated: true, instanceId: id });
+    expect(result).toEqual({ correlated: true, instanceId: id, instanceIds: [id] });
     expect((await sender.settled(id)).status).toBe('completed');
     expect(await buffered(repository, 'A-9', clock.now())).toBeUndefined();
   });

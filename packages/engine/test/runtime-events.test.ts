@@ -53,7 +53,7 @@ describe('messages and signals through the engine', () => {
     const result = await second.correlateMessage('paid', { correlationKey: 'A-7', variables: { amount: 3 } });
 
     // then the stored instance takes it and completes
-    expect(result).toEqual({ correlated: true, instanceId: id });
+    expect(result).toEqual({ correlated: true, instanceId: id, instanceIds: [id] });
     expect((await second.settled(id)).status).toBe('completed');
     expect((await second.instance(id))?.variables).toMatchObject({ amount: 3 });
   });
@@ -66,6 +66,7 @@ describe('messages and signals through the engine', () => {
     expect(await engine.correlateMessage('paid', { correlationKey: 'other' })).toEqual({
       correlated: false,
       instanceId: null,
+      instanceIds: [],
     });
     expect((await engine.settled(id)).status).toBe('waiting');
   });

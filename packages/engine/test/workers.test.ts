@@ -326,7 +326,7 @@ describe('workers on one store', () => {
     const result = await other.correlateMessage('paid', { correlationKey: 'A-1', variables: { paid: true } });
 
     // then it was handed over through the store, and the holder took it
-    expect(result).toEqual({ correlated: false, buffered: true, instanceId: null, heldElsewhere: id });
+    expect(result).toEqual({ correlated: false, buffered: true, instanceId: null, instanceIds: [], heldElsewhere: id });
     answer();
     await until(clock, async () => (await a.instance(id))?.status === 'completed');
     expect((await a.instance(id))?.variables).toMatchObject({ paid: true, worked: 'a' });

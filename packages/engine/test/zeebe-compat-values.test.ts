@@ -151,6 +151,7 @@ describe('zeebe:subscription correlationKey', () => {
     expect(await engine.correlateMessage('payment-received', { correlationKey: key })).toEqual({
       correlated: true,
       instanceId: id,
+      instanceIds: [id],
     });
     expect((await engine.settled(id)).status).toBe('completed');
   });

@@ -80,6 +80,17 @@ export function passingKey(): string {
 }
 
 /**
+ * A published message's key: the passing bit and a hash of its name, correlation key and id, so the key a publication
+ * answers is the one its correlations are searched by (`messageId` unique per name and key, as Zeebe keeps it).
+ */
+export function messageKey(name: string, correlationKey: string | null, messageId: string): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(['message', name, correlationKey, messageId]))
+    .digest();
+  return (PASSING_BIT | (hash.readBigUInt64BE(0) & (PASSING_BIT - 1n))).toString();
+}
+
+/**
  * The key of what an instance names instead of numbering (a variable by its scope and name, a scope by its path):
  * bit 60 and 60 bits of a hash of the instance's serial and the names, the same wherever it is computed; two
  * names share a key with odds of 1 in 10^18 per pair.

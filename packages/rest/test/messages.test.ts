@@ -124,6 +124,41 @@ describe('POST /messages/publication', () => {
   });
 });
 
+describe('POST /correlated-message-subscriptions/search', () => {
+  it('should find each message an element took, under the key its publication answered', async () => {
+    const instanceKey = await startWaiting('o-3');
+    await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    const published = await api.call('POST', '/messages/publication', { name: 'paid', correlationKey: 'o-3' });
+    const { messageKey } = (await published.json()) as { messageKey: string };
+    await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    await api.projection!.caughtUp();
+
+    const found = await api.call('POST', '/correlated-message-subscriptions/search', { filter: { messageKey } });
+    const { items } = (await found.json()) as { items: Record<string, unknown>[] };
+    const subscriptions = await api.call('POST', '/message-subscriptions/search', {
+      filter: { processInstanceKey: instanceKey },
+    });
+    const [subscription] = ((await subscriptions.json()) as { items: Record<string, unknown>[] }).items;
+    expect(items).toEqual([
+      {
+        correlationKey: 'o-3',
+        correlationTime: expect.any(String),
+        elementId: 'catch',
+        elementInstanceKey: subscription!.elementInstanceKey,
+        messageKey,
+        messageName: 'paid',
+        partitionId: 1,
+        processDefinitionId: 'wait',
+        processDefinitionKey: expect.stringMatching(/^\d+$/),
+        processInstanceKey: instanceKey,
+        subscriptionKey: subscription!.messageSubscriptionKey,
+        tenantId: '<default>',
+      },
+    ]);
+    expect(subscription).toMatchObject({ messageSubscriptionState: 'CORRELATED' });
+  });
+});
+
 describe('POST /signals/broadcast', () => {
   it('should start every process with a signal start event of its name', async () => {
     const response = await api.call('POST', '/signals/broadcast', { signalName: 'go', variables: { x: 1 } });

@@ -59,7 +59,8 @@ export type EngineEvent = EventBase &
     | { type: 'incident.raised'; incidentId: string; elementId: string; message: string }
     | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
     | { type: 'timer.fired'; timerId: string; elementId: string }
-    | { type: 'message.correlated'; elementId: string; name: string; correlationKey: string | null }
+    // `messageId`: the id the message was published with, when it had one.
+    | { type: 'message.correlated'; elementId: string; name: string; correlationKey: string | null; messageId?: string }
     | { type: 'signal.received'; elementId: string; name: string }
     | { type: 'error.caught'; elementId: string; errorCode: string }
     | { type: 'incident.resolved'; incidentId: string; elementId: string }

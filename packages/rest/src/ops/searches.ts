@@ -193,6 +193,25 @@ const MESSAGE_SUBSCRIPTIONS: RowSearchable = {
   },
 };
 
+/** Each message an element took (a message start event's is not kept: differs). */
+const CORRELATED_SUBSCRIPTIONS: RowSearchable = {
+  kind: KINDS.correlatedSubscription,
+  fields: {
+    correlationKey: text,
+    correlationTime: date,
+    elementId: text,
+    elementInstanceKey: key,
+    messageKey: key,
+    messageName: text,
+    partitionId: { kind: 'integer' },
+    processDefinitionId: text,
+    processDefinitionKey: key,
+    processInstanceKey: key,
+    subscriptionKey: key,
+    tenantId: text,
+  },
+};
+
 /** Jobs, as the log tells them: `worker`, `deadline` and a denial are not kept (always empty or absent). */
 const JOBS: RowSearchable = {
   kind: KINDS.job,
@@ -301,6 +320,10 @@ export const searchOperations = {
   getDecisionInstance,
   searchMessageSubscriptions: searchOf(MESSAGE_SUBSCRIPTIONS, 'the message subscription search'),
   searchJobs: searchOf(JOBS, 'the job search'),
+  searchCorrelatedMessageSubscriptions: searchOf(
+    CORRELATED_SUBSCRIPTIONS,
+    'the correlated message subscription search',
+  ),
   getVariable,
   searchUserTaskVariables,
   searchProcessInstanceIncidents,

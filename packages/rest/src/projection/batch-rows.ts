@@ -13,7 +13,7 @@ import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
 import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
 import { type DispatchedJob, jobRows } from './job-rows.js';
-import { subscriptionRows } from './subscription-rows.js';
+import { type Correlation, correlationRows, subscriptionRows } from './subscription-rows.js';
 
 export interface BatchSources {
   engine: Engine;
@@ -28,8 +28,9 @@ interface Touched {
   definition: ProcessDefinition | undefined;
   /** The time of its last event in the batch: when what ended without an event of its own ended. */
   lastAt: number;
-  /** The elements that took a message in the batch. */
+  /** The elements that took a message in the batch, and each correlation. */
   correlated: Set<string>;
+  correlations: Correlation[];
   /** The jobs dispatched and completed in the batch, whether it caught a BPMN error, and the activations entered. */
   dispatched: Map<string, DispatchedJob>;
   completed: Set<string>;
@@ -71,6 +72,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
       definition,
       lastAt: event.at,
       correlated: new Set(),
+      correlations: [],
       dispatched: new Map(),
       completed: new Set(),
       caughtError: false,
@@ -93,7 +95,10 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const { serial, view, definition } = instance;
     const at = new Date(event.at).toISOString();
     const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
-    if (event.type === 'message.correlated') instance.correlated.add(event.elementId);
+    if (event.type === 'message.correlated') {
+      instance.correlated.add(event.elementId);
+      instance.correlations.push(event);
+    }
     noteJobEvent(instance, event);
     if (event.type === 'track.entered') {
       keep(enteredRow(serial, view, definition, event, event.at, order));
@@ -134,7 +139,8 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
-  for (const { view, serial, lastAt, definition, correlated, completed, dispatched, caughtError } of touched.values()) {
+  for (const touchedOne of touched.values()) {
+    const { view, serial, lastAt, definition, correlated, completed, dispatched, caughtError } = touchedOne;
     const subscriptions = await subscriptionRows(sources.repository, {
       view,
       serial,
@@ -143,6 +149,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
       correlated,
     });
     for (const row of subscriptions) keep(row);
+    for (const row of correlationRows(touchedOne.correlations, subscriptions, { view, serial, definition })) keep(row);
     const source = { view, serial, definition, at: lastAt, completed, dispatched, caughtError };
     for (const row of await jobRows(sources.repository, source)) keep(row);
     const processInstanceKey = instanceKey(serial);

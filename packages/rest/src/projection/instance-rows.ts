@@ -20,6 +20,7 @@ export const KINDS = {
   decisionInstance: 'decisionInstance',
   messageSubscription: 'messageSubscription',
   job: 'job',
+  correlatedSubscription: 'correlatedSubscription',
 } as const;
 
 /** A row holding `body`, its scalar fields (arrays and objects as JSON text) beside it. */

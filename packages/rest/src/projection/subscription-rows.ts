@@ -4,11 +4,11 @@
  * left, the instance ended).
  */
 import type { Repository, SearchRow } from '@thresher/checkpoint';
-import type { InstanceView } from '@thresher/engine';
+import type { EngineEvent, InstanceView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
-import { elementInstanceKey, instanceKey, localKey } from '../keys.js';
+import { elementInstanceKey, instanceKey, localKey, messageKey, namedKey } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
-import { changed, KINDS, rowOf } from './instance-rows.js';
+import { bodyOf, changed, KINDS, rowOf } from './instance-rows.js';
 
 export interface SubscriptionSource {
   view: InstanceView;
@@ -62,4 +62,47 @@ export async function subscriptionRows(repository: Repository, source: Subscript
     rows.push(changed(row, { messageSubscriptionState: state, lastUpdatedDate: date }));
   }
   return rows;
+}
+
+/** A message an instance's element took, as the log tells it. */
+export type Correlation = Extract<EngineEvent, { type: 'message.correlated' }>;
+
+/**
+ * Correlated message subscription rows: one per message an element took, with the subscription that took it (the
+ * row of its element and name among `subscriptions`, as this batch made them) and the message's key — as its
+ * publication answered it when it had an id (the Camunda API gives every publication one), else one derived from
+ * the correlation.
+ */
+export function correlationRows(
+  correlations: readonly Correlation[],
+  subscriptions: readonly SearchRow[],
+  source: Pick<SubscriptionSource, 'view' | 'serial' | 'definition'>,
+): SearchRow[] {
+  const { view, serial, definition } = source;
+  // A subscription that stays after taking a message (a non-interrupting event) is still the instance's.
+  const live = (event: Correlation) => {
+    const found = view.subscriptions.find((one) => one.elementId === event.elementId && one.name === event.name);
+    return found === undefined ? undefined : localKey(serial, found.id);
+  };
+  return correlations.map((event) => {
+    const key = namedKey(serial, 'correlation', event.id);
+    const taker = subscriptions
+      .map(bodyOf)
+      .find((body) => body.elementId === event.elementId && body.messageName === event.name);
+    return rowOf(KINDS.correlatedSubscription, key, {
+      correlationKey: event.correlationKey ?? '',
+      correlationTime: new Date(event.at).toISOString(),
+      elementId: event.elementId,
+      ...(typeof taker?.elementInstanceKey === 'string' ? { elementInstanceKey: taker.elementInstanceKey } : {}),
+      messageKey: messageKey(event.name, event.correlationKey, event.messageId ?? event.id),
+      messageName: event.name,
+      partitionId: 1,
+      processDefinitionId: view.processId,
+      ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
+      processInstanceKey: instanceKey(serial),
+      subscriptionKey:
+        typeof taker?.messageSubscriptionKey === 'string' ? taker.messageSubscriptionKey : (live(event) ?? key),
+      tenantId: DEFAULT_TENANT,
+    });
+  });
 }

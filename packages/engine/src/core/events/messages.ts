@@ -23,6 +23,7 @@ export function correlateMessage(ctx: StepContext, event: InstanceEventOf<'messa
     elementId: subscription.nodeId,
     name: event.name,
     correlationKey: event.correlationKey,
+    ...(event.messageId ? { messageId: event.messageId } : {}),
   });
   wake(ctx, subscription.owner, event.variables);
 }

@@ -288,15 +288,17 @@ export interface CorrelateOptions {
 export interface CorrelateResult {
   correlated: boolean;
   /**
-   * True when nothing took the message and it was buffered for `timeToLive` ms (`correlated` is then false);
-   * absent otherwise.
+   * True when no instance took the message and it was kept in the store's buffer (for `timeToLive` ms, or handed to
+   * another engine's instance): `correlated` is then false. Absent otherwise.
    */
   buffered?: boolean;
-  /** The instance that took the message. */
+  /** The first instance that took the message (by instance id, or started by it); null when none did. */
   instanceId: string | null;
+  /** Every instance that took it: at most one per BPMN process id, as Zeebe correlates. */
+  instanceIds: string[];
   /**
-   * The waiting instance another engine holds, to which the message was handed over through the store's
-   * buffer (`buffered` is then true): its holder takes it on its next look. Absent otherwise.
+   * A waiting instance another engine holds, to which the message was handed over through the store's buffer: its
+   * holder takes it on its next look. Absent otherwise.
    */
   heldElsewhere?: string;
 }

@@ -19,8 +19,26 @@ export interface BufferTaker {
 }
 
 /**
+ * The buffer name of a message's copy for one BPMN process id: a published message is kept once per process that
+ * may wait for it, so each process takes it at most once (as Zeebe correlates a message once per process id).
+ * The unit separator keeps a process id and a name apart (no BPMN id holds it).
+ */
+export function processBuffer(name: string, processId: string): string {
+  return `${processId}\u001f${name}`;
+}
+
+/**
+ * The id a buffered message is delivered under: a process's copy (`<id>\u001f<hash>`) carries the publication's id
+ * before its last separator, so every copy of one publication is that one message to the instance taking it.
+ */
+export function deliveredId(bufferedId: string): string {
+  const at = bufferedId.lastIndexOf('\u001f');
+  return at < 0 ? bufferedId : bufferedId.slice(0, at);
+}
+
+/**
  * One loop step: for each of these message subscriptions still open, take the buffered messages of its
- * name and key (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
+ * name and key — its process's copies, then any kept under the bare name before copies were per process — (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
  * each. The order makes a buffered message neither lost nor delivered twice:
  *
  * 1. `takeMessage` hands the message to this instance alone and holds it for it (no other taker sees it);
@@ -40,18 +58,21 @@ export async function takeBufferedMessages(loop: BufferTaker, subscriptionIds: s
       if (loop.stopped() || subscription === undefined || state.instance.status !== 'running') break;
       const { kind, name, correlationKey } = subscription;
       // A signal is in the buffer only when another engine handed it to this instance while this one held it.
-      const [bufferName, key] = kind === 'signal' ? [signalInbox(name), loop.id] : [name, correlationKey];
-      const message: BufferedMessage | undefined = await loop.durably(() =>
-        loop.store.takeMessage(bufferName, key, loop.clock.now(), loop.id),
-      );
+      const buffers = kind === 'signal' ? [signalInbox(name)] : [processBuffer(name, state.instance.processId), name];
+      const key = kind === 'signal' ? loop.id : correlationKey;
+      let message: BufferedMessage | undefined;
+      for (const bufferName of buffers) {
+        message ??= await loop.durably(() => loop.store.takeMessage(bufferName, key, loop.clock.now(), loop.id));
+      }
       if (message === undefined) break;
       const { id } = message;
-      if (!loop.state().instance.receivedIds.includes(id)) {
+      const delivered = kind === 'signal' ? id : deliveredId(id);
+      if (!loop.state().instance.receivedIds.includes(delivered)) {
         const variables = fromCanonicalBytes(message.variables) as Variables;
         const event: InstanceEvent =
           kind === 'signal'
             ? { type: 'signal.received', name, variables, signalId: id }
-            : { type: 'message.correlated', name, correlationKey, variables, messageId: id };
+            : { type: 'message.correlated', name, correlationKey, variables, messageId: delivered };
         await loop.apply(event);
       }
       await loop.durably(() => loop.store.deleteMessage(id));

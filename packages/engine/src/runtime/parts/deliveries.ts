@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalBytes, type Deployment, type Repository, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
-import { AlreadyExistsError, InstanceHeldError } from '../../common/errors.js';
+import { InstanceHeldError } from '../../common/errors.js';
 import type { InstanceState } from '../../core/step/state.js';
 import type { ProcessDef, ProcessModel } from '../../model/process-types.js';
-import type { CorrelateOptions, CorrelateResult, SignalOptions } from '../base/types.js';
+import type { SignalOptions } from '../base/types.js';
 import { liveDeployments } from '../deployments/deletions.js';
 import { HANDOVER_TTL_MS, signalInbox } from '../leases/handover.js';
 import type { InstanceRuntime } from '../loop/instance-runtime.js';
@@ -24,7 +24,7 @@ export interface DeliveryHost {
   startAt(deployment: Deployment, process: ProcessDef, startNode: string, variables: Variables): Promise<string>;
 }
 
-const subscribed =
+export const subscribed =
   (kind: 'message' | 'signal', name: string, key: string | null) =>
   (state: InstanceState): boolean =>
     [...state.subscriptions.values()].some(
@@ -32,7 +32,7 @@ const subscribed =
     );
 
 /** Instances waiting on an indexed subscription: the loaded ones, and the stored ones the repository names. */
-async function waitingInstances(
+export async function waitingInstances(
   host: DeliveryHost,
   indexName: string,
   key: string | null,
@@ -43,14 +43,18 @@ async function waitingInstances(
   return [...ids].sort();
 }
 
-/** The start events of the latest deployment of each definition that a message or signal of `name` starts. */
-async function eventStarts(
+/**
+ * The start events of the latest deployment of each definition that a message or signal of `name` starts, among
+ * `deployments` (the live ones, oldest first) when the caller read them already.
+ */
+export async function eventStarts(
   host: DeliveryHost,
   kind: 'message' | 'signal',
   name: string,
+  deployments?: readonly Deployment[],
 ): Promise<{ deployment: Deployment; process: ProcessDef; startNode: string }[]> {
   const latest = new Map<string, Deployment>();
-  for (const deployment of liveDeployments(await host.repository.deployments())) {
+  for (const deployment of deployments ?? liveDeployments(await host.repository.deployments())) {
     latest.set(deployment.definitionId, deployment);
   }
   const found: { deployment: Deployment; process: ProcessDef; startNode: string }[] = [];
@@ -72,70 +76,6 @@ async function eventStarts(
     }
   }
   return found;
-}
-
-/**
- * Deliver a message: to the first instance (by id) waiting for it, else by starting an instance at a message
- * start event of that name, else — with a `timeToLive` — into the repository's buffer, where the first
- * instance to subscribe to its name and key within that time takes it (`InstanceRuntime#takeBuffered`).
- */
-export async function correlateMessage(
-  host: DeliveryHost,
-  name: string,
-  options: CorrelateOptions,
-): Promise<CorrelateResult> {
-  const variables = options.variables ?? {};
-  const bytes = canonicalBytes(variables, '$variables');
-  const timeToLive = options.timeToLive ?? 0;
-  if (!Number.isFinite(timeToLive) || timeToLive < 0) {
-    throw new RangeError(`timeToLive must be a finite number of milliseconds, 0 or more, not ${timeToLive}`);
-  }
-  const key =
-    options.correlationKey === undefined || options.correlationKey === null ? null : String(options.correlationKey);
-  const waiting = subscribed('message', name, key);
-  for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
-    let runtime: InstanceRuntime;
-    try {
-      runtime = await host.runtime(instanceId);
-    } catch (error) {
-      if (!(error instanceof InstanceHeldError)) throw error;
-      // Another engine runs it: hand the message over through the store's buffer, which its holder drains.
-      await buffer(host, name, key, bytes, options.messageId, Math.max(timeToLive, HANDOVER_TTL_MS));
-      return { correlated: false, buffered: true, instanceId: null, heldElsewhere: instanceId };
-    }
-    if (!waiting(runtime.current)) continue;
-    const messageId = options.messageId ?? null;
-    await runtime.submit({
-      type: 'message.correlated',
-      name,
-      correlationKey: key,
-      variables: { ...variables },
-      messageId,
-    });
-    return { correlated: true, instanceId };
-  }
-  const [start] = await eventStarts(host, 'message', name);
-  if (start) {
-    const instanceId = await host.startAt(start.deployment, start.process, start.startNode, { ...variables });
-    return { correlated: true, instanceId };
-  }
-  if (timeToLive === 0) return { correlated: false, instanceId: null };
-
-  const id = await buffer(host, name, key, bytes, options.messageId, timeToLive);
-  if (id === undefined) {
-    throw new AlreadyExistsError(
-      `message "${name}" with messageId "${options.messageId}" is buffered already, until it is taken or expires`,
-    );
-  }
-  // An instance that subscribed after we looked found the buffer without this message: offer it the buffer
-  // now. A subscription made after this look finds the message in the buffer by itself.
-  for (const instanceId of await waitingInstances(host, `message:${name}`, key, waiting)) {
-    // Restoring a stored instance already takes what the buffer holds for it.
-    const runtime = await host.runtime(instanceId);
-    if (waiting(runtime.current)) await runtime.takeBuffered();
-    if (runtime.current.instance.receivedIds.includes(id)) return { correlated: true, instanceId };
-  }
-  return { correlated: false, buffered: true, instanceId: null };
 }
 
 /**
