@@ -49,12 +49,53 @@ describe('thresher serve', () => {
     expect(exit.stderr).toContain('thresher serve: SIGTERM, stopping');
   });
 
-  it('refuses to listen beyond this machine while it authenticates no caller, saying why', async () => {
+  it('refuses to listen beyond this machine without --auth, saying why', async () => {
     workspace = new Workspace();
     const run = await workspace.thresher(['serve', '--store', 'memory:', '--host', '0.0.0.0']);
 
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('option --host 0.0.0.0: the API would let that network drive every instance');
+    expect(run.stderr).toContain('--auth basic or --auth bearer');
+  });
+
+  it('serves beyond this machine with --auth basic, asking every caller for a user of --users', async () => {
+    // given a users file made with --hash-password
+    workspace = new Workspace();
+    const hashed = await workspace.thresher(['serve', '--hash-password'], { stdin: 's3cret\n' });
+    expect(hashed.code).toBe(0);
+    workspace.write('users.txt', `alice:${hashed.stdout.trim()}\n`);
+    let stdout = '';
+    const args = ['serve', '--store', 'memory:', '--host', '0.0.0.0', '--port', '0', '--auth', 'basic'];
+    const serve = spawnThresher([...args, '--users', 'users.txt'], { cwd: workspace.dir });
+    serve.child.stdout?.on('data', (chunk) => (stdout += chunk));
+    const url = (await address(() => stdout, serve.exit)).replace('0.0.0.0', '127.0.0.1');
+
+    // then a caller without the password is refused, and alice is served
+    expect((await fetch(`${url}/topology`)).status).toBe(401);
+    const alice = `Basic ${Buffer.from('alice:s3cret').toString('base64')}`;
+    expect((await fetch(`${url}/topology`, { headers: { authorization: alice } })).status).toBe(200);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exit).code).toBe(0);
+  });
+
+  it('refuses --auth options that do not go together, and a users file it cannot read, by name', async () => {
+    workspace = new Workspace();
+    const refusals: Array<[string[], string]> = [
+      [['--auth', 'basic'], 'option --auth basic needs --users FILE'],
+      [['--auth', 'bearer'], 'option --auth bearer needs --issuer URL'],
+      [['--auth', 'magic'], 'option --auth magic: not basic, bearer or none'],
+      [['--users', 'u.txt'], 'option --users needs --auth basic or --auth bearer'],
+      [['--auth', 'basic', '--users', 'u.txt', '--issuer', 'https://x'], 'option --issuer belongs to --auth bearer'],
+    ];
+    for (const [flags, message] of refusals) {
+      const run = await workspace.thresher(['serve', '--store', 'memory:', ...flags]);
+      expect(run.code, flags.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
+    workspace.write('plain.txt', 'alice:password\n');
+    const plain = await workspace.thresher(['serve', '--store', 'memory:', '--auth', 'basic', '--users', 'plain.txt']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('plain.txt line 1: not "name:scrypt:<salt>:<key>"');
   });
 
   it('refuses a bad port by name', async () => {

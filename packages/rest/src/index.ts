@@ -6,6 +6,14 @@
  * `compatibility()` and the package README.
  */
 export type { Clock, Engine } from '@thresher/engine';
+export {
+  type Authenticator,
+  type BearerOptions,
+  basicAuthenticator,
+  bearerAuthenticator,
+  hashPassword,
+  readUsers,
+} from './auth.js';
 export { PinnableClock } from './clock.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';
 export { compatibility, type NotServed } from './operations.js';

@@ -1,14 +1,18 @@
-import { commandSpec, flag, type Parsed, parseWith, text } from '../args.js';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { commandSpec, flag, type Parsed, type ParsedArgs, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { parsePortFlag, storeFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
+import { LineReader } from '../io.js';
 import { withSession } from '../session.js';
 import { describeStore } from '../store.js';
 
 export const serveSpec = commandSpec({
   name: 'serve',
-  usage: 'thresher serve [--store URL] [--host HOST] [--port N] [--handlers MODULE] [--ui] [--json]',
+  usage:
+    'thresher serve [--store URL] [--host HOST] [--port N] [--auth basic --users FILE | --auth bearer --issuer URL [--audience AUD] [--jwks URL]] [--handlers MODULE] [--ui] [--json]\n       thresher serve --hash-password < password',
   summary:
     "serve Camunda 8.8's REST API (/v2) on a store, running its instances, for Camunda's clients and job workers; until SIGTERM or SIGINT",
   positionals: [],
@@ -17,8 +21,28 @@ export const serveSpec = commandSpec({
     host: {
       type: 'string',
       placeholder: 'HOST',
-      description:
-        'the interface to listen on (default 127.0.0.1: this machine only, the one it takes until it authenticates callers)',
+      description: 'the interface to listen on (default 127.0.0.1: this machine only; any other needs --auth)',
+    },
+    auth: {
+      type: 'string',
+      placeholder: 'basic|bearer',
+      description: 'who may call: HTTP Basic against --users, or JWTs of --issuer (default: anyone on loopback)',
+    },
+    users: {
+      type: 'string',
+      placeholder: 'FILE',
+      description: 'with --auth basic: one "name:scrypt:<salt>:<key>" per line (from --hash-password)',
+    },
+    issuer: { type: 'string', placeholder: 'URL', description: 'with --auth bearer: the issuer tokens must name' },
+    audience: { type: 'string', placeholder: 'AUD', description: 'with --auth bearer: the audience tokens must name' },
+    jwks: {
+      type: 'string',
+      placeholder: 'URL',
+      description: "with --auth bearer: the issuer's JWKS (default: found by OpenID discovery)",
+    },
+    'hash-password': {
+      type: 'boolean',
+      description: "print a users-file hash of the password on stdin's first line, and exit",
     },
     port: {
       type: 'string',
@@ -32,10 +56,20 @@ export const serveSpec = commandSpec({
     },
     ui: { type: 'boolean', description: 'serve the web view too, under /ui' },
   },
-  examples: ['thresher serve', 'thresher serve --store postgres://localhost/app --port 8088 --ui'],
+  examples: [
+    'thresher serve',
+    'thresher serve --store postgres://localhost/app --port 8088 --ui',
+    'thresher serve --host 0.0.0.0 --auth bearer --issuer https://login.example.com/realms/app --audience thresher',
+  ],
 });
 
 const usage = serveSpec.usage;
+
+/** Who may call the server. */
+export type ServeAuth =
+  | { kind: 'none' }
+  | { kind: 'basic'; users: string }
+  | { kind: 'bearer'; issuer: string; audience: string | undefined; jwks: string | undefined };
 
 export interface ServeArgs {
   store: string | undefined;
@@ -44,6 +78,32 @@ export interface ServeArgs {
   port: number;
   handlers: string | undefined;
   ui: boolean;
+  auth: ServeAuth;
+  hashPassword: boolean;
+}
+
+function readAuth(values: ParsedArgs['values']): ServeAuth {
+  const auth = text(values, 'auth');
+  const users = text(values, 'users');
+  const bearer = { issuer: text(values, 'issuer'), audience: text(values, 'audience'), jwks: text(values, 'jwks') };
+  const given = (names: string[]) => names.filter((name) => text(values, name) !== undefined);
+  if (auth === undefined || auth === 'none') {
+    const stray = given(['users', 'issuer', 'audience', 'jwks']);
+    if (stray.length > 0) throw new UsageError(`option --${stray[0]} needs --auth basic or --auth bearer`, usage);
+    return { kind: 'none' };
+  }
+  if (auth === 'basic') {
+    if (users === undefined) throw new UsageError('option --auth basic needs --users FILE', usage);
+    const stray = given(['issuer', 'audience', 'jwks']);
+    if (stray.length > 0) throw new UsageError(`option --${stray[0]} belongs to --auth bearer`, usage);
+    return { kind: 'basic', users };
+  }
+  if (auth === 'bearer') {
+    if (bearer.issuer === undefined) throw new UsageError('option --auth bearer needs --issuer URL', usage);
+    if (users !== undefined) throw new UsageError('option --users belongs to --auth basic', usage);
+    return { kind: 'bearer', issuer: bearer.issuer, audience: bearer.audience, jwks: bearer.jwks };
+  }
+  throw new UsageError(`option --auth ${auth}: not basic, bearer or none`, usage);
 }
 
 export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
@@ -55,6 +115,8 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
       port,
       handlers: text(values, 'handlers'),
       ui: flag(values, 'ui'),
+      auth: readAuth(values),
+      hashPassword: flag(values, 'hash-password'),
     };
   });
 }
@@ -66,13 +128,21 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
  */
 export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args, { io, out }) => {
   // Loaded on use, not when `thresher` starts.
-  const { isLoopback, PinnableClock, SearchProjection, startCamundaRestServer } = await import('@thresher/rest');
-  if (!isLoopback(args.host)) {
+  const rest = await import('@thresher/rest');
+  const { isLoopback, PinnableClock, SearchProjection, startCamundaRestServer } = rest;
+  if (args.hashPassword) {
+    const password = await new LineReader(io.stdin).next();
+    if (!password) throw new UsageError('--hash-password reads the password from the first line of stdin', usage);
+    out.print(await rest.hashPassword(password));
+    return ExitCode.Ok;
+  }
+  if (!isLoopback(args.host) && args.auth.kind === 'none') {
     throw new UsageError(
-      `option --host ${args.host}: the API would let that network drive every instance, and thresher serve authenticates no caller yet: listen on 127.0.0.1`,
+      `option --host ${args.host}: the API would let that network drive every instance without asking who calls: give --auth basic or --auth bearer, or listen on 127.0.0.1`,
       usage,
     );
   }
+  const authenticate = await authenticatorOf(args.auth, io.cwd);
   const clock = new PinnableClock();
   const options = { store: args.store, handlers: args.handlers, create: true, usage, clock, externalJobs: true };
   return withSession(io, out, options, async (session) => {
@@ -101,6 +171,7 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
         host: args.host,
         port: args.port,
         mounts,
+        ...(authenticate === undefined ? {} : { authenticate }),
       });
     } catch (error) {
       await projection.close();
@@ -123,3 +194,24 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     return ExitCode.Ok;
   });
 });
+
+/** The authenticator `--auth` asks for; a users file or issuer that cannot be read stops the start, saying why. */
+async function authenticatorOf(auth: ServeAuth, cwd: string) {
+  const { basicAuthenticator, bearerAuthenticator, readUsers } = await import('@thresher/rest');
+  try {
+    if (auth.kind === 'basic') {
+      const path = resolve(cwd, auth.users);
+      return basicAuthenticator(readUsers(await readFile(path, 'utf8'), path));
+    }
+    if (auth.kind === 'bearer') {
+      return await bearerAuthenticator({
+        issuer: auth.issuer,
+        ...(auth.audience === undefined ? {} : { audience: auth.audience }),
+        ...(auth.jwks === undefined ? {} : { jwksUrl: auth.jwks }),
+      });
+    }
+  } catch (error) {
+    throw new FailedError(`thresher serve: --auth ${auth.kind}: ${(error as Error).message}`);
+  }
+  return undefined;
+}
