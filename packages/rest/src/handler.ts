@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '@thresher/engine';
 import { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
+import type { DocumentStore } from './documents.js';
 import { problemOfEngine } from './engine-problems.js';
 import { readBytes, readJson, sendJson, sendReply } from './http.js';
 import { InstanceKeys } from './instance-keys.js';
@@ -32,6 +33,11 @@ export interface CamundaRestOptions {
    * the engine's event log kept in its store (`new SearchProjection(engine, repository)`). Without it they answer 501.
    */
   projection?: SearchProjection;
+  /**
+   * Where the document operations keep files (`new DocumentStore(dir)`, or `null` for memory). Without it they
+   * answer 501.
+   */
+  documents?: DocumentStore;
   /** Told of every failure no problem kind names (answered as a 500 without its details). Default: `console.error`. */
   onError?: (error: unknown) => void;
 }
@@ -72,6 +78,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
         catalog,
         keys,
         projection: options.projection,
+        documents: options.documents,
       });
       sendReply(res, reply);
     } catch (error) {

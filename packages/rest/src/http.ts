@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Problem, ProblemKind } from './problem.js';
 
-/** What an operation answers: a status, and a JSON body unless it has none (204), or a text of a media type. */
+/** What an operation answers: a status, and a JSON body unless it has none (204), or a text (or bytes) of a media type. */
 export interface Reply {
   status: number;
   body?: unknown;
-  text?: { type: string; content: string };
+  text?: { type: string; content: string | Buffer };
 }
 
 /** Send an operation's reply. */

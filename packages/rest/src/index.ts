@@ -15,6 +15,7 @@ export {
   readUsers,
 } from './auth.js';
 export { PinnableClock } from './clock.js';
+export { type DocumentMetadata, DocumentStore, type StoredDocument } from './documents.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';
 export { compatibility, type NotServed } from './operations.js';
 export { Problem, type ProblemDetail, ProblemKind } from './problem.js';

@@ -5,6 +5,8 @@ export interface FormPart {
   name: string;
   filename: string | undefined;
   contentType: string | undefined;
+  /** Its headers by lower-case name. */
+  headers: ReadonlyMap<string, string>;
   data: Buffer;
 }
 
@@ -51,7 +53,13 @@ function partOf(headerText: string, data: Buffer, index: number): FormPart {
   if (!/^form-data\b/i.test(disposition) || name === undefined) {
     throw broken(`part ${index} has no Content-Disposition: form-data with a name`);
   }
-  return { name, filename: parameter(disposition, 'filename'), contentType: headers.get('content-type'), data };
+  return {
+    name,
+    filename: parameter(disposition, 'filename'),
+    contentType: headers.get('content-type'),
+    headers,
+    data,
+  };
 }
 
 /** A parameter of a header value, quoted or not (`name="resources"`). */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Engine } from '@thresher/engine';
 import type { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
+import type { DocumentStore } from './documents.js';
 import type { Reply } from './http.js';
 import type { InstanceKeys } from './instance-keys.js';
 import type { SearchProjection } from './projection/search-projection.js';
@@ -24,6 +25,8 @@ export interface Call {
   keys: InstanceKeys;
   /** What searches of runtime data read; undefined when the handler keeps none (they answer 501). */
   projection: SearchProjection | undefined;
+  /** Where documents are kept; undefined when the handler keeps none (the document operations answer 501). */
+  documents: DocumentStore | undefined;
 }
 
 export type Operation = (call: Call) => Promise<Reply>;

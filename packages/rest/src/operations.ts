@@ -3,6 +3,7 @@ import { clusterOperations } from './ops/cluster.js';
 import { decisionSearchOperations } from './ops/decision-searches.js';
 import { decisionOperations } from './ops/decisions.js';
 import { deploymentOperations } from './ops/deployments.js';
+import { documentOperations } from './ops/documents.js';
 import { effectiveVariableOperations } from './ops/effective-variables.js';
 import { elementInstanceOperations } from './ops/element-instances.js';
 import { incidentOperations } from './ops/incidents.js';
@@ -52,6 +53,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...decisionOperations,
   ...decisionSearchOperations,
   ...deploymentOperations,
+  ...documentOperations,
   ...effectiveVariableOperations,
   ...elementInstanceOperations,
   ...incidentOperations,

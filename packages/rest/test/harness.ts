@@ -1,6 +1,12 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { Engine, type EngineOptions } from '@thresher/engine';
-import { type CamundaRestServer, PinnableClock, SearchProjection, startCamundaRestServer } from '@thresher/rest';
+import {
+  type CamundaRestServer,
+  DocumentStore,
+  PinnableClock,
+  SearchProjection,
+  startCamundaRestServer,
+} from '@thresher/rest';
 import { specResponses } from './spec-responses.js';
 
 export interface Api {
@@ -23,7 +29,7 @@ export interface Api {
  */
 export async function serveApi(
   engineOptions: Partial<EngineOptions> = {},
-  options: { projection?: boolean; repository?: Repository } = {},
+  options: { projection?: boolean; repository?: Repository; documents?: DocumentStore } = {},
 ): Promise<Api> {
   const clock = new PinnableClock();
   const repository = options.repository ?? createMemoryRepository();
@@ -40,6 +46,7 @@ export async function serveApi(
     clock,
     port: 0,
     projection,
+    documents: options.documents ?? new DocumentStore(null),
     onError: (error) => failures.push(error),
   });
   return {
@@ -50,11 +57,11 @@ export async function serveApi(
     projection,
     failures,
     call: async (method, path, body, headers = {}) => {
+      const raw = body === undefined || typeof body === 'string' || body instanceof FormData;
       const response = await fetch(`${server.url}${path}`, {
         method,
-        headers:
-          body === undefined || typeof body === 'string' ? headers : { 'content-type': 'application/json', ...headers },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        headers: raw ? headers : { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: raw ? (body as string | FormData) : JSON.stringify(body) }),
       });
       if (checker !== null) {
         const seen = { method, path, status: response.status, contentType: response.headers.get('content-type') };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { commandSpec, flag, type Parsed, type ParsedArgs, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
 import { parsePortFlag, storeFlags } from '../drive-options.js';
@@ -7,12 +7,12 @@ import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { LineReader } from '../io.js';
 import { withSession } from '../session.js';
-import { describeStore } from '../store.js';
+import { describeStore, type StoreSpec } from '../store.js';
 
 export const serveSpec = commandSpec({
   name: 'serve',
   usage:
-    'thresher serve [--store URL] [--host HOST] [--port N] [--auth basic --users FILE | --auth bearer --issuer URL [--audience AUD] [--jwks URL]] [--handlers MODULE] [--ui] [--json]\n       thresher serve --hash-password < password',
+    'thresher serve [--store URL] [--host HOST] [--port N] [--documents DIR] [--auth basic --users FILE | --auth bearer --issuer URL [--audience AUD] [--jwks URL]] [--handlers MODULE] [--ui] [--json]\n       thresher serve --hash-password < password',
   summary:
     "serve Camunda 8.8's REST API (/v2) on a store, running its instances, for Camunda's clients and job workers; until SIGTERM or SIGINT",
   positionals: [],
@@ -55,6 +55,12 @@ export const serveSpec = commandSpec({
       description: 'an ES module handling service tasks by type in this process',
     },
     ui: { type: 'boolean', description: 'serve the web view too, under /ui' },
+    documents: {
+      type: 'string',
+      placeholder: 'DIR',
+      description:
+        "where uploaded documents are kept (default: documents/ beside a SQLite store's file, ./.thresher/documents for PostgreSQL, memory for memory:)",
+    },
   },
   examples: [
     'thresher serve',
@@ -80,6 +86,7 @@ export interface ServeArgs {
   ui: boolean;
   auth: ServeAuth;
   hashPassword: boolean;
+  documents: string | undefined;
 }
 
 function readAuth(values: ParsedArgs['values']): ServeAuth {
@@ -117,6 +124,7 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
       ui: flag(values, 'ui'),
       auth: readAuth(values),
       hashPassword: flag(values, 'hash-password'),
+      documents: text(values, 'documents'),
     };
   });
 }
@@ -162,12 +170,14 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
       closeUi = () => ui.close();
       mounts.push({ path: '/ui', handler: ui });
     }
+    const documents = new rest.DocumentStore(documentsDir(args.documents, session.store, io.cwd));
     let server: Awaited<ReturnType<typeof startCamundaRestServer>>;
     try {
       server = await startCamundaRestServer({
         engine: session.engine,
         clock,
         projection,
+        documents,
         host: args.host,
         port: args.port,
         mounts,
@@ -214,4 +224,11 @@ async function authenticatorOf(auth: ServeAuth, cwd: string) {
     throw new FailedError(`thresher serve: --auth ${auth.kind}: ${(error as Error).message}`);
   }
   return undefined;
+}
+
+/** Where documents are kept: `--documents`, else beside a SQLite file, in memory for `memory:`, else under .thresher. */
+function documentsDir(given: string | undefined, store: StoreSpec, cwd: string): string | null {
+  if (given !== undefined) return resolve(cwd, given);
+  if (store.kind === 'memory') return null;
+  return store.kind === 'sqlite' ? join(dirname(store.path), 'documents') : resolve(cwd, '.thresher', 'documents');
 }
