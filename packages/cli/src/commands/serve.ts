@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { commandSpec, flag, type Parsed, type ParsedArgs, parseWith, text } from '../args.js';
 import { defineCommand } from '../command.js';
-import { parsePortFlag, storeFlags } from '../drive-options.js';
+import { parseDurationFlag, parsePortFlag, storeFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { LineReader } from '../io.js';
@@ -12,7 +12,7 @@ import { describeStore, type StoreSpec } from '../store.js';
 export const serveSpec = commandSpec({
   name: 'serve',
   usage:
-    'thresher serve [--store URL] [--host HOST] [--port N] [--documents DIR] [--auth basic --users FILE | --auth bearer --issuer URL [--audience AUD] [--jwks URL]] [--handlers MODULE] [--ui] [--json]\n       thresher serve --hash-password < password',
+    'thresher serve [--store URL] [--host HOST] [--port N] [--lease-ttl DURATION] [--documents DIR] [--auth basic --users FILE | --auth bearer --issuer URL [--audience AUD] [--jwks URL]] [--handlers MODULE] [--ui] [--json]\n       thresher serve --hash-password < password',
   summary:
     "serve Camunda 8.8's REST API (/v2) on a store, running its instances, for Camunda's clients and job workers; until SIGTERM or SIGINT",
   positionals: [],
@@ -55,6 +55,12 @@ export const serveSpec = commandSpec({
       description: 'an ES module handling service tasks by type in this process',
     },
     ui: { type: 'boolean', description: 'serve the web view too, under /ui' },
+    'lease-ttl': {
+      type: 'string',
+      placeholder: 'DURATION',
+      description:
+        "how long an instance stays this server's without renewal: after it, another server on the store takes up those of one that stopped (ISO 8601; default PT30S)",
+    },
     documents: {
       type: 'string',
       placeholder: 'DIR',
@@ -87,6 +93,13 @@ export interface ServeArgs {
   auth: ServeAuth;
   hashPassword: boolean;
   documents: string | undefined;
+  leaseTtlMs: number;
+}
+
+function readLeaseTtl(given: string | undefined): number {
+  const ms = parseDurationFlag('--lease-ttl', given ?? 'PT30S', usage);
+  if (ms < 1) throw new UsageError('option --lease-ttl: must be at least a millisecond', usage);
+  return Math.round(ms);
 }
 
 function readAuth(values: ParsedArgs['values']): ServeAuth {
@@ -125,6 +138,7 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
       auth: readAuth(values),
       hashPassword: flag(values, 'hash-password'),
       documents: text(values, 'documents'),
+      leaseTtlMs: readLeaseTtl(text(values, 'lease-ttl')),
     };
   });
 }
@@ -152,7 +166,15 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
   }
   const authenticate = await authenticatorOf(args.auth, io.cwd);
   const clock = new PinnableClock();
-  const options = { store: args.store, handlers: args.handlers, create: true, usage, clock, externalJobs: true };
+  const options = {
+    store: args.store,
+    handlers: args.handlers,
+    create: true,
+    usage,
+    clock,
+    externalJobs: true,
+    leaseTtlMs: args.leaseTtlMs,
+  };
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve', usage);
     // A worker, as `thresher worker` runs: due timers, instances left behind and messages handed over are run here.
