@@ -5,7 +5,7 @@
  * @module
  */
 import type { Deployment } from '@thresher/engine';
-import { deploymentKind, type Engine } from '@thresher/engine';
+import { deploymentKind, type Engine, liveDeployments } from '@thresher/engine';
 import { compile, type ProcessModel } from '@thresher/engine/model';
 import { layoutProcess } from 'bpmn-auto-layout';
 
@@ -36,9 +36,9 @@ export class Models {
 
   constructor(private readonly engine: Engine) {}
 
-  /** The BPMN deployments, newest version first within a definition, definitions by id. */
+  /** The BPMN deployments not deleted, newest version first within a definition, definitions by id. */
   async deployments(): Promise<Deployment[]> {
-    const all = (await this.engine.deployments()).filter((d) => deploymentKind(d) === 'bpmn');
+    const all = liveDeployments(await this.engine.deployments()).filter((d) => deploymentKind(d) === 'bpmn');
     return all.sort((a, b) =>
       a.definitionId === b.definitionId ? b.version - a.version : a.definitionId < b.definitionId ? -1 : 1,
     );

@@ -41,6 +41,17 @@ describe('the processes page', () => {
     expect(page).toMatch(/<tr data-process="caller" data-version="1">/);
   });
 
+  it('lists no deleted file', async () => {
+    view = await serve();
+    const bare = (await view.engine.deployments()).find((deployment) => deployment.definitionId === 'bare-defs');
+    await view.engine.deleteDeployment(bare!.digest);
+
+    const page = await view.page('/');
+
+    expect(page).not.toMatch(/<tr data-process="bare"/);
+    expect(page).toMatch(/<tr data-process="review" data-version="1">/);
+  });
+
   it('says how to deploy when nothing is deployed, rather than showing an empty table', async () => {
     view = await serve();
     const engine = view.engine;
