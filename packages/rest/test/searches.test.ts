@@ -310,4 +310,28 @@ describe('the search projection', () => {
     expect((await repository.searchRows({ kind: 'userTask', limit: 10 })).total).toBe(1);
     await before.engine.close();
   });
+
+  it("should write this engine's saves after waiting for more to join them, without being asked or polling", async () => {
+    const repository = createMemoryRepository();
+    const served = await serveApi({}, { repository, projection: false });
+    await fetch(`${served.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'order.bpmn': ORDER_BPMN() }),
+    });
+    const projection = new SearchProjection(served.engine, repository, {
+      coalesceMs: 50,
+      pollMs: 60_000,
+    });
+    await projection.caughtUp();
+    await Promise.all([1, 2, 3].map((n) => served.engine.start('order', { variables: { n } })));
+    for (const { instanceId } of await served.engine.instances()) await served.engine.settled(instanceId);
+    // No caughtUp: the saves' own wake-up writes them, once the 50 ms are over.
+    for (let waited = 0; (await repository.searchRows({ kind: 'processInstance', limit: 10 })).total < 3; waited++) {
+      if (waited > 100) throw new Error('the projection did not write the saves it was woken by');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await projection.close();
+    await served.close();
+    expect(() => new SearchProjection(served.engine, repository, { coalesceMs: -1 })).toThrow(RangeError);
+  });
 });
