@@ -128,6 +128,8 @@ describe('POST /correlated-message-subscriptions/search', () => {
   it('should find each message an element took, under the key its publication answered', async () => {
     const instanceKey = await startWaiting('o-3');
     await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    // The projection sees the subscription open (one opened and taken within one batch is not kept: a known gap).
+    await api.projection!.caughtUp();
     const published = await api.call('POST', '/messages/publication', { name: 'paid', correlationKey: 'o-3' });
     const { messageKey } = (await published.json()) as { messageKey: string };
     await api.engine.settled((await api.engine.instances())[0]!.instanceId);

@@ -10,6 +10,7 @@ import type { ProcessDefinition } from '../catalog.js';
 import { elementInstanceKey, externalKey, instanceKey, localIdOf } from '../keys.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 import { changed, KINDS, rowOf } from './instance-rows.js';
+import { BODY } from './row-search.js';
 
 export interface JobSource {
   view: InstanceView;
@@ -71,11 +72,14 @@ export async function jobRows(repository: Repository, source: JobSource): Promis
   });
   const rows: SearchRow[] = [];
   const live = new Set<string>();
+  const keptBodies = new Map(kept.rows.map((row) => [row.key, row.fields[BODY]]));
   for (const job of source.view.jobs) {
     const key = externalKey(source.serial, job.id);
     if (key === undefined) continue;
     live.add(key);
-    rows.push(rowOf(KINDS.job, key, openJobBody(source, job, key)));
+    const row = rowOf(KINDS.job, key, openJobBody(source, job, key));
+    // A job as it was kept is not written again: most batches touch an instance for other reasons.
+    if (keptBodies.get(key) !== row.fields[BODY]) rows.push(row);
   }
   const endTime = new Date(source.at).toISOString();
   const ended = (localId: string) => ({
