@@ -1,7 +1,7 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/common/errors.js';
-import { Engine } from '../src/index.js';
+import { deploymentKind, Engine } from '../src/index.js';
 import { around, definitions, message, messageDefinition, process } from './fixtures/bpmn/xml.js';
 
 /** Version `n` of process `p`: its task `x` is a user task when `waits`, else a plain task. */
@@ -72,9 +72,12 @@ describe('engine.deleteDeployment', () => {
     expect(await digestOf(await engine.start('p'))).toBe(deployed.digest);
   });
 
-  it('should refuse a digest nothing deployed, and one deleted already', async () => {
+  it('should refuse a digest nothing deployed, one deleted already, and a record that is no file', async () => {
     const deployed = await engine.deploy(version(1));
     await expect(engine.deleteDeployment('0'.repeat(64))).rejects.toBeInstanceOf(NotFoundError);
+    await engine.deployTogether([version(2), DISH('"Stew"')]);
+    const manifest = (await engine.deployments()).find((one) => deploymentKind(one) === 'manifest');
+    await expect(engine.deleteDeployment(manifest!.digest)).rejects.toBeInstanceOf(NotFoundError);
     await engine.deleteDeployment(deployed.digest);
     await expect(engine.deleteDeployment(deployed.digest)).rejects.toBeInstanceOf(NotFoundError);
   });

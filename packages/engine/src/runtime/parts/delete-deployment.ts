@@ -8,7 +8,8 @@
 import { NotFoundError } from '../../common/errors.js';
 import { deploymentTimerStartPrefix } from '../../timers/occurrences.js';
 import { isDecisionDeployment } from '../deployments/decisions.js';
-import { deletionRecord, isDeleted, latestLive } from '../deployments/deletions.js';
+import { deletionRecord, isDeleted, isDeletion, latestLive } from '../deployments/deletions.js';
+import { isManifest } from '../deployments/deployed-together.js';
 import { isFormDeployment } from '../deployments/forms.js';
 import type { EngineParts } from './engine-parts.js';
 import { cancelWaitingOccurrences, scheduleTimerStarts } from './timer-starts.js';
@@ -16,7 +17,9 @@ import { cancelWaitingOccurrences, scheduleTimerStarts } from './timer-starts.js
 export async function deleteDeployment(parts: EngineParts, digest: string): Promise<void> {
   const { repository } = parts;
   const deployment = await repository.getDeployment(digest);
-  if (deployment === undefined || (await isDeleted(repository, digest))) throw new NotFoundError('deployment', digest);
+  // A manifest of files deployed together, or a deletion record, is no file to delete.
+  const file = deployment !== undefined && !isManifest(deployment) && !isDeletion(deployment);
+  if (!file || (await isDeleted(repository, digest))) throw new NotFoundError('deployment', digest);
   const occurrences = deploymentTimerStartPrefix(digest);
   await repository.putDeployment(deletionRecord(digest, 'deleted', parts.clock.now()));
   parts.definitions.forget();
