@@ -52,20 +52,18 @@ function reference(store: DocumentStore, document: StoredDocument): Record<strin
 
 /** A file part's metadata: what the request says (`where` names it), over the part's own file name and type. */
 function metadataOf(file: FormPart, given: unknown, where: string): DocumentMetadata {
-  const said = given === undefined ? {} : readAs(Metadata, given, where);
-  const metadata: DocumentMetadata = {
+  // The size is the content's, as the store measures it.
+  const { size: _measured, ...said } = given === undefined ? {} : readAs(Metadata, given, where);
+  return {
     ...(file.contentType === undefined ? {} : { contentType: file.contentType }),
     ...(file.filename === undefined ? {} : { fileName: file.filename }),
+    ...said,
   };
-  for (const [field, value] of Object.entries(said)) {
-    if (value !== undefined && field !== 'size') Object.assign(metadata, { [field]: value });
-  }
-  return metadata;
 }
 
-function parsedJson(part: FormPart, where: string): unknown {
+function parsedJson(text: string, where: string): unknown {
   try {
-    return JSON.parse(part.data.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new Problem(ProblemKind.InvalidArgument, `${where}: not JSON`);
   }
@@ -88,7 +86,11 @@ const createDocument: Operation = async (call) => {
   const files = parts.filter((part) => part.name === 'file');
   if (files.length !== 1) throw new Problem(ProblemKind.InvalidArgument, 'the body must hold one part "file"');
   const given = parts.find((part) => part.name === 'metadata');
-  const metadata = metadataOf(files[0]!, given && parsedJson(given, 'part metadata'), 'part metadata');
+  const metadata = metadataOf(
+    files[0]!,
+    given && parsedJson(given.data.toString('utf8'), 'part metadata'),
+    'part metadata',
+  );
   const created = await store.create(files[0]!.data, metadata, documentId);
   if (created === false) {
     throw new Problem(ProblemKind.AlreadyExists, `a document with id "${documentId}" exists already`);
@@ -110,9 +112,10 @@ const createDocuments: Operation = async (call) => {
   // Each metadata as a part of its own, or one part holding the whole array.
   let list: unknown[] | undefined;
   if (lists.length === 1) {
-    const one = parsedJson(lists[0]!, 'part metadataList');
+    const one = parsedJson(lists[0]!.data.toString('utf8'), 'part metadataList');
     list = Array.isArray(one) ? one : [one];
-  } else if (lists.length > 1) list = lists.map((part, index) => parsedJson(part, `part metadataList[${index}]`));
+  } else if (lists.length > 1)
+    list = lists.map((part, index) => parsedJson(part.data.toString('utf8'), `part metadataList[${index}]`));
   if (list !== undefined && list.length !== files.length) {
     throw new Problem(
       ProblemKind.InvalidArgument,
@@ -121,7 +124,9 @@ const createDocuments: Operation = async (call) => {
   }
   const metadata = files.map((file, index) => {
     const header = file.headers.get('x-document-metadata');
-    const given = list?.[index] ?? (header === undefined ? undefined : parsedJsonText(header, index));
+    const given =
+      list?.[index] ??
+      (header === undefined ? undefined : parsedJson(header, `files[${index}]: its X-Document-Metadata header`));
     return metadataOf(file, given, `metadataList[${index}]`);
   });
   const createdDocuments: Record<string, unknown>[] = [];
@@ -134,14 +139,6 @@ const createDocuments: Operation = async (call) => {
   }
   return { status: failedDocuments.length === 0 ? 201 : 207, body: { createdDocuments, failedDocuments } };
 };
-
-function parsedJsonText(text: string, index: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Problem(ProblemKind.InvalidArgument, `files[${index}]: its X-Document-Metadata header is not JSON`);
-  }
-}
 
 /** The document a path names, its content hash checked when the query gives one; a 404 otherwise. */
 async function documentOf(call: Call) {

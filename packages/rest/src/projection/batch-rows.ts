@@ -28,8 +28,7 @@ interface Touched {
   definition: ProcessDefinition | undefined;
   /** The time of its last event in the batch: when what ended without an event of its own ended. */
   lastAt: number;
-  /** The elements that took a message in the batch, and each correlation. */
-  correlated: Set<string>;
+  /** The messages its elements took in the batch. */
   correlations: Correlation[];
   /** The jobs dispatched and completed in the batch, whether it caught a BPMN error, and the activations entered. */
   dispatched: Map<string, DispatchedJob>;
@@ -71,7 +70,6 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
       serial,
       definition,
       lastAt: event.at,
-      correlated: new Set(),
       correlations: [],
       dispatched: new Map(),
       completed: new Set(),
@@ -95,10 +93,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
     const { serial, view, definition } = instance;
     const at = new Date(event.at).toISOString();
     const owner = { processInstanceKey: instanceKey(serial), tenantId: DEFAULT_TENANT };
-    if (event.type === 'message.correlated') {
-      instance.correlated.add(event.elementId);
-      instance.correlations.push(event);
-    }
+    if (event.type === 'message.correlated') instance.correlations.push(event);
     noteJobEvent(instance, event);
     if (event.type === 'track.entered') {
       keep(enteredRow(serial, view, definition, event, event.at, order));
@@ -140,7 +135,8 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
   for (const touchedOne of touched.values()) {
-    const { view, serial, lastAt, definition, correlated, completed, dispatched, caughtError } = touchedOne;
+    const { view, serial, lastAt, definition, correlations, completed, dispatched, caughtError } = touchedOne;
+    const correlated = new Set(correlations.map((event) => event.elementId));
     const subscriptions = await subscriptionRows(sources.repository, {
       view,
       serial,
@@ -149,7 +145,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
       correlated,
     });
     for (const row of subscriptions) keep(row);
-    for (const row of correlationRows(touchedOne.correlations, subscriptions, { view, serial, definition })) keep(row);
+    for (const row of correlationRows(correlations, subscriptions, { view, serial, definition })) keep(row);
     const source = { view, serial, definition, at: lastAt, completed, dispatched, caughtError };
     for (const row of await jobRows(sources.repository, source)) keep(row);
     const processInstanceKey = instanceKey(serial);

@@ -38,7 +38,10 @@ function kindOf(job: Pick<OpenJobView, 'listener'>): { kind: string; listenerEve
   return { kind: job.listener.kind === 'task' ? 'TASK_LISTENER' : 'EXECUTION_LISTENER', listenerEventType };
 }
 
-function openJobBody(source: JobSource, job: OpenJobView, key: string): Record<string, unknown> {
+/** A job as the log or its instance tells it: the activation it runs for is unknown to a job gone before the batch saw it. */
+type JobFacts = Omit<OpenJobView, 'id' | 'elementInstanceId'> & { elementInstanceId: string | undefined };
+
+function jobBody(source: JobSource, job: JobFacts, key: string): Record<string, unknown> {
   const { view, serial, definition } = source;
   const failed = job.failures > 0;
   return {
@@ -55,7 +58,9 @@ function openJobBody(source: JobSource, job: OpenJobView, key: string): Record<s
     ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
     processInstanceKey: instanceKey(serial),
     elementId: job.elementId,
-    elementInstanceKey: elementInstanceKey(serial, job.elementInstanceId),
+    ...(job.elementInstanceId === undefined
+      ? {}
+      : { elementInstanceKey: elementInstanceKey(serial, job.elementInstanceId) }),
     tenantId: DEFAULT_TENANT,
   };
 }
@@ -77,7 +82,7 @@ export async function jobRows(repository: Repository, source: JobSource): Promis
     const key = externalKey(source.serial, job.id);
     if (key === undefined) continue;
     live.add(key);
-    const row = rowOf(KINDS.job, key, openJobBody(source, job, key));
+    const row = rowOf(KINDS.job, key, jobBody(source, job, key));
     // A job as it was kept is not written again: most batches touch an instance for other reasons.
     if (keptBodies.get(key) !== row.fields[BODY]) rows.push(row);
   }
@@ -87,28 +92,14 @@ export async function jobRows(repository: Repository, source: JobSource): Promis
     endTime,
     hasFailedWithRetriesLeft: false,
   });
-  const keptKeys = new Set(kept.rows.map((row) => row.key));
   for (const row of kept.rows) {
     if (!live.has(row.key)) rows.push(changed(row, ended(localIdOf(row.key, 'j'))));
   }
   for (const [localId, job] of source.dispatched) {
     const key = externalKey(source.serial, localId);
-    if (key === undefined || live.has(key) || keptKeys.has(key)) continue;
-    const open: OpenJobView = {
-      ...job,
-      id: localId,
-      elementInstanceId: '',
-      retries: 0,
-      failures: 0,
-      lastError: null,
-      headers: {},
-    };
-    const { elementInstanceKey: _unknown, ...body } = openJobBody(source, open, key);
-    const activation =
-      job.elementInstanceId === undefined
-        ? {}
-        : { elementInstanceKey: elementInstanceKey(source.serial, job.elementInstanceId) };
-    rows.push(rowOf(KINDS.job, key, { ...body, ...activation, ...ended(localId) }));
+    if (key === undefined || live.has(key) || keptBodies.has(key)) continue;
+    const facts = { ...job, retries: 0, failures: 0, lastError: null, headers: {} };
+    rows.push(rowOf(KINDS.job, key, { ...jobBody(source, facts, key), ...ended(localId) }));
   }
   return rows;
 }

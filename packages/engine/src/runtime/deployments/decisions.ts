@@ -85,14 +85,14 @@ export class DecisionBook {
   }
 
   private choose(decisionId: string, binding: Binding, processDigest: string): FoundDecision | string {
-    const versions = (this.versions.get(decisionId) ?? []).map((known) =>
-      this.deleted.has(known.deployment.digest) ? undefined : known,
-    );
+    const versions = this.versions.get(decisionId) ?? [];
+    // A deleted file keeps its versions' places (their numbers) but is never chosen.
+    const live = (known: Version) => !this.deleted.has(known.deployment.digest);
     let chosen: Version | undefined;
     let version = 0;
     if (binding.kind === 'deployment') {
       const together = this.together.of(processDigest);
-      const index = versions.findLastIndex((known) => known !== undefined && together.has(known.deployment.digest));
+      const index = versions.findLastIndex((known) => live(known) && together.has(known.deployment.digest));
       if (index < 0) {
         return `Expected to evaluate decision '${decisionId}' with binding type 'deployment', but no file deployed together with the process holds it`;
       }
@@ -100,7 +100,8 @@ export class DecisionBook {
       version = index + 1;
     } else if (binding.kind === 'versionTag') {
       for (let index = versions.length - 1; index >= 0; index--) {
-        const decision = versions[index]?.definitions.decisions.get(decisionId);
+        if (!live(versions[index]!)) continue;
+        const decision = versions[index]!.definitions.decisions.get(decisionId);
         if (decision?.versionTag === binding.versionTag) {
           chosen = versions[index];
           version = index + 1;
@@ -111,7 +112,7 @@ export class DecisionBook {
         return `Expected to evaluate decision '${decisionId}' with version tag '${binding.versionTag}', but no such decision is deployed`;
       }
     } else {
-      const index = versions.findLastIndex((known) => known !== undefined);
+      const index = versions.findLastIndex(live);
       chosen = versions[index];
       version = index + 1;
       if (!chosen) return `Expected to evaluate decision '${decisionId}', but no decision with this id is deployed`;
