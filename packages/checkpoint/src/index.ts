@@ -84,6 +84,7 @@ export {
   schema12to13,
   schema13to14,
 } from './migrations.js';
+export { MAX_INSTANCE_IDS } from './read-rules.js';
 export type { Repository } from './repository.js';
 export type {
   BufferedMessage,

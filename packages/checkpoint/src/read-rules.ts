@@ -115,6 +115,16 @@ export function storableFilters(query: InstanceQuery): boolean {
   );
 }
 
+/** The query with the ids of `ids` no store could hold left out: they match nothing, the others still may. */
+export function storableIds(query: InstanceQuery): InstanceQuery {
+  return query.ids === undefined || query.ids.every(isStorableText)
+    ? query
+    : { ...query, ids: query.ids.filter(isStorableText) };
+}
+
+/** How many ids one `instances({ ids })` read takes at most. */
+export const MAX_INSTANCE_IDS = 1000;
+
 /**
  * `instances`' order and page size as every store reads them, its cursors and serial checked.
  *
@@ -126,6 +136,18 @@ export function instancePage(query: InstanceQuery = {}): InstancePage {
   if (query.before !== undefined) checkText('before', query.before);
   if (query.serial !== undefined && !Number.isSafeInteger(query.serial)) {
     throw new RangeError(`serial must be a safe integer, not ${describe(query.serial)}`);
+  }
+  if (query.ids !== undefined) {
+    if (!Array.isArray(query.ids))
+      throw new RangeError(`ids must be an array of instance ids, not ${describe(query.ids)}`);
+    if (query.ids.length > MAX_INSTANCE_IDS) {
+      throw new RangeError(
+        `ids holds ${query.ids.length} instance ids, more than the ${MAX_INSTANCE_IDS} one read takes`,
+      );
+    }
+    const bad = query.ids.findIndex((id) => typeof id !== 'string');
+    if (bad >= 0)
+      throw new RangeError(`ids[${bad}] must be an instance id (a string), not ${describe(query.ids[bad])}`);
   }
   return { order: checkReadOrder(query.order), limit: checkPageSize(query.limit) };
 }

@@ -337,6 +337,11 @@ export type ReadOrder = 'asc' | 'desc';
 export interface InstanceQuery {
   /** Only the instance with this serial ({@link InstanceSummary.serial}); a number no instance has matches nothing. */
   serial?: number;
+  /**
+   * Only instances with one of these ids (at most `MAX_INSTANCE_IDS`, 1,000); ids not stored match nothing, an empty
+   * list matches no instance. What a reader of many instances asks in one read instead of one per instance.
+   */
+  ids?: readonly string[];
   /** Only instances with no parent. */
   roots?: boolean;
   /** Only called children (instances with a parent). */

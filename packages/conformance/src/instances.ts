@@ -377,6 +377,29 @@ export function describeInstances<TRepository extends Repository>(
       expect(a2).toBe(a);
       expect(c).toBeGreaterThan(a! + 1);
     });
+
+    test('TH-INSTANCES-26', async (repository) => {
+      await putFamily(repository);
+      const all = await repository.instances();
+
+      expect(ids(await repository.instances({ ids: ['child-a1', 'root-b', 'root-a'] }))).toEqual([
+        'child-a1',
+        'root-a',
+        'root-b',
+      ]);
+      expect(await repository.instanceIds({ ids: ['root-b', 'gone', 'lone \ud800 surrogate'] })).toEqual(['root-b']);
+      expect(ids(await repository.instances({ ids: ['child-a1', 'root-a'], roots: true }))).toEqual(['root-a']);
+      expect(ids(await repository.instances({ ids: ['child-a1', 'root-a'], order: 'desc', limit: 1 }))).toEqual([
+        'root-a',
+      ]);
+      expect(await repository.instances({ ids: [] })).toEqual([]);
+      expect(await repository.instances({ ids: all.map(({ instanceId }) => instanceId) })).toEqual(all);
+      await expect(repository.instances({ ids: 'root-a' as unknown as string[] })).rejects.toThrow(RangeError);
+      await expect(repository.instances({ ids: [1 as unknown as string] })).rejects.toThrow(RangeError);
+      await expect(repository.instances({ ids: Array.from({ length: 1001 }, (_, i) => `i-${i}`) })).rejects.toThrow(
+        RangeError,
+      );
+    });
   });
 }
 

@@ -220,6 +220,10 @@ export const THRESHER_CASES: readonly ConformanceCase[] = [
       'should keep serials, and hand out higher ones, after the repository is opened again',
       ['persistence'],
     ],
+    [
+      'TH-INSTANCES-26',
+      'should find the instances of a list of ids, with other filters, skipping ids not stored, refusing a bad list',
+    ],
   ]),
   ...ownCases('leases.ts', [
     ['TH-LEASE-01', 'should claim running instances without a lease, ids ascending, up to limit'],

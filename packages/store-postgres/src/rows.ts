@@ -198,6 +198,7 @@ export function deploymentParams(input: DeploymentInput, version: number): unkno
 export function instanceFilter(query: InstanceQuery): InstanceFilter {
   return {
     serial: query.serial,
+    ids: query.ids,
     roots: query.roots === true,
     children: query.children === true,
     parentId: query.parentId,
@@ -223,6 +224,7 @@ export function pageSize(limit: number): number | null {
 /** The filters of an `instances` query, as values; absent ones are undefined. */
 export interface InstanceFilter {
   serial: number | undefined;
+  ids: readonly string[] | undefined;
   roots: boolean;
   children: boolean;
   parentId: string | undefined;

@@ -317,6 +317,7 @@ export function selectInstancesSql(s: string, filter: InstanceFilter): { text: s
     return `$${values.length}`;
   };
   if (filter.serial !== undefined) where.push(`i.serial = ${bind(filter.serial)}`);
+  if (filter.ids !== undefined) where.push(`i.instance_id = ANY(${bind([...filter.ids])}::text[])`);
   if (filter.roots) where.push('i.parent_id IS NULL');
   if (filter.children) where.push('i.parent_id IS NOT NULL');
   if (filter.parentId !== undefined) where.push(`i.parent_id = ${bind(filter.parentId)}`);

@@ -411,6 +411,7 @@ describe(`schema version 6 on ${onServer ? 'the THRESHER_PG_URL server' : 'PGlit
     await open(name);
     const { text, values } = selectInstancesSql(`"${name}"`, {
       serial: undefined,
+      ids: undefined,
       roots: false,
       children: false,
       parentId: undefined,

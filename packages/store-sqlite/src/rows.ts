@@ -155,6 +155,7 @@ export function deploymentParams(input: DeploymentInput, version: number): Recor
 export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterShape; params: Record<string, unknown> } {
   const shape: InstanceFilterShape = {
     serial: query.serial !== undefined,
+    ids: query.ids !== undefined,
     roots: query.roots === true,
     children: query.children === true,
     parentId: query.parentId !== undefined,
@@ -172,6 +173,7 @@ export function instanceFilter(query: InstanceQuery): { shape: InstanceFilterSha
   };
   const params: Record<string, unknown> = {};
   if (shape.serial) params.serial = query.serial;
+  if (shape.ids) params.ids = JSON.stringify(query.ids);
   if (shape.parentId) params.parentId = query.parentId;
   if (shape.rootId) params.rootId = query.rootId;
   if (shape.status) params.status = query.status;

@@ -298,16 +298,19 @@ export interface InstanceFilterShape {
   desc: boolean;
   /** Only the ids are read (`instanceIds`): from the index alone where one serves the filter. */
   idsOnly: boolean;
+  ids: boolean;
 }
 
 /**
  * The `instances` statement for one filter shape. Built per shape (and cached by the caller) rather than
  * as one statement of `(? IS NULL OR col = ?)` terms, which would keep SQLite from using the indexes.
- * Parameters bind by name: `@serial`, `@parentId`, `@rootId`, `@status`, `@definition`, `@processId`, `@businessKey`, `@after`, `@before`, `@limit`.
+ * Parameters bind by name: `@serial`, `@ids` (JSON), `@parentId`, `@rootId`, `@status`, `@definition`, `@processId`, `@businessKey`, `@after`, `@before`, `@limit`.
  */
 export function selectInstancesSql(shape: InstanceFilterShape): string {
   const where: string[] = [];
   if (shape.serial) where.push('serial = @serial');
+  // One statement for any number of ids: a JSON array, its values as a table.
+  if (shape.ids) where.push('instance_id IN (SELECT value FROM json_each(@ids))');
   if (shape.roots) where.push('parent_id IS NULL');
   if (shape.children) where.push('parent_id IS NOT NULL');
   if (shape.parentId) where.push('parent_id = @parentId');

@@ -128,6 +128,7 @@ describe('schema version 4: the root of every call tree', () => {
       for (const desc of [false, true]) {
         const sql = selectInstancesSql({
           serial: false,
+          ids: false,
           roots: false,
           children: false,
           processId: false,

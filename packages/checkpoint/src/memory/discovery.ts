@@ -10,10 +10,12 @@ import { copyMeta, type MemoryState } from './state.js';
 export function readInstances(state: MemoryState, query: InstanceQuery = {}): InstanceSummary[] {
   const { order, limit } = instancePage(query);
   const { after, before } = query;
+  const ids = query.ids === undefined ? undefined : new Set(query.ids);
   const matching: InstanceSummary[] = [];
   for (const [instanceId, instance] of state.instances) {
     const { meta } = instance;
     if (query.serial !== undefined && instance.serial !== query.serial) continue;
+    if (ids !== undefined && !ids.has(instanceId)) continue;
     if (query.roots && meta.parentId !== null) continue;
     if (query.children && meta.parentId === null) continue;
     if (query.parentId !== undefined && meta.parentId !== query.parentId) continue;

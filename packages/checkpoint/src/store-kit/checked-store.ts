@@ -28,6 +28,7 @@ import {
   type LogRead,
   logRead,
   storableFilters,
+  storableIds,
 } from '../read-rules.js';
 import type {
   BufferedMessage,
@@ -182,13 +183,13 @@ export abstract class CheckedStore {
   async instances(query: InstanceQuery = {}): Promise<InstanceSummary[]> {
     instancePage(query);
     if (!storableFilters(query)) return this.answered('instances', []);
-    return this.instancesChecked(query);
+    return this.instancesChecked(storableIds(query));
   }
 
   async instanceIds(query: InstanceQuery = {}): Promise<string[]> {
     instancePage(query);
     if (!storableFilters(query)) return this.answered('instanceIds', []);
-    return this.instanceIdsChecked(query);
+    return this.instanceIdsChecked(storableIds(query));
   }
 
   async putMessage(message: BufferedMessage): Promise<boolean> {

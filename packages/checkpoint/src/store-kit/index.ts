@@ -60,6 +60,7 @@ export {
   logRead,
   rootIdOf,
   storableFilters,
+  storableIds,
 } from '../read-rules.js';
 export { checkRowBatch, checkRowSearch } from '../search-rows.js';
 export { CheckedStore } from './checked-store.js';
