@@ -22,8 +22,10 @@ interface Pending {
  * (a stale writer, a lost lease): when any write of a batch throws, the transaction rolls back and the batch
  * runs again with each write in a savepoint of its own, so only the refused one fails and the others commit.
  *
- * Order is kept: any other operation of the repository first flushes what is queued (`flush`), so a read or a
- * lease change always sees every write issued before it.
+ * Order is kept: any other operation of the repository first commits what is queued (`commitQueued`), so a read
+ * or a lease change always sees every write issued before it. Those writers hear of it at the turn their batch was
+ * queued for, not inside the operation's call: a reader reading often (the search projection) would otherwise run
+ * the engine on in its own chain of promises, one write at a time, and the event loop would not turn while both last.
  *
  * A batch of writes that need no sync of their own (`submit(work, false)`: releases) commits under
  * `synchronous=NORMAL`: visible at once, and durable with the next synced commit, whose WAL sync covers the
@@ -35,6 +37,8 @@ export class GroupCommit {
   readonly #together: SqliteTransaction<[Work[]], unknown[]>;
   readonly #apart: SqliteTransaction<[Work[]], Outcome[]>;
   #queue: Pending[] = [];
+  /** Writers to tell of their committed (or refused) writes, in commit order. */
+  #settled: (() => void)[] = [];
   #scheduled = false;
   /** Switches the connection to NORMAL for an unsynced batch and back; undefined when it runs NORMAL anyway. */
   readonly #unsynced: { enter: () => void; leave: () => void } | undefined;
@@ -81,13 +85,26 @@ export class GroupCommit {
       this.#queue.push({ work, durable, resolve: resolve as (value: unknown) => void, reject });
       if (this.#scheduled) return;
       this.#scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.flush();
+      });
     });
   }
 
-  /** Commit every queued write now, in one transaction. */
+  /** Commit every queued write now, in one transaction, and tell every writer committed so far. */
   flush(): void {
-    this.#scheduled = false;
+    this.commitQueued();
+    const settled = this.#settled;
+    this.#settled = [];
+    for (const settle of settled) settle();
+  }
+
+  /**
+   * Commit every queued write now, in one transaction, for an operation that must come after them; their writers
+   * are told at the turn their batch was queued for (it is still scheduled: a queued write schedules it).
+   */
+  commitQueued(): void {
     const pending = this.#queue;
     if (pending.length === 0) return;
     this.#queue = [];
@@ -109,9 +126,10 @@ export class GroupCommit {
     if (pending.length === 1) {
       const [only] = pending as [Pending];
       try {
-        only.resolve(this.#alone.immediate(only.work));
+        const value = this.#alone.immediate(only.work);
+        this.#settled.push(() => only.resolve(value));
       } catch (error) {
-        only.reject(error);
+        this.#settled.push(() => only.reject(error));
       }
       return;
     }
@@ -123,7 +141,10 @@ export class GroupCommit {
       // Rolled back whole: run it again write by write, each in its savepoint.
     }
     if (values !== undefined) {
-      for (const [index, write] of pending.entries()) write.resolve(values[index]);
+      const committed = values;
+      this.#settled.push(() => {
+        for (const [index, write] of pending.entries()) write.resolve(committed[index]);
+      });
       return;
     }
     let outcomes: Outcome[];
@@ -131,13 +152,17 @@ export class GroupCommit {
       outcomes = this.#apart.immediate(works);
     } catch (error) {
       // The commit itself failed (the disk, the lock, the schema fence): none of them is durable.
-      for (const write of pending) write.reject(error);
+      this.#settled.push(() => {
+        for (const write of pending) write.reject(error);
+      });
       return;
     }
-    outcomes.forEach((outcome, index) => {
-      const write = pending[index]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
+    this.#settled.push(() => {
+      outcomes.forEach((outcome, index) => {
+        const write = pending[index]!;
+        if (outcome.ok) write.resolve(outcome.value);
+        else write.reject(outcome.error);
+      });
     });
   }
 }

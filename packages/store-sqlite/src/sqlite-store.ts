@@ -297,7 +297,7 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
    */
   #call<T>(operation: string, work: () => T, closing = false): T {
     this.#assertOpen(operation, closing);
-    this.#group.flush();
+    this.#group.commitQueued();
     try {
       return work();
     } catch (error) {

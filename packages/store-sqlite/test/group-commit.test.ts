@@ -56,6 +56,27 @@ describe('group commit on SQLite', () => {
     await repository.close();
   });
 
+  it('should tell a writer whose batch a read committed at the turn it was queued for, not between the reads of a caller reading on', async () => {
+    // given a put issued and not awaited
+    const repository = createSqliteRepository({ path: join(directory, 'thresher.db') });
+    let told = false;
+    const put = repository.put(checkpoint('order-1', 1)).then(() => {
+      told = true;
+    });
+
+    // when a caller reads five times, each read awaited before the next (the first commits the put)
+    const seen: (number | undefined)[] = [];
+    for (let read = 0; read < 5; read++) seen.push((await repository.get('order-1'))?.seq);
+
+    // then every read saw the put, and its writer was not told meanwhile (it would run on inside the reader's
+    // chain of promises, and the two could keep the event loop from turning), but at its own turn
+    expect(seen).toEqual([1, 1, 1, 1, 1]);
+    expect(told).toBe(false);
+    await put;
+    expect(told).toBe(true);
+    await repository.close();
+  });
+
   it('should commit the writes issued before close, and keep them across a reopen', async () => {
     // given puts issued and close called at once
     const path = join(directory, 'thresher.db');
