@@ -2,6 +2,7 @@
  * Process instance keys and the instances they name, both ways, through the store's serials. A serial never
  * changes, so what was looked up once is kept (a bounded number of instances).
  */
+import { MAX_INSTANCE_IDS } from '@thresher/checkpoint';
 import type { Engine, InstanceView } from '@thresher/engine';
 import { instanceKey, readKey } from './keys.js';
 import { notFound } from './problem.js';
@@ -13,28 +14,34 @@ export class InstanceKeys {
 
   constructor(private readonly engine: Engine) {}
 
-  /** The key of an instance (its parent given, null for a root, so the store finds it by what it indexes). */
-  async keyOf(instanceId: string, parentId: string | null): Promise<string> {
-    return instanceKey(await this.serialOf(instanceId, parentId));
+  /** The key of an instance. */
+  async keyOf(instanceId: string): Promise<string> {
+    return instanceKey(await this.serialOf(instanceId));
   }
 
-  /** The store serial of an instance (its parent given when known; null looks among the roots first). */
-  async serialOf(instanceId: string, parentId: string | null): Promise<number> {
-    const kept = this.serials.get(instanceId);
-    if (kept !== undefined) return kept;
-    const candidates =
-      parentId === null
-        ? await this.engine.instances({ rootId: instanceId, roots: true, limit: 1 })
-        : await this.engine.instances({ parentId });
-    const summary = candidates.find((candidate) => candidate.instanceId === instanceId);
-    if (summary === undefined) {
-      // Not a root after all: found through its parent.
-      const view = parentId === null ? await this.engine.instance(instanceId) : undefined;
-      if (view?.parentId) return this.serialOf(instanceId, view.parentId);
-      throw new Error(`instance ${instanceId} is not in the store`);
+  /** The store serial of an instance. */
+  async serialOf(instanceId: string): Promise<number> {
+    const serial = (await this.serialsOf([instanceId])).get(instanceId);
+    if (serial === undefined) throw new Error(`instance ${instanceId} is not in the store`);
+    return serial;
+  }
+
+  /** The serials of instances, those not kept read in one read per thousand; an instance not stored is left out. */
+  async serialsOf(instanceIds: Iterable<string>): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    const missing: string[] = [];
+    for (const instanceId of new Set(instanceIds)) {
+      const kept = this.serials.get(instanceId);
+      if (kept === undefined) missing.push(instanceId);
+      else found.set(instanceId, kept);
     }
-    this.keep(instanceId, summary.serial);
-    return summary.serial;
+    for (let from = 0; from < missing.length; from += MAX_INSTANCE_IDS) {
+      for (const summary of await this.engine.instances({ ids: missing.slice(from, from + MAX_INSTANCE_IDS) })) {
+        this.keep(summary.instanceId, summary.serial);
+        found.set(summary.instanceId, summary.serial);
+      }
+    }
+    return found;
   }
 
   /**

@@ -20,7 +20,7 @@ async function incidentOfKey({ engine, keys, params }: Call): Promise<{
   const view = found && found.local > 0 ? await engine.instance(found.instanceId) : undefined;
   const incident = view?.incidents.find((candidate) => candidate.id === `${found!.instanceId}/i${found!.local}`);
   if (view === undefined || incident === undefined) throw notFound('incident', key);
-  return { view, incident, serial: await keys.serialOf(view.id, view.parentId) };
+  return { view, incident, serial: await keys.serialOf(view.id) };
 }
 
 /** `GET /incidents/{incidentKey}`: an open incident from its instance, a resolved one as the projection keeps it. */

@@ -67,10 +67,10 @@ const activateJobs: Operation = async ({ engine, catalog, keys, req, json }) => 
 };
 
 async function jobKeys(keys: InstanceKeys, job: ActivatedJob) {
-  const serial = await keys.serialOf(job.instanceId, job.parentId);
+  const serial = await keys.serialOf(job.instanceId);
   return {
     jobKey: localKey(serial, job.jobId) ?? unkeyable(job.jobId),
-    processInstanceKey: await keys.keyOf(job.instanceId, job.parentId),
+    processInstanceKey: await keys.keyOf(job.instanceId),
     elementInstanceKey: elementInstanceKey(serial, job.elementInstanceId),
   };
 }

@@ -50,7 +50,7 @@ const correlateMessage: Operation = async ({ engine, keys, json }) => {
     body: {
       tenantId: DEFAULT_TENANT,
       messageKey: messageKey(message.name, correlationKey, messageId),
-      processInstanceKey: await keys.keyOf(result.instanceId, null),
+      processInstanceKey: await keys.keyOf(result.instanceId),
     },
   };
 };

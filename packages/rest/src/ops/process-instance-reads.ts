@@ -41,7 +41,7 @@ const getProcessInstanceCallHierarchy: Operation = async ({ engine, catalog, key
   for (const view of chain) {
     const definition = await catalog.findInDeployment(view.digest, view.processId);
     entries.push({
-      processInstanceKey: await keys.keyOf(view.id, view.parentId),
+      processInstanceKey: await keys.keyOf(view.id),
       processDefinitionKey: definition?.processDefinitionKey,
       processDefinitionName: definition?.name ?? view.processId,
     });

@@ -33,7 +33,7 @@ const createProcessInstance: Operation = async ({ engine, catalog, keys, json })
     ends?.stop();
     throw error;
   }
-  const processInstanceKey = await keys.keyOf(instanceId, null);
+  const processInstanceKey = await keys.keyOf(instanceId);
   let variables = {};
   if (ends !== undefined) {
     const timeout = request.requestTimeout || DEFAULT_AWAIT_MS;
@@ -108,7 +108,7 @@ const getProcessInstance: Operation = async ({ catalog, keys, params }) => {
   const definition = await catalog.findInDeployment(view.digest, view.processId);
   if (definition === undefined)
     throw new Error(`instance ${view.id} runs ${view.processId}, which no deployment holds`);
-  const parentKey = view.parentId === null ? null : await keys.keyOf(view.parentId, null);
+  const parentKey = view.parentId === null ? null : await keys.keyOf(view.parentId);
   return { status: 200, body: processInstanceResult(view, definition, key, parentKey) };
 };
 

@@ -21,7 +21,7 @@ export async function taskOfKey({ engine, keys, params }: Call): Promise<{ task:
   const view = found && found.local > 0 ? await engine.instance(found.instanceId) : undefined;
   const task = view?.userTasks.find((candidate) => candidate.id === `${found!.instanceId}/u${found!.local}`);
   if (view === undefined || task === undefined) throw notFound('user task', key);
-  return { task, serial: await keys.serialOf(view.id, view.parentId) };
+  return { task, serial: await keys.serialOf(view.id) };
 }
 
 /** Run an engine command on the task a key names; the engine's refusal of a task it no longer has is a 404. */

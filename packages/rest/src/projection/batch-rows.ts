@@ -13,6 +13,7 @@ import { decisionRows } from './decision-rows.js';
 import { enteredRow, reconciled } from './element-rows.js';
 import { changed, instanceRows, KINDS, rowOf } from './instance-rows.js';
 import { type DispatchedJob, jobRows } from './job-rows.js';
+import { keptRows } from './kept-rows.js';
 import { type Correlation, correlationRows, subscriptionRows } from './subscription-rows.js';
 
 export interface BatchSources {
@@ -54,22 +55,32 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   const rows = new Map<string, SearchRow>();
   const keep = (row: SearchRow) => rows.set(id(row.kind, row.key), row);
   const touched = new Map<string, Touched>();
+  // Each instance read once (null: deleted since its events were logged, so it has no rows to make).
+  const views = new Map<string, { view: InstanceView; at: number } | null>();
   for (const { event } of events) {
-    const known = touched.get(event.instanceId);
-    if (known !== undefined) {
-      known.lastAt = Math.max(known.lastAt, event.at);
-      continue;
-    }
+    const known = views.get(event.instanceId);
+    if (known) known.at = Math.max(known.at, event.at);
+    if (known !== undefined) continue;
     const view = await sources.engine.instance(event.instanceId);
-    if (view === undefined) continue;
-    const serial = await sources.keys.serialOf(view.id, view.parentId);
-    const parentKey = view.parentId === null ? null : await sources.keys.keyOf(view.parentId, null);
+    views.set(event.instanceId, view === undefined ? null : { view, at: event.at });
+  }
+  const read = [...views.values()].filter((one) => one !== null);
+  const serials = await sources.keys.serialsOf(
+    read.flatMap(({ view }) => (view.parentId === null ? [view.id] : [view.id, view.parentId])),
+  );
+  for (const { view, at } of read) {
+    const instanceId = view.id;
+    const serial = serials.get(instanceId);
+    if (serial === undefined) continue;
+    const parentSerial = view.parentId === null ? undefined : serials.get(view.parentId);
+    // A parent deleted before its child names no key.
+    const parentKey = parentSerial === undefined ? null : instanceKey(parentSerial);
     const definition = await sources.catalog.findInDeployment(view.digest, view.processId);
-    touched.set(event.instanceId, {
+    touched.set(instanceId, {
       view,
       serial,
       definition,
-      lastAt: event.at,
+      lastAt: at,
       correlations: [],
       dispatched: new Map(),
       completed: new Set(),
@@ -134,35 +145,25 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   }
   for (const { kind, key, change, made } of closings) keep(changed(rows.get(id(kind, key)) ?? made(), change));
   // Activations still open in the rows: terminated when no live track is in them, else their incident as it stands.
+  const byKey = new Map([...touched.values()].map((one) => [instanceKey(one.serial), one]));
+  const kept = await keptRows(sources.repository, [...byKey.keys()]);
   for (const touchedOne of touched.values()) {
     const { view, serial, lastAt, definition, correlations, completed, dispatched, caughtError } = touchedOne;
+    const processInstanceKey = instanceKey(serial);
     const correlated = new Set(correlations.map((event) => event.elementId));
-    const subscriptions = await subscriptionRows(sources.repository, {
-      view,
-      serial,
-      definition,
-      at: lastAt,
-      correlated,
-    });
+    const subscriptionSource = { view, serial, definition, at: lastAt, correlated };
+    const subscriptions = subscriptionRows(subscriptionSource, kept.subscriptions.get(processInstanceKey) ?? []);
     for (const row of subscriptions) keep(row);
     for (const row of correlationRows(correlations, subscriptions, { view, serial, definition })) keep(row);
     const source = { view, serial, definition, at: lastAt, completed, dispatched, caughtError };
-    for (const row of await jobRows(sources.repository, source)) keep(row);
-    const processInstanceKey = instanceKey(serial);
-    const open = await sources.repository.searchRows({
-      kind: KINDS.elementInstance,
-      where: [
-        { op: 'eq', field: 'processInstanceKey', type: 'key', value: processInstanceKey },
-        { op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' },
-      ],
-      limit: 10_000,
-    });
-    for (const row of open.rows) if (!rows.has(id(row.kind, row.key))) keep(row);
-    for (const row of rows.values()) {
-      if (row.kind === KINDS.elementInstance && row.fields.processInstanceKey === processInstanceKey) {
-        keep(reconciled(row, view, serial, lastAt));
-      }
+    for (const row of jobRows(source, kept.jobs.get(processInstanceKey) ?? [])) keep(row);
+    for (const row of kept.elementInstances.get(processInstanceKey) ?? []) {
+      if (!rows.has(id(row.kind, row.key))) keep(row);
     }
+  }
+  for (const row of rows.values()) {
+    const one = row.kind === KINDS.elementInstance ? byKey.get(String(row.fields.processInstanceKey)) : undefined;
+    if (one !== undefined) keep(reconciled(row, one.view, one.serial, one.lastAt));
   }
   return [...rows.values()];
 }

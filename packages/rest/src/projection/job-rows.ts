@@ -4,7 +4,7 @@
  * `CANCELED` (its element or instance ended otherwise). The worker holding a lock is the store's, not the log's: a
  * row's `worker` is empty.
  */
-import type { Repository, SearchRow } from '@thresher/checkpoint';
+import type { SearchRow } from '@thresher/checkpoint';
 import type { InstanceView, OpenJobView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
 import { elementInstanceKey, externalKey, instanceKey, localIdOf } from '../keys.js';
@@ -65,19 +65,11 @@ function jobBody(source: JobSource, job: JobFacts, key: string): Record<string, 
   };
 }
 
-export async function jobRows(repository: Repository, source: JobSource): Promise<SearchRow[]> {
-  const processInstanceKey = instanceKey(source.serial);
-  const kept = await repository.searchRows({
-    kind: KINDS.job,
-    where: [
-      { op: 'eq', field: 'processInstanceKey', type: 'key', value: processInstanceKey },
-      { op: 'in', field: 'state', type: 'text', values: ['CREATED', 'FAILED'] },
-    ],
-    limit: 10_000,
-  });
+/** The job rows of an instance, given the rows of its jobs the projection holds open (`kept`). */
+export function jobRows(source: JobSource, kept: readonly SearchRow[]): SearchRow[] {
   const rows: SearchRow[] = [];
   const live = new Set<string>();
-  const keptBodies = new Map(kept.rows.map((row) => [row.key, row.fields[BODY]]));
+  const keptBodies = new Map(kept.map((row) => [row.key, row.fields[BODY]]));
   for (const job of source.view.jobs) {
     const key = externalKey(source.serial, job.id);
     if (key === undefined) continue;
@@ -92,7 +84,7 @@ export async function jobRows(repository: Repository, source: JobSource): Promis
     endTime,
     hasFailedWithRetriesLeft: false,
   });
-  for (const row of kept.rows) {
+  for (const row of kept) {
     if (!live.has(row.key)) rows.push(changed(row, ended(localIdOf(row.key, 'j'))));
   }
   for (const [localId, job] of source.dispatched) {

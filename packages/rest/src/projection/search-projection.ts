@@ -32,6 +32,9 @@ export interface SearchProjectionOptions {
   onBatch?: (batch: { events: readonly LoggedEvent[]; rows: number }) => void;
 }
 
+/** Resolves true once the event loop has turned (its timers and I/O had their go). */
+const turned = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(true)));
+
 /** How often the projection tells its event reader how far it read, at most. */
 const ACKNOWLEDGE_MS = 1000;
 
@@ -149,13 +152,20 @@ export class SearchProjection {
       });
   }
 
-  /** Read and project batches until the log holds nothing newer. */
+  /**
+   * Read and project batches until the log holds nothing newer, letting the event loop turn before each: a store's
+   * read may commit the engine's pending writes at once, so a pass and a busy engine could otherwise feed each other
+   * promises for as long as the load lasts, and no timer or request of the process would run meanwhile.
+   */
   async #pass(): Promise<void> {
-    while (!this.#closed && (await this.#batch())) {}
+    while (!this.#closed && (await turned()) && (await this.#batch())) {}
     await this.#acknowledge(false);
   }
 
-  /** One batch: true when it read events (there may be more). */
+  /**
+   * One batch: true when there may be more to read at once (it read a whole batch, or another process wrote it
+   * first); a batch short of a whole one read all the log held, and what is logged since waits for the next pass.
+   */
   async #batch(): Promise<boolean> {
     await this.#registered();
     const after = await this.#repository.projectionPosition(this.name);
@@ -171,11 +181,11 @@ export class SearchProjection {
       catalog: this.#catalog,
       keys: this.#keys,
     });
-    if (await this.#repository.putRows({ projection: this.name, after, position, put })) {
-      this.#onBatch?.({ events, rows: put.length });
-      this.#unacknowledged = position;
-      await this.#acknowledge(false);
-    }
-    return true;
+    // Another process wrote this batch first: read on from where it got.
+    if (!(await this.#repository.putRows({ projection: this.name, after, position, put }))) return true;
+    this.#onBatch?.({ events, rows: put.length });
+    this.#unacknowledged = position;
+    await this.#acknowledge(false);
+    return events.length === this.#batchSize;
   }
 }

@@ -3,7 +3,7 @@
  * then `CORRELATED` when it is gone after its element took a message, `DELETED` when it went otherwise (its element
  * left, the instance ended).
  */
-import type { Repository, SearchRow } from '@thresher/checkpoint';
+import type { SearchRow } from '@thresher/checkpoint';
 import type { EngineEvent, InstanceView } from '@thresher/engine';
 import type { ProcessDefinition } from '../catalog.js';
 import { elementInstanceKey, instanceKey, localKey, messageKey, namedKey } from '../keys.js';
@@ -20,17 +20,10 @@ export interface SubscriptionSource {
   correlated: ReadonlySet<string>;
 }
 
-export async function subscriptionRows(repository: Repository, source: SubscriptionSource): Promise<SearchRow[]> {
+/** The subscription rows of an instance, given the rows of its subscriptions the projection holds open (`kept`). */
+export function subscriptionRows(source: SubscriptionSource, kept: readonly SearchRow[]): SearchRow[] {
   const { view, serial, definition, at, correlated } = source;
   const processInstanceKey = instanceKey(serial);
-  const kept = await repository.searchRows({
-    kind: KINDS.messageSubscription,
-    where: [
-      { op: 'eq', field: 'processInstanceKey', type: 'key', value: processInstanceKey },
-      { op: 'eq', field: 'messageSubscriptionState', type: 'text', value: 'CREATED' },
-    ],
-    limit: 10_000,
-  });
   const rows: SearchRow[] = [];
   const live = new Set<string>();
   const date = new Date(at).toISOString();
@@ -38,7 +31,7 @@ export async function subscriptionRows(repository: Repository, source: Subscript
     const key = subscription.kind === 'message' ? localKey(serial, subscription.id) : undefined;
     if (key === undefined) continue;
     live.add(key);
-    if (kept.rows.some((row) => row.key === key)) continue;
+    if (kept.some((row) => row.key === key)) continue;
     const activation = view.elementInstances.find((candidate) => candidate.trackId === subscription.trackId);
     rows.push(
       rowOf(KINDS.messageSubscription, key, {
@@ -56,7 +49,7 @@ export async function subscriptionRows(repository: Repository, source: Subscript
       }),
     );
   }
-  for (const row of kept.rows) {
+  for (const row of kept) {
     if (live.has(row.key)) continue;
     const state = correlated.has(String(row.fields.elementId)) ? 'CORRELATED' : 'DELETED';
     rows.push(changed(row, { messageSubscriptionState: state, lastUpdatedDate: date }));

@@ -84,11 +84,12 @@ export class Definitions {
 
   /** A process, as the store holds it now: of the deployment `digest`, else of the latest deployment that has it. */
   async findProcess(processId: string, digest?: string): Promise<{ deployment: Deployment; process: ProcessDef }> {
-    const candidates =
-      digest === undefined
-        ? liveDeployments(await this.latestDeployments()).reverse()
-        : [await this.repository.getDeployment(digest)].filter((d): d is Deployment => d !== undefined);
-    return this.findIn(processId, digest, candidates);
+    if (digest === undefined)
+      return this.findIn(processId, digest, liveDeployments(await this.latestDeployments()).reverse());
+    // A digest's deployment never changes: one compiled here is not read again (every logged step asks for its plan).
+    const known = this.loaded.get(digest);
+    const deployment = known ? (await known).deployment : await this.repository.getDeployment(digest);
+    return this.findIn(processId, digest, deployment === undefined ? [] : [deployment]);
   }
 
   /**
