@@ -38,6 +38,7 @@ const fixture: Fixture = {
   elementHandlers: {},
   handlersModule: null,
   moves: [],
+  via: 'engine',
   kill: { kind: 'every' },
   seed: null,
   endEvents: ['end'],

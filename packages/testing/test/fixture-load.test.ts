@@ -161,6 +161,7 @@ describe('loadFixture: a valid fixture', () => {
         { line: 18, index: 3, kind: 'advance', ms: 86_400_500, text: 'P1DT0.5S' },
         { line: 19, index: 4, kind: 'wait', until: 'ended' },
       ],
+      via: 'engine',
       kill: { kind: 'points', points: [3, 7] },
       seed: 42,
       endEvents: ENDS,
@@ -209,6 +210,7 @@ describe('loadFixture: a valid fixture', () => {
       handlers: { 'do-work': { fail: 0, failMessage: 'scripted failure', delayMs: 0, result: {}, bpmnError: null } },
       handlersModule: null,
       moves: [],
+      via: 'engine',
       kill: { kind: 'every' },
       seed: null,
       expect: {

@@ -187,9 +187,17 @@ export const testCommand = defineCommand(testSpec, parseTestArgs, async (args, {
     const onProgress = ({ killAt, of }: { killAt: number; of?: number }) =>
       line.update(results.length, files.length, `${fixture.name}: kill ${killAt}${of ? `/${of}` : ''}`);
     try {
+      const randomSeed = args.seed ?? fixture.seed ?? seed;
       const report =
         plan.kind === 'random'
-          ? await runSigkillFixture(fixture, plan.count, args.seed ?? fixture.seed ?? seed, onProgress)
+          ? fixture.via === 'api'
+            ? await (await import('../fixture-api/run.js')).runApiSigkillFixture(
+                fixture,
+                plan.count,
+                randomSeed,
+                onProgress,
+              )
+            : await runSigkillFixture(fixture, plan.count, randomSeed, onProgress)
           : plan.kind === 'saves'
             ? await runSaveKillFixture(fixture, (killAt) => onProgress({ killAt }))
             : await runFixture(fixture, { kill: plan, onProgress });
