@@ -150,9 +150,9 @@ export function createMemoryRepository(): Repository {
       await assertOpen();
       return putMessage(state, message);
     },
-    async takeMessage(name, correlationKey, now, taker) {
+    async takeMessage(names, correlationKey, now, taker) {
       await assertOpen();
-      return takeMessage(state, name, correlationKey, now, taker);
+      return takeMessage(state, names, correlationKey, now, taker);
     },
     async deleteMessage(id) {
       await assertOpen();

@@ -304,6 +304,21 @@ export function checkMessageClock(now: number): void {
  * the taker already holds (expired or not), else the oldest no one holds that is unexpired at `now`. Oldest
  * is by `publishedAt`, ties by id in code point order. Stores that select in SQL apply the same order.
  */
+/**
+ * `takeMessage`'s names as a list without repeats: one name, or an array of names.
+ *
+ * @throws RangeError for anything else, naming it
+ */
+export function messageNames(names: string | readonly string[]): string[] {
+  if (typeof names === 'string') return [names];
+  if (!Array.isArray(names)) {
+    throw new RangeError(`takeMessage: names must be a name or an array of names, not ${typeof names}`);
+  }
+  const bad = names.findIndex((name) => typeof name !== 'string');
+  if (bad >= 0) throw new RangeError(`takeMessage: names[${bad}] must be a string, not ${typeof names[bad]}`);
+  return [...new Set(names)];
+}
+
 export function pickMessage<T extends { message: BufferedMessage; taker: string | null }>(
   candidates: Iterable<T>,
   now: number,

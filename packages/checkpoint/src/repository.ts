@@ -264,17 +264,18 @@ export interface Repository {
   putMessage(message: BufferedMessage): Promise<boolean>;
   /**
    * Take a message for `taker` (an instance id): the oldest (by `publishedAt`, ties by id in code point order)
-   * stored message with this `name` and correlation key that no taker holds and that has not expired at `now`
-   * (`expiresAt > now`), or undefined when there is none. Matching is exact; a null key matches only messages
-   * with a null key.
+   * stored message with this name — or with any of several `names`, in one read — and correlation key that no
+   * taker holds and that has not expired at `now` (`expiresAt > now`), or undefined when there is none. Matching
+   * is exact; a null key matches only messages with a null key; an empty list of names matches nothing.
    *
    * Atomic: of concurrent takers, on any connection, exactly one gets a given message; from then on it is held
    * for that taker and no other taker ever sees it. It stays stored, held, until `deleteMessage(id)` confirms
-   * that the taker delivered it: a taker that asks again with the same name and key gets the message it already
-   * holds first, expired or not, so a taker that stopped between taking and delivering gets it back.
+   * that the taker delivered it: a taker that asks again with the same name (or one of the names) and key gets the
+   * message it already holds first, expired or not, so a taker that stopped between taking and delivering gets
+   * it back.
    */
   takeMessage(
-    name: string,
+    names: string | readonly string[],
     correlationKey: string | null,
     now: number,
     taker: string,

@@ -259,5 +259,29 @@ export function describeMessages<TRepository extends Repository>(
       expect((await repository.takeMessage('payment', 'po-1', T0, 'order-1'))?.id).toBe('msg-1');
       expect((await repository.takeMessage('payment', 'po-1', T0, 'order-2'))?.id).toBe('msg-2');
     });
+
+    test('TH-MSG-15', async (repository) => {
+      await repository.putMessage(message('refund-old', { name: 'refund', publishedAt: T0 }));
+      await repository.putMessage(message('payment-mid', { publishedAt: T0 + 1 }));
+      await repository.putMessage(message('other-name', { name: 'cancel', publishedAt: T0 - 1 }));
+      await repository.putMessage(message('refund-new', { name: 'refund', publishedAt: T0 + 2 }));
+      const names = ['payment', 'refund'];
+
+      const first = await repository.takeMessage(names, 'po-1', T0, 'instance-a');
+      const again = await repository.takeMessage(['payment', 'refund', 'payment'], 'po-1', T0, 'instance-a');
+      await repository.deleteMessage(first!.id);
+
+      expect(first?.id).toBe('refund-old');
+      expect(again?.id).toBe('refund-old');
+      expect(await drain(repository, 'payment', 'po-1', T0)).toEqual(['payment-mid']);
+      expect((await repository.takeMessage(['refund', 'lone \ud800 surrogate'], 'po-1', T0, 'instance-a'))?.id).toBe(
+        'refund-new',
+      );
+      expect(await repository.takeMessage([], 'po-1', T0, 'instance-b')).toBeUndefined();
+      expect((await repository.takeMessage(['cancel'], 'po-1', T0, 'instance-b'))?.id).toBe('other-name');
+      for (const bad of [[1], 7] as unknown as string[][]) {
+        expect(await rejectionOf(repository.takeMessage(bad, 'po-1', T0, 'instance-c'))).toBeInstanceOf(RangeError);
+      }
+    });
   });
 }

@@ -76,5 +76,9 @@ export const SHARED_CASES: readonly ConformanceCase[] = [
     ['TH-MSG-12', 'should keep buffered and held messages when the store is opened again', ['persistence']],
     ['TH-MSG-13', 'should refuse times that are not finite with a RangeError'],
     ['TH-MSG-14', 'should keep buffered messages, held ones included, when an instance is deleted'],
+    [
+      'TH-MSG-15',
+      'should take the oldest message of any of several names in one call, the held one first, an empty list none',
+    ],
   ]),
 ];

@@ -30,12 +30,12 @@ export async function putMessage(db: PgQueryable, sql: Statements, message: Buff
 export async function takeMessage(
   db: PgQueryable,
   sql: Statements,
-  name: string,
+  names: readonly string[],
   key: string | null,
   now: number,
   taker: string,
 ): Promise<BufferedMessage | undefined> {
   const statement = key === null ? sql.takeMessageWithoutKey : sql.takeMessage;
-  const { rows } = await db.query<MessageRow>(statement, [name, key, now, taker]);
+  const { rows } = await db.query<MessageRow>(statement, [[...names], key, now, taker]);
   return rows[0] === undefined ? undefined : toBufferedMessage(rows[0]);
 }

@@ -272,13 +272,13 @@ export class PostgresStore extends CheckedStore implements PostgresRepository {
   }
 
   protected async takeMessageChecked(
-    name: string,
+    names: readonly string[],
     correlationKey: string | null,
     now: number,
     taker: string,
   ): Promise<BufferedMessage | undefined> {
     return this.#transaction('takeMessage', (client) =>
-      takeMessage(client, this.#sql, name, correlationKey, now, taker),
+      takeMessage(client, this.#sql, names, correlationKey, now, taker),
     );
   }
 

@@ -19,13 +19,13 @@ const DEPLOYMENT_COLUMNS = 'definition_id, digest, version, xml, deployed_at';
 const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, expires_at';
 
 /**
- * `takeMessage` in one statement: the message the taker ($4) already holds (expired or not), else the oldest
+ * `takeMessage` in one statement, of any of the names $1: the message the taker ($4) already holds (expired or not), else the oldest
  * free one unexpired at $3, locked with SKIP LOCKED so concurrent takers pass over each other's pick instead
  * of waiting for it and finding it gone; then marked held. `keyTerm` matches the correlation key ($2).
  */
 const takeMessageSql = (s: string, keyTerm: string) => `WITH picked AS (
     SELECT id FROM ${s}.messages
-    WHERE name = $1 AND ${keyTerm} AND (taker = $4 OR (taker IS NULL AND expires_at > $3))
+    WHERE name = ANY($1::text[]) AND ${keyTerm} AND (taker = $4 OR (taker IS NULL AND expires_at > $3))
     ORDER BY (taker IS NULL), published_at, id
     LIMIT 1
     FOR UPDATE SKIP LOCKED)

@@ -15,14 +15,14 @@ export function putMessage(sql: Statements, message: BufferedMessage): boolean {
 /** `takeMessage`: the message the taker already holds, else the oldest free unexpired one, now held by it. */
 export function takeMessage(
   sql: Statements,
-  name: string,
+  names: readonly string[],
   key: string | null,
   now: number,
   taker: string,
 ): BufferedMessage | undefined {
-  const row = (sql.selectHeldMessage.get({ name, key, taker }) ?? sql.selectFreeMessage.get({ name, key, now })) as
-    | MessageRow
-    | undefined;
+  const list = JSON.stringify(names);
+  const row = (sql.selectHeldMessage.get({ names: list, key, taker }) ??
+    sql.selectFreeMessage.get({ names: list, key, now })) as MessageRow | undefined;
   if (row === undefined) return undefined;
   sql.holdMessage.run(taker, row.id);
   return toBufferedMessage(row);

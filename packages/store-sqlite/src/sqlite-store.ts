@@ -216,14 +216,14 @@ export class SqliteStore extends CheckedStore implements SqliteRepository {
   }
 
   protected async takeMessageChecked(
-    name: string,
+    names: readonly string[],
     correlationKey: string | null,
     now: number,
     taker: string,
   ): Promise<BufferedMessage | undefined> {
     // IMMEDIATE: the write lock is taken before the select, so two connections never pick the same message.
     return this.#call('takeMessage', () =>
-      this.#written(() => takeMessage(this.#sql, name, correlationKey, now, taker)),
+      this.#written(() => takeMessage(this.#sql, names, correlationKey, now, taker)),
     );
   }
 

@@ -152,10 +152,13 @@ export const SQL = {
     VALUES (@id, @name, @correlation_key, @variables, @published_at, @expires_at, NULL)
     ON CONFLICT (id) DO NOTHING`,
   // A message the taker already holds comes back first, expired or not; then the oldest free unexpired one.
+  // @names is a JSON array: any number of names in one statement.
   selectHeldMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages
-    WHERE name = @name AND correlation_key IS @key AND taker = @taker ORDER BY published_at, id LIMIT 1`,
+    WHERE name IN (SELECT value FROM json_each(@names)) AND correlation_key IS @key AND taker = @taker
+    ORDER BY published_at, id LIMIT 1`,
   selectFreeMessage: `SELECT ${MESSAGE_COLUMNS} FROM messages
-    WHERE name = @name AND correlation_key IS @key AND taker IS NULL AND expires_at > @now
+    WHERE name IN (SELECT value FROM json_each(@names)) AND correlation_key IS @key AND taker IS NULL
+      AND expires_at > @now
     ORDER BY published_at, id LIMIT 1`,
   holdMessage: 'UPDATE messages SET taker = ? WHERE id = ?',
   deleteMessage: 'DELETE FROM messages WHERE id = ?',

@@ -1,6 +1,6 @@
 /** The message buffer in memory: messages by id, each with the taker holding it (null while free). */
 import { checkMessage, checkText } from '../input-rules.js';
-import { checkMessageClock, pickMessage } from '../put-rules.js';
+import { checkMessageClock, messageNames, pickMessage } from '../put-rules.js';
 import type { BufferedMessage } from '../repository-types.js';
 import { copyMessage, type MemoryState } from './state.js';
 
@@ -13,15 +13,16 @@ export function putMessage(state: MemoryState, message: BufferedMessage): boolea
 
 export function takeMessage(
   state: MemoryState,
-  name: string,
+  names: string | readonly string[],
   correlationKey: string | null,
   now: number,
   taker: string,
 ): BufferedMessage | undefined {
   checkMessageClock(now);
   checkText('taker', taker);
+  const wanted = new Set(messageNames(names));
   const matching = [...state.messages.values()].filter(
-    (entry) => entry.message.name === name && entry.message.correlationKey === correlationKey,
+    (entry) => wanted.has(entry.message.name) && entry.message.correlationKey === correlationKey,
   );
   const picked = pickMessage(matching, now, taker);
   if (picked === undefined) return undefined;

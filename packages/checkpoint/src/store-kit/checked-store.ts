@@ -20,6 +20,7 @@ import {
   checkMessageClock,
   checkRenew,
   decideCopy,
+  messageNames,
 } from '../put-rules.js';
 import {
   type HistoryRange,
@@ -198,16 +199,17 @@ export abstract class CheckedStore {
   }
 
   async takeMessage(
-    name: string,
+    names: string | readonly string[],
     correlationKey: string | null,
     now: number,
     taker: string,
   ): Promise<BufferedMessage | undefined> {
     checkMessageClock(now);
     checkText('taker', taker);
-    // Nothing stored has such a name or key, so there is nothing to take.
-    if (!isStorableText(name) || !isStorableText(correlationKey)) return this.answered('takeMessage', undefined);
-    return this.takeMessageChecked(name, correlationKey, now, taker);
+    // Nothing stored has such a name or key: those names match nothing.
+    const storable = messageNames(names).filter(isStorableText);
+    if (storable.length === 0 || !isStorableText(correlationKey)) return this.answered('takeMessage', undefined);
+    return this.takeMessageChecked(storable, correlationKey, now, taker);
   }
 
   async deleteMessage(id: string): Promise<boolean> {
@@ -315,7 +317,7 @@ export abstract class CheckedStore {
   protected abstract instanceIdsChecked(query: InstanceQuery): Promise<string[]>;
   protected abstract putMessageChecked(message: BufferedMessage): Promise<boolean>;
   protected abstract takeMessageChecked(
-    name: string,
+    names: readonly string[],
     correlationKey: string | null,
     now: number,
     taker: string,

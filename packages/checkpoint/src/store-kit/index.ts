@@ -46,6 +46,7 @@ export {
   decideRewrite,
   equalBytes,
   isClaimable,
+  messageNames,
   parentToCheck,
   pickMessage,
   planWrites,

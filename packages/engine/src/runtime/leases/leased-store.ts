@@ -60,8 +60,13 @@ export class LeasedStore {
   }
 
   /** Take a buffered message for the instance (it holds it for the instance alone until deleted). */
-  takeMessage(name: string, key: string | null, now: number, instanceId: string): Promise<BufferedMessage | undefined> {
-    return this.repository.takeMessage(name, key, now, instanceId);
+  takeMessage(
+    names: string | readonly string[],
+    key: string | null,
+    now: number,
+    instanceId: string,
+  ): Promise<BufferedMessage | undefined> {
+    return this.repository.takeMessage(names, key, now, instanceId);
   }
 
   /** A taken message was delivered durably: it leaves the buffer. */

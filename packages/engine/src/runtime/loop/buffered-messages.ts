@@ -1,4 +1,4 @@
-import { type BufferedMessage, fromCanonicalBytes, type Variables } from '@thresher/checkpoint';
+import { fromCanonicalBytes, type Variables } from '@thresher/checkpoint';
 import type { Clock } from '../../common/clock.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import type { InstanceState } from '../../core/step/state.js';
@@ -38,8 +38,8 @@ export function deliveredId(bufferedId: string): string {
 
 /**
  * One loop step: for each of these message subscriptions still open, take the buffered messages of its
- * name and key — its process's copies, then any kept under the bare name before copies were per process — (oldest first, while it stays open: a non-interrupting one takes every one) and deliver
- * each. The order makes a buffered message neither lost nor delivered twice:
+ * name and key — its process's copies and any kept under the bare name, in one read of the store — (oldest first,
+ * while it stays open: a non-interrupting one takes every one) and deliver each. The order makes a buffered message neither lost nor delivered twice:
  *
  * 1. `takeMessage` hands the message to this instance alone and holds it for it (no other taker sees it);
  * 2. the message is applied under its id and persisted: it is now in this instance's `receivedIds`;
@@ -60,10 +60,7 @@ export async function takeBufferedMessages(loop: BufferTaker, subscriptionIds: s
       // A signal is in the buffer only when another engine handed it to this instance while this one held it.
       const buffers = kind === 'signal' ? [signalInbox(name)] : [processBuffer(name, state.instance.processId), name];
       const key = kind === 'signal' ? loop.id : correlationKey;
-      let message: BufferedMessage | undefined;
-      for (const bufferName of buffers) {
-        message ??= await loop.durably(() => loop.store.takeMessage(bufferName, key, loop.clock.now(), loop.id));
-      }
+      const message = await loop.durably(() => loop.store.takeMessage(buffers, key, loop.clock.now(), loop.id));
       if (message === undefined) break;
       const { id } = message;
       const delivered = kind === 'signal' ? id : deliveredId(id);
