@@ -1,3 +1,4 @@
+import { SearchProjection } from '@thresher/rest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readKey } from '../src/keys.js';
 import { type Api, problemOf, serveApi } from './harness.js';
@@ -128,7 +129,7 @@ describe('POST /correlated-message-subscriptions/search', () => {
   it('should find each message an element took, under the key its publication answered', async () => {
     const instanceKey = await startWaiting('o-3');
     await api.engine.settled((await api.engine.instances())[0]!.instanceId);
-    // The projection sees the subscription open (one opened and taken within one batch is not kept: a known gap).
+    // The projection sees the subscription open before it takes the message.
     await api.projection!.caughtUp();
     const published = await api.call('POST', '/messages/publication', { name: 'paid', correlationKey: 'o-3' });
     const { messageKey } = (await published.json()) as { messageKey: string };
@@ -158,6 +159,44 @@ describe('POST /correlated-message-subscriptions/search', () => {
       },
     ]);
     expect(subscription).toMatchObject({ messageSubscriptionState: 'CORRELATED' });
+  });
+});
+
+describe('a subscription opened and taken between two reads of the log', () => {
+  it('should be kept, correlated, with the correlation naming it as the subscription that took the message', async () => {
+    await api.projection!.close();
+    const instanceKey = await startWaiting('o-9');
+    await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    await api.call('POST', '/messages/publication', { name: 'paid', correlationKey: 'o-9' });
+    await api.engine.settled((await api.engine.instances())[0]!.instanceId);
+    // Read from where the first one stopped: the subscription's opening and its message in one batch.
+    const later = new SearchProjection(api.engine, api.repository);
+    await later.caughtUp();
+    await later.close();
+
+    const subscriptions = await api.call('POST', '/message-subscriptions/search', {
+      filter: { processInstanceKey: instanceKey },
+    });
+    const correlated = await api.call('POST', '/correlated-message-subscriptions/search', {
+      filter: { processInstanceKey: instanceKey },
+    });
+    const { items } = (await subscriptions.json()) as { items: Record<string, unknown>[] };
+    const taken = ((await correlated.json()) as { items: Record<string, unknown>[] }).items;
+    expect(items).toEqual([
+      expect.objectContaining({
+        elementId: 'catch',
+        messageName: 'paid',
+        correlationKey: 'o-9',
+        messageSubscriptionState: 'CORRELATED',
+        elementInstanceKey: expect.stringMatching(/^\d+$/),
+      }),
+    ]);
+    expect(taken).toEqual([
+      expect.objectContaining({
+        subscriptionKey: items[0]!.messageSubscriptionKey,
+        elementInstanceKey: items[0]!.elementInstanceKey,
+      }),
+    ]);
   });
 });
 

@@ -60,7 +60,15 @@ export type EngineEvent = EventBase &
     | { type: 'timer.armed'; timerId: string; elementId: string; dueAt: number }
     | { type: 'timer.fired'; timerId: string; elementId: string }
     // `messageId`: the id the message was published with, when it had one.
-    | { type: 'message.correlated'; elementId: string; name: string; correlationKey: string | null; messageId?: string }
+    | {
+        type: 'message.correlated';
+        elementId: string;
+        name: string;
+        correlationKey: string | null;
+        messageId?: string;
+        /** The subscription that took it (absent from events logged before it was told). */
+        subscriptionId?: string;
+      }
     | { type: 'signal.received'; elementId: string; name: string }
     | { type: 'error.caught'; elementId: string; errorCode: string }
     | { type: 'incident.resolved'; incidentId: string; elementId: string }

@@ -150,8 +150,7 @@ export async function rowsOfEvents(events: readonly LoggedEvent[], sources: Batc
   for (const touchedOne of touched.values()) {
     const { view, serial, lastAt, definition, correlations, completed, dispatched, caughtError } = touchedOne;
     const processInstanceKey = instanceKey(serial);
-    const correlated = new Set(correlations.map((event) => event.elementId));
-    const subscriptionSource = { view, serial, definition, at: lastAt, correlated };
+    const subscriptionSource = { view, serial, definition, at: lastAt, correlations, entered: touchedOne.entered };
     const subscriptions = subscriptionRows(subscriptionSource, kept.subscriptions.get(processInstanceKey) ?? []);
     for (const row of subscriptions) keep(row);
     for (const row of correlationRows(correlations, subscriptions, { view, serial, definition })) keep(row);

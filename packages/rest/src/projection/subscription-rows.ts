@@ -1,7 +1,7 @@
 /**
  * Message subscription rows: one per message an instance waited for, `CREATED` when the instance first shows it,
- * then `CORRELATED` when it is gone after its element took a message, `DELETED` when it went otherwise (its element
- * left, the instance ended).
+ * then `CORRELATED` when it is gone after it took a message, `DELETED` when it went otherwise (its element left, the
+ * instance ended). One opened and taken between two batches is made `CORRELATED` from the correlation alone.
  */
 import type { SearchRow } from '@thresher/checkpoint';
 import type { EngineEvent, InstanceView } from '@thresher/engine';
@@ -16,45 +16,71 @@ export interface SubscriptionSource {
   definition: ProcessDefinition | undefined;
   /** When what changed without an event of its own changed: the instance's last event in the batch. */
   at: number;
-  /** The elements that took a message in the batch. */
-  correlated: ReadonlySet<string>;
+  /** The messages the instance's subscriptions took in the batch. */
+  correlations: readonly Correlation[];
+  /** The activation each element entered last in the batch: where a subscription gone before it was seen waited. */
+  entered: ReadonlyMap<string, string>;
 }
 
 /** The subscription rows of an instance, given the rows of its subscriptions the projection holds open (`kept`). */
 export function subscriptionRows(source: SubscriptionSource, kept: readonly SearchRow[]): SearchRow[] {
-  const { view, serial, definition, at, correlated } = source;
-  const processInstanceKey = instanceKey(serial);
+  const { view, serial, at, correlations, entered } = source;
+  // What took a message: the subscription, as correlations now tell it; its element, as older ones did.
+  const takers = new Map<string, Correlation>();
+  for (const event of correlations) {
+    const key = event.subscriptionId === undefined ? undefined : localKey(serial, event.subscriptionId);
+    if (key !== undefined) takers.set(key, event);
+  }
+  const byElement = new Set(correlations.filter((one) => one.subscriptionId === undefined).map((one) => one.elementId));
+  const keptKeys = new Set(kept.map((row) => row.key));
   const rows: SearchRow[] = [];
   const live = new Set<string>();
-  const date = new Date(at).toISOString();
   for (const subscription of view.subscriptions) {
     const key = subscription.kind === 'message' ? localKey(serial, subscription.id) : undefined;
     if (key === undefined) continue;
     live.add(key);
-    if (kept.some((row) => row.key === key)) continue;
+    if (keptKeys.has(key)) continue;
     const activation = view.elementInstances.find((candidate) => candidate.trackId === subscription.trackId);
-    rows.push(
-      rowOf(KINDS.messageSubscription, key, {
-        messageSubscriptionKey: key,
-        processDefinitionId: view.processId,
-        ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
-        processInstanceKey,
-        elementId: subscription.elementId,
-        ...(activation === undefined ? {} : { elementInstanceKey: elementInstanceKey(serial, activation.id) }),
-        messageSubscriptionState: 'CREATED',
-        lastUpdatedDate: date,
-        messageName: subscription.name,
-        ...(subscription.correlationKey === null ? {} : { correlationKey: subscription.correlationKey }),
-        tenantId: DEFAULT_TENANT,
-      }),
-    );
+    rows.push(subscriptionRow(source, key, { ...subscription, activationId: activation?.id }, 'CREATED', at));
   }
   for (const row of kept) {
     if (live.has(row.key)) continue;
-    const state = correlated.has(String(row.fields.elementId)) ? 'CORRELATED' : 'DELETED';
-    rows.push(changed(row, { messageSubscriptionState: state, lastUpdatedDate: date }));
+    const taken = takers.has(row.key) || byElement.has(String(row.fields.elementId));
+    const date = new Date(at).toISOString();
+    rows.push(changed(row, { messageSubscriptionState: taken ? 'CORRELATED' : 'DELETED', lastUpdatedDate: date }));
+  }
+  // Opened and taken between two batches: made from the correlation, where its element's activation was entered.
+  for (const [key, event] of takers) {
+    if (live.has(key) || keptKeys.has(key)) continue;
+    const waited = { ...event, activationId: entered.get(event.elementId) };
+    rows.push(subscriptionRow(source, key, waited, 'CORRELATED', event.at));
   }
   return rows;
+}
+
+/** A subscription's row as Camunda describes it. */
+function subscriptionRow(
+  source: Pick<SubscriptionSource, 'view' | 'serial' | 'definition'>,
+  key: string,
+  subscription: { elementId: string; name: string; correlationKey: string | null; activationId: string | undefined },
+  state: 'CREATED' | 'CORRELATED',
+  at: number,
+): SearchRow {
+  const { view, serial, definition } = source;
+  const { elementId, name, correlationKey, activationId } = subscription;
+  return rowOf(KINDS.messageSubscription, key, {
+    messageSubscriptionKey: key,
+    processDefinitionId: view.processId,
+    ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
+    processInstanceKey: instanceKey(serial),
+    elementId,
+    ...(activationId === undefined ? {} : { elementInstanceKey: elementInstanceKey(serial, activationId) }),
+    messageSubscriptionState: state,
+    lastUpdatedDate: new Date(at).toISOString(),
+    messageName: name,
+    ...(correlationKey === null ? {} : { correlationKey }),
+    tenantId: DEFAULT_TENANT,
+  });
 }
 
 /** A message an instance's element took, as the log tells it. */
@@ -79,9 +105,14 @@ export function correlationRows(
   };
   return correlations.map((event) => {
     const key = namedKey(serial, 'correlation', event.id);
+    const byKey = event.subscriptionId === undefined ? undefined : localKey(serial, event.subscriptionId);
     const taker = subscriptions
       .map(bodyOf)
-      .find((body) => body.elementId === event.elementId && body.messageName === event.name);
+      .find((body) =>
+        byKey === undefined
+          ? body.elementId === event.elementId && body.messageName === event.name
+          : body.messageSubscriptionKey === byKey,
+      );
     return rowOf(KINDS.correlatedSubscription, key, {
       correlationKey: event.correlationKey ?? '',
       correlationTime: new Date(event.at).toISOString(),
@@ -94,7 +125,9 @@ export function correlationRows(
       ...(definition === undefined ? {} : { processDefinitionKey: definition.processDefinitionKey }),
       processInstanceKey: instanceKey(serial),
       subscriptionKey:
-        typeof taker?.messageSubscriptionKey === 'string' ? taker.messageSubscriptionKey : (live(event) ?? key),
+        typeof taker?.messageSubscriptionKey === 'string'
+          ? taker.messageSubscriptionKey
+          : (byKey ?? live(event) ?? key),
       tenantId: DEFAULT_TENANT,
     });
   });

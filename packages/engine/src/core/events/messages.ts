@@ -24,6 +24,7 @@ export function correlateMessage(ctx: StepContext, event: InstanceEventOf<'messa
     name: event.name,
     correlationKey: event.correlationKey,
     ...(event.messageId ? { messageId: event.messageId } : {}),
+    subscriptionId: subscription.id,
   });
   wake(ctx, subscription.owner, event.variables);
 }
