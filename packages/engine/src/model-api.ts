@@ -6,6 +6,7 @@
  */
 
 export { type CompileOptions, compile } from './model/compile.js';
+export { withFlowRefs } from './model/flow-refs.js';
 export { type KnownJob, knownJobs } from './model/job-types.js';
 export type {
   AdHocSpec,

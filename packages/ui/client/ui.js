@@ -39,7 +39,12 @@
     );
   }
 
-  const MARKERS = { active: 'thresher-active', completed: 'thresher-completed', incidents: 'thresher-incident' };
+  const MARKERS = {
+    completed: 'thresher-completed',
+    taken: 'thresher-taken',
+    active: 'thresher-active',
+    incidents: 'thresher-incident',
+  };
 
   /** Markers (an instance) or heat counts (a process) on the drawn diagram, replacing what was there. */
   function decorate(data) {

@@ -6,7 +6,7 @@
  */
 import type { Deployment } from '@thresher/engine';
 import { deploymentKind, type Engine, liveDeployments } from '@thresher/engine';
-import { compile, type ProcessModel } from '@thresher/engine/model';
+import { compile, type ProcessModel, withFlowRefs } from '@thresher/engine/model';
 import { layoutProcess } from 'bpmn-auto-layout';
 
 /** One process of one deployed version; or, for a version this engine cannot compile, why (`processId` null). */
@@ -77,13 +77,15 @@ export class Models {
     if (!diagram) {
       diagram = HAS_DIAGRAM.test(deployment.xml)
         ? Promise.resolve({ xml: deployment.xml, laidOut: false })
-        : layoutProcess(deployment.xml).then(
-            (xml): Diagram => ({ xml, laidOut: true }),
-            (error: unknown): Diagram => ({
-              xml: null,
-              why: `it has no diagram and laying one out failed: ${reason(error)}`,
-            }),
-          );
+        : withFlowRefs(deployment.xml)
+            .then(layoutProcess)
+            .then(
+              (xml): Diagram => ({ xml, laidOut: true }),
+              (error: unknown): Diagram => ({
+                xml: null,
+                why: `it has no diagram and laying one out failed: ${reason(error)}`,
+              }),
+            );
       this.#diagrams.set(deployment.digest, diagram);
     }
     return diagram;

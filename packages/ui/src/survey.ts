@@ -120,6 +120,8 @@ export interface Markers {
   active: string[];
   completed: string[];
   incidents: string[];
+  /** The sequence flows taken: the path drawn. */
+  taken: string[];
 }
 
 export function markers(view: InstanceView): Markers {
@@ -128,6 +130,7 @@ export function markers(view: InstanceView): Markers {
     active: running ? [...new Set(view.activeElements)] : [],
     completed: [...new Set(view.history.map((entry) => entry.node))],
     incidents: [...new Set(view.incidents.map((incident) => incident.nodeId))],
+    taken: [...new Set(view.flows.map((entry) => entry.flow))],
   };
 }
 

@@ -64,6 +64,95 @@ async function reviewAt(h: Harness, stage: 'task' | 'incident'): Promise<string>
   return id;
 }
 
+/** The stroke and fill the browser paints an element's shape, or a flow's line, with: what a person sees. */
+async function paint(page: Page, elementId: string): Promise<{ stroke: string; fill: string }> {
+  return page.evaluate(`(() => {
+    // A flow's visual holds its arrowhead's definition first, then its line.
+    const shape = document.querySelector('#diagram g.djs-element[data-element-id="${elementId}"] .djs-visual > :not(defs)');
+    const style = getComputedStyle(shape);
+    return { stroke: style.stroke, fill: style.fill };
+  })()`);
+}
+
+/** The legend's colour of a marker kind: its border and background. */
+async function legend(page: Page, kind: string): Promise<{ border: string; background: string }> {
+  return page.evaluate(`(() => {
+    const style = getComputedStyle(document.querySelector('.legend .mark-${kind}'));
+    return { border: style.borderBottomColor, background: style.backgroundColor };
+  })()`);
+}
+
+const ACTIVE = { stroke: 'rgb(31, 111, 208)', fill: 'rgb(227, 240, 255)' };
+const COMPLETED = { stroke: 'rgb(46, 125, 50)', fill: 'rgb(237, 247, 238)' };
+const INCIDENT = { stroke: 'rgb(198, 40, 40)', fill: 'rgb(253, 236, 234)' };
+const MARKED = [ACTIVE.stroke, COMPLETED.stroke, INCIDENT.stroke];
+
+/** start → charge (service task, one retry) → end, with no diagram: the view lays it out. */
+const BARE_CHARGE = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="bare-charge-defs">
+  <bpmn:process id="bare-charge" isExecutable="true">
+    <bpmn:startEvent id="bs" /><bpmn:sequenceFlow id="bf1" sourceRef="bs" targetRef="bareCharge" />
+    <bpmn:serviceTask id="bareCharge"><bpmn:extensionElements><zeebe:taskDefinition type="charge" retries="1" /></bpmn:extensionElements></bpmn:serviceTask>
+    <bpmn:sequenceFlow id="bf2" sourceRef="bareCharge" targetRef="be" /><bpmn:endEvent id="be" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+describe.skipIf(!browserAvailable())('what a person sees on an instance diagram', () => {
+  it('draws the active task, the completed elements and the path taken in their colours on a diagram of its own, the rest untouched', async () => {
+    view = await serve();
+    const id = await reviewAt(view, 'task');
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+
+    expect(await paint(page, 'reviewTask')).toEqual(ACTIVE);
+    expect(await paint(page, 'start')).toEqual(COMPLETED);
+    expect((await paint(page, 'f1')).stroke).toBe(COMPLETED.stroke);
+    const arrowhead = `getComputedStyle(document.querySelector('#diagram g.djs-element[data-element-id="f1"] marker path')).fill`;
+    expect(await page.evaluate(arrowhead)).toBe(COMPLETED.stroke);
+    for (const untouched of ['charge', 'awaitPayment', 'end', 'f2', 'f3']) {
+      expect(MARKED).not.toContain((await paint(page, untouched)).stroke);
+    }
+    expect(await legend(page, 'active')).toEqual({ border: ACTIVE.stroke, background: ACTIVE.fill });
+    expect(await legend(page, 'completed')).toEqual({ border: COMPLETED.stroke, background: COMPLETED.fill });
+    expect((await legend(page, 'taken')).border).toBe(COMPLETED.stroke);
+  });
+
+  it('draws an incident in its colour over the active marker, and the path that led to it', async () => {
+    view = await serve();
+    const id = await reviewAt(view, 'incident');
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+
+    expect(await paint(page, 'charge')).toEqual(INCIDENT);
+    expect(await paint(page, 'reviewTask')).toEqual(COMPLETED);
+    expect((await paint(page, 'f2')).stroke).toBe(COMPLETED.stroke);
+    expect(MARKED).not.toContain((await paint(page, 'f3')).stroke);
+    expect(await legend(page, 'incident')).toEqual({ border: INCIDENT.stroke, background: INCIDENT.fill });
+  });
+
+  it('draws every marker kind in its colour on a diagram the view laid out', async () => {
+    view = await serve();
+    await view.engine.deploy(BARE_CHARGE);
+    const waiting = await view.engine.start('bare');
+    const failed = await view.engine.start('bare-charge');
+    await view.engine.settled(waiting);
+    await view.engine.settled(failed);
+
+    const approval = await open(`/instances/${waiting}`);
+    await drawn(approval);
+    expect(await paint(approval, 'approve')).toEqual(ACTIVE);
+    expect(await paint(approval, 's')).toEqual(COMPLETED);
+    expect((await paint(approval, 'a')).stroke).toBe(COMPLETED.stroke);
+    expect(MARKED).not.toContain((await paint(approval, 'e')).stroke);
+    const charge = await open(`/instances/${failed}`);
+    await drawn(charge);
+    expect(await paint(charge, 'bareCharge')).toEqual(INCIDENT);
+    expect((await paint(charge, 'bf1')).stroke).toBe(COMPLETED.stroke);
+    expect(errorsOf(approval)).toEqual([]);
+    expect(errorsOf(charge)).toEqual([]);
+  });
+});
+
 describe.skipIf(!browserAvailable())('in a browser', () => {
   it('draws the process diagram with the heat counts on the right elements', async () => {
     view = await serve();

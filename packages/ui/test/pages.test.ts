@@ -202,7 +202,7 @@ describe('the instance page', () => {
 
     expect(dataOf(page)).toMatchObject({
       kind: 'instance',
-      markers: { active: ['charge'], completed: ['start', 'reviewTask'], incidents: ['charge'] },
+      markers: { active: ['charge'], completed: ['start', 'reviewTask'], incidents: ['charge'], taken: ['f1', 'f2'] },
     });
     expect(page).toMatch(
       /<tr data-incident="[^"]+"><td>charge<\/td><td>job-failed<\/td><td class="message">handler failed: card declined/,

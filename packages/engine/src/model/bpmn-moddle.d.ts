@@ -5,5 +5,6 @@ declare module 'bpmn-moddle' {
   export class BpmnModdle {
     constructor(packages?: Record<string, unknown>, options?: Record<string, unknown>);
     fromXML(xml: string, options?: Record<string, unknown>): Promise<unknown>;
+    toXML(element: unknown, options?: Record<string, unknown>): Promise<{ xml: string }>;
   }
 }

@@ -43,13 +43,23 @@ function loadDescriptors(): Record<string, unknown> {
 
 let moddle: BpmnModdle | undefined;
 
+function configured(): BpmnModdle {
+  moddle ??= new BpmnModdle(loadDescriptors());
+  return moddle;
+}
+
+/** Writes moddle elements read by `readXml` back as BPMN XML. */
+export async function writeXml(rootElement: ModdleElement): Promise<string> {
+  return (await configured().toXML(rootElement)).xml;
+}
+
 /**
  * Reads BPMN XML with the Zeebe and Thresher descriptors.
  *
  * @throws whatever bpmn-moddle throws on XML it cannot read at all (the compiler turns it into a ModelError).
  */
 export async function readXml(xml: string): Promise<ModdleDocument> {
-  moddle ??= new BpmnModdle(loadDescriptors());
+  moddle = configured();
   const result = (await moddle.fromXML(xml)) as { rootElement?: unknown; warnings?: unknown };
   if (!isElement(result.rootElement)) throw new Error('bpmn-moddle returned no root element');
   const warnings = Array.isArray(result.warnings) ? (result.warnings as ModdleWarning[]) : [];

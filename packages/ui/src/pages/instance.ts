@@ -45,7 +45,7 @@ export async function instancePage(
   const marks = markers(view);
   const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
 ${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
-<p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-incident">incident</span></p>
+<p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-taken">path taken</span> <span class="mark-incident">incident</span></p>
 ${incidents(ctx, view)}${userTasks(ctx, view, taskForms)}${subscriptions(ctx, view)}${adHoc(ctx, view)}
 ${instanceDetails(ctx, view, children)}`;
   return layout(ctx, {
