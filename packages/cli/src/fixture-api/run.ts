@@ -98,7 +98,13 @@ async function runRound(
       if (ended) return;
       kills++;
       onKill(delay);
-      void served.kill().then(() => served.start().then(arm, (error) => (restartFailure = error)));
+      void served.kill().then(() => {
+        // The run may have ended while this server died: no server outlives the round.
+        if (ended) return;
+        return served.start().then(arm, (error: Error) => {
+          restartFailure = error;
+        });
+      });
     }, delay);
   };
   try {
