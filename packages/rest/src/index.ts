@@ -28,3 +28,4 @@ export {
   startCamundaRestServer,
 } from './server.js';
 export type { SpecOperation } from './spec-operations.js';
+export { TaskList, type TaskListItem, type TaskListPage, type TaskListQuery } from './task-list.js';

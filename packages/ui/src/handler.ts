@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Engine, EngineError, NotFoundError } from '@thresher/engine';
+import type { TaskList } from '@thresher/rest';
 import { ACTIONS, readFields } from './actions.js';
 import { asset, isAssetName } from './assets.js';
 import { UiError, UiErrorCode } from './errors.js';
@@ -18,6 +19,7 @@ import { instancesPage, readFilters } from './pages/instances.js';
 import { instanceHref, layout, type PageContext } from './pages/layout.js';
 import { processPage } from './pages/process.js';
 import { processesPage } from './pages/processes.js';
+import { tasksPage } from './pages/tasks.js';
 import { ActionTokens, presentedToken, sameOrigin, sameSecret, TOKEN_COOKIE } from './security.js';
 
 export interface UiOptions {
@@ -25,6 +27,11 @@ export interface UiOptions {
   readOnly?: boolean;
   /** The path the handler is mounted under (`/ops`); requests outside it are 404. Default: the root. */
   basePath?: string;
+  /**
+   * The task list `/tasks` reads: the open user tasks of every instance, as the Camunda API's search projection
+   * keeps them (`new TaskList(engine, projection)` of `@thresher/rest`). Without it, the page says what it needs.
+   */
+  tasks?: TaskList;
   /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), for the user tasks that name one. */
   forms?: LinkedForms;
   /** An access token every request must carry (`Authorization: Bearer`, or once as `?token=`, then a cookie). */
@@ -101,6 +108,9 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
         throw new UiError(UiErrorCode.NotFound, `no version "${parts[2]}"`);
       return send(res, 200, await processPage(ctx, engine, models, parts[1] ?? '', version, limit));
     }
+    if (parts[0] === 'tasks' && parts.length === 1) {
+      return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
+    }
     if (parts[0] === 'instances' && parts.length === 1) {
       return send(res, 200, await instancesPage(ctx, engine, readFilters(url.searchParams)));
     }
@@ -134,6 +144,13 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
     const done = await action(engine, instanceId, fields);
     // Signed, so that a link made elsewhere cannot put words of its own on the page.
     const notice = new URLSearchParams({ done, sig: tokens.issue(`done\0${done}`) });
+    // Back to the task list the form was on (its filters kept), else to the instance's page.
+    const back = fields.get('back')?.[0];
+    if (back !== undefined && /^tasks(\?|$)/.test(back)) {
+      res.writeHead(303, { Location: `${base}/${back}` });
+      res.end();
+      return;
+    }
     res.writeHead(303, { Location: `${instanceHref(ctx, instanceId)}?${notice}` });
     res.end();
   }

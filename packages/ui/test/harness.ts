@@ -1,10 +1,13 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
+import { SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer, type UiServer, type UiServerOptions } from '@thresher/ui';
 import { BARE_BPMN, CALLER_BPMN, REVIEW_BPMN } from './models.js';
 
 export interface Harness {
   engine: Engine;
+  /** The task list's search projection, when `serve` was asked for one. */
+  projection: SearchProjection | undefined;
   server: UiServer;
   /** Whether the `charge` handler fails (it does until told otherwise). */
   charge: { fails: boolean };
@@ -16,10 +19,12 @@ export interface Harness {
 }
 
 /** An engine on a memory store with the test models deployed, and its view served on a free loopback port. */
-export async function serve(options: Omit<UiServerOptions, 'engine'> = {}): Promise<Harness> {
+export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskList?: boolean } = {}): Promise<Harness> {
+  const { taskList, ...uiOptions } = options;
   const charge = { fails: true };
+  const repository = createMemoryRepository();
   const engine = new Engine({
-    repository: createMemoryRepository(),
+    repository,
     handlers: {
       charge: async () => {
         if (charge.fails) throw new Error('card declined');
@@ -31,11 +36,18 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> = {}): Prom
   await engine.deploy(REVIEW_BPMN);
   await engine.deploy(BARE_BPMN);
   await engine.deploy(CALLER_BPMN);
-  const server = await startUiServer({ engine, onError: () => {}, ...options });
+  const projection = taskList ? new SearchProjection(engine, repository) : undefined;
+  const server = await startUiServer({
+    engine,
+    onError: () => {},
+    ...(projection === undefined ? {} : { tasks: new TaskList(engine, projection) }),
+    ...uiOptions,
+  });
   const origin = new URL(server.url).origin;
   const get = (path: string, init?: RequestInit) => fetch(new URL(path, server.url), { redirect: 'manual', ...init });
   return {
     engine,
+    projection,
     server,
     charge,
     get,
@@ -55,6 +67,7 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> = {}): Prom
     },
     close: async () => {
       await server.close();
+      await projection?.close();
       await engine.close();
     },
   };

@@ -129,10 +129,17 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
   const options = { store: args.store, handlers: args.handlers, create: true, usage, dehydrate: true };
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve the view', usage);
+    // The task list reads the search projection the Camunda API keeps; this view keeps it too.
+    const { SearchProjection, TaskList } = await import('@thresher/rest');
+    const projection = new SearchProjection(session.engine, session.repository, {
+      onError: (error) =>
+        out.progress(`thresher ui: the search projection failed a pass (it tries again): ${String(error)}`),
+    });
     let server: Awaited<ReturnType<typeof startUiServer>>;
     try {
       server = await startUiServer({
         engine: session.engine,
+        tasks: new TaskList(session.engine, projection),
         host: args.host,
         port: args.port,
         readOnly: args.readOnly,
@@ -142,6 +149,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
         ...(args.token === undefined ? {} : { token: args.token }),
       });
     } catch (error) {
+      await projection.close();
       if (error instanceof UiError) throw new FailedError(error.message);
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         throw new FailedError(
@@ -160,6 +168,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
     const signal = await new Promise<string>((resolveStop) => io.onStop?.(resolveStop));
     out.progress(`thresher ui: ${signal}, stopping`);
     await server.close();
+    await projection.close();
     return ExitCode.Ok;
   });
 });

@@ -80,7 +80,8 @@ const PROCESS_INSTANCES: RowSearchable = {
   custom: { variables: variablesFilter },
 };
 
-const USER_TASKS: RowSearchable = {
+/** The user task rows and what a search of them filters and sorts by. */
+export const USER_TASKS: RowSearchable = {
   kind: KINDS.userTask,
   fields: {
     userTaskKey: key,
