@@ -14,12 +14,13 @@ import { UiError, UiErrorCode } from './errors.js';
 import { type Html, html, toText } from './html.js';
 import { Live, type LiveSource } from './live.js';
 import { Models } from './models.js';
-import { instancePage, type LinkedForms } from './pages/instance.js';
+import { instancePage } from './pages/instance.js';
 import { instancesPage, readFilters } from './pages/instances.js';
 import { instanceHref, layout, type PageContext } from './pages/layout.js';
 import { processPage } from './pages/process.js';
 import { processesPage } from './pages/processes.js';
-import { tasksPage } from './pages/tasks.js';
+import type { LinkedForms } from './pages/task-article.js';
+import { taskPage, tasksPage } from './pages/tasks.js';
 import { ActionTokens, presentedToken, sameOrigin, sameSecret, TOKEN_COOKIE } from './security.js';
 
 export interface UiOptions {
@@ -110,6 +111,9 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
     }
     if (parts[0] === 'tasks' && parts.length === 1) {
       return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
+    }
+    if (parts[0] === 'tasks' && parts.length === 2) {
+      return send(res, 200, await taskPage(ctx, engine, models, forms, parts[1] ?? ''));
     }
     if (parts[0] === 'instances' && parts.length === 1) {
       return send(res, 200, await instancesPage(ctx, engine, readFilters(url.searchParams)));

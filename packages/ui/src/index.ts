@@ -8,6 +8,6 @@ export type { Engine } from '@thresher/engine';
 export { UiError, UiErrorCode } from './errors.js';
 export { createUiHandler, type UiHandler, type UiOptions } from './handler.js';
 export type { LiveSource } from './live.js';
-export type { LinkedForms } from './pages/instance.js';
+export type { LinkedForms } from './pages/task-article.js';
 export { isLoopback } from './security.js';
 export { startUiServer, type UiServer, type UiServerOptions } from './server.js';

@@ -153,6 +153,41 @@ describe.skipIf(!browserAvailable())('what a person sees on an instance diagram'
   });
 });
 
+describe.skipIf(!browserAvailable())('the task list in a browser', () => {
+  it('claims a task from the list, completes it through its form on its page, and the instance page follows live', async () => {
+    view = await serve({ taskList: true });
+    view.charge.fails = false;
+    const id = await reviewAt(view, 'task');
+    const watcher = await open(`/instances/${id}`);
+    await drawn(watcher);
+    await watcher.evaluate('window.notReloaded = true');
+
+    const list = await open('/tasks');
+    const row = list.locator('#tasks tbody tr');
+    await row.locator('input[name="assignee"]').fill('kim');
+    await Promise.all([list.waitForURL(/\/tasks$/), row.locator('button[type="submit"]').click()]);
+    expect(await list.locator('#tasks tbody tr td.assignee').textContent()).toBe('kim');
+    await Promise.all([list.waitForURL(/\/tasks\/.+/), list.locator('a.open-task').click()]);
+    const form = list.locator('.camunda-form[data-form-for]');
+    await form.getByLabel('Reviewer').fill('grace');
+    await form.getByLabel('Reviewer').press('Tab');
+    await Promise.all([
+      list.waitForURL(/\/tasks$/),
+      list.locator('form[data-action="complete"] button[type="submit"]').click(),
+    ]);
+
+    expect(await list.locator('#tasks').count()).toBe(0);
+    expect(await list.locator('#task-count').textContent()).toContain('0 open tasks');
+    expect((await view.engine.instance(id))?.variables).toMatchObject({ reviewer: 'grace' });
+    await until(
+      watcher,
+      `document.querySelector('#diagram g.djs-element[data-element-id="awaitPayment"]')?.classList.contains('thresher-active')`,
+    );
+    expect(await watcher.evaluate('window.notReloaded')).toBe(true);
+    expect(errorsOf(list)).toEqual([]);
+  });
+});
+
 describe.skipIf(!browserAvailable())('in a browser', () => {
   it('draws the process diagram with the heat counts on the right elements', async () => {
     view = await serve();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionToken, type Harness, serve } from './harness.js';
+import { actionToken, dataOf, type Harness, serve } from './harness.js';
 
 let view: Harness | undefined;
 afterEach(async () => {
@@ -99,6 +99,21 @@ describe('the task list', () => {
     expect(badDate.status).toBe(400);
     expect(await badDate.text()).toContain('dueBefore must be a date');
     expect(without).toContain('The task list reads the search projection of the Camunda API');
+  });
+
+  it('should show one open task on its own page, with its form, its actions going back to the list; gone, a 404', async () => {
+    view = await serve({ taskList: true });
+    const task = await waitingTask(view);
+
+    const page = await view.page(`/tasks/${encodeURIComponent(task)}`);
+    await view.engine.completeUserTask(task, { reviewer: 'ada' });
+    const gone = await view.get(`/tasks/${encodeURIComponent(task)}`);
+
+    expect(page).toContain(`data-form-for="${task}"`);
+    expect(page).toContain('<input type="hidden" name="back" value="tasks">');
+    expect(dataOf(page)).toMatchObject({ kind: 'task', forms: { [task]: { schema: { id: 'review-form' } } } });
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain(`no open user task ${task}`);
   });
 
   it('should not send an action back anywhere but the task list', async () => {

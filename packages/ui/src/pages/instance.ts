@@ -1,4 +1,4 @@
-import type { Deployment, Engine, InstanceView, UserTaskView } from '@thresher/engine';
+import type { Deployment, Engine, InstanceView } from '@thresher/engine';
 import type { ProcessModel } from '@thresher/engine/model';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
@@ -7,10 +7,8 @@ import { type Markers, markers } from '../survey.js';
 import { actionForm } from './actions.js';
 import { diagramBlock, elementRows } from './diagram.js';
 import { instanceDetails } from './instance-details.js';
-import { instanceHref, layout, type PageContext, processHref, status, time, valueText } from './layout.js';
-
-/** Linked Camunda forms by form id (`zeebe:formDefinition formId`), as the app that embeds the view has them. */
-export type LinkedForms = ReadonlyMap<string, unknown>;
+import { instanceHref, layout, type PageContext, processHref, status, time } from './layout.js';
+import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
 /** `/instances/:id`: the diagram with markers, what waits, what it holds, what it did, and the actions. */
 export async function instancePage(
@@ -35,18 +33,12 @@ export async function instancePage(
     view.parentId === null
       ? view.id
       : (await engine.instances({ parentId: view.parentId })).find((s) => s.instanceId === id)?.rootId;
-  const taskForms: Record<string, { schema: unknown; data: unknown }> = {};
-  if (model && !ctx.readOnly) {
-    for (const task of view.userTasks) {
-      const schema = formOf(model, view.processId, task, forms);
-      if (schema !== undefined) taskForms[task.id] = { schema, data: task.variables };
-    }
-  }
+  const taskForms = model && !ctx.readOnly ? formsOf(model, view, view.userTasks, forms) : {};
   const marks = markers(view);
   const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
 ${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-taken">path taken</span> <span class="mark-incident">incident</span></p>
-${incidents(ctx, view)}${userTasks(ctx, view, taskForms)}${subscriptions(ctx, view)}${adHoc(ctx, view)}
+${incidents(ctx, view)}${view.userTasks.length > 0 && html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => taskArticle(ctx, view, task, taskForms))}</section>`}${subscriptions(ctx, view)}${adHoc(ctx, view)}
 ${instanceDetails(ctx, view, children)}`;
   return layout(ctx, {
     title: `${view.processId} ${view.id.slice(0, 8)}`,
@@ -55,15 +47,6 @@ ${instanceDetails(ctx, view, children)}`;
     data: { kind: 'instance', xml: diagram.xml, markers: marks, forms: taskForms },
     forms: Object.keys(taskForms).length > 0,
   });
-}
-
-/** The task's Camunda Form schema: an embedded one from the model, a linked one from `forms`; undefined when none. */
-function formOf(model: ProcessModel, processId: string, task: UserTaskView, forms: LinkedForms): unknown {
-  const node = model.processes.get(processId)?.nodes.get(task.elementId);
-  const form = node && 'form' in node ? node.form : undefined;
-  if (!form) return undefined;
-  if (form.kind === 'linked') return forms.get(form.formId);
-  return JSON.parse(form.json) as unknown;
 }
 
 function header(
@@ -109,34 +92,6 @@ ${view.incidents.map(
   ) => html`<tr data-incident="${incident.id}"><td>${incident.nodeId}</td><td>${incident.kind}</td><td class="message">${incident.message}</td><td>${time(incident.raisedAt)}</td>
 <td>${actionForm(ctx, view.id, 'retry', 'Retry', html`<input type="hidden" name="incident" value="${incident.id}">`)}</td></tr>`,
 )}</tbody></table></section>`;
-}
-
-function userTasks(ctx: PageContext, view: InstanceView, taskForms: Record<string, unknown>): Html | null {
-  if (view.userTasks.length === 0) return null;
-  return html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => {
-    const free = task.state === 'created';
-    const withForm = task.id in taskForms;
-    const fields = html`<input type="hidden" name="task" value="${task.id}">${
-      withForm
-        ? html`<input type="hidden" name="variables" value="{}"><div class="camunda-form" data-form-for="${task.id}"></div>`
-        : html`<label>Variables (a JSON object)<textarea name="variables" rows="4" spellcheck="false">{}</textarea></label>`
-    }`;
-    return html`<article class="task" data-task="${task.id}" data-element="${task.elementId}" data-revision="${task.revision}">
-<h3>${task.name ?? task.elementId} <span class="sub">${task.elementId}</span></h3>
-<dl class="facts"><dt>State</dt><dd>${task.state}</dd><dt>Assignee</dt><dd>${task.assignee ?? 'nobody'}</dd>
-${task.candidateGroups.length > 0 && html`<dt>Candidate groups</dt><dd>${task.candidateGroups.join(', ')}</dd>`}
-${task.candidateUsers.length > 0 && html`<dt>Candidate users</dt><dd>${task.candidateUsers.join(', ')}</dd>`}
-<dt>Priority</dt><dd>${task.priority}</dd>${task.dueDate !== null && html`<dt>Due</dt><dd>${task.dueDate}</dd>`}
-<dt>Created</dt><dd>${time(task.createdAt)}</dd>
-${task.denied !== null && html`<dt>Denied</dt><dd>${task.denied.event}${task.denied.reason !== null && `: ${task.denied.reason}`}</dd>`}</dl>
-<details><summary>Variables the task sees</summary><pre>${valueText(task.variables)}</pre></details>
-${
-  free
-    ? html`${actionForm(ctx, view.id, 'complete', 'Complete', fields, withForm ? 'with-form' : '')}
-${actionForm(ctx, view.id, 'assign', 'Assign', html`<input type="hidden" name="task" value="${task.id}"><label>Assignee <input name="assignee" value="${task.assignee ?? ''}" placeholder="empty: unassign"></label>`)}`
-    : html`<p class="note">Its ${task.state} listeners are running; it takes no command until they are done.</p>`
-}</article>`;
-  })}</section>`;
 }
 
 function subscriptions(ctx: PageContext, view: InstanceView): Html | null {

@@ -6,11 +6,15 @@
  *
  * @module
  */
+
+import type { Engine } from '@thresher/engine';
 import type { TaskList, TaskListItem, TaskListQuery } from '@thresher/rest';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
+import type { Models } from '../models.js';
 import { actionForm } from './actions.js';
 import { instanceHref, layout, type PageContext } from './layout.js';
+import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
 const PAGE_SIZE = 50;
 const TEXT = ['assignee', 'candidateGroup', 'candidateUser', 'processId'] as const;
@@ -69,6 +73,8 @@ export async function tasksPage(ctx: PageContext, tasks: TaskList | undefined, p
     });
   }
   const query = readTaskQuery(params);
+  // What this view's own actions did shows at once: the projection reads the log up to now first.
+  await tasks.caughtUp();
   const found = await tasks.search({ ...query, limit: PAGE_SIZE });
   const back = `tasks?${params.toString()}`;
   const from = query.from ?? 0;
@@ -128,7 +134,42 @@ function row(ctx: PageContext, task: TaskListItem, back: string): Html {
           html`${hidden}<input type="hidden" name="assignee" value="">`,
         );
   const candidates = [...task.candidateGroups.map((g) => `group ${g}`), ...task.candidateUsers.map((u) => `user ${u}`)];
-  return html`<tr data-task="${task.taskId}"><td><a href="${instanceHref(ctx, task.instanceId)}">${task.name}</a><div class="sub">${task.elementId}</div></td>
+  return html`<tr data-task="${task.taskId}"><td><a class="open-task" href="${taskHref(ctx, task.taskId)}">${task.name}</a><div class="sub">${task.elementId} · <a href="${instanceHref(ctx, task.instanceId)}">instance</a></div></td>
 <td>${task.processId}</td><td class="assignee">${task.assignee ?? ''}</td><td>${candidates.join(', ')}</td>
 <td class="num">${task.priority}</td><td>${task.dueDate ?? ''}</td><td>${task.followUpDate ?? ''}</td><td>${task.creationDate}</td><td>${claim}</td></tr>`;
+}
+
+/** The address of a task's own page. */
+export function taskHref(ctx: PageContext, taskId: string): string {
+  return `${ctx.base}/tasks/${encodeURIComponent(taskId)}`;
+}
+
+/**
+ * `/tasks/:taskId`: one open task with its form, read from its instance (never behind); completing or assigning it
+ * goes back to the task list.
+ */
+export async function taskPage(
+  ctx: PageContext,
+  engine: Engine,
+  models: Models,
+  forms: LinkedForms,
+  taskId: string,
+): Promise<Html> {
+  const instanceId = taskId.slice(0, Math.max(0, taskId.lastIndexOf('/')));
+  const view = instanceId === '' ? undefined : await engine.instance(instanceId);
+  const task = view?.userTasks.find((one) => one.id === taskId);
+  if (view === undefined || task === undefined) {
+    throw new UiError(UiErrorCode.NotFound, `no open user task ${taskId}: it was completed, or never was`);
+  }
+  const deployment = await engine.deployment(view.digest);
+  const model = deployment ? await models.model(deployment).catch(() => undefined) : undefined;
+  const taskForms = model && !ctx.readOnly ? formsOf(model, view, [task], forms) : {};
+  return layout(ctx, {
+    title: task.name ?? task.elementId,
+    live: `instance:${view.id}`,
+    body: html`<p><a href="${ctx.base}/tasks">← Tasks</a> · ${view.processId} <a href="${instanceHref(ctx, view.id)}"><code>${view.id}</code></a></p>
+${taskArticle(ctx, view, task, taskForms, 'tasks')}`,
+    data: { kind: 'task', forms: taskForms },
+    forms: Object.keys(taskForms).length > 0,
+  });
 }
