@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Writes the screenshots the README shows (docs/images/ui-*.png): a demo store of the order-fulfilment
-// sample (some instances waiting for approval, one with an incident, some done) seen through the web view in
+// sample (some instances waiting for approval, one with an incident, some done, their tasks in the task list) seen
+// through the web view in
 // Debian's chromium. Run `pnpm --filter @thresher/ui screenshots` after `pnpm build`.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
+import { SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer } from '@thresher/ui';
 import { chromium } from 'playwright-core';
 
@@ -44,8 +46,9 @@ const refunds = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+const repository = createMemoryRepository();
 const engine = new Engine({
-  repository: createMemoryRepository(),
+  repository,
   handlers: {
     ...handlers,
     'charge-payment': async (job) => {
@@ -86,7 +89,16 @@ await engine.settled(ids[3]);
 const refund = await engine.start('refund', { variables: { orderId: 'A-1004', amount: 240 } });
 await engine.settled(refund);
 
-const server = await startUiServer({ engine });
+// The task list reads the search projection; some tasks claimed, some with a priority or a due date.
+for (const [n, id] of [ids[0], ids[5], ids[8]].entries()) {
+  const [task] = (await engine.instance(id)).userTasks;
+  if (!task) continue;
+  await engine.updateUserTask(task.id, { priority: [80, 30, 65][n], dueDate: `2026-12-${10 + n}T17:00:00.000Z` });
+  if (n === 1) await engine.assignUserTask(task.id, 'kim');
+}
+const projection = new SearchProjection(engine, repository);
+await projection.caughtUp();
+const server = await startUiServer({ engine, tasks: new TaskList(engine, projection) });
 const browser = await chromium.launch({
   executablePath: process.env.THRESHER_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox'],
@@ -106,6 +118,8 @@ await shot(`/instances/${ids[4]}`, 'ui-instance-task', { drawn: true });
 await shot(`/instances/${ids[6]}`, 'ui-instance-incident', { drawn: true });
 await shot(`/instances/${refund}`, 'ui-instance-form', { drawn: true, full: true });
 await shot('/instances', 'ui-instances');
+await shot('/tasks', 'ui-tasks');
 await browser.close();
 await server.close();
+await projection.close();
 await engine.close();
