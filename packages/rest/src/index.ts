@@ -17,6 +17,12 @@ export {
 export { PinnableClock } from './clock.js';
 export { type DocumentMetadata, DocumentStore, type StoredDocument } from './documents.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';
+export {
+  type IncidentGroup,
+  IncidentList,
+  type IncidentListItem,
+  type IncidentListQuery,
+} from './incident-list.js';
 export { compatibility, type NotServed } from './operations.js';
 export { Problem, type ProblemDetail, ProblemKind } from './problem.js';
 export { SearchProjection, type SearchProjectionOptions } from './projection/search-projection.js';

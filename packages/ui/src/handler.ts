@@ -7,13 +7,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Engine, EngineError, NotFoundError } from '@thresher/engine';
-import type { TaskList } from '@thresher/rest';
+import type { IncidentList, TaskList } from '@thresher/rest';
 import { ACTIONS, readFields } from './actions.js';
 import { asset, isAssetName } from './assets.js';
 import { UiError, UiErrorCode } from './errors.js';
 import { type Html, html, toText } from './html.js';
 import { Live, type LiveSource } from './live.js';
 import { Models } from './models.js';
+import { incidentsPage } from './pages/incidents.js';
 import { instancePage } from './pages/instance.js';
 import { instancesPage, readFilters } from './pages/instances.js';
 import { instanceHref, layout, type PageContext } from './pages/layout.js';
@@ -33,6 +34,11 @@ export interface UiOptions {
    * keeps them (`new TaskList(engine, projection)` of `@thresher/rest`). Without it, the page says what it needs.
    */
   tasks?: TaskList;
+  /**
+   * The incidents `/incidents` reads: the open incidents of every instance, grouped, as the search projection keeps
+   * them (`new IncidentList(engine, projection)` of `@thresher/rest`). Without it, the page says what it needs.
+   */
+  incidents?: IncidentList;
   /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), for the user tasks that name one. */
   forms?: LinkedForms;
   /** An access token every request must carry (`Authorization: Bearer`, or once as `?token=`, then a cookie). */
@@ -109,6 +115,9 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
         throw new UiError(UiErrorCode.NotFound, `no version "${parts[2]}"`);
       return send(res, 200, await processPage(ctx, engine, models, parts[1] ?? '', version, limit));
     }
+    if (parts[0] === 'incidents' && parts.length === 1) {
+      return send(res, 200, await incidentsPage(ctx, options.incidents, url.searchParams));
+    }
     if (parts[0] === 'tasks' && parts.length === 1) {
       return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
     }
@@ -148,9 +157,9 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
     const done = await action(engine, instanceId, fields);
     // Signed, so that a link made elsewhere cannot put words of its own on the page.
     const notice = new URLSearchParams({ done, sig: tokens.issue(`done\0${done}`) });
-    // Back to the task list the form was on (its filters kept), else to the instance's page.
+    // Back to the list the form was on (its filters kept), else to the instance's page.
     const back = fields.get('back')?.[0];
-    if (back !== undefined && /^tasks(\?|$)/.test(back)) {
+    if (back !== undefined && /^(tasks|incidents)(\?|$)/.test(back)) {
       res.writeHead(303, { Location: `${base}/${back}` });
       res.end();
       return;

@@ -1,12 +1,12 @@
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
-import { SearchProjection, TaskList } from '@thresher/rest';
+import { IncidentList, SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer, type UiServer, type UiServerOptions } from '@thresher/ui';
 import { BARE_BPMN, CALLER_BPMN, REVIEW_BPMN } from './models.js';
 
 export interface Harness {
   engine: Engine;
-  /** The task list's search projection, when `serve` was asked for one. */
+  /** The search projection of the task list and the incidents, when `serve` was asked for them (`taskList`). */
   projection: SearchProjection | undefined;
   server: UiServer;
   /** Whether the `charge` handler fails (it does until told otherwise). */
@@ -40,7 +40,9 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskLis
   const server = await startUiServer({
     engine,
     onError: () => {},
-    ...(projection === undefined ? {} : { tasks: new TaskList(engine, projection) }),
+    ...(projection === undefined
+      ? {}
+      : { tasks: new TaskList(engine, projection), incidents: new IncidentList(engine, projection) }),
     ...uiOptions,
   });
   const origin = new URL(server.url).origin;

@@ -151,7 +151,7 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
 export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args, { io, out }) => {
   // Loaded on use, not when `thresher` starts.
   const rest = await import('@thresher/rest');
-  const { isLoopback, PinnableClock, SearchProjection, startCamundaRestServer, TaskList } = rest;
+  const { IncidentList, isLoopback, PinnableClock, SearchProjection, startCamundaRestServer, TaskList } = rest;
   if (args.hashPassword) {
     const password = await new LineReader(io.stdin).next();
     if (!password) throw new UsageError('--hash-password reads the password from the first line of stdin', usage);
@@ -188,7 +188,11 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     let closeUi = (): void => {};
     if (args.ui) {
       const { createUiHandler } = await import('@thresher/ui');
-      const ui = createUiHandler(session.engine, { basePath: '/ui', tasks: new TaskList(session.engine, projection) });
+      const ui = createUiHandler(session.engine, {
+        basePath: '/ui',
+        tasks: new TaskList(session.engine, projection),
+        incidents: new IncidentList(session.engine, projection),
+      });
       closeUi = () => ui.close();
       mounts.push({ path: '/ui', handler: ui });
     }

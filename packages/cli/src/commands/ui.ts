@@ -129,8 +129,8 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
   const options = { store: args.store, handlers: args.handlers, create: true, usage, dehydrate: true };
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve the view', usage);
-    // The task list reads the search projection the Camunda API keeps; this view keeps it too.
-    const { SearchProjection, TaskList } = await import('@thresher/rest');
+    // The task list and the incidents across instances read the search projection the Camunda API keeps; so does this view.
+    const { IncidentList, SearchProjection, TaskList } = await import('@thresher/rest');
     const projection = new SearchProjection(session.engine, session.repository, {
       onError: (error) =>
         out.progress(`thresher ui: the search projection failed a pass (it tries again): ${String(error)}`),
@@ -140,6 +140,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
       server = await startUiServer({
         engine: session.engine,
         tasks: new TaskList(session.engine, projection),
+        incidents: new IncidentList(session.engine, projection),
         host: args.host,
         port: args.port,
         readOnly: args.readOnly,

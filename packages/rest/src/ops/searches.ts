@@ -103,7 +103,8 @@ export const USER_TASKS: RowSearchable = {
   custom: { candidateGroup: listHolds('candidateGroups'), candidateUser: listHolds('candidateUsers') },
 };
 
-const INCIDENTS: RowSearchable = {
+/** The incident rows and what a search of them filters and sorts by. */
+export const INCIDENTS: RowSearchable = {
   kind: KINDS.incident,
   fields: {
     incidentKey: key,

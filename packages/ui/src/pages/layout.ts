@@ -43,7 +43,7 @@ ${css('diagram-js.css')}${css('bpmn-js.css')}${parts.forms && css('form-js.css')
 </head>
 <body>
 <header class="top"><a class="brand" href="${ctx.base}/">Thresher</a>
-<nav><a href="${ctx.base}/">Processes</a><a href="${ctx.base}/instances">Instances</a><a href="${ctx.base}/tasks">Tasks</a></nav>
+<nav><a href="${ctx.base}/">Processes</a><a href="${ctx.base}/instances">Instances</a><a href="${ctx.base}/tasks">Tasks</a><a href="${ctx.base}/incidents">Incidents</a></nav>
 <span class="live" id="live-state" title="live updates">●</span>${ctx.readOnly && html`<span class="badge">read-only</span>`}</header>
 <main id="content">${parts.body}</main>
 ${parts.data === undefined ? '' : jsonScript('thresher-data', parts.data)}
