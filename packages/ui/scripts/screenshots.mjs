@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
-import { SearchProjection, TaskList } from '@thresher/rest';
+import { IncidentList, SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer } from '@thresher/ui';
 import { chromium } from 'playwright-core';
 
@@ -98,7 +98,11 @@ for (const [n, id] of [ids[0], ids[5], ids[8]].entries()) {
 }
 const projection = new SearchProjection(engine, repository);
 await projection.caughtUp();
-const server = await startUiServer({ engine, tasks: new TaskList(engine, projection) });
+const server = await startUiServer({
+  engine,
+  tasks: new TaskList(engine, projection),
+  incidents: new IncidentList(engine, projection),
+});
 const browser = await chromium.launch({
   executablePath: process.env.THRESHER_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox'],
@@ -119,6 +123,7 @@ await shot(`/instances/${ids[6]}`, 'ui-instance-incident', { drawn: true });
 await shot(`/instances/${refund}`, 'ui-instance-form', { drawn: true, full: true });
 await shot('/instances', 'ui-instances');
 await shot('/tasks', 'ui-tasks');
+await shot('/incidents', 'ui-incidents');
 await browser.close();
 await server.close();
 await projection.close();
