@@ -52,6 +52,25 @@ describe('engine.setVariables', () => {
     expect((await engine.instance(id))!.variables).toEqual({ n: 1 });
   });
 
+  it('should set them in a scope as its own when the scope is named, the root or a sub-process', async () => {
+    const { engine, id } = await waitingAtReview();
+    const subScope = Object.keys((await engine.instance(id))!.scopes).find((path) => path !== '/')!;
+
+    await engine.setVariables(id, { inner: 9, added: 'here' }, { scope: subScope });
+    await engine.setVariables(id, { rooted: true }, { scope: '/' });
+
+    const view = (await engine.instance(id))!;
+    expect(view.scopes[subScope]).toEqual({ inner: 9, added: 'here' });
+    expect(view.variables).toEqual({ n: 1, rooted: true });
+    await expect(engine.setVariables(id, { x: 1 }, { scope: '/nowhere' })).rejects.toMatchObject({
+      code: 'THRESHER_NOT_FOUND',
+      kind: 'scope',
+    });
+    await expect(engine.setVariables(id, { x: 1 }, { scope: '/', local: true })).rejects.toMatchObject({
+      code: 'THRESHER_INVALID_ARGUMENT',
+    });
+  });
+
   it('should set root variables when no activation is named, in a step of their own', async () => {
     const { engine, id } = await waitingAtReview();
     const before = await engine.headSeq(id);

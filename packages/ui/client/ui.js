@@ -103,6 +103,23 @@
       event.preventDefault();
       return;
     }
+    // A field that must hold JSON is checked before it is sent: the form stays, saying what is wrong.
+    for (const field of target.querySelectorAll('[data-json]')) {
+      let problem = '';
+      try {
+        JSON.parse(field.value);
+      } catch (error) {
+        problem = `not JSON: ${error.message}`;
+      }
+      field.setCustomValidity(problem);
+      const note = target.querySelector('.json-error');
+      if (note) note.textContent = problem;
+      if (problem) {
+        event.preventDefault();
+        field.reportValidity();
+        return;
+      }
+    }
     const formFor = target.querySelector('.camunda-form[data-form-for]');
     const form = formFor && forms.get(formFor.dataset.formFor);
     if (!form) return;
@@ -116,7 +133,9 @@
 
   // A form someone typed into is theirs: a live update leaves its section as it is while it is still there.
   document.addEventListener('input', (event) => {
-    const section = event.target.closest?.('[data-task], [data-subscription], [data-ad-hoc]');
+    // A JSON field changed is checked again when sent: until then the browser must not hold it invalid.
+    if (event.target.dataset?.json !== undefined) event.target.setCustomValidity('');
+    const section = event.target.closest?.('[data-task], [data-subscription], [data-ad-hoc], [data-scope-edit]');
     if (section) section.dataset.dirty = 'true';
   });
 
@@ -141,7 +160,7 @@
       const placeholder = content.querySelector('#diagram');
       if (diagram && placeholder) placeholder.replaceWith(diagram);
       for (const dirty of current.querySelectorAll('[data-dirty]')) {
-        const key = ['task', 'subscription', 'adHoc'].find((name) => dirty.dataset[name] !== undefined);
+        const key = ['task', 'subscription', 'adHoc', 'scopeEdit'].find((name) => dirty.dataset[name] !== undefined);
         const twin =
           key && [...content.querySelectorAll('*')].find((node) => node.dataset?.[key] === dirty.dataset[key]);
         if (twin) twin.replaceWith(dirty);

@@ -65,6 +65,23 @@ export const ACTIONS: Record<string, (engine: Engine, instanceId: string, fields
     await engine.assignUserTask(task, assignee === '' ? null : assignee);
     return assignee === '' ? `user task ${task} unassigned` : `user task ${task} assigned to ${assignee}`;
   },
+  async 'set-variable'(engine, instanceId, fields) {
+    const scope = field(fields, 'scope');
+    const name = field(fields, 'name').trim();
+    if (name === '') throw new UiError(UiErrorCode.BadRequest, 'a variable needs a name');
+    const text = field(fields, 'value');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new UiError(
+        UiErrorCode.BadRequest,
+        `the value of ${name} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    await engine.setVariables(instanceId, { [name]: value }, { scope });
+    return `variable ${name} set in scope ${scope}`;
+  },
   async correlate(engine, _instanceId, fields) {
     const name = field(fields, 'name');
     const correlationKey = fields.get('correlationKey')?.[0];

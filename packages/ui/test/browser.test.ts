@@ -153,6 +153,40 @@ describe.skipIf(!browserAvailable())('what a person sees on an instance diagram'
   });
 });
 
+describe.skipIf(!browserAvailable())('editing a variable in a browser', () => {
+  it('refuses a value that is not JSON before sending it, sets a valid one, and the instance goes on with it', async () => {
+    view = await serve();
+    view.charge.fails = false;
+    const id = await view.engine.start('review', { variables: { orderId: 'o-1' } });
+    await view.engine.settled(id);
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+    const edit = page.locator('[data-scope-edit="/"]');
+
+    await edit.locator('input[name="name"]').fill('orderId');
+    await edit.locator('input[name="value"]').fill("'o-2'");
+    await edit.locator('button[type="submit"]').click();
+    await until(
+      page,
+      `document.querySelector('[data-scope-edit="/"] .json-error')?.textContent.startsWith('not JSON')`,
+    );
+    expect((await view.engine.instance(id))?.variables).toEqual({ orderId: 'o-1' });
+
+    await edit.locator('input[name="value"]').fill('"o-2"');
+    await Promise.all([page.waitForURL(/done=/), edit.locator('button[type="submit"]').click()]);
+    expect(await page.locator('#done').textContent()).toContain('variable orderId set in scope /');
+
+    // The instance goes on with it: the payment it waits for next is correlated by the new order id.
+    const [task] = (await view.engine.instance(id))!.userTasks;
+    await view.engine.completeUserTask(task!.id, { reviewer: 'grace' });
+    await view.engine.settled(id);
+    expect((await view.engine.instance(id))?.subscriptions).toEqual([
+      expect.objectContaining({ name: 'payment-received', correlationKey: 'o-2' }),
+    ]);
+    expect(errorsOf(page)).toEqual([]);
+  });
+});
+
 describe.skipIf(!browserAvailable())('the task list in a browser', () => {
   it('claims a task from the list, completes it through its form on its page, and the instance page follows live', async () => {
     view = await serve({ taskList: true });

@@ -81,7 +81,8 @@ export class NotFoundError extends EngineError {
       | 'adHocSubProcess'
       | 'decision'
       | 'job'
-      | 'elementInstance',
+      | 'elementInstance'
+      | 'scope',
     readonly id: string,
   ) {
     super(EngineErrorCode.NotFound, `no ${kind} "${id}"`);

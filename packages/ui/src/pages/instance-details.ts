@@ -1,10 +1,11 @@
 import type { InstanceSummary, InstanceView } from '@thresher/engine';
 import { type Html, html } from '../html.js';
+import { actionForm } from './actions.js';
 import { instanceHref, type PageContext, status, time, valueText } from './layout.js';
 
 /** What an instance holds and did: children, variables per scope, touchpoints, decisions, history. */
 export function instanceDetails(ctx: PageContext, view: InstanceView, children: InstanceSummary[]): Html {
-  return html`${called(ctx, view, children)}${variables(view)}${touchpoints(view)}${decisions(view)}${history(view)}`;
+  return html`${called(ctx, view, children)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view)}`;
 }
 
 function called(ctx: PageContext, view: InstanceView, children: InstanceSummary[]): Html | null {
@@ -15,14 +16,14 @@ function called(ctx: PageContext, view: InstanceView, children: InstanceSummary[
   )}</ul></section>`;
 }
 
-function variables(view: InstanceView): Html {
+function variables(ctx: PageContext, view: InstanceView): Html {
   const scopes = Object.entries(view.scopes);
   return html`<section data-section="variables" id="variables"><h2>Variables</h2>${
     scopes.length === 0
       ? html`<p class="empty">No open scope${view.status === 'running' ? '' : ': the instance ended'}.</p>${
           Object.keys(view.variables).length > 0 && table('/', view.variables)
         }`
-      : scopes.map(([path, vars]) => table(path, vars))
+      : scopes.map(([path, vars]) => html`${table(path, vars)}${edit(ctx, view, path, vars)}`)
   }</section>`;
 }
 
@@ -36,6 +37,17 @@ function table(path: string, vars: Record<string, unknown>): Html {
             html`<tr data-variable="${name}"><td><code>${name}</code></td><td><pre>${valueText(vars[name])}</pre></td></tr>`,
         )}</tbody></table>`
   }`;
+}
+
+/** Operate's variable edit: one of the scope's variables, or a new one, set to a JSON value checked before it is sent. */
+function edit(ctx: PageContext, view: InstanceView, path: string, vars: Record<string, unknown>): Html | null {
+  if (view.status !== 'running') return null;
+  const names = Object.keys(vars).sort();
+  const fields = html`<input type="hidden" name="scope" value="${path}">
+<label>Name <input name="name" list="names-${path}" required spellcheck="false"></label><datalist id="names-${path}">${names.map((name) => html`<option value="${name}">`)}</datalist>
+<label>Value (JSON) <input name="value" data-json required spellcheck="false" placeholder='"text", 42, true, {"a": 1}'></label><span class="json-error error"></span>`;
+  const form = actionForm(ctx, view.id, 'set-variable', 'Set variable', fields);
+  return form && html`<div class="scope-edit" data-scope-edit="${path}">${form}</div>`;
 }
 
 function touchpoints(view: InstanceView): Html | null {

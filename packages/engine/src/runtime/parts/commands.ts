@@ -4,8 +4,10 @@
  */
 import { checkEncodable, type Variables } from '@thresher/checkpoint';
 import { InvalidArgumentError, NotFoundError } from '../../common/errors.js';
+import { elementInstanceId } from '../../core/step/event-ids.js';
 import type { InstanceEvent } from '../../core/step/instance-event.js';
 import { liveActivation } from '../../core/step/set-variables.js';
+import type { InstanceState } from '../../core/step/state.js';
 import type { UserTaskChanges } from '../base/types.js';
 import { parseExternalId } from '../loop/views.js';
 import type { EngineParts } from './engine-parts.js';
@@ -78,6 +80,11 @@ export interface SetVariablesOptions {
   /** A live activation, as `instance(id).elementInstances` names it. */
   elementInstanceId?: string;
   local?: boolean;
+  /**
+   * An open scope, as `instance(id).scopes` names it (`/`, `/sub`): the variables are set there, as its own (what an
+   * operator editing a scope's variables means). Not with `elementInstanceId` or `local`.
+   */
+  scope?: string;
 }
 
 export async function setVariables(
@@ -93,11 +100,27 @@ export async function setVariables(
   const runtime = await parts.instances.runtime(instanceId);
   const state = runtime.current;
   if (state.instance.status !== 'running') throw new NotFoundError('instance', instanceId);
-  const { elementInstanceId: id = null, local = false } = options;
+  const { elementInstanceId: id = null, local = false } =
+    options.scope === undefined ? options : scopeActivation(state, instanceId, options);
   if (id !== null && liveActivation(state, id) === undefined) {
     throw new NotFoundError('elementInstance', `${instanceId}/${id}`);
   }
   await runtime.submit({ type: 'variables.set', elementInstanceId: id, local, variables: { ...variables } });
+}
+
+/** The activation hosting a scope (none for the root's), its variables set as its own. */
+function scopeActivation(
+  state: InstanceState,
+  instanceId: string,
+  options: SetVariablesOptions,
+): { elementInstanceId: string | null; local: true } {
+  if (options.elementInstanceId !== undefined || options.local !== undefined) {
+    throw new InvalidArgumentError('setVariables: give a scope, or an elementInstanceId (and local), not both');
+  }
+  const scope = state.scopes.get(options.scope!);
+  if (scope === undefined) throw new NotFoundError('scope', `${instanceId}${options.scope}`);
+  const host = scope.hostTrack === null ? undefined : state.tracks.get(scope.hostTrack);
+  return { elementInstanceId: host === undefined ? null : elementInstanceId(host), local: true };
 }
 
 export async function retryIncident(parts: EngineParts, incidentId: string): Promise<void> {
