@@ -281,6 +281,33 @@ describe('the instance page', () => {
     expect(rootPage).toContain(`<a id="call-tree" href="/instances?root=${root}">`);
   });
 
+  it('nests the instances an instance called, at any depth, under it: its part of the call tree', async () => {
+    view = await serve();
+    await view.engine.deploy(`<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="grand-defs">
+  <bpmn:process id="grand" isExecutable="true">
+    <bpmn:startEvent id="gs" /><bpmn:sequenceFlow id="g1" sourceRef="gs" targetRef="callCaller" />
+    <bpmn:callActivity id="callCaller"><bpmn:extensionElements><zeebe:calledElement processId="caller" /></bpmn:extensionElements></bpmn:callActivity>
+    <bpmn:sequenceFlow id="g2" sourceRef="callCaller" targetRef="ge" /><bpmn:endEvent id="ge" />
+  </bpmn:process>
+</bpmn:definitions>`);
+    const root = await view.engine.start('grand');
+    await view.engine.settled(root);
+    const [caller] = await view.engine.instances({ parentId: root });
+    const [bare] = await view.engine.instances({ parentId: caller!.instanceId });
+
+    const rootPage = await view.page(`/instances/${root}`);
+    const callerPage = await view.page(`/instances/${caller!.instanceId}`);
+
+    const nested = new RegExp(
+      `<li data-instance="${caller!.instanceId}">.*?<ul class="tree"><li data-instance="${bare!.instanceId}">`,
+      's',
+    );
+    expect(rootPage).toMatch(nested);
+    expect(callerPage).toContain(`<li data-instance="${bare!.instanceId}">`);
+    expect(callerPage).not.toContain(`<li data-instance="${caller!.instanceId}">`);
+  });
+
   it('answers 404 for an instance the store does not have', async () => {
     view = await serve();
     const response = await view.get('/instances/nope');

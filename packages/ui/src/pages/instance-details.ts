@@ -3,17 +3,29 @@ import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
 import { instanceHref, type PageContext, status, time, valueText } from './layout.js';
 
-/** What an instance holds and did: children, variables per scope, touchpoints, decisions, history. */
-export function instanceDetails(ctx: PageContext, view: InstanceView, children: InstanceSummary[]): Html {
-  return html`${called(ctx, view, children)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view)}`;
+/**
+ * What an instance holds and did: the instances it called (`tree`: its call tree's members, of which those under it
+ * are shown nested), variables per scope, touchpoints, decisions, history.
+ */
+export function instanceDetails(ctx: PageContext, view: InstanceView, tree: InstanceSummary[]): Html {
+  return html`${called(ctx, view, tree)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view)}`;
 }
 
-function called(ctx: PageContext, view: InstanceView, children: InstanceSummary[]): Html | null {
-  if (children.length === 0 && view.calls.length === 0) return null;
-  return html`<section data-section="children" id="children"><h2>Called instances</h2><ul>${children.map(
-    (child) =>
-      html`<li><a href="${instanceHref(ctx, child.instanceId)}"><code>${child.instanceId}</code></a> ${child.processId} ${status(child.status)} <span class="sub">at ${child.callNodeId}</span></li>`,
-  )}</ul></section>`;
+function called(ctx: PageContext, view: InstanceView, tree: InstanceSummary[]): Html | null {
+  const byParent = new Map<string, InstanceSummary[]>();
+  for (const member of tree) {
+    if (member.parentId === null) continue;
+    byParent.set(member.parentId, [...(byParent.get(member.parentId) ?? []), member]);
+  }
+  if (!byParent.has(view.id) && view.calls.length === 0) return null;
+  const branch = (parent: string, seen: ReadonlySet<string>): Html =>
+    html`<ul class="tree">${(byParent.get(parent) ?? [])
+      .filter((child) => !seen.has(child.instanceId))
+      .map(
+        (child) =>
+          html`<li data-instance="${child.instanceId}"><a href="${instanceHref(ctx, child.instanceId)}"><code>${child.instanceId}</code></a> ${child.processId} ${status(child.status)} <span class="sub">at ${child.callNodeId}</span>${branch(child.instanceId, new Set([...seen, child.instanceId]))}</li>`,
+      )}</ul>`;
+  return html`<section data-section="children" id="children"><h2>Called instances</h2>${branch(view.id, new Set([view.id]))}</section>`;
 }
 
 function variables(ctx: PageContext, view: InstanceView): Html {

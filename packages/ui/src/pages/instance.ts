@@ -33,13 +33,15 @@ export async function instancePage(
     view.parentId === null
       ? view.id
       : (await engine.instances({ parentId: view.parentId })).find((s) => s.instanceId === id)?.rootId;
+  // Every instance it called, at any depth: its part of the call tree.
+  const called = rootId === undefined ? children : await engine.instances({ rootId });
   const taskForms = model && !ctx.readOnly ? formsOf(model, view, view.userTasks, forms) : {};
   const marks = markers(view);
   const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
 ${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-taken">path taken</span> <span class="mark-incident">incident</span></p>
 ${incidents(ctx, view)}${view.userTasks.length > 0 && html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => taskArticle(ctx, view, task, taskForms))}</section>`}${subscriptions(ctx, view)}${adHoc(ctx, view)}
-${instanceDetails(ctx, view, children)}`;
+${instanceDetails(ctx, view, called)}`;
   return layout(ctx, {
     title: `${view.processId} ${view.id.slice(0, 8)}`,
     live: `instance:${view.id}`,
