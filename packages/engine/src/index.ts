@@ -57,6 +57,7 @@ export type {
 } from './common/touchpoint-types.js';
 export type { UserTaskDenial, UserTaskFieldsView } from './common/user-task-types.js';
 export { type DecisionEvaluation, decide } from './core/jobs/decisions.js';
+export { activationScope } from './core/step/event-ids.js';
 export { Engine } from './engine.js';
 export type { ModelWarning } from './model/types.js';
 export { answerQuestion, type OperatorRun, type OperatorRunOptions, runWithOperator } from './operator.js';

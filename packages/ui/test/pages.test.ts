@@ -308,6 +308,29 @@ describe('the instance page', () => {
     expect(callerPage).not.toContain(`<li data-instance="${caller!.instanceId}">`);
   });
 
+  it('nests its element instances as they ran, with when each began and ended: a sub-process holds its own', async () => {
+    view = await serve();
+    await view.engine.deploy(`<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" id="nest-defs">
+  <bpmn:process id="nest" isExecutable="true">
+    <bpmn:startEvent id="ns" /><bpmn:sequenceFlow id="n1" sourceRef="ns" targetRef="sub" />
+    <bpmn:subProcess id="sub">
+      <bpmn:startEvent id="in" /><bpmn:sequenceFlow id="n2" sourceRef="in" targetRef="check" />
+      <bpmn:userTask id="check"><bpmn:extensionElements><zeebe:userTask /></bpmn:extensionElements></bpmn:userTask>
+    </bpmn:subProcess>
+  </bpmn:process>
+</bpmn:definitions>`);
+    const id = await view.engine.start('nest');
+    await view.engine.settled(id);
+
+    const page = await view.page(`/instances/${id}`);
+
+    expect(page).toMatch(/<li data-activation="\/:ns:0">ns <span class="sub">[^<]+ – [^<]+Z<\/span><\/li>/);
+    expect(page).toMatch(
+      /<li data-activation="\/:sub:0">sub <span class="sub">[^<]+ – active<\/span><ul class="tree"><li data-activation="\/sub:in:0">in .*?<li data-activation="\/sub:check:0">check <span class="sub">[^<]+ – active/s,
+    );
+  });
+
   it('answers 404 for an instance the store does not have', async () => {
     view = await serve();
     const response = await view.get('/instances/nope');

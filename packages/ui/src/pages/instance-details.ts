@@ -1,14 +1,20 @@
-import type { InstanceSummary, InstanceView } from '@thresher/engine';
+import { activationScope, type Engine, type InstanceSummary, type InstanceView } from '@thresher/engine';
 import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
 import { instanceHref, type PageContext, status, time, valueText } from './layout.js';
 
 /**
  * What an instance holds and did: the instances it called (`tree`: its call tree's members, of which those under it
- * are shown nested), variables per scope, touchpoints, decisions, history.
+ * are shown nested), variables per scope, touchpoints, decisions, and its element instances (`activations`, as its
+ * log tells them) nested as they ran.
  */
-export function instanceDetails(ctx: PageContext, view: InstanceView, tree: InstanceSummary[]): Html {
-  return html`${called(ctx, view, tree)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view)}`;
+export function instanceDetails(
+  ctx: PageContext,
+  view: InstanceView,
+  tree: InstanceSummary[],
+  activations: ActivationHistory,
+): Html {
+  return html`${called(ctx, view, tree)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view, activations)}`;
 }
 
 function called(ctx: PageContext, view: InstanceView, tree: InstanceSummary[]): Html | null {
@@ -90,13 +96,72 @@ ${d.evaluated.map(
   )}</section>`;
 }
 
-function history(view: InstanceView): Html {
+function history(view: InstanceView, activations: ActivationHistory): Html {
+  const tree = activationTree(activations.items);
+  const branch = (parent: string | null): Html =>
+    html`<ul class="tree">${(tree.get(parent) ?? []).map(
+      (one) =>
+        html`<li data-activation="${one.id}">${one.elementId} <span class="sub">${time(one.start)} – ${one.end === null ? 'active' : time(one.end)}</span>${tree.has(one.id) && branch(one.id)}</li>`,
+    )}</ul>`;
   return html`<section data-section="history" id="history"><h2>History</h2>${
-    view.history.length === 0
-      ? html`<p class="empty">Nothing completed yet.</p>`
-      : html`<ol class="history">${view.history.map(
-          (entry) =>
-            html`<li data-node="${entry.node}">${entry.node}${entry.scope !== '/' && html` <span class="sub">in ${entry.scope}</span>`}</li>`,
-        )}</ol>`
+    activations.items.length === 0
+      ? html`<p class="empty">${view.history.length === 0 ? 'Nothing ran yet.' : 'Its log is no longer kept.'}</p>`
+      : html`${branch(null)}${activations.truncated && html`<p class="note">The first ${activations.items.length} element instances of its log.</p>`}`
   }</section>`;
+}
+
+/** An instance's element instances as its log tells them: when each began and ended (null while it runs). */
+export interface ActivationHistory {
+  items: { id: string; elementId: string; start: number; end: number | null }[];
+  /** Whether the log held more than was read. */
+  truncated: boolean;
+}
+
+const LOG_LIMIT = 5000;
+
+/** Read an instance's element instances from its log (the first `LOG_LIMIT` events). */
+export async function activationHistory(engine: Engine, instanceId: string): Promise<ActivationHistory> {
+  const events = await engine.events({ instanceId, limit: LOG_LIMIT });
+  const byId = new Map<string, ActivationHistory['items'][number]>();
+  for (const { event } of events) {
+    if (event.type === 'track.entered' && !byId.has(event.elementInstanceId)) {
+      byId.set(event.elementInstanceId, {
+        id: event.elementInstanceId,
+        elementId: event.elementId,
+        start: event.at,
+        end: null,
+      });
+    } else if (event.type === 'track.left') {
+      const known = byId.get(event.elementInstanceId);
+      if (known) known.end = event.at;
+    }
+  }
+  return { items: [...byId.values()], truncated: events.length === LOG_LIMIT };
+}
+
+/** A scope path and the paths it lies within, longest first: cut before each `/` and `[`. */
+function enclosing(scope: string): string[] {
+  const paths = [scope];
+  for (let at = scope.length - 1; at > 0; at--)
+    if (scope[at] === '/' || scope[at] === '[') paths.push(scope.slice(0, at));
+  return paths;
+}
+
+/**
+ * Activations under the activation whose scope holds them (null: the root's), in the order they began: an
+ * activation's parent opens the longest scope its own scope path begins with — the scope itself, a body of it
+ * (`[k]`) or one within it (`/…`).
+ */
+function activationTree(items: ActivationHistory['items']): Map<string | null, ActivationHistory['items']> {
+  const opened = new Map(items.map((one) => [activationScope(one.id), one.id]));
+  const tree = new Map<string | null, ActivationHistory['items']>();
+  for (const one of [...items].sort((a, b) => a.start - b.start)) {
+    const scope = one.id.slice(0, one.id.lastIndexOf(':', one.id.lastIndexOf(':') - 1));
+    const host = enclosing(scope)
+      .map((at) => opened.get(at))
+      .find((candidate) => candidate !== undefined && candidate !== one.id);
+    const parent = host ?? null;
+    tree.set(parent, [...(tree.get(parent) ?? []), one]);
+  }
+  return tree;
 }

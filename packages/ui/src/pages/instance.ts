@@ -6,7 +6,7 @@ import type { Models } from '../models.js';
 import { type Markers, markers } from '../survey.js';
 import { actionForm } from './actions.js';
 import { diagramBlock, elementRows } from './diagram.js';
-import { instanceDetails } from './instance-details.js';
+import { activationHistory, instanceDetails } from './instance-details.js';
 import { instanceHref, layout, type PageContext, processHref, status, time } from './layout.js';
 import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
@@ -41,7 +41,7 @@ export async function instancePage(
 ${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-taken">path taken</span> <span class="mark-incident">incident</span></p>
 ${incidents(ctx, view)}${view.userTasks.length > 0 && html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => taskArticle(ctx, view, task, taskForms))}</section>`}${subscriptions(ctx, view)}${adHoc(ctx, view)}
-${instanceDetails(ctx, view, called)}`;
+${instanceDetails(ctx, view, called, await activationHistory(engine, id))}`;
   return layout(ctx, {
     title: `${view.processId} ${view.id.slice(0, 8)}`,
     live: `instance:${view.id}`,

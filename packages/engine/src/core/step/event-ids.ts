@@ -1,4 +1,5 @@
 import type { EngineEventType } from '../../common/events.js';
+import { scopePath } from './records.js';
 
 /**
  * The one place event ids are made. An id is derived from what the event is, never from when it was
@@ -26,6 +27,20 @@ export interface Activation {
  */
 export function elementInstanceId(track: Omit<Activation, 'id'>): string {
   return `${track.scopePath}:${track.nodeId}:${track.attempt}`;
+}
+
+/**
+ * The scope an activation (`<scope>:<element>:<attempt>`) opens when its element is a container — a sub-process, a
+ * multi-instance body's bodies under it (`[k]`), an ad-hoc sub-process's activations under it (`/element~n`) —
+ * derived as the engine derives it; an activation of a task opens none, and no scope has the path given for it.
+ */
+export function activationScope(elementInstanceId: string): string {
+  const attemptAt = elementInstanceId.lastIndexOf(':');
+  const nodeAt = elementInstanceId.lastIndexOf(':', attemptAt - 1);
+  const scope = elementInstanceId.slice(0, nodeAt);
+  const nodeId = elementInstanceId.slice(nodeAt + 1, attemptAt);
+  const attempt = Number(elementInstanceId.slice(attemptAt + 1));
+  return scopePath(scope, nodeId, { pass: attempt });
 }
 
 /** `<instance>:<scope>:<element>:<attempt>:<track>:entered|left`. */
