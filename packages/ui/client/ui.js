@@ -198,8 +198,49 @@
     history.replaceState(null, '', url.pathname + url.search);
   }
 
+  /**
+   * A DMN model (dmn-js): a decision's table with the rules that matched marked (`open`, `matched`), or the file's
+   * requirements graph.
+   */
+  function drawDmn(data) {
+    const container = document.getElementById('dmn');
+    if (!container || !data?.dmn || !window.DmnJS) return Promise.resolve();
+    const dmn = new window.DmnJS({ container });
+    return dmn.importXML(data.dmn).then(
+      () => {
+        const views = dmn.getViews();
+        const decisions = views.filter((view) => view.type !== 'drd');
+        const wanted =
+          data.kind === 'decision'
+            ? decisions.find((view) => view.element.id === data.open)
+            : data.diagram
+              ? views.find((view) => view.type === 'drd')
+              : decisions[0];
+        const nav = document.getElementById('dmn-views');
+        for (const view of nav ? decisions : []) {
+          const button = el('button', 'dmn-view', view.name || view.element.id);
+          button.type = 'button';
+          button.dataset.decision = view.element.id;
+          button.addEventListener('click', () => dmn.open(view));
+          nav.append(button);
+        }
+        const shown = wanted ? dmn.open(wanted) : Promise.resolve();
+        return Promise.resolve(shown).then(() => {
+          const matched = new Set(data.matched ?? []);
+          for (const cell of container.querySelectorAll('[data-row-id]')) {
+            if (matched.has(cell.dataset.rowId)) cell.classList.add('thresher-matched');
+          }
+          container.dataset.drawn = 'true';
+        });
+      },
+      (error) => {
+        container.replaceWith(el('div', 'notice', `The DMN model could not be drawn (${error.message}).`));
+      },
+    );
+  }
+
   const data = readData(document);
-  drawn = drawDiagram(data);
+  drawn = data?.dmn ? drawDmn(data) : drawDiagram(data);
   renderForms(data);
   connect();
 })();

@@ -31,6 +31,12 @@ const SOURCES = {
   // @bpmn-io/form-js ships @bpmn-io/form-js-viewer bundled for a browser (the viewer's own dist imports modules).
   'form-viewer.js': { from: '@bpmn-io/form-js', path: 'dist/form-viewer.umd.js', type: JS },
   'form-js.css': { from: '@bpmn-io/form-js', path: 'dist/assets/form-js.css', type: CSS },
+  'dmn-viewer.js': { from: 'dmn-js', path: 'dist/dmn-viewer.production.min.js', type: JS },
+  'dmn-js-shared.css': { from: 'dmn-js', path: 'dist/assets/dmn-js-shared.css', type: CSS },
+  'dmn-js-drd.css': { from: 'dmn-js', path: 'dist/assets/dmn-js-drd.css', type: CSS },
+  'dmn-js-decision-table.css': { from: 'dmn-js', path: 'dist/assets/dmn-js-decision-table.css', type: CSS },
+  'dmn-js-literal-expression.css': { from: 'dmn-js', path: 'dist/assets/dmn-js-literal-expression.css', type: CSS },
+  'dmn-font.css': { from: 'dmn-js', path: 'dist/assets/dmn-font/css/dmn-embedded.css', type: CSS },
   'ui.js': { path: 'ui.js', type: JS },
   'ui.css': { path: 'ui.css', type: CSS },
 } as const satisfies Record<string, AssetSource>;

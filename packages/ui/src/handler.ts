@@ -14,6 +14,7 @@ import { UiError, UiErrorCode } from './errors.js';
 import { type Html, html, toText } from './html.js';
 import { Live, type LiveSource } from './live.js';
 import { Models } from './models.js';
+import { decisionPage, requirementsPage } from './pages/decision.js';
 import { incidentsPage } from './pages/incidents.js';
 import { instancePage } from './pages/instance.js';
 import { instancesPage, readFilters } from './pages/instances.js';
@@ -71,6 +72,8 @@ const CSP = [
   // bpmn-js and form-js set style attributes on what they draw.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // dmn-js's icon font is embedded in its stylesheet.
+  "font-src 'self' data:",
   "connect-src 'self'",
   "frame-ancestors 'none'",
   "form-action 'self'",
@@ -126,6 +129,12 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
     }
     if (parts[0] === 'instances' && parts.length === 1) {
       return send(res, 200, await instancesPage(ctx, engine, readFilters(url.searchParams)));
+    }
+    if (parts[0] === 'instances' && parts.length === 4 && parts[2] === 'decisions') {
+      return send(res, 200, await decisionPage(ctx, engine, parts[1] ?? '', parts[3] ?? ''));
+    }
+    if (parts[0] === 'decisions' && parts.length === 2) {
+      return send(res, 200, await requirementsPage(ctx, engine, parts[1] ?? ''));
     }
     if (parts[0] === 'instances' && parts.length === 2) {
       const done = url.searchParams.get('done');

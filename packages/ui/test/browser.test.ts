@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, launch } from './browser.js';
-import { type Harness, serve } from './harness.js';
+import { decided, type Harness, serve } from './harness.js';
 
 let browser: Browser;
 let view: Harness | undefined;
@@ -150,6 +150,47 @@ describe.skipIf(!browserAvailable())('what a person sees on an instance diagram'
     expect((await paint(charge, 'bf1')).stroke).toBe(COMPLETED.stroke);
     expect(errorsOf(approval)).toEqual([]);
     expect(errorsOf(charge)).toEqual([]);
+  });
+});
+
+describe.skipIf(!browserAvailable())('a decision evaluation in a browser', () => {
+  it("draws the called decision's table with the rules that matched marked; its DMN file's page offers each decision when the file has no requirements diagram", async () => {
+    view = await serve();
+    const id = await decided(view);
+    const record = (await view.engine.instance(id))!.decisions[0]!;
+    const matched = record.evaluated.at(-1)!.matchedRules.map((rule) => rule.ruleId);
+
+    const page = await open(`/instances/${id}/decisions/0`);
+    await page.waitForSelector('#dmn[data-drawn="true"]');
+    const cells = (rule: string) =>
+      page.evaluate(
+        `[...document.querySelectorAll('#dmn [data-row-id="${rule}"]')].map((cell) => [cell.classList.contains('thresher-matched'), getComputedStyle(cell).backgroundColor])`,
+      ) as Promise<[boolean, string][]>;
+
+    expect(matched.length).toBeGreaterThan(0);
+    for (const rule of matched) {
+      const found = await cells(rule);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found).toEqual(found.map(() => [true, COMPLETED.fill]));
+    }
+    const other = ['ship-high', 'ship-express', 'ship-standard'].find((rule) => !matched.includes(rule))!;
+    expect((await cells(other)).some(([marked]) => marked)).toBe(false);
+    // dmn-js's own bundle logs that its Inferno build is a development one; nothing of the view's.
+    const ours = (errors: string[]) => errors.filter((error) => !error.includes('development build of Inferno'));
+    expect(ours(errorsOf(page))).toEqual([]);
+
+    // The fixture's DMN file has no diagram of its requirements: its decisions are offered one by one.
+    const graph = await open(`/decisions/${record.digest}`);
+    await graph.waitForSelector('#dmn[data-drawn="true"]');
+    const offered = await graph
+      .locator('#dmn-views button')
+      .evaluateAll((buttons) =>
+        buttons.map((button) => (button as unknown as { dataset: { decision: string } }).dataset.decision),
+      );
+    expect(offered).toEqual(expect.arrayContaining(['risk', 'shipping', 'discounts']));
+    await graph.locator('#dmn-views button[data-decision="shipping"]').click();
+    await until(graph, `document.querySelector('#dmn [data-row-id="ship-high"]') !== null`);
+    expect(ours(errorsOf(graph))).toEqual([]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
 import { IncidentList, SearchProjection, TaskList } from '@thresher/rest';
@@ -89,4 +91,17 @@ export function actionToken(page: string, action: string): string {
   );
   if (!form?.[1]) throw new Error(`the page has no ${action} form`);
   return form[1];
+}
+
+const decisionFixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../../../fixtures/decisions/${name}`, import.meta.url)), 'utf8');
+
+/** An order-rules instance past its first decisions (shipping, with the risk it requires): its id. */
+export async function decided(h: Harness): Promise<string> {
+  await h.engine.deployTogether([decisionFixture('order-rules.bpmn'), decisionFixture('order-rules.dmn')]);
+  const id = await h.engine.start('order-rules', {
+    variables: { total: 1200, customerYears: 6, express: true, rulebook: 'discounts', items: [{ price: 40 }] },
+  });
+  await h.engine.settled(id);
+  return id;
 }

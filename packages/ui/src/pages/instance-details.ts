@@ -1,6 +1,7 @@
 import { activationScope, type Engine, type InstanceSummary, type InstanceView } from '@thresher/engine';
 import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
+import { decisionHref } from './decision.js';
 import { instanceHref, type PageContext, status, time, valueText } from './layout.js';
 
 /**
@@ -14,7 +15,7 @@ export function instanceDetails(
   tree: InstanceSummary[],
   activations: ActivationHistory,
 ): Html {
-  return html`${called(ctx, view, tree)}${variables(ctx, view)}${touchpoints(view)}${decisions(view)}${history(view, activations)}`;
+  return html`${called(ctx, view, tree)}${variables(ctx, view)}${touchpoints(view)}${decisions(ctx, view)}${history(view, activations)}`;
 }
 
 function called(ctx: PageContext, view: InstanceView, tree: InstanceSummary[]): Html | null {
@@ -80,12 +81,13 @@ ${view.touchpoints.map(
 )}</tbody></table></section>`;
 }
 
-function decisions(view: InstanceView): Html | null {
+function decisions(ctx: PageContext, view: InstanceView): Html | null {
   if (view.decisions.length === 0) return null;
   return html`<section data-section="decisions" id="decisions"><h2>Decisions</h2>${view.decisions.map(
     (
       d,
-    ) => html`<article class="decision"><h3>${d.decisionName} <span class="sub">${d.decisionId} v${d.version} at ${d.elementId}, ${time(d.evaluatedAt)}</span></h3>
+      n,
+    ) => html`<article class="decision"><h3><a class="open-decision" href="${decisionHref(ctx, view.id, n)}">${d.decisionName}</a> <span class="sub">${d.decisionId} v${d.version} at ${d.elementId}, ${time(d.evaluatedAt)}</span></h3>
 ${d.failure === undefined ? html`<p>Result <code>${valueText(d.result)}</code></p>` : html`<p class="message">Failed: ${d.failure}</p>`}
 ${d.evaluated.map(
   (

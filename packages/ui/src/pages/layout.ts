@@ -25,6 +25,8 @@ export interface PageParts {
   data?: unknown;
   /** The page renders Camunda Forms. */
   forms?: boolean;
+  /** The page draws a DMN model. */
+  dmn?: boolean;
 }
 
 export function layout(ctx: PageContext, parts: PageParts): Html {
@@ -39,7 +41,10 @@ export function layout(ctx: PageContext, parts: PageParts): Html {
 <meta name="thresher-live" content="${parts.live}">
 <title>${parts.title} · Thresher</title>
 <link rel="icon" href="data:,">
-${css('diagram-js.css')}${css('bpmn-js.css')}${parts.forms && css('form-js.css')}${css('ui.css')}
+${css('diagram-js.css')}${css('bpmn-js.css')}${parts.forms && css('form-js.css')}${
+  parts.dmn &&
+  html`${css('dmn-js-shared.css')}${css('dmn-js-drd.css')}${css('dmn-js-decision-table.css')}${css('dmn-js-literal-expression.css')}${css('dmn-font.css')}`
+}${css('ui.css')}
 </head>
 <body>
 <header class="top"><a class="brand" href="${ctx.base}/">Thresher</a>
@@ -47,7 +52,7 @@ ${css('diagram-js.css')}${css('bpmn-js.css')}${parts.forms && css('form-js.css')
 <span class="live" id="live-state" title="live updates">●</span>${ctx.readOnly && html`<span class="badge">read-only</span>`}</header>
 <main id="content">${parts.body}</main>
 ${parts.data === undefined ? '' : jsonScript('thresher-data', parts.data)}
-${js('bpmn-viewer.js')}${parts.forms && js('form-viewer.js')}${js('ui.js')}
+${parts.dmn ? js('dmn-viewer.js') : js('bpmn-viewer.js')}${parts.forms && js('form-viewer.js')}${js('ui.js')}
 </body>
 </html>`;
 }
