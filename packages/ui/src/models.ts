@@ -44,6 +44,14 @@ export class Models {
     );
   }
 
+  /** The DMN deployments not deleted, newest version first within a definition, definitions by id. */
+  async dmnFiles(): Promise<Deployment[]> {
+    const all = liveDeployments(await this.engine.deployments()).filter((d) => deploymentKind(d) === 'dmn');
+    return all.sort((a, b) =>
+      a.definitionId === b.definitionId ? b.version - a.version : a.definitionId < b.definitionId ? -1 : 1,
+    );
+  }
+
   /** Every process of every BPMN deployment, in `deployments()`'s order. */
   async processes(): Promise<DeployedProcess[]> {
     const found: DeployedProcess[] = [];

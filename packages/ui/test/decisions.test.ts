@@ -27,6 +27,18 @@ describe('a decision evaluation of an instance', () => {
     expect(page).toContain(`href="/decisions/${record.digest}"`);
   });
 
+  it('should list each deployed DMN file on the processes page, linked to its page', async () => {
+    view = await serve();
+    const id = await decided(view);
+    const record = (await view.engine.instance(id))!.decisions[0]!;
+
+    const page = await view.page('/');
+
+    expect(page).toContain(
+      `<tr data-dmn="dmn:order-rules" data-version="1"><td><a href="/decisions/${record.digest}">dmn:order-rules</a>`,
+    );
+  });
+
   it('should answer 404 for an evaluation the instance does not have, and for a requirements graph of no DMN file', async () => {
     view = await serve();
     const id = await decided(view);

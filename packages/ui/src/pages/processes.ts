@@ -2,6 +2,7 @@ import type { Engine } from '@thresher/engine';
 import { type Html, html } from '../html.js';
 import type { Models } from '../models.js';
 import { versionCounts } from '../survey.js';
+import { requirementsHref } from './decision.js';
 import { layout, type PageContext, processHref, time } from './layout.js';
 
 /** `/`: every deployed process and version, its instances by status and its open incidents. */
@@ -41,5 +42,12 @@ ${list(p.definitionId, p.processId, 'running', count.running)}${list(p.definitio
 <table class="grid" id="processes"><thead><tr><th>Process</th><th>Definition</th><th>Version</th><th>Deployed</th><th>Running</th><th>Completed</th><th>Terminated</th><th>Incidents</th></tr></thead>
 <tbody>${rows}</tbody></table>
 <p class="note">Counts are per process and version (the instance links list every version of the process); incidents are counted over the newest ${limit} running instances of each version.</p>`;
-  return layout(ctx, { title: 'Processes', live: 'all', body });
+  const dmn = await models.dmnFiles();
+  const decisions =
+    dmn.length > 0 &&
+    html`<h2>Decisions</h2><table class="grid" id="dmn-files"><thead><tr><th>DMN file</th><th>Version</th><th>Deployed</th></tr></thead><tbody>${dmn.map(
+      (d) =>
+        html`<tr data-dmn="${d.definitionId}" data-version="${d.version}"><td><a href="${requirementsHref(ctx, d.digest)}">${d.definitionId}</a></td><td class="num">${d.version}</td><td>${time(d.deployedAt)}</td></tr>`,
+    )}</tbody></table>`;
+  return layout(ctx, { title: 'Processes', live: 'all', body: html`${body}${decisions}` });
 }
