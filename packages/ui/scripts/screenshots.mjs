@@ -88,6 +88,15 @@ await engine.completeUserTask(approval.id, { approved: true });
 await engine.settled(ids[3]);
 const refund = await engine.start('refund', { variables: { orderId: 'A-1004', amount: 240 } });
 await engine.settled(refund);
+// A decision evaluation: the order-rules fixture's shipping decision, with the risk it requires.
+await engine.deployTogether([
+  readFileSync(root('fixtures/decisions/order-rules.bpmn'), 'utf8'),
+  readFileSync(root('fixtures/decisions/order-rules.dmn'), 'utf8'),
+]);
+const rules = await engine.start('order-rules', {
+  variables: { total: 1200, customerYears: 6, express: true, rulebook: 'discounts', items: [{ price: 40 }] },
+});
+await engine.settled(rules);
 
 // The task list reads the search projection; some tasks claimed, some with a priority or a due date.
 for (const [n, id] of [ids[0], ids[5], ids[8]].entries()) {
@@ -109,9 +118,10 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
 page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-async function shot(path, name, { drawn = false, full = false } = {}) {
+async function shot(path, name, { drawn = false, full = false, dmn = false } = {}) {
   await page.goto(new URL(path, server.url).href);
   if (drawn) await page.waitForSelector('#diagram[data-drawn="true"]');
+  if (dmn) await page.waitForSelector('#dmn[data-drawn="true"]');
   await page.waitForTimeout(300); // fonts and the form settle before the picture
   await page.screenshot({ path: root(`docs/images/${name}.png`), fullPage: full });
   console.log(`docs/images/${name}.png`);
@@ -124,6 +134,7 @@ await shot(`/instances/${refund}`, 'ui-instance-form', { drawn: true, full: true
 await shot('/instances', 'ui-instances');
 await shot('/tasks', 'ui-tasks');
 await shot('/incidents', 'ui-incidents');
+await shot(`/instances/${rules}/decisions/0`, 'ui-decision', { dmn: true });
 await browser.close();
 await server.close();
 await projection.close();
