@@ -41,6 +41,11 @@ describe('thresher serve', () => {
     expect(((await topology.json()) as { gatewayVersion: string }).gatewayVersion).toBe('8.8.0');
     expect(view.status).toBe(200);
     expect(await view.text()).toContain('<html');
+    // its task list and incidents read the projection the server keeps
+    const tasks = await (await fetch(new URL('/ui/tasks', url))).text();
+    const incidents = await (await fetch(new URL('/ui/incidents', url))).text();
+    expect(tasks).toContain('0 open tasks match');
+    expect(incidents).toContain('No open incident.');
 
     // and SIGTERM stops it cleanly
     serve.child.kill('SIGTERM');

@@ -52,6 +52,9 @@ describe('thresher ui', () => {
     expect(processes).toContain('Approval');
     const list = await (await fetch(new URL('/instances?businessKey=order-7', url))).text();
     expect(list).toContain(`data-instance="${id}"`);
+    // Its task list reads the projection this view keeps of the store's log: the parked approval is there.
+    const tasks = await (await fetch(new URL('/tasks', url))).text();
+    expect(tasks).toContain(`<tr data-task="${id}/`);
 
     // Another engine moves the instance: the page's stream reports it.
     const stream = await fetch(new URL(`/events?subject=instance:${id}`, url));
