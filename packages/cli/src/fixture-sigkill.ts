@@ -13,7 +13,6 @@ import {
   type FixtureEnd,
   type FixtureReport,
   firstDifference,
-  type HandlerCallCounts,
   killFailureOf,
   startReport,
 } from '@thresher/testing';
@@ -117,8 +116,11 @@ export function runsFromLog(dir: string): { runs: Record<string, number>; repeat
   return { runs, repeats: counts };
 }
 
-/** Handler calls by element from a child folder's call log: distinct attempts, and calls that repeated one. */
-function callsByElement(dir: string): Record<string, HandlerCallCounts> {
+/** A round's handler calls: each (task type, invocation, attempt), `type|identity|attempt`, its element and how often. */
+export type RoundCalls = ReadonlyMap<string, { element: string; count: number }>;
+
+/** The handler calls of a child folder's call log. */
+function callsFromLog(dir: string): RoundCalls {
   const log = join(dir, CHILD_FILES.calls);
   const calls = new Map<string, { element: string; count: number }>();
   if (existsSync(log)) {
@@ -131,7 +133,7 @@ function callsByElement(dir: string): Record<string, HandlerCallCounts> {
       calls.set(key, entry);
     }
   }
-  return countCalls(calls.values());
+  return calls;
 }
 
 /** The expectations the children of a folder found broken, at `expect` moves and at the end. */
@@ -249,7 +251,7 @@ export async function runSaveKillFixture(fixture: Fixture, onKill?: (kills: numb
   return finish(report);
 }
 
-function finish(report: FixtureReport): FixtureReport {
+export function finish(report: FixtureReport): FixtureReport {
   report.ok = report.failures.length === 0 && report.expectationFailures.length === 0;
   return report;
 }
@@ -269,7 +271,7 @@ function outsideWorld(state: ChildState | undefined): string {
   return state ? JSON.stringify({ driver: state.driver, clock: state.clock }) : '';
 }
 
-function mkdir(path: string): string {
+export function mkdir(path: string): string {
   mkdirSync(path, { recursive: true });
   return path;
 }
@@ -282,14 +284,25 @@ function compare(report: FixtureReport, round: number, expected: FixtureEnd, dir
     report.failures.push({ killAt: round, field: 'run', expected: 'an end', actual: String(error) });
     return;
   }
-  if (kills > 0) countRepeats(report, callsByElement(dir));
+  judgeRound(report, round, expected, { end, broken: brokenExpectations(dir)[0], calls: callsFromLog(dir), kills });
+}
+
+/**
+ * Judge a round's end, however it was run: equal to the uninterrupted run's, its expectations kept (`broken`: the
+ * first one it did not), and no handler call made more often than once plus once per kill.
+ */
+export function judgeRound(
+  report: FixtureReport,
+  round: number,
+  expected: FixtureEnd,
+  seen: { end: FixtureEnd; broken: ExpectationFailure | undefined; calls: RoundCalls; kills: number },
+): void {
+  const { end, broken, calls, kills } = seen;
+  if (kills > 0) countRepeats(report, countCalls(calls.values()));
   const difference = firstDifference(expected, end);
   if (difference) return void report.failures.push({ killAt: round, ...difference });
-  const [broken] = brokenExpectations(dir);
-  if (broken) {
-    return void report.failures.push(killFailureOf(round, broken));
-  }
-  for (const [key, count] of runsFromLog(dir).repeats) {
+  if (broken) return void report.failures.push(killFailureOf(round, broken));
+  for (const [key, { count }] of calls) {
     if (count > 1 + kills) {
       report.failures.push({
         killAt: round,

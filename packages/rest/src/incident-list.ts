@@ -5,11 +5,12 @@
  *
  * @module
  */
-import { MAX_ROW_LIMIT, type RowCondition } from '@thresher/checkpoint';
+import type { RowCondition } from '@thresher/checkpoint';
 import type { Engine } from '@thresher/engine';
 import { InstanceKeys } from './instance-keys.js';
 import { INCIDENTS } from './ops/searches.js';
 import { bodyOf, KINDS } from './projection/instance-rows.js';
+import { allRows } from './projection/kept-rows.js';
 import { searchRows } from './projection/row-search.js';
 import type { SearchProjection } from './projection/search-projection.js';
 
@@ -58,27 +59,18 @@ export class IncidentList {
   async groups(): Promise<IncidentGroup[]> {
     const where: RowCondition[] = [{ op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' }];
     const groups = new Map<string, IncidentGroup>();
-    for (let from = 0; ; from += MAX_ROW_LIMIT) {
-      const page = await this.#projection.repository.searchRows({
-        kind: KINDS.incident,
-        where,
-        from,
-        limit: MAX_ROW_LIMIT,
-      });
-      for (const row of page.rows) {
-        const body = bodyOf(row);
-        const group = {
-          processId: String(body.processDefinitionId),
-          elementId: String(body.elementId),
-          errorMessage: String(body.errorMessage ?? ''),
-          errorType: String(body.errorType),
-        };
-        const id = JSON.stringify([group.processId, group.elementId, group.errorMessage]);
-        const known = groups.get(id);
-        if (known === undefined) groups.set(id, { ...group, count: 1 });
-        else known.count++;
-      }
-      if (page.rows.length < MAX_ROW_LIMIT) break;
+    for await (const row of allRows(this.#projection.repository, { kind: KINDS.incident, where })) {
+      const body = bodyOf(row);
+      const group = {
+        processId: String(body.processDefinitionId),
+        elementId: String(body.elementId),
+        errorMessage: String(body.errorMessage ?? ''),
+        errorType: String(body.errorType),
+      };
+      const id = JSON.stringify([group.processId, group.elementId, group.errorMessage]);
+      const known = groups.get(id);
+      if (known === undefined) groups.set(id, { ...group, count: 1 });
+      else known.count++;
     }
     return [...groups.values()].sort(
       (a, b) =>

@@ -59,12 +59,10 @@ export interface TaskListPage {
 }
 
 export class TaskList {
-  readonly #engine: Engine;
   readonly #projection: SearchProjection;
   readonly #keys: InstanceKeys;
 
   constructor(engine: Engine, projection: SearchProjection) {
-    this.#engine = engine;
     this.#projection = projection;
     this.#keys = new InstanceKeys(engine);
   }
@@ -128,10 +126,5 @@ export class TaskList {
   /** Resolves once the list shows every change logged before the call. */
   caughtUp(): Promise<void> {
     return this.#projection.caughtUp();
-  }
-
-  /** The engine the tasks' commands go to. */
-  get engine(): Engine {
-    return this.#engine;
   }
 }

@@ -7,24 +7,20 @@
  * so a create a kill cut off cannot be told from one that never landed. Each round's end, read from the file once
  * its last server stopped, must equal the in-process uninterrupted run's.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '@thresher/engine';
 import { createSqliteRepository } from '@thresher/store-sqlite';
 import {
   checkExpectations,
-  countCalls,
-  countRepeats,
   type Fixture,
   type FixtureEnd,
   type FixtureReport,
-  firstDifference,
-  killFailureOf,
   observe,
   startReport,
 } from '@thresher/testing';
-import { seededRandom } from '../fixture-sigkill.js';
+import { finish, judgeRound, mkdir, seededRandom } from '../fixture-sigkill.js';
 import { ApiMoves } from './moves.js';
 import { ApiClient, ServedStore } from './served.js';
 import { JobWorkers } from './workers.js';
@@ -69,8 +65,7 @@ export async function runApiSigkillFixture(
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  report.ok = report.failures.length === 0 && report.expectationFailures.length === 0;
-  return report;
+  return finish(report);
 }
 
 /**
@@ -160,26 +155,6 @@ async function attempt(
 }
 
 function compare(report: FixtureReport, round: number, fixture: Fixture, expected: FixtureEnd, seen: ApiRound): void {
-  const calls = [...seen.workers.calls].map(([call, count]) => ({ element: call.split('|')[3]!, count }));
-  if (seen.kills > 0) countRepeats(report, countCalls(calls));
-  const difference = firstDifference(expected, seen.end);
-  if (difference) return void report.failures.push({ killAt: round, ...difference });
   const [broken] = checkExpectations(fixture, fixture.expect, seen.end, Date.now(), seen.kills > 0);
-  if (broken) return void report.failures.push(killFailureOf(round, broken));
-  for (const [call, count] of seen.workers.calls) {
-    if (count > 1 + seen.kills) {
-      report.failures.push({
-        killAt: round,
-        field: 'at-least-once',
-        expected: `at most ${1 + seen.kills} calls`,
-        actual: `${call} ran ${count} times`,
-      });
-      return;
-    }
-  }
-}
-
-function mkdir(path: string): string {
-  mkdirSync(path, { recursive: true });
-  return path;
+  judgeRound(report, round, expected, { end: seen.end, broken, calls: seen.workers.calls, kills: seen.kills });
 }

@@ -20,11 +20,9 @@ interface ActivatedJob {
   retries: number;
 }
 
-/** Every call the workers made, by `type|jobKey|attempt|elementId`: how often each (repeated after a kill or not). */
-export type WorkerCalls = Map<string, number>;
-
 export class JobWorkers {
-  readonly calls: WorkerCalls = new Map();
+  /** Every call the workers made, by `type|jobKey|attempt`: its element, and how often (repeated after a kill or not). */
+  readonly calls = new Map<string, { element: string; count: number }>();
   readonly #firstRetries = new Map<string, number>();
   readonly #running: Promise<void>[];
   #stopped = false;
@@ -72,8 +70,10 @@ export class JobWorkers {
     const first = this.#firstRetries.get(job.jobKey) ?? job.retries;
     this.#firstRetries.set(job.jobKey, first);
     const attempt = first - job.retries + 1;
-    const call = `${job.type}|${job.jobKey}|${attempt}|${job.elementId}`;
-    this.calls.set(call, (this.calls.get(call) ?? 0) + 1);
+    const call = `${job.type}|${job.jobKey}|${attempt}`;
+    const made = this.calls.get(call) ?? { element: job.elementId, count: 0 };
+    made.count++;
+    this.calls.set(call, made);
     const path = `/jobs/${job.jobKey}`;
     // Made again after a kill, a call the first made may find the job gone (404) or failed already (409).
     if (attempt <= script.fail) {

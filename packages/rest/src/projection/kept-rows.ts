@@ -3,7 +3,13 @@
  * the projection holds open for them. One query per kind per batch, not per instance: a store's read may first
  * commit the engine's pending writes, so fewer reads keep the engine's group commits whole.
  */
-import { MAX_ROW_LIMIT, type Repository, type RowCondition, type SearchRow } from '@thresher/checkpoint';
+import {
+  MAX_ROW_LIMIT,
+  type Repository,
+  type RowCondition,
+  type RowSearch,
+  type SearchRow,
+} from '@thresher/checkpoint';
 import { KINDS } from './instance-rows.js';
 
 /** Open rows of a batch's instances, by kind, then by process instance key. */
@@ -40,14 +46,23 @@ async function openRows(
     { op: 'in', field: 'processInstanceKey', type: 'key', values: [...instanceKeys] },
     open,
   ];
+  for await (const row of allRows(repository, { kind, where })) {
+    const instance = String(row.fields.processInstanceKey);
+    const rows = byInstance.get(instance);
+    if (rows === undefined) byInstance.set(instance, [row]);
+    else rows.push(row);
+  }
+  return byInstance;
+}
+
+/** Every row a search matches, read a page (the most one search reads) at a time. */
+export async function* allRows(
+  repository: Repository,
+  search: Omit<RowSearch, 'from' | 'limit'>,
+): AsyncGenerator<SearchRow> {
   for (let from = 0; ; from += MAX_ROW_LIMIT) {
-    const page = await repository.searchRows({ kind, where, from, limit: MAX_ROW_LIMIT });
-    for (const row of page.rows) {
-      const instance = String(row.fields.processInstanceKey);
-      const rows = byInstance.get(instance);
-      if (rows === undefined) byInstance.set(instance, [row]);
-      else rows.push(row);
-    }
-    if (page.rows.length < MAX_ROW_LIMIT) return byInstance;
+    const page = await repository.searchRows({ ...search, from, limit: MAX_ROW_LIMIT });
+    yield* page.rows;
+    if (page.rows.length < MAX_ROW_LIMIT) return;
   }
 }

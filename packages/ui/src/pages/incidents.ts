@@ -6,12 +6,11 @@
  * @module
  */
 import type { IncidentGroup, IncidentList, IncidentListItem } from '@thresher/rest';
-import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
 import { instanceHref, layout, type PageContext } from './layout.js';
+import { morePager, PAGE_SIZE, pageStart } from './paging.js';
 
-const PAGE_SIZE = 50;
 const GROUP_FIELDS = ['processId', 'elementId', 'errorMessage'] as const;
 
 /** `/incidents` (the groups), or `/incidents?processId=…&elementId=…&errorMessage=…` (one group's incidents). */
@@ -61,15 +60,9 @@ async function members(
   group: Record<string, string>,
   params: URLSearchParams,
 ): Promise<Html> {
-  const fromText = params.get('from');
-  const from = fromText === null ? 0 : Number(fromText);
-  if (!Number.isSafeInteger(from) || from < 0) {
-    throw new UiError(UiErrorCode.BadRequest, `from must be a whole number, 0 or more, got "${fromText}"`);
-  }
+  const from = pageStart(params);
   const found = await incidents.search({ ...group, from, limit: PAGE_SIZE });
   const back = `incidents?${params.toString()}`;
-  const next = new URLSearchParams(params);
-  next.set('from', String(from + PAGE_SIZE));
   return html`<p><a href="${ctx.base}/incidents">← all groups</a></p>
 <p class="sub" id="incident-count">${found.total} open incident${found.total === 1 ? '' : 's'}${group.elementId && html` at ${group.elementId}`}${group.processId && html` of ${group.processId}`}</p>
 ${
@@ -78,7 +71,7 @@ ${
     : html`<table class="grid" id="incidents"><thead><tr><th>Instance</th><th>Element</th><th>Kind</th><th>Message</th><th>Raised</th><th></th></tr></thead>
 <tbody>${found.items.map((incident) => row(ctx, incident, back))}</tbody></table>`
 }
-${from + PAGE_SIZE < found.total && html`<p class="pager"><a id="more" href="${ctx.base}/incidents?${next.toString()}">More →</a></p>`}`;
+${morePager(ctx, 'incidents', params, from, found.total)}`;
 }
 
 function row(ctx: PageContext, incident: IncidentListItem, back: string): Html {

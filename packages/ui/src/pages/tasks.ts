@@ -14,9 +14,9 @@ import { type Html, html } from '../html.js';
 import type { Models } from '../models.js';
 import { actionForm } from './actions.js';
 import { instanceHref, layout, type PageContext } from './layout.js';
+import { morePager, PAGE_SIZE, pageStart } from './paging.js';
 import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
-const PAGE_SIZE = 50;
 const TEXT = ['assignee', 'candidateGroup', 'candidateUser', 'processId'] as const;
 const DATES = ['dueBefore', 'dueFrom', 'followUpBefore', 'followUpFrom'] as const;
 
@@ -52,14 +52,7 @@ export function readTaskQuery(params: URLSearchParams): TaskListQuery {
   const sort = params.get('sort');
   if (sort === 'priority' || sort === 'dueDate') query.sort = sort;
   else if (sort) throw new UiError(UiErrorCode.BadRequest, `sort must be priority or dueDate, got "${sort}"`);
-  const from = params.get('from');
-  if (from) {
-    const value = Number(from);
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new UiError(UiErrorCode.BadRequest, `from must be a whole number, 0 or more, got "${from}"`);
-    }
-    query.from = value;
-  }
+  if (params.get('from')) query.from = pageStart(params);
   return query;
 }
 
@@ -78,8 +71,6 @@ export async function tasksPage(ctx: PageContext, tasks: TaskList | undefined, p
   const found = await tasks.search({ ...query, limit: PAGE_SIZE });
   const back = `tasks?${params.toString()}`;
   const from = query.from ?? 0;
-  const next = new URLSearchParams(params);
-  next.set('from', String(from + PAGE_SIZE));
   return layout(ctx, {
     title: 'Tasks',
     live: 'all',
@@ -91,7 +82,7 @@ ${
     : html`<table class="grid" id="tasks"><thead><tr><th>Task</th><th>Process</th><th>Assignee</th><th>Candidates</th><th>Priority</th><th>Due</th><th>Follow-up</th><th>Created</th><th></th></tr></thead>
 <tbody>${found.items.map((task) => row(ctx, task, back))}</tbody></table>`
 }
-${from + PAGE_SIZE < found.total && html`<p class="pager"><a id="more" href="${ctx.base}/tasks?${next.toString()}">More →</a></p>`}`,
+${morePager(ctx, 'tasks', params, from, found.total)}`,
   });
 }
 
