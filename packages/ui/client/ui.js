@@ -217,6 +217,14 @@
               ? views.find((view) => view.type === 'drd')
               : decisions[0];
         const nav = document.getElementById('dmn-views');
+        const graph = views.find((view) => view.type === 'drd');
+        if (nav && graph && data.diagram) {
+          const button = el('button', 'dmn-view', 'Requirements graph');
+          button.type = 'button';
+          button.dataset.drd = 'true';
+          button.addEventListener('click', () => dmn.open(graph));
+          nav.append(button);
+        }
         for (const view of nav ? decisions : []) {
           const button = el('button', 'dmn-view', view.name || view.element.id);
           button.type = 'button';

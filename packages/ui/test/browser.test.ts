@@ -194,6 +194,41 @@ describe.skipIf(!browserAvailable())('a decision evaluation in a browser', () =>
   });
 });
 
+describe.skipIf(!browserAvailable())('a DMN file with a requirements diagram in a browser', () => {
+  it('draws its decisions where its diagram places them, the requirement between them, and opens a decision from the graph and back', async () => {
+    view = await serve();
+    const id = await decided(view, { diagram: true });
+    const record = (await view.engine.instance(id))!.decisions[0]!;
+
+    const graph = await open(`/decisions/${record.digest}`);
+    await graph.waitForSelector('#dmn[data-drawn="true"]');
+    const box = (elementId: string) =>
+      graph.locator(`#dmn .djs-element[data-element-id="${elementId}"] .djs-visual`).first().boundingBox();
+    const shipping = (await box('shipping'))!;
+    const risk = (await box('risk'))!;
+    const discounts = (await box('discounts'))!;
+
+    // Drawn at the diagram's sizes and places (the canvas is not zoomed; the 2px stroke straddles the outline):
+    // shipping 200 above risk, discounts beside it.
+    expect([shipping.width, shipping.height]).toEqual([182, 82]);
+    expect(risk.y - shipping.y).toBe(200);
+    expect(risk.x).toBe(shipping.x);
+    expect(discounts.x - shipping.x).toBe(260);
+    const requirement = (await box('shipping-needs-risk'))!;
+    expect(requirement.height).toBeGreaterThanOrEqual(100);
+    expect(await graph.locator('#dmn .djs-element[data-element-id="shipping"]').textContent()).toContain('Shipping');
+    expect(await graph.locator('#no-drd').count()).toBe(0);
+
+    // A decision's drill-down opens its table; the view's own button goes back to the graph.
+    await graph.locator('#dmn .djs-overlays[data-container-id="shipping"] .drill-down-overlay button').click();
+    await until(graph, `document.querySelector('#dmn [data-row-id="ship-high"]') !== null`);
+    await graph.locator('#dmn-views button[data-drd="true"]').click();
+    await until(graph, `document.querySelector('#dmn .djs-element[data-element-id="risk"]') !== null`);
+    const ours = (errors: string[]) => errors.filter((error) => !error.includes('development build of Inferno'));
+    expect(ours(errorsOf(graph))).toEqual([]);
+  });
+});
+
 describe.skipIf(!browserAvailable())('editing a variable in a browser', () => {
   it('refuses a value that is not JSON before sending it, sets a valid one, and the instance goes on with it', async () => {
     view = await serve();

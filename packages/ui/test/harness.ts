@@ -96,9 +96,34 @@ export function actionToken(page: string, action: string): string {
 const decisionFixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../../../fixtures/decisions/${name}`, import.meta.url)), 'utf8');
 
-/** An order-rules instance past its first decisions (shipping, with the risk it requires): its id. */
-export async function decided(h: Harness): Promise<string> {
-  await h.engine.deployTogether([decisionFixture('order-rules.bpmn'), decisionFixture('order-rules.dmn')]);
+/** The requirements diagram (DMNDI) `decided` adds to the order rules when asked: shipping above the risk it needs. */
+const ORDER_RULES_DRD = `<dmndi:DMNDI><dmndi:DMNDiagram id="order-rules-drd">
+<dmndi:DMNShape id="shipping-di" dmnElementRef="shipping"><dc:Bounds x="160" y="80" width="180" height="80" /></dmndi:DMNShape>
+<dmndi:DMNShape id="risk-di" dmnElementRef="risk"><dc:Bounds x="160" y="280" width="180" height="80" /></dmndi:DMNShape>
+<dmndi:DMNEdge id="shipping-needs-risk-di" dmnElementRef="shipping-needs-risk"><di:waypoint x="250" y="280" /><di:waypoint x="250" y="160" /></dmndi:DMNEdge>
+<dmndi:DMNShape id="discounts-di" dmnElementRef="discounts"><dc:Bounds x="420" y="80" width="180" height="80" /></dmndi:DMNShape>
+<dmndi:DMNShape id="points-di" dmnElementRef="points"><dc:Bounds x="680" y="80" width="180" height="80" /></dmndi:DMNShape>
+<dmndi:DMNShape id="segment-rate-di" dmnElementRef="segment-rate"><dc:Bounds x="420" y="280" width="180" height="80" /></dmndi:DMNShape>
+</dmndi:DMNDiagram></dmndi:DMNDI>`;
+
+/** The order rules' DMN file, with a requirements diagram when `diagram`. */
+function orderRules(diagram: boolean): string {
+  const xml = decisionFixture('order-rules.dmn');
+  if (!diagram) return xml;
+  return xml
+    .replace(
+      '<definitions ',
+      '<definitions xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/" xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" xmlns:di="http://www.omg.org/spec/DMN/20180521/DI/" ',
+    )
+    .replace('</definitions>', `${ORDER_RULES_DRD}\n</definitions>`);
+}
+
+/**
+ * An order-rules instance past its first decisions (shipping, with the risk it requires): its id. With `diagram`,
+ * its DMN file carries a requirements diagram.
+ */
+export async function decided(h: Harness, options: { diagram?: boolean } = {}): Promise<string> {
+  await h.engine.deployTogether([decisionFixture('order-rules.bpmn'), orderRules(options.diagram ?? false)]);
   const id = await h.engine.start('order-rules', {
     variables: { total: 1200, customerYears: 6, express: true, rulebook: 'discounts', items: [{ price: 40 }] },
   });

@@ -78,7 +78,8 @@ export async function requirementsPage(ctx: PageContext, engine: Engine, digest:
     live: 'none',
     dmn: true,
     body: html`<h1>${deployment.definitionId} <span class="sub">version ${deployment.version}</span></h1>
-${!diagram && html`<p class="notice" id="no-drd">This DMN file has no diagram of its requirements: each of its decisions opens below.</p><nav class="dmn-views" id="dmn-views"></nav>`}
+${!diagram && html`<p class="notice" id="no-drd">This DMN file has no diagram of its requirements: each of its decisions opens below.</p>`}
+<nav class="dmn-views" id="dmn-views"></nav>
 <div id="dmn" class="dmn"></div>`,
     data: { kind: 'requirements', dmn: deployment.xml, diagram },
   });
