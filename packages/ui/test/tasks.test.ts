@@ -50,6 +50,8 @@ describe('the task list', () => {
     expect(listed(sales)).toEqual([sooner, later, undated]);
     expect(listed(dueSoon)).toEqual([sooner]);
     expect(listed(urgent)).toEqual([undated]);
+    // Dates print as the rest of the view prints times, to the second.
+    expect(dueSoon).toContain('<td>2027-01-15T00:00:00Z</td>');
   });
 
   it('should claim a task as the name given and unclaim it, back on the list with its filters', async () => {

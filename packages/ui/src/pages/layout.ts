@@ -62,6 +62,13 @@ export function time(epochMs: number | null): string {
   return epochMs === null ? '' : new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** A date the API gives as text (a task's due date, say), printed as `time` prints one; text that is no date, as it is. */
+export function dateText(text: string | null | undefined): string {
+  if (text === null || text === undefined) return '';
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? text : time(at);
+}
+
 /** A variable's value as JSON text (a bigint as its digits, what JSON cannot hold by its kind). */
 export function valueText(value: unknown): string {
   try {

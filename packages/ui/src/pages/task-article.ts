@@ -8,7 +8,7 @@ import type { InstanceView, UserTaskView } from '@thresher/engine';
 import type { ProcessModel } from '@thresher/engine/model';
 import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
-import { type PageContext, time, valueText } from './layout.js';
+import { dateText, type PageContext, time, valueText } from './layout.js';
 
 /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), as the app that embeds the view has them. */
 export type LinkedForms = ReadonlyMap<string, unknown>;
@@ -62,7 +62,7 @@ export function taskArticle(
 <dl class="facts"><dt>State</dt><dd>${task.state}</dd><dt>Assignee</dt><dd>${task.assignee ?? 'nobody'}</dd>
 ${task.candidateGroups.length > 0 && html`<dt>Candidate groups</dt><dd>${task.candidateGroups.join(', ')}</dd>`}
 ${task.candidateUsers.length > 0 && html`<dt>Candidate users</dt><dd>${task.candidateUsers.join(', ')}</dd>`}
-<dt>Priority</dt><dd>${task.priority}</dd>${task.dueDate !== null && html`<dt>Due</dt><dd>${task.dueDate}</dd>`}
+<dt>Priority</dt><dd>${task.priority}</dd>${task.dueDate !== null && html`<dt>Due</dt><dd>${dateText(task.dueDate)}</dd>`}
 <dt>Created</dt><dd>${time(task.createdAt)}</dd>
 ${task.denied !== null && html`<dt>Denied</dt><dd>${task.denied.event}${task.denied.reason !== null && `: ${task.denied.reason}`}</dd>`}</dl>
 <details><summary>Variables the task sees</summary><pre>${valueText(task.variables)}</pre></details>

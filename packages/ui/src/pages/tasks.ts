@@ -13,7 +13,7 @@ import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import type { Models } from '../models.js';
 import { actionForm } from './actions.js';
-import { instanceHref, layout, type PageContext } from './layout.js';
+import { dateText, instanceHref, layout, type PageContext } from './layout.js';
 import { morePager, PAGE_SIZE, pageStart } from './paging.js';
 import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
@@ -127,7 +127,7 @@ function row(ctx: PageContext, task: TaskListItem, back: string): Html {
   const candidates = [...task.candidateGroups.map((g) => `group ${g}`), ...task.candidateUsers.map((u) => `user ${u}`)];
   return html`<tr data-task="${task.taskId}"><td><a class="open-task" href="${taskHref(ctx, task.taskId)}">${task.name}</a><div class="sub">${task.elementId} · <a href="${instanceHref(ctx, task.instanceId)}">instance</a></div></td>
 <td>${task.processId}</td><td class="assignee">${task.assignee ?? ''}</td><td>${candidates.join(', ')}</td>
-<td class="num">${task.priority}</td><td>${task.dueDate ?? ''}</td><td>${task.followUpDate ?? ''}</td><td>${task.creationDate}</td><td>${claim}</td></tr>`;
+<td class="num">${task.priority}</td><td>${dateText(task.dueDate)}</td><td>${dateText(task.followUpDate)}</td><td>${dateText(task.creationDate)}</td><td>${claim}</td></tr>`;
 }
 
 /** The address of a task's own page. */
