@@ -11,7 +11,7 @@ import { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { DocumentStore } from './documents.js';
 import { problemOfEngine } from './engine-problems.js';
-import { readBytes, readJson, sendJson, sendReply } from './http.js';
+import { fromAnotherSite, readBytes, readJson, sendJson, sendReply } from './http.js';
 import { InstanceKeys } from './instance-keys.js';
 import { operationOf } from './operations.js';
 import { Problem, ProblemKind } from './problem.js';
@@ -46,6 +46,8 @@ export type CamundaRestHandler = (req: IncomingMessage, res: ServerResponse) => 
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function createCamundaRestHandler(engine: Engine, options: CamundaRestOptions = {}): CamundaRestHandler {
   const base = `${(options.basePath ?? '').replace(/\/+$/, '')}/v2`;
   if (!base.startsWith('/')) throw new RangeError(`basePath must start with "/", got "${options.basePath}"`);
@@ -65,6 +67,14 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
         throw new Problem(ProblemKind.NotFound, `no operation at ${url.pathname}: the API is under ${base}`);
       }
       const method = req.method ?? 'GET';
+      // A browser holding Basic credentials sends them with another site's form too: such a request reads nothing
+      // it could show that site (no CORS), and may change nothing.
+      if (!SAFE_METHODS.has(method) && fromAnotherSite(req)) {
+        throw new Problem(
+          ProblemKind.Forbidden,
+          `a browser's request from another site's page may not change anything: ${method} ${url.pathname} is refused (Origin ${req.headers.origin ?? 'not sent'})`,
+        );
+      }
       const { operation, params } = router.route(method, url.pathname.slice(base.length), url.pathname);
       const run = operationOf(operation);
       const reply = await run({

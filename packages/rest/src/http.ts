@@ -59,3 +59,19 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, typ
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) }).end(text);
 }
+
+/**
+ * Whether a browser sent this request from another site's page: its `Sec-Fetch-Site`, else its `Origin`, says so.
+ * A client that is no browser sends neither, and is not one.
+ */
+export function fromAnotherSite(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}

@@ -59,6 +59,33 @@ describe('problem responses', () => {
     expect((await problemOf(text)).detail).toMatch(/must be application\/json, not "text\/plain"/);
   });
 
+  it("should refuse a change a browser sends from another site's page with a 403, and change nothing", async () => {
+    // when pages of another site make a browser pin the clock and deploy a model (a form can send multipart)
+    const pinned = await api.call('PUT', '/clock', { timestamp: 1 }, { origin: 'http://evil.example' });
+    const fetched = await api.call('PUT', '/clock', { timestamp: 1 }, { 'sec-fetch-site': 'cross-site' });
+    const form = new FormData();
+    form.append('resources', new Blob(['<definitions/>']), 'evil.bpmn');
+    const deployed = await api.call('POST', '/deployments', form, { origin: 'null' });
+
+    // then each is refused, saying why, and nothing changed
+    for (const response of [pinned, fetched, deployed]) {
+      expect(response.status).toBe(403);
+      expect((await problemOf(response)).detail).toMatch(
+        /a browser's request from another site's page may not change anything/,
+      );
+    }
+    expect(api.clock.pinned).toBeUndefined();
+    expect(await api.engine.deployments()).toEqual([]);
+
+    // while a browser on the API's own origin, and a client that is no browser, are served
+    const host = new URL(api.server.url).host;
+    expect((await api.call('PUT', '/clock', { timestamp: 1 }, { origin: `http://${host}` })).status).toBe(204);
+    expect((await api.call('PUT', '/clock', { timestamp: 2 }, { 'sec-fetch-site': 'same-origin' })).status).toBe(204);
+    expect((await api.call('GET', '/topology', undefined, { origin: 'http://evil.example' })).status).toBe(200);
+    expect(api.clock.pinned).toBe(2);
+    api.clock.reset();
+  });
+
   it('should refuse a body over the limit with a 413 and leave the clock as it was', async () => {
     // when a pin is sent with a body over 4 MiB
     const response = await api.call('PUT', '/clock', { timestamp: 1, pad: 'x'.repeat(4 * 1024 * 1024) });
