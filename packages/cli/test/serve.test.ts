@@ -103,6 +103,25 @@ describe('thresher serve', () => {
     expect(plain.stderr).toContain('plain.txt line 1: not "name:scrypt:<salt>:<key>"');
   });
 
+  it('says, serving the view behind --auth bearer, that a browser needs a proxy to add the token', async () => {
+    workspace = new Workspace();
+    let stdout = '';
+    let stderr = '';
+    const args = ['serve', '--store', 'memory:', '--port', '0', '--ui', '--auth', 'bearer'];
+    const serve = spawnThresher([...args, '--issuer', 'https://issuer.example', '--jwks', 'http://127.0.0.1:9/jwks'], {
+      cwd: workspace.dir,
+    });
+    serve.child.stdout?.on('data', (chunk) => (stdout += chunk));
+    serve.child.stderr?.on('data', (chunk) => (stderr += chunk));
+    const url = await address(() => stdout, serve.exit);
+
+    expect((await fetch(new URL('/ui/', url))).status).toBe(401);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exit).code).toBe(0);
+    expect(stderr).toContain('the web view asks for the bearer token the API asks for');
+    expect(stderr).toContain('put a proxy that adds it (an OAuth2 proxy, say) in front of /ui');
+  });
+
   it('refuses a bad port by name', async () => {
     workspace = new Workspace();
     const run = await workspace.thresher(['serve', '--port', 'eighty']);

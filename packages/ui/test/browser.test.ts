@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launch } from './browser.js';
+import { browserAvailable, drawn, launch, until } from './browser.js';
 import { decided, type Harness, serve } from './harness.js';
 
 let browser: Browser;
@@ -38,19 +38,6 @@ function errorsOf(page: Page): string[] {
 async function markerClasses(page: Page, elementId: string): Promise<string[]> {
   const shape = page.locator(`#diagram g.djs-element[data-element-id="${elementId}"]`);
   return ((await shape.getAttribute('class')) ?? '').split(/\s+/);
-}
-
-/**
- * Wait until `expression` holds in the page, asked with `evaluate` (through the debugging protocol, which the
- * page's CSP allows): `waitForFunction` polls inside the page with `eval`, which the view's CSP forbids, so it
- * failed whenever the condition did not hold at its first look.
- */
-async function until(page: Page, expression: string): Promise<void> {
-  await expect.poll(() => page.evaluate(expression), { timeout: 10_000, interval: 50 }).toBeTruthy();
-}
-
-async function drawn(page: Page): Promise<void> {
-  await page.waitForSelector('#diagram[data-drawn="true"]');
 }
 
 async function reviewAt(h: Harness, stage: 'task' | 'incident'): Promise<string> {

@@ -11,8 +11,8 @@ export interface Harness {
   /** The search projection of the task list and the incidents, when `serve` was asked for them (`taskList`). */
   projection: SearchProjection | undefined;
   server: UiServer;
-  /** Whether the `charge` handler fails (it does until told otherwise). */
-  charge: { fails: boolean };
+  /** Whether the `charge` handler fails (it does until told otherwise), and with what message. */
+  charge: { fails: boolean; message: string };
   get(path: string, init?: RequestInit): Promise<Response>;
   page(path: string): Promise<string>;
   /** POSTs an action form as a page of this view would (its origin). */
@@ -23,13 +23,13 @@ export interface Harness {
 /** An engine on a memory store with the test models deployed, and its view served on a free loopback port. */
 export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskList?: boolean } = {}): Promise<Harness> {
   const { taskList, ...uiOptions } = options;
-  const charge = { fails: true };
+  const charge = { fails: true, message: 'card declined' };
   const repository = createMemoryRepository();
   const engine = new Engine({
     repository,
     handlers: {
       charge: async () => {
-        if (charge.fails) throw new Error('card declined');
+        if (charge.fails) throw new Error(charge.message);
         return { charged: true };
       },
     },
@@ -127,6 +127,25 @@ export async function decided(h: Harness, options: { diagram?: boolean } = {}): 
   const id = await h.engine.start('order-rules', {
     variables: { total: 1200, customerYears: 6, express: true, rulebook: 'discounts', items: [{ price: 40 }] },
   });
+  await h.engine.settled(id);
+  return id;
+}
+
+/** A review instance waiting at its user task, the task changed as given; the task's id. */
+export async function waitingTask(h: Harness, changes: Record<string, unknown> = {}): Promise<string> {
+  const id = await h.engine.start('review', { variables: { orderId: `o-${Math.random()}` } });
+  await h.engine.settled(id);
+  const [task] = (await h.engine.instance(id))?.userTasks ?? [];
+  if (Object.keys(changes).length > 0) await h.engine.updateUserTask(task!.id, changes);
+  return task!.id;
+}
+
+/** A review instance at its charge incident (the card declined); its id. */
+export async function failedCharge(h: Harness): Promise<string> {
+  const id = await h.engine.start('review', { variables: { orderId: `o-${Math.random()}` } });
+  await h.engine.settled(id);
+  const [task] = (await h.engine.instance(id))?.userTasks ?? [];
+  await h.engine.completeUserTask(task!.id, { reviewer: 'bob' });
   await h.engine.settled(id);
   return id;
 }

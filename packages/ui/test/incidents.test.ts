@@ -1,21 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionToken, type Harness, serve } from './harness.js';
+import { actionToken, failedCharge, type Harness, serve } from './harness.js';
 
 let view: Harness | undefined;
 afterEach(async () => {
   await view?.close();
   view = undefined;
 });
-
-/** A review instance at its charge incident (the card declined); its id. */
-async function failedCharge(h: Harness): Promise<string> {
-  const id = await h.engine.start('review', { variables: { orderId: `o-${Math.random()}` } });
-  await h.engine.settled(id);
-  const [task] = (await h.engine.instance(id))?.userTasks ?? [];
-  await h.engine.completeUserTask(task!.id, { reviewer: 'bob' });
-  await h.engine.settled(id);
-  return id;
-}
 
 describe('the incidents across instances', () => {
   it('should group the open incidents of every instance by process, element and message, with their counts', async () => {

@@ -1,20 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionToken, dataOf, type Harness, serve } from './harness.js';
+import { actionToken, dataOf, type Harness, serve, waitingTask } from './harness.js';
 
 let view: Harness | undefined;
 afterEach(async () => {
   await view?.close();
   view = undefined;
 });
-
-/** A review instance waiting at its user task, the task changed as given; the task's id. */
-async function waitingTask(h: Harness, changes: Record<string, unknown> = {}): Promise<string> {
-  const id = await h.engine.start('review', { variables: { orderId: `o-${Math.random()}` } });
-  await h.engine.settled(id);
-  const [task] = (await h.engine.instance(id))?.userTasks ?? [];
-  if (Object.keys(changes).length > 0) await h.engine.updateUserTask(task!.id, changes);
-  return task!.id;
-}
 
 /** The task ids the list shows, in order. */
 function listed(page: string): string[] {

@@ -220,6 +220,11 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     }
     out.print(`thresher serve: ${server.url}${args.ui ? ` (web view: ${server.url.replace(/\/v2$/, '/ui/')})` : ''}`);
     out.progress(`serving ${describeStore(session.store)}; SIGTERM or SIGINT stops it`);
+    if (args.ui && args.auth.kind === 'bearer') {
+      out.progress(
+        'thresher serve: the web view asks for the bearer token the API asks for, which a browser does not send by itself: put a proxy that adds it (an OAuth2 proxy, say) in front of /ui',
+      );
+    }
     out.document({ url: server.url, ...(args.ui ? { ui: server.url.replace(/\/v2$/, '/ui/') } : {}) });
     const signal = await new Promise<string>((resolveStop) => io.onStop?.(resolveStop));
     out.progress(`thresher serve: ${signal}, stopping`);

@@ -8,7 +8,7 @@
 import type { IncidentGroup, IncidentList, IncidentListItem } from '@thresher/rest';
 import { type Html, html } from '../html.js';
 import { actionForm } from './actions.js';
-import { instanceHref, layout, type PageContext } from './layout.js';
+import { dateText, instanceHref, layout, type PageContext } from './layout.js';
 import { morePager, PAGE_SIZE, pageStart } from './paging.js';
 
 const GROUP_FIELDS = ['processId', 'elementId', 'errorMessage'] as const;
@@ -77,6 +77,6 @@ ${morePager(ctx, 'incidents', params, from, found.total)}`;
 function row(ctx: PageContext, incident: IncidentListItem, back: string): Html {
   const fields = html`<input type="hidden" name="incident" value="${incident.incidentId}"><input type="hidden" name="back" value="${back}">`;
   return html`<tr data-incident="${incident.incidentId}"><td><a href="${instanceHref(ctx, incident.instanceId)}"><code>${incident.instanceId}</code></a></td>
-<td>${incident.elementId}</td><td>${incident.errorType}</td><td class="message">${incident.errorMessage}</td><td>${incident.creationTime}</td>
+<td>${incident.elementId}</td><td>${incident.errorType}</td><td class="message">${incident.errorMessage}</td><td>${dateText(incident.creationTime)}</td>
 <td>${actionForm(ctx, incident.instanceId, 'retry', 'Retry', fields)}</td></tr>`;
 }
