@@ -54,6 +54,7 @@ import { broadcastSignal } from './runtime/parts/deliveries.js';
 import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
 import { correlateMessage } from './runtime/parts/message-delivery.js';
+import { type ModifyInstructions, modifyInstance } from './runtime/parts/modify.js';
 import { askUserTask, openUserTasks, plannedTouchpoints, readInstance, settledTree } from './runtime/parts/reads.js';
 import { recoverInstances } from './runtime/parts/recovery.js';
 import { startProcess } from './runtime/parts/starts.js';
@@ -156,11 +157,9 @@ export class Engine {
 
   /**
    * Publish a message as Zeebe does: to at most one instance of each BPMN process id — the first waiting for it (by
-   * name and correlation key; the lowest instance id), else a new instance of each latest process with a message
-   * start event of that name. With a `timeToLive` (ms) it is also kept in the store's buffer for each process no
-   * instance of which took it: the first instance of that process to wait for it before it expires takes it. A
-   * `messageId` kept already for that name and key is refused (`AlreadyExistsError`); delivered again to an
-   * instance that took it, it changes nothing.
+   * name and correlation key), else a new instance of each latest process with a message start event of that name.
+   * With a `timeToLive` (ms) it is kept for each process none of whose instances took it, until one waits for it. A
+   * `messageId` kept already for that name and key is refused (`AlreadyExistsError`).
    */
   async correlateMessage(name: string, options: CorrelateOptions = {}): Promise<CorrelateResult> {
     this.assertOpen();
@@ -204,12 +203,9 @@ export class Engine {
   }
 
   /**
-   * The events the store's log keeps, in the order it committed them: what `on` published (each step's
-   * `checkpoint.saved`, then its events; `instance.restored` is not kept), with the position to read on from.
-   * A consumer that was away reads from the last position it saw. Pruning checkpoints leaves the log as it is;
-   * events go with their instance when it is deleted or expires (`retention.ended`), never before a registered
-   * reader (`eventReader`) read them. A touchpoint event is kept without what its process's touchpoint plan
-   * gives back, so reading one needs its instance's deployment in the store, as restoring it does.
+   * The events the store's log keeps, in commit order, with the position to read on from: what `on` published but
+   * `instance.restored`. Events go with their instance (deleted, or expired by `retention.ended`), never before a
+   * registered reader (`eventReader`) read them; a touchpoint event needs its instance's deployment to be read.
    */
   events(query?: EventsQuery): Promise<LoggedEvent[]> {
     return readEvents(this.parts.repository, this.parts.planOfEntry, query);
@@ -310,6 +306,14 @@ export class Engine {
    */
   async setVariables(instanceId: string, variables: Variables, options: SetVariablesOptions = {}): Promise<void> {
     return setVariables(this.parts, instanceId, variables, options);
+  }
+
+  /**
+   * Modify a running instance as Zeebe does (`ModifyInstructions`): elements activated, element instances
+   * terminated, in one step; a refusal (`InvalidArgumentError`, naming the element and the rule) changes nothing.
+   */
+  async modifyInstance(instanceId: string, instructions: ModifyInstructions): Promise<void> {
+    return modifyInstance(this.parts, instanceId, instructions);
   }
 
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */

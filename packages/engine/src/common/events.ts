@@ -25,6 +25,12 @@ export type EngineEvent = EventBase &
     | { type: 'instance.completed' }
     | { type: 'instance.terminated'; elementId: string }
     | { type: 'instance.restored'; seq: number }
+    /** An operator modified the instance (`modifyInstance`): the activations it made, the ones it terminated. */
+    | {
+        type: 'instance.modified';
+        activated: { elementId: string; elementInstanceId: string }[];
+        terminated: { elementId: string; elementInstanceId: string }[];
+      }
     // `elementInstanceId`: the element's activation the track entered or left (`<scope>:<element>:<attempt>`).
     | { type: 'track.entered'; trackId: string; elementId: string; elementInstanceId: string }
     | { type: 'track.left'; trackId: string; elementId: string; elementInstanceId: string }

@@ -12,6 +12,7 @@ import { fireTimer } from './events/timers.js';
 import { fireInclusiveJoins } from './gateways.js';
 import { raiseIncident, retryIncident } from './jobs/incidents.js';
 import { leave } from './leave.js';
+import { modifyInstance } from './modify.js';
 import { startScopeListeners } from './scoping/scope-listeners.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './step/context.js';
 import { type Effect, effectsBetween, type Obligations, obligationsOf } from './step/effects.js';
@@ -53,6 +54,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return start(ctx, event.variables, event.startNode);
     case 'instance.cancel':
       return terminate(ctx, '/', '');
+    case 'instance.modify':
+      return modifyInstance(ctx, event);
     case 'instance.continue':
       return; // the drain takes the yielded run up
     case 'job.completed':

@@ -60,7 +60,8 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
     if (!host && node.io.inputs.length > 0 && (node.type !== 'subProcess' || listens)) {
       const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
       if (!locals) return;
-      track.locals = locals;
+      // A modification may have given the activation variables of its own; its input mappings win over them.
+      track.locals = { ...track.locals, ...locals };
     }
   }
   if (listens && runListeners(ctx, track, 'start', 'enter')) return;

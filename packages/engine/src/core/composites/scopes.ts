@@ -22,10 +22,10 @@ import { bodyCompleted, isBodyScope } from './loops.js';
 export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessNode): void {
   const parent = host.scopePath;
   // With start listeners, the inputs were made before them, with their variables, as the host's locals.
-  const data = host.listening
-    ? { ...host.locals }
-    : mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
-  if (!data) return;
+  const mapped = host.listening ? {} : mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
+  if (!mapped) return;
+  // A modification may have given the activation variables of its own; its input mappings win over them.
+  const data = { ...host.locals, ...mapped };
   // An ad-hoc sub-process's elements are chosen before its scope opens: a wrong choice opens nothing.
   const elements = node.adHoc
     ? elementsToActivate(ctx, host, node as AdHocNode, { ...ctx.state.visible(parent), ...data })

@@ -11,6 +11,11 @@ export type InstanceEvent =
     }
   /** Stop an instance where it stands: every track cancelled, the instance `terminated`. */
   | { type: 'instance.cancel' }
+  /**
+   * Activate elements and terminate element instances (`<scope>:<element>:<attempt>`) in one step; one whose
+   * `operationId` the instance took already changes nothing.
+   */
+  | { type: 'instance.modify'; activate: ActivateInstruction[]; terminate: string[]; operationId: string | null }
   /** Take up the run the instance yielded (`InstanceRecord.drain`) after other work had its turn. */
   | { type: 'instance.continue' }
   /**
@@ -64,3 +69,12 @@ export type InstanceEvent =
 
 /** An instance event of one type. */
 export type InstanceEventOf<TType extends InstanceEvent['type']> = Extract<InstanceEvent, { type: TType }>;
+
+/** One element a modification activates: where (an ancestor's activation, or the instance id for the root), with what. */
+export interface ActivateInstruction {
+  elementId: string;
+  /** An activation of a container of the element (`<scope>:<element>:<attempt>`), or the instance id; null: found. */
+  ancestor: string | null;
+  /** Variables each for the element or one of its containers (`scopeId`), or the root (`''`, or the process id). */
+  variables: { scopeId: string; variables: Variables }[];
+}
