@@ -9,6 +9,7 @@ import { elementInstanceOperations } from './ops/element-instances.js';
 import { incidentOperations } from './ops/incidents.js';
 import { jobOperations } from './ops/jobs.js';
 import { messageOperations } from './ops/messages.js';
+import { modificationOperations } from './ops/modification.js';
 import { processDefinitionOperations } from './ops/process-definitions.js';
 import { processInstanceReadOperations } from './ops/process-instance-reads.js';
 import { processInstanceOperations } from './ops/process-instances.js';
@@ -39,7 +40,6 @@ const IDENTITY_TAGS = new Set([
 
 /** Modification, migration and batch operations, which the repair work brings. */
 const REPAIR = new Set([
-  'modifyProcessInstance',
   'migrateProcessInstance',
   'modifyProcessInstancesBatchOperation',
   'migrateProcessInstancesBatchOperation',
@@ -59,6 +59,7 @@ export const SERVED: Readonly<Record<string, Operation>> = {
   ...incidentOperations,
   ...jobOperations,
   ...messageOperations,
+  ...modificationOperations,
   ...processDefinitionOperations,
   ...processInstanceOperations,
   ...processInstanceReadOperations,
