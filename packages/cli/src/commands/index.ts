@@ -6,6 +6,7 @@ import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { instancesCommand } from './instances.js';
 import { migrateCommand } from './migrate.js';
+import { modifyCommand } from './modify.js';
 import { pruneCommand } from './prune.js';
 import { resumeCommand } from './resume.js';
 import { retryCommand } from './retry.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   activateCommand,
   resumeCommand,
   retryCommand,
+  modifyCommand,
   sendCommand,
   signalCommand,
   testCommand,

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/index.js';
+import { approvalProcess, definitions, Workspace } from './helpers.js';
+
+const ws = new Workspace();
+const store = ['--store', 'sqlite:modify.db'];
+
+beforeAll(() => ws.write('approval.bpmn', definitions('approval-defs', approvalProcess)));
+afterAll(() => ws.remove());
+
+async function parked(): Promise<string> {
+  const run = await ws.thresher(['run', 'approval.bpmn', ...store, '--json']);
+  expect(run.code).toBe(ExitCode.Parked);
+  return run.json<{ instanceId: string }>().instanceId;
+}
+
+describe('thresher modify', () => {
+  it('should move the token past the user task with a variable for the gateway, and drive the instance to its end', async () => {
+    const id = await parked();
+
+    const modified = await ws.thresher([
+      'modify',
+      id,
+      '--terminate',
+      'approve',
+      '--activate',
+      'is-approved',
+      '--var',
+      'approved=true',
+      ...store,
+      '--json',
+    ]);
+
+    expect(modified.code).toBe(ExitCode.Ok);
+    const outcome = modified.json<{ status: string; variables: object; modified: object }>();
+    expect(outcome.status).toBe('completed');
+    expect(outcome.variables).toEqual({ approved: true });
+    expect(outcome.modified).toEqual({
+      activated: ['is-approved'],
+      terminated: [expect.stringMatching(/^\/:approve:0$/)],
+    });
+  });
+
+  it('should refuse what Zeebe refuses, by name, leaving the instance as it was', async () => {
+    const id = await parked();
+
+    const start = await ws.thresher(['modify', id, '--activate', 'start', ...store]);
+    const absent = await ws.thresher(['modify', id, '--terminate', 'done', ...store]);
+    const nothing = await ws.thresher(['modify', id, ...store]);
+
+    expect(start.code).toBe(ExitCode.Failed);
+    expect(start.stderr).toContain('cannot activate "start": a start event is where a scope begins');
+    expect(absent.code).toBe(ExitCode.Failed);
+    expect(absent.stderr).toContain(`instance ${id} has no active "done" to terminate; active: approve [/:approve:0]`);
+    expect(nothing.code).toBe(ExitCode.Usage);
+    expect(nothing.stderr).toContain('give --activate ELEMENT or --terminate ELEMENT (or both)');
+    const shown = await ws.thresher(['show', id, ...store, '--json']);
+    expect(shown.json<{ activeElements: string[] }>().activeElements).toEqual(['approve']);
+  });
+});
