@@ -54,6 +54,7 @@ import { broadcastSignal } from './runtime/parts/deliveries.js';
 import { deployFile, deployFiles } from './runtime/parts/deploys.js';
 import { closedError, createEngineParts, type EngineParts } from './runtime/parts/engine-parts.js';
 import { correlateMessage } from './runtime/parts/message-delivery.js';
+import { type MigrateInstructions, migrateInstance } from './runtime/parts/migrate.js';
 import { type ModifyInstructions, modifyInstance } from './runtime/parts/modify.js';
 import { askUserTask, openUserTasks, plannedTouchpoints, readInstance, settledTree } from './runtime/parts/reads.js';
 import { recoverInstances } from './runtime/parts/recovery.js';
@@ -136,20 +137,14 @@ export class Engine {
     return evaluateConditionals(this.parts, options);
   }
 
-  /**
-   * Stop an instance where it stands: every track is cancelled (its called children with it) and it ends
-   * `terminated`. A called child is cancelled through its root, as in Zeebe. An instance that has already
-   * ended is left as it is (cancelling is idempotent).
-   */
+  /** Stop an instance where it stands, its called children with it: it ends `terminated` (idempotent, as in Zeebe). */
   cancel(instanceId: string): Promise<void> {
     return this.parts.instances.cancel(instanceId);
   }
 
   /**
-   * Resolves once the instance has ended, or waits only for the outside world (user tasks, incidents,
-   * messages, signals) or for time: BPMN timers and retry backoffs are listed with their due times, or
-   * waited out with `{ timers: 'wait' }` / `{ retries: 'wait' }`. Never while a step, a handler, a due
-   * timer or a due retry is under way.
+   * Resolves once the instance has ended, or waits only for the outside world or for time (timers and retry backoffs
+   * listed with their due times, or waited out with `{ timers: 'wait' }` / `{ retries: 'wait' }`).
    */
   async settled(instanceId: string, options?: SettledOptions): Promise<SettledState> {
     return settledTree(this.parts, instanceId, options);
@@ -176,9 +171,8 @@ export class Engine {
   }
 
   /**
-   * Deliver a signal to every instance waiting for it, and start an instance of every latest deployed
-   * process with a signal start event of that name. Returns the instances it reached or started. One another
-   * engine holds gets it through the store: its holder takes it, once, on its next look.
+   * Deliver a signal to every instance waiting for it (through the store to those another engine holds), and start
+   * every latest process with a signal start event of that name. Returns the instances it reached or started.
    */
   async broadcastSignal(name: string, options: SignalOptions = {}): Promise<string[]> {
     this.assertOpen();
@@ -314,6 +308,11 @@ export class Engine {
    */
   async modifyInstance(instanceId: string, instructions: ModifyInstructions): Promise<void> {
     return modifyInstance(this.parts, instanceId, instructions);
+  }
+
+  /** Move a running instance onto another process version as Zeebe migrates one (`MigrateInstructions`). */
+  async migrateInstance(instanceId: string, instructions: MigrateInstructions): Promise<void> {
+    return migrateInstance(this.parts, instanceId, instructions);
   }
 
   /** Resolve an incident and resume where it stopped: a failed job is dispatched again with fresh retries. */

@@ -108,6 +108,7 @@ export type {
 export type { SetVariablesOptions } from './runtime/parts/commands.js';
 export type { ConditionalStart, EvaluateConditionalsOptions } from './runtime/parts/conditional-starts.js';
 export { isDmn, readDmn } from './runtime/parts/deploy-dmn.js';
+export type { MigrateInstructions } from './runtime/parts/migrate.js';
 export type { ModifyInstructions } from './runtime/parts/modify.js';
 export type { Worker } from './runtime/parts/worker.js';
 export { DurationError, parseDuration } from './timers/duration.js';

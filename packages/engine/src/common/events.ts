@@ -26,6 +26,13 @@ export type EngineEvent = EventBase &
     | { type: 'instance.terminated'; elementId: string }
     | { type: 'instance.restored'; seq: number }
     /** An operator modified the instance (`modifyInstance`): the activations it made, the ones it terminated. */
+    /** An operator moved the instance onto another process version (`migrateInstance`), each active element mapped. */
+    | {
+        type: 'instance.migrated';
+        from: { processId: string; digest: string; version: number };
+        to: { processId: string; digest: string; version: number };
+        mapped: { sourceElementId: string; targetElementId: string }[];
+      }
     | {
         type: 'instance.modified';
         activated: { elementId: string; elementInstanceId: string }[];

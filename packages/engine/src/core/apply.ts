@@ -12,6 +12,7 @@ import { fireTimer } from './events/timers.js';
 import { fireInclusiveJoins } from './gateways.js';
 import { raiseIncident, retryIncident } from './jobs/incidents.js';
 import { leave } from './leave.js';
+import { migrateInstance } from './migrate.js';
 import { modifyInstance } from './modify.js';
 import { startScopeListeners } from './scoping/scope-listeners.js';
 import { announce, type CoreContext, createStepContext, type StepContext } from './step/context.js';
@@ -54,6 +55,8 @@ function apply(ctx: StepContext, event: InstanceEvent): void {
       return start(ctx, event.variables, event.startNode);
     case 'instance.cancel':
       return terminate(ctx, '/', '');
+    case 'instance.migrate':
+      return migrateInstance(ctx, event);
     case 'instance.modify':
       return modifyInstance(ctx, event);
     case 'instance.continue':

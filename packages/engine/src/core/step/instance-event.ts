@@ -1,4 +1,5 @@
-import type { CallOutcome, Variables } from '@thresher/checkpoint';
+import type { CallOutcome, DefinitionRef, Variables } from '@thresher/checkpoint';
+import type { ProcessDef } from '../../model/process-types.js';
 
 /** One thing that happens to an instance; the loop applies exactly one at a time. */
 export type InstanceEvent =
@@ -16,6 +17,17 @@ export type InstanceEvent =
    * `operationId` the instance took already changes nothing.
    */
   | { type: 'instance.modify'; activate: ActivateInstruction[]; terminate: string[]; operationId: string | null }
+  /**
+   * Move the instance onto `target` (of the deployment `definition`), each active element mapped; one whose
+   * `operationId` the instance took already changes nothing. Never journaled: it carries the compiled target.
+   */
+  | {
+      type: 'instance.migrate';
+      target: ProcessDef;
+      definition: DefinitionRef;
+      mapping: { sourceElementId: string; targetElementId: string }[];
+      operationId: string | null;
+    }
   /** Take up the run the instance yielded (`InstanceRecord.drain`) after other work had its turn. */
   | { type: 'instance.continue' }
   /**

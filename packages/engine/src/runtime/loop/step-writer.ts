@@ -57,7 +57,8 @@ export class StepWriter {
 
   constructor(
     private readonly host: LoopHost<unknown>,
-    readonly process: ProcessDef,
+    /** The instance's process: a migration (`instance.migrate`) moves it onto another once durable. */
+    public process: ProcessDef,
     public state: InstanceState,
     /** The seq of the latest durable checkpoint; null before the first. */
     public seq: number | null,
@@ -88,6 +89,7 @@ export class StepWriter {
     const at = this.host.settings.clock.now();
     const { performed, stored } = this.stamp(effects, seq, at, before);
     await this.persist(seq, at, stored, this.endsUnheard(performed));
+    for (const event of events) if (event.type === 'instance.migrate') this.process = event.target;
     // Built only for a listener: a persist point is the loop's hottest path.
     if (this.host.events.listening('checkpoint.saved')) {
       performed.unshift({ type: 'publish', stored: savedEvent(seq), at });
