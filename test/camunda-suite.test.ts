@@ -30,6 +30,7 @@ const PASSING = [
   'src/__tests__/c8/rest/deployResources.rest.spec.ts',
   'src/__tests__/c8/rest/evaluateDecision.rest.spec.ts',
   'src/__tests__/c8/rest/jobWorker.rest.spec.ts',
+  'src/__tests__/c8/rest/migrateProcess.rest.spec.ts',
   'src/__tests__/c8/rest/modifyProcessInstance.rest.spec.ts',
   'src/__tests__/c8/rest/publishMessage.rest.spec.ts',
   'src/__tests__/c8/rest/topology.rest.spec.ts',

@@ -40,7 +40,6 @@ const IDENTITY_TAGS = new Set([
 
 /** Modification, migration and batch operations, which the repair work brings. */
 const REPAIR = new Set([
-  'migrateProcessInstance',
   'modifyProcessInstancesBatchOperation',
   'migrateProcessInstancesBatchOperation',
   'cancelProcessInstancesBatchOperation',

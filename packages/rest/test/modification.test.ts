@@ -101,3 +101,56 @@ describe('POST /process-instances/{processInstanceKey}/modification', () => {
     expect(Object.keys(await activeElements(instance))).toContain('review');
   });
 });
+
+describe('POST /process-instances/{processInstanceKey}/migration', () => {
+  /** v2 of `repairable`: review is followed by `extra` before the sub-process. */
+  const V2 = REPAIRABLE.replace(
+    'targetRef="sub" />',
+    'targetRef="extra" /><bpmn:userTask id="extra" /><bpmn:sequenceFlow id="f2b" sourceRef="extra" targetRef="sub" />',
+  );
+
+  async function deployed(xml: string): Promise<string> {
+    const response = await fetch(`${api.server.url}/deployments`, {
+      method: 'POST',
+      body: resources({ 'r.bpmn': xml }),
+    });
+    const body = (await response.json()) as { deployments: { processDefinition: { processDefinitionKey: string } }[] };
+    return body.deployments[0]!.processDefinition.processDefinitionKey;
+  }
+
+  it('should move the instance onto the target definition, its user task kept, and run it on there', async () => {
+    const instance = await waitingAtReview();
+    const v2 = await deployed(V2);
+
+    const migrated = await api.call('POST', `/process-instances/${instance}/migration`, {
+      targetProcessDefinitionKey: v2,
+      mappingInstructions: [{ sourceElementId: 'review', targetElementId: 'review' }],
+    });
+
+    expect(migrated.status).toBe(204);
+    const read = (await (await api.call('GET', `/process-instances/${instance}`)).json()) as {
+      processDefinitionKey: string;
+      processDefinitionVersion: number;
+    };
+    expect(read).toMatchObject({ processDefinitionKey: v2, processDefinitionVersion: 2 });
+    expect(api.failures).toEqual([]);
+  });
+
+  it('should refuse an unmapped active element with a 400 naming it, and a definition key that names none with a 404', async () => {
+    const instance = await waitingAtReview();
+    const v2 = await deployed(V2);
+
+    const unmapped = await api.call('POST', `/process-instances/${instance}/migration`, {
+      targetProcessDefinitionKey: v2,
+      mappingInstructions: [],
+    });
+    const nowhere = await api.call('POST', `/process-instances/${instance}/migration`, {
+      targetProcessDefinitionKey: '4611686018427387905',
+      mappingInstructions: [{ sourceElementId: 'review', targetElementId: 'review' }],
+    });
+
+    expect(unmapped.status).toBe(400);
+    expect((await problemOf(unmapped)).detail).toMatch(/active element "review" has no mapping instruction/);
+    expect(nowhere.status).toBe(404);
+  });
+});

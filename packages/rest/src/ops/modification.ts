@@ -1,13 +1,14 @@
 /**
  * `POST /process-instances/{key}/modification`: `engine.modifyInstance`, its element instance keys read against the
  * instance's live activations (each key is its activation's id hashed with the instance's serial), not the search
- * projection, so an activation made a moment ago is found.
+ * projection, so an activation made a moment ago is found. `POST /process-instances/{key}/migration`:
+ * `engine.migrateInstance` onto the process definition its key names.
  */
 import type { InstanceView } from '@thresher/engine';
 import { elementInstanceKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { Problem, ProblemKind } from '../problem.js';
-import { readModification } from '../schemas/modification.js';
+import { readMigration, readModification } from '../schemas/modification.js';
 
 const modifyProcessInstance: Operation = async ({ engine, keys, params, json }) => {
   const key = params.processInstanceKey!;
@@ -59,4 +60,29 @@ async function activationsByKey(serial: Promise<number>, view: InstanceView): Pr
   return new Map(view.elementInstances.map((one) => [elementInstanceKey(of, one.id), one.id]));
 }
 
-export const modificationOperations = { modifyProcessInstance } satisfies Record<string, Operation>;
+const migrateProcessInstance: Operation = async ({ engine, keys, catalog, params, json }) => {
+  const key = params.processInstanceKey!;
+  const body = readMigration(await json());
+  const view = await keys.viewOf(key, 'path parameter processInstanceKey');
+  if (view.status !== 'running') {
+    throw new Problem(ProblemKind.NotFound, `no running process instance with key ${key}: it has ${view.status}`);
+  }
+  const target = await catalog.findKey(body.targetProcessDefinitionKey);
+  if (target === undefined) {
+    throw new Problem(
+      ProblemKind.NotFound,
+      `no process definition with key ${body.targetProcessDefinitionKey} to migrate process instance ${key} to`,
+    );
+  }
+  await engine.migrateInstance(view.id, {
+    processId: target.processDefinitionId,
+    digest: target.digest,
+    mapping: body.mappingInstructions,
+  });
+  return { status: 204 };
+};
+
+export const modificationOperations = { modifyProcessInstance, migrateProcessInstance } satisfies Record<
+  string,
+  Operation
+>;

@@ -30,3 +30,22 @@ export function readModification(body: unknown): ModificationBody {
   }
   return read;
 }
+
+const Migration = z.strictObject({
+  targetProcessDefinitionKey: Key,
+  mappingInstructions: z.array(
+    z.strictObject({ sourceElementId: z.string().min(1), targetElementId: z.string().min(1) }),
+  ),
+  operationReference: z.union([z.int(), z.string()]).optional(),
+});
+
+export type MigrationBody = Omit<z.output<typeof Migration>, 'operationReference'>;
+
+/** The body of `POST /process-instances/{key}/migration`. */
+export function readMigration(body: unknown): MigrationBody {
+  const { operationReference, ...read } = readAs(Migration, body, 'the migration');
+  if (operationReference !== undefined) {
+    throw new Problem(ProblemKind.InvalidArgument, '$.operationReference: not served by Thresher yet');
+  }
+  return read;
+}
