@@ -58,3 +58,59 @@ describe('thresher modify', () => {
     expect(shown.json<{ activeElements: string[] }>().activeElements).toEqual(['approve']);
   });
 });
+
+describe('thresher migrate-instance', () => {
+  /** approval v2: a `notify` script task after approval, before the gateway. */
+  const v2 = approvalProcess
+    .replace('targetRef="is-approved" />', 'targetRef="notify" />')
+    .replace(
+      '<bpmn:exclusiveGateway id="is-approved"',
+      '<bpmn:scriptTask id="notify"><bpmn:extensionElements><zeebe:script expression="=true" resultVariable="notified" /></bpmn:extensionElements></bpmn:scriptTask><bpmn:sequenceFlow id="f2b" sourceRef="notify" targetRef="is-approved" /><bpmn:exclusiveGateway id="is-approved"',
+    );
+
+  it('should move a parked instance onto the version named, then run it there', async () => {
+    const id = await parked();
+    ws.write('approval-v2.bpmn', definitions('approval-defs', v2));
+    const deployed = await ws.thresher(['run', 'approval-v2.bpmn', ...store, '--json']);
+    expect(deployed.code).toBe(ExitCode.Parked);
+
+    const migrated = await ws.thresher([
+      'migrate-instance',
+      id,
+      '--to',
+      'approval:2',
+      '--map',
+      'approve=approve',
+      ...store,
+      '--json',
+    ]);
+    const completed = await ws.thresher(['complete', id, 'approve', '--var', 'approved=true', ...store, '--json']);
+
+    expect(migrated.code).toBe(ExitCode.Parked);
+    expect(migrated.json<{ migrated: { version: number } }>().migrated.version).toBe(2);
+    expect(completed.code).toBe(ExitCode.Ok);
+    expect(completed.json<{ variables: object }>().variables).toEqual({ approved: true, notified: true });
+  });
+
+  it('should refuse an unmapped element and a version not deployed, by name', async () => {
+    const id = await parked();
+
+    const unmapped = await ws.thresher(['migrate-instance', id, '--to', 'approval', ...store]);
+    const absent = await ws.thresher([
+      'migrate-instance',
+      id,
+      '--to',
+      'approval:9',
+      '--map',
+      'approve=approve',
+      ...store,
+    ]);
+    const bad = await ws.thresher(['migrate-instance', id, '--to', 'approval:x', ...store]);
+
+    expect(unmapped.code).toBe(ExitCode.Failed);
+    expect(unmapped.stderr).toContain('active element "approve" has no mapping instruction');
+    expect(absent.code).toBe(ExitCode.Failed);
+    expect(absent.stderr).toMatch(/no deployed process approval at version 9; its versions: 1, 2$/m);
+    expect(bad.code).toBe(ExitCode.Usage);
+  });
+});

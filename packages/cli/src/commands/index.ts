@@ -6,6 +6,7 @@ import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { instancesCommand } from './instances.js';
 import { migrateCommand } from './migrate.js';
+import { migrateInstanceCommand } from './migrate-instance.js';
 import { modifyCommand } from './modify.js';
 import { pruneCommand } from './prune.js';
 import { resumeCommand } from './resume.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   retryCommand,
   modifyCommand,
+  migrateInstanceCommand,
   sendCommand,
   signalCommand,
   testCommand,
