@@ -2,7 +2,6 @@ import { compatibility } from './operations.js';
 
 const ANSWER = {
   identity: 'not served: no identity yet (501)',
-  repair: 'not served yet: comes with repair (501)',
   pending: 'not served yet (501)',
 } as const;
 

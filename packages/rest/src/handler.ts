@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '@thresher/engine';
+import type { BatchRunner } from './batch/runner.js';
 import { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { DocumentStore } from './documents.js';
@@ -38,6 +39,11 @@ export interface CamundaRestOptions {
    * answer 501.
    */
   documents?: DocumentStore;
+  /**
+   * What runs batch operations (`new BatchRunner(engine, repository)`, started): told when a batch is made.
+   * Without it, batches are made and kept, and done by a runner elsewhere on the store.
+   */
+  batches?: BatchRunner;
   /** Told of every failure no problem kind names (answered as a 500 without its details). Default: `console.error`. */
   onError?: (error: unknown) => void;
 }
@@ -89,6 +95,7 @@ export function createCamundaRestHandler(engine: Engine, options: CamundaRestOpt
         keys,
         projection: options.projection,
         documents: options.documents,
+        batches: options.batches,
       });
       sendReply(res, reply);
     } catch (error) {

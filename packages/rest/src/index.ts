@@ -14,6 +14,7 @@ export {
   hashPassword,
   readUsers,
 } from './auth.js';
+export { BatchRunner, type BatchRunnerOptions } from './batch/runner.js';
 export { PinnableClock } from './clock.js';
 export { type DocumentMetadata, DocumentStore, type StoredDocument } from './documents.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';

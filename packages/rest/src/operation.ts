@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Engine } from '@thresher/engine';
+import type { BatchRunner } from './batch/runner.js';
 import type { Catalog } from './catalog.js';
 import type { PinnableClock } from './clock.js';
 import type { DocumentStore } from './documents.js';
@@ -27,6 +28,8 @@ export interface Call {
   projection: SearchProjection | undefined;
   /** Where documents are kept; undefined when the handler keeps none (the document operations answer 501). */
   documents: DocumentStore | undefined;
+  /** What runs batch operations, told when one is made; undefined when the handler runs none here. */
+  batches: BatchRunner | undefined;
 }
 
 export type Operation = (call: Call) => Promise<Reply>;

@@ -1,4 +1,5 @@
 import type { Operation } from './operation.js';
+import { batchOperations } from './ops/batch-operations.js';
 import { clusterOperations } from './ops/cluster.js';
 import { decisionSearchOperations } from './ops/decision-searches.js';
 import { decisionOperations } from './ops/decisions.js';
@@ -22,7 +23,7 @@ import { SPEC_OPERATIONS, type SpecOperation } from './spec-operations.js';
 
 /** How an operation Thresher does not serve yet is answered, and which issue brings it. */
 export interface NotServed {
-  reason: 'identity' | 'repair' | 'pending';
+  reason: 'identity' | 'pending';
   detail: string;
 }
 
@@ -38,16 +39,9 @@ const IDENTITY_TAGS = new Set([
   'User',
 ]);
 
-/** Modification, migration and batch operations, which the repair work brings. */
-const REPAIR = new Set([
-  'modifyProcessInstancesBatchOperation',
-  'migrateProcessInstancesBatchOperation',
-  'cancelProcessInstancesBatchOperation',
-  'resolveIncidentsBatchOperation',
-]);
-
 /** Every operation served, by operation id. */
 export const SERVED: Readonly<Record<string, Operation>> = {
+  ...batchOperations,
   ...clusterOperations,
   ...decisionOperations,
   ...decisionSearchOperations,
@@ -75,12 +69,6 @@ export function notServed(operation: SpecOperation): NotServed | undefined {
     return {
       reason: 'identity',
       detail: `${operation.id} is not served: Thresher has no identity, tenants or authorizations yet`,
-    };
-  }
-  if (REPAIR.has(operation.id) || operation.tag === 'Batch operation') {
-    return {
-      reason: 'repair',
-      detail: `${operation.id} is not served yet: modification, migration and batch operations come with repair`,
     };
   }
   return { reason: 'pending', detail: `${operation.id} is not served yet` };

@@ -1,6 +1,7 @@
 import { createMemoryRepository, type Repository } from '@thresher/checkpoint';
 import { Engine, type EngineOptions } from '@thresher/engine';
 import {
+  BatchRunner,
   type CamundaRestServer,
   DocumentStore,
   PinnableClock,
@@ -16,6 +17,8 @@ export interface Api {
   server: CamundaRestServer;
   /** What searches read; undefined when served without one. */
   projection: SearchProjection | undefined;
+  /** What runs batch operations (with the projection). */
+  batches: BatchRunner | undefined;
   /** Unhandled failures the handler reported (500s), and responses that do not fit the spec's schema for them. */
   failures: unknown[];
   /** A request to `path` under `/v2`, its body sent as JSON unless it is a string. */
@@ -41,12 +44,18 @@ export async function serveApi(
     options.projection === false
       ? undefined
       : new SearchProjection(engine, repository, { onError: (error) => failures.push(error) });
+  const batches =
+    projection === undefined
+      ? undefined
+      : new BatchRunner(engine, repository, { pollMs: 20, onError: (error) => failures.push(error) });
+  batches?.start();
   const server = await startCamundaRestServer({
     engine,
     clock,
     port: 0,
     projection,
     documents: options.documents ?? new DocumentStore(null),
+    ...(batches === undefined ? {} : { batches }),
     onError: (error) => failures.push(error),
   });
   return {
@@ -55,6 +64,7 @@ export async function serveApi(
     clock,
     server,
     projection,
+    batches,
     failures,
     call: async (method, path, body, headers = {}) => {
       const raw = body === undefined || typeof body === 'string' || body instanceof FormData;
@@ -71,6 +81,7 @@ export async function serveApi(
       return response;
     },
     close: async () => {
+      await batches?.close();
       await server.close();
       await projection?.close();
       await engine.close();

@@ -151,7 +151,8 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
 export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args, { io, out }) => {
   // Loaded on use, not when `thresher` starts.
   const rest = await import('@thresher/rest');
-  const { IncidentList, isLoopback, PinnableClock, SearchProjection, startCamundaRestServer, TaskList } = rest;
+  const { BatchRunner, IncidentList, isLoopback, PinnableClock, SearchProjection, startCamundaRestServer, TaskList } =
+    rest;
   if (args.hashPassword) {
     const password = await new LineReader(io.stdin).next();
     if (!password) throw new UsageError('--hash-password reads the password from the first line of stdin', usage);
@@ -196,6 +197,13 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
       closeUi = () => ui.close();
       mounts.push({ path: '/ui', handler: ui });
     }
+    // The batch operations in the store, this server's share of them: several servers on one store share a batch.
+    const batches = new BatchRunner(session.engine, session.repository, {
+      owner: session.engine.owner,
+      onError: (error) =>
+        out.progress(`thresher serve: a batch operation failed a pass (it tries again): ${String(error)}`),
+    });
+    batches.start();
     const documents = new rest.DocumentStore(documentsDir(args.documents, session.store, io.cwd));
     let server: Awaited<ReturnType<typeof startCamundaRestServer>>;
     try {
@@ -204,12 +212,14 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
         clock,
         projection,
         documents,
+        batches,
         host: args.host,
         port: args.port,
         mounts,
         ...(authenticate === undefined ? {} : { authenticate }),
       });
     } catch (error) {
+      await batches.close();
       await projection.close();
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         throw new FailedError(
@@ -230,6 +240,7 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     out.progress(`thresher serve: ${signal}, stopping`);
     closeUi();
     await server.close();
+    await batches.close();
     await projection.close();
     await worker.stop();
     return ExitCode.Ok;

@@ -60,7 +60,8 @@ function listHolds(row: string) {
   };
 }
 
-const PROCESS_INSTANCES: RowSearchable = {
+/** The process instance rows and what a search of them (and a batch operation's filter) filters by. */
+export const PROCESS_INSTANCES: RowSearchable = {
   kind: KINDS.processInstance,
   fields: {
     processInstanceKey: key,

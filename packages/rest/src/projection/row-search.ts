@@ -97,6 +97,11 @@ export async function searchRows(
   };
 }
 
+/** The conditions a search's `filter` asks of the rows `spec` searches (a batch operation's filter, say). */
+export function filterConditions(spec: RowSearchable, filter: Record<string, unknown>, at: string): RowCondition[] {
+  return Object.entries(filter).flatMap(([name, condition]) => conditionsOf(spec, name, condition, `${at}.${name}`));
+}
+
 function conditionsOf(spec: RowSearchable, name: string, condition: unknown, where: string): RowCondition[] {
   const custom = spec.custom?.[name];
   if (custom !== undefined) return custom(condition, where);
