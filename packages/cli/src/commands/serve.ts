@@ -200,6 +200,8 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
     // The batch operations in the store, this server's share of them: several servers on one store share a batch.
     const batches = new BatchRunner(session.engine, session.repository, {
       owner: session.engine.owner,
+      // A batch item claimed by a server that died goes to another once its claim runs out, as an instance does.
+      ...(args.leaseTtlMs === undefined ? {} : { claimTtlMs: args.leaseTtlMs }),
       onError: (error) =>
         out.progress(`thresher serve: a batch operation failed a pass (it tries again): ${String(error)}`),
     });
