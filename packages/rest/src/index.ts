@@ -14,6 +14,17 @@ export {
   hashPassword,
   readUsers,
 } from './auth.js';
+export { startBatch } from './batch/create.js';
+export {
+  type BatchRead,
+  type BatchRecord,
+  type BatchSpec,
+  type BatchState,
+  type BatchType,
+  type ItemRecord,
+  type ItemState,
+  readBatch,
+} from './batch/records.js';
 export { BatchRunner, type BatchRunnerOptions } from './batch/runner.js';
 export { PinnableClock } from './clock.js';
 export { type DocumentMetadata, DocumentStore, type StoredDocument } from './documents.js';

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { activateCommand } from './activate.js';
+import { batchCommand } from './batch.js';
 import { completeCommand } from './complete.js';
 import { decideCommand } from './decide.js';
 import { helpCommand } from './help.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   retryCommand,
   modifyCommand,
   migrateInstanceCommand,
+  batchCommand,
   sendCommand,
   signalCommand,
   testCommand,

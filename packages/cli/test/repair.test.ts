@@ -3,7 +3,7 @@ import { ExitCode } from '../src/index.js';
 import { approvalProcess, definitions, Workspace } from './helpers.js';
 
 const ws = new Workspace();
-const store = ['--store', 'sqlite:modify.db'];
+const store = ['--store', 'sqlite:repair.db'];
 
 beforeAll(() => ws.write('approval.bpmn', definitions('approval-defs', approvalProcess)));
 afterAll(() => ws.remove());
@@ -112,5 +112,56 @@ describe('thresher migrate-instance', () => {
     expect(absent.code).toBe(ExitCode.Failed);
     expect(absent.stderr).toMatch(/no deployed process approval at version 9; its versions: 1, 2$/m);
     expect(bad.code).toBe(ExitCode.Usage);
+  });
+});
+
+describe('thresher batch', () => {
+  it('should cancel every instance the filter matches as one batch, reporting its counts', async () => {
+    const batchStore = ['--store', 'sqlite:batch.db'];
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const run = await ws.thresher(['run', 'approval.bpmn', ...batchStore, '--json']);
+      ids.push(run.json<{ instanceId: string }>().instanceId);
+    }
+
+    const batch = await ws.thresher([
+      'batch',
+      'cancel',
+      '--filter',
+      '{"processDefinitionId":"approval","state":"ACTIVE"}',
+      ...batchStore,
+      '--json',
+    ]);
+
+    expect(batch.code).toBe(ExitCode.Ok);
+    expect(batch.json()).toMatchObject({
+      batchOperationType: 'CANCEL_PROCESS_INSTANCE',
+      state: 'COMPLETED',
+      operationsTotalCount: 3,
+      operationsCompletedCount: 3,
+      failures: [],
+    });
+    for (const id of ids) {
+      const shown = await ws.thresher(['show', id, ...batchStore, '--json']);
+      expect(shown.json<{ status: string }>().status).toBe('terminated');
+    }
+  });
+
+  it('should refuse a kind, a filter or flags that do not go together, by name', async () => {
+    const refusals: [string[], string][] = [
+      [['batch', 'explode', '--filter', '{}'], 'thresher batch explode: expected cancel, retry, modify, migrate'],
+      [['batch', 'cancel'], '--filter JSON is required'],
+      [['batch', 'cancel', '--filter', '{nope'], '--filter is not JSON'],
+      [['batch', 'modify', '--filter', '{}'], 'thresher batch modify needs --move SOURCE=TARGET'],
+      [['batch', 'cancel', '--filter', '{}', '--to', 'approval'], '--to and --map belong to thresher batch migrate'],
+    ];
+    for (const [argv, message] of refusals) {
+      const run = await ws.thresher([...argv, ...store]);
+      expect(run.code, argv.join(' ')).toBe(ExitCode.Usage);
+      expect(run.stderr).toContain(message);
+    }
+    const unknown = await ws.thresher(['batch', 'cancel', '--filter', '{"colour":"red"}', ...store]);
+    expect(unknown.code).toBe(ExitCode.Failed);
+    expect(unknown.stderr).toContain('$.filter.colour: not a field this search filters by');
   });
 });
