@@ -7,15 +7,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Engine, EngineError, NotFoundError } from '@thresher/engine';
-import type { IncidentList, TaskList } from '@thresher/rest';
+import type { BatchRunner, IncidentList, TaskList } from '@thresher/rest';
 import { ACTIONS, readFields } from './actions.js';
 import { asset, isAssetName } from './assets.js';
 import { UiError, UiErrorCode } from './errors.js';
 import { type Html, html, toText } from './html.js';
 import { Live, type LiveSource } from './live.js';
 import { Models } from './models.js';
+import { batchPage } from './pages/batch.js';
 import { decisionPage, requirementsPage } from './pages/decision.js';
-import { incidentsPage } from './pages/incidents.js';
+import { GROUPS_SUBJECT, incidentsPage } from './pages/incidents.js';
 import { instancePage } from './pages/instance.js';
 import { instancesPage, readFilters } from './pages/instances.js';
 import { instanceHref, layout, type PageContext } from './pages/layout.js';
@@ -40,6 +41,11 @@ export interface UiOptions {
    * them (`new IncidentList(engine, projection)` of `@thresher/rest`). Without it, the page says what it needs.
    */
   incidents?: IncidentList;
+  /**
+   * What runs the batch operations a group retry makes (`new BatchRunner(engine, repository)`, started), told when
+   * one is made; without it, a runner elsewhere on the store does them.
+   */
+  batches?: Pick<BatchRunner, 'poke'>;
   /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), for the user tasks that name one. */
   forms?: LinkedForms;
   /** An access token every request must carry (`Authorization: Bearer`, or once as `?token=`, then a cookie). */
@@ -121,6 +127,9 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
     if (parts[0] === 'incidents' && parts.length === 1) {
       return send(res, 200, await incidentsPage(ctx, options.incidents, url.searchParams));
     }
+    if (parts[0] === 'batches' && parts.length === 2) {
+      return send(res, 200, await batchPage(ctx, options.incidents, parts[1] ?? ''));
+    }
     if (parts[0] === 'tasks' && parts.length === 1) {
       return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
     }
@@ -160,6 +169,18 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
         UiErrorCode.Forbidden,
         "the action does not carry its page's token: reload the page and try again",
       );
+    }
+    if (name === 'retry-group') {
+      if (instanceId !== GROUPS_SUBJECT || options.incidents === undefined) {
+        throw new UiError(UiErrorCode.BadRequest, 'retrying a group needs the incidents page and its list');
+      }
+      const group = { processId: '', elementId: '', errorMessage: '' };
+      for (const key of Object.keys(group) as (keyof typeof group)[]) group[key] = fields.get(key)?.[0] ?? '';
+      const batchKey = await options.incidents.retryGroup(group);
+      options.batches?.poke();
+      res.writeHead(303, { Location: `${base}/batches/${encodeURIComponent(batchKey)}` });
+      res.end();
+      return;
     }
     const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
     if (!action) throw new UiError(UiErrorCode.NotFound, `no action "${name}"`);

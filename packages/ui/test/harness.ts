@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
-import { IncidentList, SearchProjection, TaskList } from '@thresher/rest';
+import { BatchRunner, IncidentList, SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer, type UiServer, type UiServerOptions } from '@thresher/ui';
 import { BARE_BPMN, CALLER_BPMN, REVIEW_BPMN } from './models.js';
 
@@ -39,12 +39,18 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskLis
   await engine.deploy(BARE_BPMN);
   await engine.deploy(CALLER_BPMN);
   const projection = taskList ? new SearchProjection(engine, repository) : undefined;
+  const batches = taskList ? new BatchRunner(engine, repository, { pollMs: 20, onError: () => {} }) : undefined;
+  batches?.start();
   const server = await startUiServer({
     engine,
     onError: () => {},
     ...(projection === undefined
       ? {}
-      : { tasks: new TaskList(engine, projection), incidents: new IncidentList(engine, projection) }),
+      : {
+          tasks: new TaskList(engine, projection),
+          incidents: new IncidentList(engine, projection),
+          batches: batches!,
+        }),
     ...uiOptions,
   });
   const origin = new URL(server.url).origin;
@@ -70,6 +76,7 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskLis
       });
     },
     close: async () => {
+      await batches?.close();
       await server.close();
       await projection?.close();
       await engine.close();

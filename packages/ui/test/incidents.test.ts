@@ -62,4 +62,45 @@ describe('the incidents across instances', () => {
     expect(none).toContain('No open incident.');
     expect(without).toContain('The incidents across instances are read from the search projection');
   });
+
+  it('should retry a whole group as one batch operation, showing its progress, the instances going on', async () => {
+    view = await serve({ taskList: true });
+    const ids = [await failedCharge(view), await failedCharge(view)];
+    await view.projection!.caughtUp();
+    const page = await view.page('/incidents');
+    const group = /data-group="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&');
+    const fields = Object.fromEntries(new URLSearchParams(group));
+    view.charge.fails = false;
+
+    const posted = await view.post('/actions/retry-group', {
+      _token: actionToken(page, 'retry-group'),
+      instance: 'incident-groups',
+      ...fields,
+    });
+
+    expect(posted.status).toBe(303);
+    const batchPage = posted.headers.get('location')!;
+    expect(batchPage).toMatch(/^\/batches\/\d+$/);
+    let shown = await view.page(batchPage);
+    for (let n = 0; n < 100 && !shown.includes('data-state="COMPLETED"'); n++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      shown = await view.page(batchPage);
+    }
+    expect(shown).toContain('data-state="COMPLETED"');
+    expect(shown).toContain('2 of 2');
+    for (const id of ids) {
+      await view.engine.settled(id);
+      expect((await view.engine.instance(id))!.incidents).toEqual([]);
+    }
+  });
+
+  it('should refuse a group retry without the page token', async () => {
+    view = await serve({ taskList: true });
+    await failedCharge(view);
+    await view.projection!.caughtUp();
+
+    const posted = await view.post('/actions/retry-group', { _token: 'forged', instance: 'incident-groups' });
+
+    expect(posted.status).toBe(403);
+  });
 });

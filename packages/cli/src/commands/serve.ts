@@ -185,18 +185,6 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
       onError: (error) =>
         out.progress(`thresher serve: the search projection failed a pass (it tries again): ${String(error)}`),
     });
-    const mounts = [];
-    let closeUi = (): void => {};
-    if (args.ui) {
-      const { createUiHandler } = await import('@thresher/ui');
-      const ui = createUiHandler(session.engine, {
-        basePath: '/ui',
-        tasks: new TaskList(session.engine, projection),
-        incidents: new IncidentList(session.engine, projection),
-      });
-      closeUi = () => ui.close();
-      mounts.push({ path: '/ui', handler: ui });
-    }
     // The batch operations in the store, this server's share of them: several servers on one store share a batch.
     const batches = new BatchRunner(session.engine, session.repository, {
       owner: session.engine.owner,
@@ -206,6 +194,19 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
         out.progress(`thresher serve: a batch operation failed a pass (it tries again): ${String(error)}`),
     });
     batches.start();
+    const mounts = [];
+    let closeUi = (): void => {};
+    if (args.ui) {
+      const { createUiHandler } = await import('@thresher/ui');
+      const ui = createUiHandler(session.engine, {
+        basePath: '/ui',
+        tasks: new TaskList(session.engine, projection),
+        incidents: new IncidentList(session.engine, projection),
+        batches,
+      });
+      closeUi = () => ui.close();
+      mounts.push({ path: '/ui', handler: ui });
+    }
     const documents = new rest.DocumentStore(documentsDir(args.documents, session.store, io.cwd));
     let server: Awaited<ReturnType<typeof startCamundaRestServer>>;
     try {

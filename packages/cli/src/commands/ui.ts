@@ -130,17 +130,25 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve the view', usage);
     // The task list and the incidents across instances read the search projection the Camunda API keeps; so does this view.
-    const { IncidentList, SearchProjection, TaskList } = await import('@thresher/rest');
+    const { BatchRunner, IncidentList, SearchProjection, TaskList } = await import('@thresher/rest');
     const projection = new SearchProjection(session.engine, session.repository, {
       onError: (error) =>
         out.progress(`thresher ui: the search projection failed a pass (it tries again): ${String(error)}`),
     });
+    // The batch operations the view makes (a group of incidents retried), and any other on the store.
+    const batches = new BatchRunner(session.engine, session.repository, {
+      owner: session.engine.owner,
+      onError: (error) =>
+        out.progress(`thresher ui: a batch operation failed a pass (it tries again): ${String(error)}`),
+    });
+    if (!args.readOnly) batches.start();
     let server: Awaited<ReturnType<typeof startUiServer>>;
     try {
       server = await startUiServer({
         engine: session.engine,
         tasks: new TaskList(session.engine, projection),
         incidents: new IncidentList(session.engine, projection),
+        batches,
         host: args.host,
         port: args.port,
         readOnly: args.readOnly,
@@ -150,6 +158,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
         ...(args.token === undefined ? {} : { token: args.token }),
       });
     } catch (error) {
+      await batches.close();
       await projection.close();
       if (error instanceof UiError) throw new FailedError(error.message);
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -169,6 +178,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
     const signal = await new Promise<string>((resolveStop) => io.onStop?.(resolveStop));
     out.progress(`thresher ui: ${signal}, stopping`);
     await server.close();
+    await batches.close();
     await projection.close();
     return ExitCode.Ok;
   });

@@ -28,7 +28,8 @@ export type ItemState = 'ACTIVE' | 'COMPLETED' | 'SKIPPED' | 'CANCELED' | 'FAILE
 /** What a batch does to each item, as its request said (a move's instructions, a migration's plan). */
 export type BatchSpec =
   | { type: 'CANCEL_PROCESS_INSTANCE' }
-  | { type: 'RESOLVE_INCIDENT' }
+  /** `only`: of each instance, just the incidents at that element with that message (an incident group's). */
+  | { type: 'RESOLVE_INCIDENT'; only?: { elementId: string; errorMessage: string } }
   | { type: 'MODIFY_PROCESS_INSTANCE'; moves: { sourceElementId: string; targetElementId: string }[] }
   | {
       type: 'MIGRATE_PROCESS_INSTANCE';

@@ -114,7 +114,9 @@ export class BatchRunner {
         .slice(0, this.#chunk);
       const claimed: ItemRecord[] = [];
       for (const item of free) {
-        const planned = item.planned ?? (batch.spec.type === 'RESOLVE_INCIDENT' ? await this.incidentsOf(item) : null);
+        const planned =
+          item.planned ??
+          (batch.spec.type === 'RESOLVE_INCIDENT' ? await this.incidentsOf(item, batch.spec.only) : null);
         claimed.push({ ...item, claimedBy: this.#owner, claimedUntil: now + this.#ttl, planned });
       }
       const active = batch.state === 'CREATED' ? { ...batch, state: 'ACTIVE' as const } : undefined;
@@ -158,9 +160,13 @@ export class BatchRunner {
     });
   }
 
-  private async incidentsOf(item: ItemRecord): Promise<string[]> {
+  private async incidentsOf(item: ItemRecord, only?: { elementId: string; errorMessage: string }): Promise<string[]> {
     const view = await this.view(item);
-    return view?.incidents.map((incident) => incident.id) ?? [];
+    const chosen = (view?.incidents ?? []).filter(
+      (incident) =>
+        only === undefined || (incident.nodeId === only.elementId && incident.message === only.errorMessage),
+    );
+    return chosen.map((incident) => incident.id);
   }
 
   private async view(item: ItemRecord): Promise<InstanceView | undefined> {

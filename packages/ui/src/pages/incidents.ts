@@ -13,6 +13,9 @@ import { morePager, PAGE_SIZE, pageStart } from './paging.js';
 
 const GROUP_FIELDS = ['processId', 'elementId', 'errorMessage'] as const;
 
+/** What the groups' retry forms act on (their token's subject): the groups, not one instance. */
+export const GROUPS_SUBJECT = 'incident-groups';
+
 /** `/incidents` (the groups), or `/incidents?processId=…&elementId=…&errorMessage=…` (one group's incidents). */
 export async function incidentsPage(
   ctx: PageContext,
@@ -42,7 +45,7 @@ function groups(ctx: PageContext, found: IncidentGroup[]): Html {
   if (found.length === 0) return html`<p class="empty" id="no-incidents">No open incident.</p>`;
   const total = found.reduce((sum, group) => sum + group.count, 0);
   return html`<p class="sub" id="incident-count">${total} open incident${total === 1 ? '' : 's'} in ${found.length} group${found.length === 1 ? '' : 's'}</p>
-<table class="grid" id="incident-groups"><thead><tr><th>Process</th><th>Element</th><th>Kind</th><th>Message</th><th class="num">Open</th></tr></thead>
+<table class="grid" id="incident-groups"><thead><tr><th>Process</th><th>Element</th><th>Kind</th><th>Message</th><th class="num">Open</th><th></th></tr></thead>
 <tbody>${found.map((group) => {
     const query = new URLSearchParams({
       processId: group.processId,
@@ -50,7 +53,8 @@ function groups(ctx: PageContext, found: IncidentGroup[]): Html {
       errorMessage: group.errorMessage,
     });
     return html`<tr data-group="${query.toString()}"><td>${group.processId}</td><td>${group.elementId}</td><td>${group.errorType}</td>
-<td class="message"><a href="${ctx.base}/incidents?${query.toString()}">${group.errorMessage || '(no message)'}</a></td><td class="num">${group.count}</td></tr>`;
+<td class="message"><a href="${ctx.base}/incidents?${query.toString()}">${group.errorMessage || '(no message)'}</a></td><td class="num">${group.count}</td>
+<td>${actionForm(ctx, GROUPS_SUBJECT, 'retry-group', `Retry all ${group.count}`, html`<input type="hidden" name="processId" value="${group.processId}"><input type="hidden" name="elementId" value="${group.elementId}"><input type="hidden" name="errorMessage" value="${group.errorMessage}">`, '', `Retry the ${group.count} incidents of this group as one batch operation?`)}</td></tr>`;
   })}</tbody></table>`;
 }
 

@@ -27,6 +27,8 @@ export interface PageParts {
   forms?: boolean;
   /** The page draws a DMN model. */
   dmn?: boolean;
+  /** Reload the page this often (seconds): a batch operation's progress while it runs. */
+  refreshSeconds?: number;
 }
 
 export function layout(ctx: PageContext, parts: PageParts): Html {
@@ -39,7 +41,11 @@ export function layout(ctx: PageContext, parts: PageParts): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="thresher-base" content="${ctx.base}">
 <meta name="thresher-live" content="${parts.live}">
-<title>${parts.title} · Thresher</title>
+<title>${parts.title} · Thresher</title>${
+    parts.refreshSeconds !== undefined &&
+    html`
+<meta http-equiv="refresh" content="${String(parts.refreshSeconds)}">`
+  }
 <link rel="icon" href="data:,">
 ${css('diagram-js.css')}${css('bpmn-js.css')}${parts.forms && css('form-js.css')}${
   parts.dmn &&

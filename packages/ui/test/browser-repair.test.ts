@@ -1,0 +1,52 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launch, until } from './browser.js';
+import { failedCharge, type Harness, serve } from './harness.js';
+
+let browser: Browser;
+let view: Harness | undefined;
+
+beforeAll(async () => {
+  if (browserAvailable()) browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await view?.close();
+  view = undefined;
+});
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage();
+  // The view's forms ask before acting on many instances at once: a person says yes.
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(new URL(path, view!.server.url).href);
+  return page;
+}
+
+describe.skipIf(!browserAvailable())('repairing from the incidents page in a browser', () => {
+  it('retries a whole incident group as one batch operation, its progress shown until done, the instances going on', async () => {
+    view = await serve({ taskList: true });
+    const ids = [await failedCharge(view), await failedCharge(view), await failedCharge(view)];
+    await view.projection!.caughtUp();
+    view.charge.fails = false;
+    const page = await open('/incidents');
+
+    await Promise.all([
+      page.waitForURL(/\/batches\/\d+$/),
+      page.locator('form[data-action="retry-group"] button[type="submit"]').click(),
+    ]);
+    // The page reloads itself while the batch runs.
+    await until(page, `document.querySelector('#batch')?.dataset.state === 'COMPLETED'`);
+
+    expect(await page.locator('#batch progress').getAttribute('value')).toBe('3');
+    expect(await page.locator('#batch').textContent()).toContain('3 of 3');
+    for (const id of ids) {
+      await view.engine.settled(id);
+      expect((await view.engine.instance(id))!.incidents).toEqual([]);
+    }
+    const incidents = await open('/incidents');
+    expect(await incidents.locator('#no-incidents').textContent()).toBe('No open incident.');
+  });
+});
