@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, problemOf, serveApi } from './harness.js';
-import { ORDER_BPMN, resources } from './models.js';
+import { GATED, ORDER_BPMN, resources } from './models.js';
 
 let api: Api;
 beforeEach(async () => {
@@ -146,5 +146,57 @@ describe('batch operations', () => {
       'CANCELED',
     ]);
     expect((await api.call('GET', '/batch-operations/123')).status).toBe(404);
+  });
+
+  it('should resolve the incidents of every instance matched, the instances going on once the cause is fixed', async () => {
+    await deploy(GATED);
+    const keys: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const created = await api.call('POST', '/process-instances', {
+        processDefinitionId: 'gated',
+        variables: { go: false },
+      });
+      keys.push(((await created.json()) as { processInstanceKey: string }).processInstanceKey);
+    }
+    for (const { instanceId } of await api.engine.instances()) {
+      await api.engine.settled(instanceId);
+      await api.engine.setVariables(instanceId, { go: true });
+    }
+    await api.projection!.caughtUp();
+
+    const made = await api.call('POST', '/process-instances/incident-resolution', { filter: { hasIncident: true } });
+    const batch = await ended(((await made.json()) as Batch).batchOperationKey);
+
+    expect(batch).toMatchObject({
+      batchOperationType: 'RESOLVE_INCIDENT',
+      state: 'COMPLETED',
+      operationsCompletedCount: 3,
+    });
+    expect(await states(keys)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
+  });
+
+  it('should refuse a batch whose request is wrong with a problem naming the field, making no batch', async () => {
+    await deploy();
+    const refusals: [string, unknown, RegExp][] = [
+      ['/process-instances/cancellation', {}, /filter/],
+      [
+        '/process-instances/cancellation',
+        { filter: { colour: 'red' } },
+        /\$\.filter\.colour: not a field this search filters by/,
+      ],
+      ['/process-instances/modification', { filter: {}, moveInstructions: [] }, /moveInstructions/],
+      [
+        '/process-instances/migration',
+        { filter: {}, migrationPlan: { targetProcessDefinitionKey: '123', mappingInstructions: [] } },
+        /targetProcessDefinitionKey: no process definition with key 123/,
+      ],
+    ];
+    for (const [path, body, detail] of refusals) {
+      const response = await api.call('POST', path, body);
+      expect(response.status, path).toBe(400);
+      expect((await problemOf(response)).detail).toMatch(detail);
+    }
+    const found = await api.call('POST', '/batch-operations/search', {});
+    expect(((await found.json()) as { items: unknown[] }).items).toEqual([]);
   });
 });

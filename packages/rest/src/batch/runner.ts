@@ -6,9 +6,16 @@
  * batch: the record's conditional writes decide which claims and which finishes an item.
  */
 import type { Repository } from '@thresher/checkpoint';
-import { activationScope, type Engine, EngineError, type InstanceView } from '@thresher/engine';
+import { activationScope, type Engine, EngineError, EngineErrorCode, type InstanceView } from '@thresher/engine';
 import { InstanceKeys } from '../instance-keys.js';
-import { type BatchRecord, changeBatch, type ItemRecord, type ItemState, openBatches } from './records.js';
+import {
+  type BatchRecord,
+  type BatchState,
+  changeBatch,
+  type ItemRecord,
+  type ItemState,
+  openBatches,
+} from './records.js';
 
 export interface BatchRunnerOptions {
   /** The name this runner claims items under. Default: a random one. */
@@ -24,9 +31,13 @@ export interface BatchRunnerOptions {
 }
 
 interface Outcome {
-  state: ItemState;
+  /** `HELD`: another engine holds the instance; the item goes back, for a runner of that engine to take. */
+  state: ItemState | 'HELD';
   error: string | null;
 }
+
+/** How long a runner leaves an item alone whose instance another engine held, ms. */
+const HELD_ELSEWHERE_MS = 2_000;
 
 export class BatchRunner {
   readonly #owner: string;
@@ -37,6 +48,8 @@ export class BatchRunner {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #closed = false;
+  /** Items whose instance another engine held, and until when this runner leaves them to others. */
+  readonly #heldElsewhere = new Map<string, number>();
 
   private readonly keys: InstanceKeys;
 
@@ -109,8 +122,9 @@ export class BatchRunner {
     const now = Date.now();
     return changeBatch(this.repository, key, async ({ batch, items }) => {
       if (batch.state !== 'CREATED' && batch.state !== 'ACTIVE') return { result: [] };
+      const mine = (item: ItemRecord) => (this.#heldElsewhere.get(`${key}-${item.itemKey}`) ?? 0) <= now;
       const free = items
-        .filter((item) => item.state === 'ACTIVE' && (item.claimedUntil ?? 0) <= now)
+        .filter((item) => item.state === 'ACTIVE' && (item.claimedUntil ?? 0) <= now && mine(item))
         .slice(0, this.#chunk);
       const claimed: ItemRecord[] = [];
       for (const item of free) {
@@ -124,14 +138,22 @@ export class BatchRunner {
     });
   }
 
-  /** Record the outcomes of items still open (one another runner finished first counts once, as it recorded). */
+  /**
+   * Record the outcomes of items still open (one another runner finished first counts once, as it recorded); an item
+   * whose instance another engine held goes back unclaimed, for a runner of that engine.
+   */
   private async finish(key: string, outcomes: ReadonlyMap<string, Outcome>): Promise<void> {
     const at = new Date().toISOString();
     await changeBatch(this.repository, key, ({ batch, items }) => {
       const finished: ItemRecord[] = [];
+      const released: ItemRecord[] = [];
       for (const item of items) {
         const outcome = outcomes.get(item.itemKey);
         if (outcome === undefined || item.state !== 'ACTIVE') continue;
+        if (outcome.state === 'HELD') {
+          if (item.claimedBy === this.#owner) released.push({ ...item, claimedBy: null, claimedUntil: null });
+          continue;
+        }
         finished.push({
           ...item,
           state: outcome.state,
@@ -141,22 +163,24 @@ export class BatchRunner {
           claimedUntil: null,
         });
       }
-      if (finished.length === 0) return { result: undefined };
+      if (finished.length === 0) return { items: released, result: undefined };
       const failed = finished.filter((item) => item.state === 'FAILED').length;
       const counted: BatchRecord = {
         ...batch,
         operationsFailedCount: batch.operationsFailedCount + failed,
         operationsCompletedCount: batch.operationsCompletedCount + finished.length - failed,
       };
-      const left = items.some((item) => item.state === 'ACTIVE' && !finished.some((f) => f.itemKey === item.itemKey));
+      const done = new Set(finished.map((item) => item.itemKey));
+      const left = items.some((item) => item.state === 'ACTIVE' && !done.has(item.itemKey));
       const ended = !left && (counted.state === 'ACTIVE' || counted.state === 'CREATED');
-      const state =
+      const state: BatchState =
         counted.operationsFailedCount === 0
           ? 'COMPLETED'
           : counted.operationsFailedCount === counted.operationsTotalCount
             ? 'FAILED'
             : 'PARTIALLY_COMPLETED';
-      return { batch: ended ? { ...counted, state, endDate: at } : counted, items: finished, result: undefined };
+      const changed = ended ? { ...counted, state, endDate: at } : counted;
+      return { batch: changed, items: [...finished, ...released], result: undefined };
     });
   }
 
@@ -219,6 +243,10 @@ export class BatchRunner {
         }
       }
     } catch (error) {
+      if (EngineError.is(error) && error.code === EngineErrorCode.InstanceHeld) {
+        this.#heldElsewhere.set(`${batch.batchOperationKey}-${item.itemKey}`, Date.now() + HELD_ELSEWHERE_MS);
+        return { state: 'HELD', error: null };
+      }
       if (EngineError.is(error)) return failed(error.message.replace(/^THRESHER_[A-Z_]+: /, ''));
       throw error;
     }

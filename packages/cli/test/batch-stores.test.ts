@@ -1,0 +1,92 @@
+import type { Repository } from '@thresher/checkpoint';
+import { Engine } from '@thresher/engine';
+import { BatchRunner, readBatch, SearchProjection, startBatch } from '@thresher/rest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openStore, parseStoreUrl } from '../src/store.js';
+import { PG_URL, TestSchemas, Workspace } from './helpers.js';
+
+/**
+ * The batch operation record on every store: made once, claimed by one runner at a time, taken over once a claim
+ * runs out, each item finished once and counted once, while two runners (two engines) share it.
+ */
+const workspace = new Workspace();
+const schemas = new TestSchemas('thresher_batch_store');
+const open: Repository[] = [];
+afterEach(async () => {
+  for (const repository of open.splice(0)) await repository.close();
+  await schemas.drop();
+});
+afterAll(() => workspace.remove());
+
+const WAITING = `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="defs-w" targetNamespace="t">
+  <bpmn:process id="w" isExecutable="true">
+    <bpmn:startEvent id="s" /><bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="review" />
+    <bpmn:userTask id="review" /><bpmn:sequenceFlow id="f2" sourceRef="review" targetRef="e" /><bpmn:endEvent id="e" />
+  </bpmn:process>
+</bpmn:definitions>`;
+
+const STORES: [string, () => string][] = [
+  ['memory', () => 'memory:'],
+  ['SQLite', () => `sqlite:${workspace.path(`batch-${Math.random().toString(36).slice(2)}.db`)}`],
+  ...(PG_URL === undefined ? [] : ([['PostgreSQL', () => schemas.store()]] as [string, () => string][])),
+];
+
+describe.each(STORES)('the batch operation record on %s', (_name, url) => {
+  it('should have two runners on two engines finish each item once, one runner claim-less after its claim ran out', async () => {
+    const spec = parseStoreUrl(url(), workspace.dir);
+    const repository = await openStore(spec, { create: true });
+    open.push(repository);
+    // Two engines on one store (memory: one repository object, as two engines of one process would share it).
+    const first = new Engine({ repository, owner: 'first' });
+    const second = new Engine({ repository, owner: 'second' });
+    await first.deploy(WAITING);
+    for (let n = 0; n < 40; n++) await first.start('w');
+    const projection = new SearchProjection(first, repository);
+    await projection.caughtUp();
+    await projection.close();
+
+    const { batchOperationKey: key } = await startBatch(
+      repository,
+      { type: 'CANCEL_PROCESS_INSTANCE' },
+      { processDefinitionId: 'w' },
+    );
+    // A runner that claims a chunk and dies: its claim runs out (1 ms) and the others take its items.
+    const dead = new BatchRunner(first, repository, { owner: 'dead', claimTtlMs: 1, chunk: 5 });
+    const claimedByDead = await (dead as unknown as { claim(key: string): Promise<unknown[]> }).claim(key);
+    expect(claimedByDead).toHaveLength(5);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const runners = [
+      new BatchRunner(first, repository, { owner: 'one', chunk: 7 }),
+      new BatchRunner(second, repository, { owner: 'two', chunk: 7 }),
+    ];
+    await Promise.all(runners.map((runner) => runner.drain()));
+
+    const read = (await readBatch(repository, key))!;
+    expect(read.batch).toMatchObject({
+      state: 'COMPLETED',
+      operationsTotalCount: 40,
+      operationsCompletedCount: 40,
+      operationsFailedCount: 0,
+    });
+    expect(read.items.map((item) => item.state)).toEqual(read.items.map(() => 'COMPLETED'));
+    const statuses = await Promise.all(
+      (await repository.instances({ limit: 100 })).map(async (one) => (await first.instance(one.instanceId))!.status),
+    );
+    expect(new Set(statuses)).toEqual(new Set(['terminated']));
+    await first.close();
+    await second.close();
+  });
+
+  it('should make a batch matching nothing completed at once, written at its first version', async () => {
+    const repository = await openStore(parseStoreUrl(url(), workspace.dir), { create: true });
+    open.push(repository);
+    const engine = new Engine({ repository });
+    const made = await startBatch(repository, { type: 'CANCEL_PROCESS_INSTANCE' }, {});
+    const read = (await readBatch(repository, made.batchOperationKey))!;
+
+    expect(read.batch).toMatchObject({ state: 'COMPLETED', operationsTotalCount: 0 });
+    expect(read.version).toBe('1');
+    await engine.close();
+  });
+});
