@@ -28,6 +28,7 @@
       () => {
         viewer.get('canvas').zoom('fit-viewport', 'auto');
         decorate(data);
+        pickTargets();
         container.dataset.drawn = 'true';
       },
       (error) => {
@@ -37,6 +38,18 @@
         viewer = null;
       },
     );
+  }
+
+  /** On an instance page with a repair form, a click on an element picks it as the token's target. */
+  function pickTargets() {
+    const target = document.querySelector('form[data-action="modify"] select[name="activate"]');
+    if (!viewer || !target) return;
+    viewer.get('eventBus').on('element.click', (event) => {
+      const id = event.element?.businessObject?.id;
+      if (!id || ![...target.options].some((option) => option.value === id)) return;
+      target.value = id;
+      target.dispatchEvent(new Event('change'));
+    });
   }
 
   const MARKERS = {

@@ -104,6 +104,21 @@ export const ACTIONS: Record<string, (engine: Engine, instanceId: string, fields
     await engine.activateAdHocElements(adHoc, elements);
     return `${elements.length} element(s) of ${adHoc} activated`;
   },
+  async modify(engine, instanceId, fields) {
+    const from = fields.get('terminate')?.[0] ?? '';
+    const to = fields.get('activate')?.[0] ?? '';
+    if (from === '' && to === '')
+      throw new UiError(
+        UiErrorCode.BadRequest,
+        'choose an element instance to move or cancel, or an element to add a token to',
+      );
+    await engine.modifyInstance(instanceId, {
+      terminate: from === '' ? [] : [from],
+      activate: to === '' ? [] : [{ elementId: to }],
+    });
+    if (from === '') return `a token added at ${to}`;
+    return to === '' ? `element instance ${from} cancelled` : `token moved from ${from} to ${to}`;
+  },
   async cancel(engine, instanceId) {
     await engine.cancel(instanceId);
     return `instance ${instanceId} cancelled`;

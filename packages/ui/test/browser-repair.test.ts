@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launch, until } from './browser.js';
+import { browserAvailable, drawn, launch, until } from './browser.js';
 import { failedCharge, type Harness, serve } from './harness.js';
 
 let browser: Browser;
@@ -25,7 +25,7 @@ async function open(path: string): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!browserAvailable())('repairing from the incidents page in a browser', () => {
+describe.skipIf(!browserAvailable())('repairing instances in a browser', () => {
   it('retries a whole incident group as one batch operation, its progress shown until done, the instances going on', async () => {
     view = await serve({ taskList: true });
     const ids = [await failedCharge(view), await failedCharge(view), await failedCharge(view)];
@@ -48,5 +48,49 @@ describe.skipIf(!browserAvailable())('repairing from the incidents page in a bro
     }
     const incidents = await open('/incidents');
     expect(await incidents.locator('#no-incidents').textContent()).toBe('No open incident.');
+  });
+
+  it('moves a token on the diagram: the target picked by a click, the instance continuing from there', async () => {
+    view = await serve();
+    const id = await view.engine.start('review', { variables: { orderId: 'o-9' } });
+    await view.engine.settled(id);
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+    const [source] = (await view.engine.instance(id))!.elementInstances;
+
+    await page.locator('form[data-action="modify"] select[name="terminate"]').selectOption(source!.id);
+    await page.locator('#diagram g.djs-element[data-element-id="awaitPayment"]').click();
+    expect(await page.locator('form[data-action="modify"] select[name="activate"]').inputValue()).toBe('awaitPayment');
+    await Promise.all([
+      page.waitForURL(new RegExp(`/instances/${id}$`)),
+      page.locator('form[data-action="modify"] button[type="submit"]').click(),
+    ]);
+    await drawn(page);
+
+    expect(await page.locator('#done').textContent()).toBe(`token moved from ${source!.id} to awaitPayment`);
+    expect(
+      await page.locator('#diagram g.djs-element[data-element-id="awaitPayment"]').getAttribute('class'),
+    ).toContain('thresher-active');
+    const after = (await view.engine.instance(id))!;
+    expect(after.userTasks).toEqual([]);
+    expect(after.activeElements).toEqual(['awaitPayment']);
+    await view.engine.correlateMessage('payment-received', { correlationKey: 'o-9' });
+    expect((await view.engine.settled(id)).status).toBe('completed');
+  });
+
+  it('refuses a modification that says neither what to move nor where, by name, the instance as it was', async () => {
+    view = await serve();
+    const id = await view.engine.start('review', { variables: { orderId: 'o-10' } });
+    await view.engine.settled(id);
+    const page = await open(`/instances/${id}`);
+    await drawn(page);
+
+    await page.locator('form[data-action="modify"] button[type="submit"]').click();
+
+    await until(
+      page,
+      `document.querySelector('#error')?.textContent.includes('choose an element instance to move or cancel')`,
+    );
+    expect((await view.engine.instance(id))!.activeElements).toEqual(['reviewTask']);
   });
 });

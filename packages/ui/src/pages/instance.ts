@@ -8,6 +8,7 @@ import { actionForm } from './actions.js';
 import { diagramBlock, elementRows } from './diagram.js';
 import { activationHistory, instanceDetails } from './instance-details.js';
 import { instanceHref, layout, type PageContext, processHref, status, time } from './layout.js';
+import { repairSection } from './repair.js';
 import { formsOf, type LinkedForms, taskArticle } from './task-article.js';
 
 /** `/instances/:id`: the diagram with markers, what waits, what it holds, what it did, and the actions. */
@@ -40,7 +41,7 @@ export async function instancePage(
   const body = html`${done && html`<p class="notice done" id="done">${done}</p>`}${header(ctx, view, deployment, rootId)}
 ${diagramBlock(diagram)}${diagram.xml === null && model && elementStates(model, marks)}
 <p class="legend"><span class="mark-active">waiting / active</span> <span class="mark-completed">completed</span> <span class="mark-taken">path taken</span> <span class="mark-incident">incident</span></p>
-${incidents(ctx, view)}${view.userTasks.length > 0 && html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => taskArticle(ctx, view, task, taskForms))}</section>`}${subscriptions(ctx, view)}${adHoc(ctx, view)}
+${incidents(ctx, view)}${repairSection(ctx, view, model)}${view.userTasks.length > 0 && html`<section data-section="tasks" id="tasks"><h2>User tasks</h2>${view.userTasks.map((task) => taskArticle(ctx, view, task, taskForms))}</section>`}${subscriptions(ctx, view)}${adHoc(ctx, view)}
 ${instanceDetails(ctx, view, called, await activationHistory(engine, id))}`;
   return layout(ctx, {
     title: `${view.processId} ${view.id.slice(0, 8)}`,
