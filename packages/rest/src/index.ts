@@ -26,6 +26,7 @@ export {
   readBatch,
 } from './batch/records.js';
 export { BatchRunner, type BatchRunnerOptions } from './batch/runner.js';
+export { BatchList } from './batch-list.js';
 export { PinnableClock } from './clock.js';
 export { type DocumentMetadata, DocumentStore, type StoredDocument } from './documents.js';
 export { type CamundaRestHandler, type CamundaRestOptions, createCamundaRestHandler } from './handler.js';

@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Engine, EngineError, NotFoundError } from '@thresher/engine';
-import type { BatchRunner, IncidentList, TaskList } from '@thresher/rest';
-import { ACTIONS, readFields } from './actions.js';
+import type { BatchList, BatchRunner, IncidentList, TaskList } from '@thresher/rest';
+import { ACTIONS, type Fields, readFields } from './actions.js';
 import { asset, isAssetName } from './assets.js';
 import { UiError, UiErrorCode } from './errors.js';
 import { type Html, html, toText } from './html.js';
@@ -20,6 +20,7 @@ import { GROUPS_SUBJECT, incidentsPage } from './pages/incidents.js';
 import { instancePage } from './pages/instance.js';
 import { instancesPage, readFilters } from './pages/instances.js';
 import { instanceHref, layout, type PageContext } from './pages/layout.js';
+import { migrateSubject, runningOf } from './pages/migrate.js';
 import { processPage } from './pages/process.js';
 import { processesPage } from './pages/processes.js';
 import type { LinkedForms } from './pages/task-article.js';
@@ -46,6 +47,8 @@ export interface UiOptions {
    * one is made; without it, a runner elsewhere on the store does them.
    */
   batches?: Pick<BatchRunner, 'poke'>;
+  /** What a process page's migration form makes its batch with, and where batch pages read progress. */
+  batchList?: BatchList;
   /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), for the user tasks that name one. */
   forms?: LinkedForms;
   /** An access token every request must carry (`Authorization: Bearer`, or once as `?token=`, then a cookie). */
@@ -122,13 +125,13 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
       const version = Number(parts[2]);
       if (!Number.isSafeInteger(version) || version < 1)
         throw new UiError(UiErrorCode.NotFound, `no version "${parts[2]}"`);
-      return send(res, 200, await processPage(ctx, engine, models, parts[1] ?? '', version, limit));
+      return send(res, 200, await processPage(ctx, engine, models, parts[1] ?? '', version, limit, url.searchParams));
     }
     if (parts[0] === 'incidents' && parts.length === 1) {
       return send(res, 200, await incidentsPage(ctx, options.incidents, url.searchParams));
     }
     if (parts[0] === 'batches' && parts.length === 2) {
-      return send(res, 200, await batchPage(ctx, options.incidents, parts[1] ?? ''));
+      return send(res, 200, await batchPage(ctx, options.batchList ?? options.incidents, parts[1] ?? ''));
     }
     if (parts[0] === 'tasks' && parts.length === 1) {
       return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
@@ -182,6 +185,7 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
       res.end();
       return;
     }
+    if (name === 'migrate-instances') return migrateInstances(res, instanceId, fields);
     const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
     if (!action) throw new UiError(UiErrorCode.NotFound, `no action "${name}"`);
     const done = await action(engine, instanceId, fields);
@@ -195,6 +199,39 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
       return;
     }
     res.writeHead(303, { Location: `${instanceHref(ctx, instanceId)}?${notice}` });
+    res.end();
+  }
+
+  /** A version's running instances migrated as one batch (its form's token is the version's), then its page. */
+  async function migrateInstances(res: ServerResponse, subject: string, fields: Fields): Promise<void> {
+    const definitionId = fields.get('definition')?.[0] ?? '';
+    const [fromText, toText] = [fields.get('from')?.[0], fields.get('to')?.[0]];
+    if (options.batchList === undefined || subject !== migrateSubject(definitionId, Number(fromText))) {
+      throw new UiError(UiErrorCode.BadRequest, 'migrating instances needs the process page and a batch list');
+    }
+    const versions = await engine.deployments(definitionId);
+    const from = versions.find((d) => d.version === Number(fromText));
+    const to = versions.find((d) => d.version === Number(toText));
+    if (from === undefined || to === undefined)
+      throw new UiError(UiErrorCode.NotFound, `no such versions of ${definitionId}`);
+    const mapping = (fields.get('map') ?? [])
+      .filter((pair) => pair !== '')
+      .map((pair) => {
+        const [sourceElementId = '', targetElementId = ''] = pair.split('=');
+        return { sourceElementId, targetElementId };
+      });
+    const processIds = [...(await models.model(from)).processes.keys()];
+    const targetModel = await models.model(to);
+    const processId = processIds.find((id) => targetModel.processes.has(id));
+    if (processId === undefined)
+      throw new UiError(UiErrorCode.BadRequest, `v${to.version} holds none of v${from.version}'s processes`);
+    const key = await options.batchList.migrate(await runningOf(engine, from), {
+      processId,
+      digest: to.digest,
+      mapping,
+    });
+    options.batches?.poke();
+    res.writeHead(303, { Location: `${base}/batches/${encodeURIComponent(key)}` });
     res.end();
   }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
-import { BatchRunner, IncidentList, SearchProjection, TaskList } from '@thresher/rest';
+import { BatchList, BatchRunner, IncidentList, SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer, type UiServer, type UiServerOptions } from '@thresher/ui';
 import { BARE_BPMN, CALLER_BPMN, REVIEW_BPMN } from './models.js';
 
@@ -50,6 +50,7 @@ export async function serve(options: Omit<UiServerOptions, 'engine'> & { taskLis
           tasks: new TaskList(engine, projection),
           incidents: new IncidentList(engine, projection),
           batches: batches!,
+          batchList: new BatchList(engine, projection),
         }),
     ...uiOptions,
   });

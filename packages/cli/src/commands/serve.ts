@@ -151,8 +151,16 @@ export function parseServeArgs(argv: readonly string[]): Parsed<ServeArgs> {
 export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args, { io, out }) => {
   // Loaded on use, not when `thresher` starts.
   const rest = await import('@thresher/rest');
-  const { BatchRunner, IncidentList, isLoopback, PinnableClock, SearchProjection, startCamundaRestServer, TaskList } =
-    rest;
+  const {
+    BatchList,
+    BatchRunner,
+    IncidentList,
+    isLoopback,
+    PinnableClock,
+    SearchProjection,
+    startCamundaRestServer,
+    TaskList,
+  } = rest;
   if (args.hashPassword) {
     const password = await new LineReader(io.stdin).next();
     if (!password) throw new UsageError('--hash-password reads the password from the first line of stdin', usage);
@@ -202,6 +210,7 @@ export const serveCommand = defineCommand(serveSpec, parseServeArgs, async (args
         basePath: '/ui',
         tasks: new TaskList(session.engine, projection),
         incidents: new IncidentList(session.engine, projection),
+        batchList: new BatchList(session.engine, projection),
         batches,
       });
       closeUi = () => ui.close();

@@ -130,7 +130,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
   return withSession(io, out, options, async (session) => {
     if (!io.onStop) throw new UsageError('this CLI cannot be asked to stop, so it cannot serve the view', usage);
     // The task list and the incidents across instances read the search projection the Camunda API keeps; so does this view.
-    const { BatchRunner, IncidentList, SearchProjection, TaskList } = await import('@thresher/rest');
+    const { BatchList, BatchRunner, IncidentList, SearchProjection, TaskList } = await import('@thresher/rest');
     const projection = new SearchProjection(session.engine, session.repository, {
       onError: (error) =>
         out.progress(`thresher ui: the search projection failed a pass (it tries again): ${String(error)}`),
@@ -148,6 +148,7 @@ export const uiCommand = defineCommand(uiSpec, parseUiArgs, async (parsed, { io,
         engine: session.engine,
         tasks: new TaskList(session.engine, projection),
         incidents: new IncidentList(session.engine, projection),
+        batchList: new BatchList(session.engine, projection),
         batches,
         host: args.host,
         port: args.port,

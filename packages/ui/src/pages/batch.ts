@@ -4,13 +4,17 @@
  *
  * @module
  */
-import type { IncidentList } from '@thresher/rest';
+import type { BatchRead } from '@thresher/rest';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import { dateText, layout, type PageContext } from './layout.js';
 
-export async function batchPage(ctx: PageContext, incidents: IncidentList | undefined, key: string): Promise<Html> {
-  const read = incidents === undefined ? undefined : await incidents.batch(key);
+export async function batchPage(
+  ctx: PageContext,
+  reader: { batch(key: string): Promise<BatchRead | undefined> } | undefined,
+  key: string,
+): Promise<Html> {
+  const read = reader === undefined ? undefined : await reader.batch(key);
   if (read === undefined) throw new UiError(UiErrorCode.NotFound, `no batch operation ${key} in this store`);
   const { batch, items } = read;
   const running = batch.state === 'CREATED' || batch.state === 'ACTIVE';
@@ -20,8 +24,7 @@ export async function batchPage(ctx: PageContext, incidents: IncidentList | unde
     title: `Batch ${key}`,
     live: 'none',
     ...(running ? { refreshSeconds: 1 } : {}),
-    body: html`<p><a href="${ctx.base}/incidents">← Incidents</a></p>
-<h1>Batch operation <span class="sub">${batch.batchOperationType} ${key}</span></h1>
+    body: html`<h1>Batch operation <span class="sub">${batch.batchOperationType} ${key}</span></h1>
 <dl class="facts" id="batch" data-state="${batch.state}"><dt>State</dt><dd>${batch.state}</dd>
 <dt>Done</dt><dd><progress max="${batch.operationsTotalCount}" value="${done}"></progress> ${done} of ${batch.operationsTotalCount}</dd>
 <dt>Completed</dt><dd>${batch.operationsCompletedCount}</dd><dt>Failed</dt><dd>${batch.operationsFailedCount}</dd>

@@ -5,6 +5,7 @@ import type { Models } from '../models.js';
 import { heat, versionCounts } from '../survey.js';
 import { diagramBlock, elementRows } from './diagram.js';
 import { layout, type PageContext, processHref, time } from './layout.js';
+import { migrateSection } from './migrate.js';
 
 /** `/processes/:definition/:version`: the diagram with, per element, instances waiting, passed, holding incidents. */
 export async function processPage(
@@ -14,6 +15,7 @@ export async function processPage(
   definitionId: string,
   version: number,
   limit: number,
+  params: URLSearchParams = new URLSearchParams(),
 ): Promise<Html> {
   const versions = await engine.deployments(definitionId);
   const deployment = versions.find((d) => d.version === version);
@@ -37,6 +39,7 @@ ${count && html` · running ${count.running}, completed ${count.completed}, term
 ${diagramBlock(diagram)}
 <p class="legend"><span class="heat-waiting">waiting now</span> <span class="heat-passed">passed</span> <span class="heat-incidents">incidents</span>
 — counted over ${counted.capped ? `the newest ${counted.counted}` : `all ${counted.counted}`} instances of this version.</p>
+${await migrateSection(ctx, models, deployment, versions, count?.running ?? 0, params)}
 <section data-section="elements"><h2>Elements</h2>
 <table class="grid" id="elements"><thead><tr><th>Element</th><th>Type</th><th>Waiting</th><th>Passed</th><th>Incidents</th></tr></thead>
 <tbody>${elementRows(model, (id) => {
