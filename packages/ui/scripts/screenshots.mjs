@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createMemoryRepository } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
-import { IncidentList, SearchProjection, TaskList } from '@thresher/rest';
+import { BatchList, BatchRunner, IncidentList, SearchProjection, TaskList } from '@thresher/rest';
 import { startUiServer } from '@thresher/ui';
 import { chromium } from 'playwright-core';
 
@@ -111,6 +111,7 @@ const server = await startUiServer({
   engine,
   tasks: new TaskList(engine, projection),
   incidents: new IncidentList(engine, projection),
+  batchList: new BatchList(engine, projection),
 });
 const browser = await chromium.launch({
   executablePath: process.env.THRESHER_CHROMIUM ?? '/usr/bin/chromium',
@@ -134,6 +135,15 @@ await shot(`/instances/${refund}`, 'ui-instance-form', { drawn: true, full: true
 await shot('/instances', 'ui-instances');
 await shot('/tasks', 'ui-tasks');
 await shot('/incidents', 'ui-incidents');
+// A group of incidents retried as one batch operation (the card is still declined: its items fail, by name).
+const [group] = await new IncidentList(engine, projection).groups();
+if (group) {
+  const key = await new IncidentList(engine, projection).retryGroup(group);
+  const runner = new BatchRunner(engine, repository);
+  await runner.drain();
+  await runner.close();
+  await shot(`/batches/${key}`, 'ui-batch');
+}
 await shot(`/instances/${rules}/decisions/0`, 'ui-decision', { dmn: true });
 await browser.close();
 await server.close();
