@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_URL, spawnThresher, TestSchemas, Workspace } from './helpers.js';
+import { PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
 
 /**
  * A batch cancellation of 500 instances made on one `thresher serve` of two sharing a PostgreSQL store; that server
@@ -29,24 +29,8 @@ afterEach(async () => {
   await schemas.drop();
 });
 
-async function serve(store: string) {
-  const server = spawnThresher(['serve', '--store', store, '--port', '0', '--lease-ttl', 'PT2S'], {
-    cwd: workspace.dir,
-  });
-  servers.push(server);
-  let stdout = '';
-  server.child.stdout?.on('data', (chunk) => (stdout += chunk));
-  for (;;) {
-    const url = /thresher serve: (http:\/\/\S+)/.exec(stdout)?.[1];
-    if (url) return { ...server, url };
-    if (server.child.exitCode !== null) throw new Error(`thresher serve ended: ${server.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
+const serve = (store: string) => serveOn(workspace, store, servers);
+const post = postJson;
 
 interface Batch {
   batchOperationKey: string;

@@ -279,3 +279,28 @@ export function spawnThresher(
   );
   return { child, exit, stderr: () => stderr };
 }
+
+/** `thresher serve` on `store` (instances and batch claims leased for 2 s), kept in `servers`; once it printed its address. */
+export async function serveOn(
+  workspace: Workspace,
+  store: string,
+  servers: Array<ReturnType<typeof spawnThresher>>,
+): Promise<ReturnType<typeof spawnThresher> & { url: string }> {
+  const server = spawnThresher(['serve', '--store', store, '--port', '0', '--lease-ttl', 'PT2S'], {
+    cwd: workspace.dir,
+  });
+  servers.push(server);
+  let stdout = '';
+  server.child.stdout?.on('data', (chunk) => (stdout += chunk));
+  for (;;) {
+    const url = /thresher serve: (http:\/\/\S+)/.exec(stdout)?.[1];
+    if (url) return { ...server, url };
+    if (server.child.exitCode !== null) throw new Error(`thresher serve ended: ${server.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A JSON POST. */
+export function postJson(url: string, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}

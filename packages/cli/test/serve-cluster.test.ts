@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_URL, spawnThresher, TestSchemas, Workspace } from './helpers.js';
+import { PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
 
 /**
  * Two `thresher serve` processes on one PostgreSQL store, three job workers spread over them talking Camunda's REST
@@ -30,24 +30,8 @@ afterEach(async () => {
   await schemas.drop();
 });
 
-async function serve(store: string) {
-  const server = spawnThresher(['serve', '--store', store, '--port', '0', '--lease-ttl', 'PT2S'], {
-    cwd: workspace.dir,
-  });
-  servers.push(server);
-  let stdout = '';
-  server.child.stdout?.on('data', (chunk) => (stdout += chunk));
-  for (;;) {
-    const url = /thresher serve: (http:\/\/\S+)/.exec(stdout)?.[1];
-    if (url) return { ...server, url };
-    if (server.child.exitCode !== null) throw new Error(`thresher serve ended: ${server.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
+const serve = (store: string) => serveOn(workspace, store, servers);
+const post = postJson;
 
 /** What the workers saw: per job key, when it was handed out and how many completions the API took (204). */
 interface Tally {

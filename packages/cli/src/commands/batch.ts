@@ -5,6 +5,7 @@ import { type StoreArgs, storeFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-code.js';
 import { ProgressLine } from '../progress-line.js';
+import { readPairs, readTarget } from '../repair-flags.js';
 import { withSession } from '../session.js';
 import { targetDeployment } from './migrate-instance.js';
 
@@ -73,16 +74,6 @@ export interface BatchArgs extends StoreArgs {
   handlers: string | undefined;
 }
 
-function pairs(values: string[] | undefined, flag: string): { sourceElementId: string; targetElementId: string }[] {
-  return (values ?? []).map((text) => {
-    const [sourceElementId, targetElementId, ...rest] = text.split('=');
-    if (!sourceElementId || !targetElementId || rest.length > 0) {
-      throw new UsageError(`${flag} ${JSON.stringify(text)}: expected SOURCE=TARGET (element ids)`, usage);
-    }
-    return { sourceElementId, targetElementId };
-  });
-}
-
 export function parseBatchArgs(argv: readonly string[]): Parsed<BatchArgs> {
   return parseWith(batchSpec, argv, ({ values, positionals }) => {
     const kind = positionals[0] as BatchArgs['kind'];
@@ -100,28 +91,22 @@ export function parseBatchArgs(argv: readonly string[]): Parsed<BatchArgs> {
     if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
       throw new UsageError('--filter must be a JSON object of process instance search filters', usage);
     }
-    const moves = pairs(values.move as string[] | undefined, '--move');
-    const mapping = pairs(values.map as string[] | undefined, '--map');
-    const toText = values.to as string | undefined;
-    const match = toText === undefined ? null : /^([^:]+)(?::(\d+))?$/.exec(toText);
-    if (toText !== undefined && match === null)
-      throw new UsageError(`--to ${JSON.stringify(toText)}: expected PROCESS or PROCESS:VERSION`, usage);
+    const moves = readPairs(values.move as string[] | undefined, '--move', usage);
+    const mapping = readPairs(values.map as string[] | undefined, '--map', usage);
+    const to = readTarget(values.to as string | undefined, usage);
     if (kind === 'modify' && moves.length === 0)
       throw new UsageError('thresher batch modify needs --move SOURCE=TARGET', usage);
-    if (kind === 'migrate' && match === null)
+    if (kind === 'migrate' && to === undefined)
       throw new UsageError('thresher batch migrate needs --to PROCESS[:VERSION]', usage);
     if (kind !== 'modify' && moves.length > 0) throw new UsageError('--move belongs to thresher batch modify', usage);
-    if (kind !== 'migrate' && (toText !== undefined || mapping.length > 0)) {
+    if (kind !== 'migrate' && (to !== undefined || mapping.length > 0)) {
       throw new UsageError('--to and --map belong to thresher batch migrate', usage);
     }
     return {
       kind,
       filter: filter as Record<string, unknown>,
       moves,
-      to:
-        match === null
-          ? undefined
-          : { processId: match[1]!, version: match[2] === undefined ? undefined : Number(match[2]) },
+      to,
       mapping,
       handlers: values.handlers as string | undefined,
       ...storeFlags.read(values, usage),

@@ -5,6 +5,7 @@ import { defineCommand } from '../command.js';
 import { drive, exitCodeOf } from '../drive.js';
 import { type DriveArgs, driveFlags } from '../drive-options.js';
 import { FailedError, UsageError } from '../errors.js';
+import { readPairs, readTarget } from '../repair-flags.js';
 import { formatOutcome } from '../report.js';
 import { withSession } from '../session.js';
 
@@ -43,24 +44,13 @@ export interface MigrateInstanceArgs extends DriveArgs {
 
 export function parseMigrateInstanceArgs(argv: readonly string[]): Parsed<MigrateInstanceArgs> {
   return parseWith(migrateInstanceSpec, argv, ({ values, positionals }) => {
-    const to = values.to as string | undefined;
-    const match = to === undefined ? null : /^([^:]+)(?::(\d+))?$/.exec(to);
-    if (match === null)
-      throw new UsageError(
-        `--to ${to === undefined ? 'is missing' : JSON.stringify(to)}: expected PROCESS or PROCESS:VERSION`,
-        usage,
-      );
-    const mapping = ((values.map as string[] | undefined) ?? []).map((text) => {
-      const [sourceElementId, targetElementId, ...rest] = text.split('=');
-      if (!sourceElementId || !targetElementId || rest.length > 0) {
-        throw new UsageError(`--map ${JSON.stringify(text)}: expected SOURCE=TARGET (element ids)`, usage);
-      }
-      return { sourceElementId, targetElementId };
-    });
+    const to = readTarget(values.to as string | undefined, usage);
+    if (to === undefined) throw new UsageError('--to is missing: expected PROCESS or PROCESS:VERSION', usage);
+    const mapping = readPairs(values.map as string[] | undefined, '--map', usage);
     return {
       id: positionals[0]!,
-      processId: match[1]!,
-      version: match[2] === undefined ? undefined : Number(match[2]),
+      processId: to.processId,
+      version: to.version,
       mapping,
       ...driveFlags.read(values, usage),
     };
