@@ -7,19 +7,15 @@ import { readKey } from '../keys.js';
 import type { Operation } from '../operation.js';
 import { Problem, ProblemKind } from '../problem.js';
 import { bodyOf, KINDS } from '../projection/instance-rows.js';
+import { allRows } from '../projection/kept-rows.js';
 import { DEFAULT_TENANT } from '../tenants.js';
 import { projectionOf } from './searches.js';
 
-const PAGE = 10_000;
-
-/** Every row of a kind passing `where`, page by page. */
-async function allRows(repository: Repository, kind: string, where: RowCondition[]): Promise<SearchRow[]> {
+/** Every row of a kind passing `where`. */
+async function rowsOf(repository: Repository, kind: string, where: RowCondition[]): Promise<SearchRow[]> {
   const rows: SearchRow[] = [];
-  for (let from = 0; ; from += PAGE) {
-    const page = await repository.searchRows({ kind, where, from, limit: PAGE });
-    rows.push(...page.rows);
-    if (rows.length >= page.total || page.rows.length === 0) return rows;
-  }
+  for await (const row of allRows(repository, { kind, where })) rows.push(row);
+  return rows;
 }
 
 /** `GET /process-instances/{key}/statistics/element-instances`: per element, its activations by state. */
@@ -59,7 +55,7 @@ const getProcessDefinitionStatistics: Operation = async (call) => {
 
 /** Element instance rows whose `field` is `key`, counted per element by state. */
 async function elementStatistics(call: Parameters<Operation>[0], field: string, key: string) {
-  const rows = await allRows(projectionOf(call).repository, KINDS.elementInstance, [
+  const rows = await rowsOf(projectionOf(call).repository, KINDS.elementInstance, [
     { op: 'eq', field, type: 'key', value: key },
   ]);
   const counts = new Map<
@@ -115,7 +111,7 @@ const getUsageMetrics: Operation = async (call) => {
     (await repository.searchRows({ kind, where: within(field), limit: 1 })).total;
   const processInstances = await count(KINDS.processInstance, 'startDate');
   const decisionInstances = await count(KINDS.decisionInstance, 'evaluationDate');
-  const assigned = await allRows(repository, KINDS.userTask, [
+  const assigned = await rowsOf(repository, KINDS.userTask, [
     ...within('creationDate'),
     { op: 'exists', field: 'assignee', value: true },
   ]);
