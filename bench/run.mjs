@@ -127,9 +127,10 @@ const rows = [];
 const selected = args.only
   ? SCENARIOS.filter((name, index) => args.only.includes(String(index + 1)) || args.only.includes(name))
   : SCENARIOS;
-// Scenario 1 provides the peer's in-memory figures that 2 and 3 compare against: run it when they run.
+// Scenario 1 provides the in-memory figures that durable throughput, concurrency and recover() are judged
+// beside: run it when they run.
 if (
-  selected.some((name) => name === 'throughput-durable' || name === 'concurrency') &&
+  selected.some((name) => ['throughput-durable', 'concurrency', 'recovery'].includes(name)) &&
   !selected.includes('throughput-memory')
 ) {
   selected.unshift('throughput-memory');

@@ -196,7 +196,7 @@ export async function run(ctx) {
       `; checkpoint writes arriving together commit in one transaction (group commit)`,
     ),
     withPg
-      ? againstMemory('PostgreSQL', postgres, 3, '')
+      ? againstMemory('PostgreSQL', postgres, 1.5, '')
       : {
           scenario: title,
           measure: `${count} started at once, until all completed: PostgreSQL (strict) ÷ memory`,

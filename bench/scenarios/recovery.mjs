@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parkedModel, thresherHandlers } from '../lib/models.mjs';
+import { ratio } from '../lib/stats.mjs';
 import { WARMUP_MS } from '../lib/warmup.mjs';
 
 export const id = '5';
@@ -96,7 +97,14 @@ export async function run(ctx) {
       scenario: title,
       measure: `recover() ${n.toLocaleString('en-US')} parked instances from SQLite, each ready: instances/s`,
       thresher: { value: result.instancesPerSecond, unit: '/s' },
-      target: { text: '≥ 20,000/s', on: 'thresher', holds: (v) => v >= 20_000 },
+      // Judged beside the engine's own in-memory rate in the same run (issue 60), not an absolute the machine moves.
+      peer: {
+        value: ctx.shared.thresherInMemory?.instancesPerSecond,
+        unit: '/s',
+        what: 'Thresher in memory, instances/s (scenario 1, same run)',
+      },
+      ratio: ratio(result.instancesPerSecond, ctx.shared.thresherInMemory?.instancesPerSecond),
+      target: { text: '≥ 4×', holds: (r) => r >= 4 },
       note: `recover() took ${result.seconds.toFixed(2)} s; RSS with all ${n.toLocaleString('en-US')} loaded ${Math.round(result.rssRecoveredBytes / 2 ** 20)} MiB (no dehydration: every restored instance stays in memory); seeding them through the engine took ${seeded.seed.seedSeconds.toFixed(1)} s`,
     },
   ];

@@ -100,7 +100,7 @@ export async function run(ctx) {
         thresher: { value: result.instancesPerSecond, unit: '/s' },
         peer: { value: peer?.instancesPerSecond, unit: '/s', what: peerName },
         ratio: ratio(result.instancesPerSecond, peer?.instancesPerSecond),
-        target: sqlite ? { text: '≥ 12×', holds: (r) => r >= 12 } : { text: '≥ 8×', holds: (r) => r >= 8 },
+        // A figure, judged no more (issue 60): its parts are, below.
         note: sqlite
           ? `the target compares durable Thresher with bpmn-engine in memory (scenario 1); ${result.persistPointsPerInstance.toFixed(1)} persist points per instance (${result.putsPerInstance.toFixed(1)} documents + journal entries)`
           : `${result.persistPointsPerInstance.toFixed(1)} persist points per instance, each a commit of its own: the target needs a put within about ${(1000 / (8 * (peer?.instancesPerSecond ?? Number.NaN) * result.persistPointsPerInstance)).toFixed(2)} ms of the engine's time and the server's, the raw commit's ${(1000 / result.rawCommitsPerSecond).toFixed(2)} ms included`,
@@ -117,10 +117,27 @@ export async function run(ctx) {
             : `pg raw commits, ${Math.round(result.meanPersistBytes)} B BYTEA rows, 1 per transaction`,
         },
         ratio: ratio(result.persistPointsPerSecond, result.rawCommitsPerSecond),
-        target: sqlite ? { text: '≥ 0.6×', holds: (r) => r >= 0.6 } : { text: '≥ 0.5×', holds: (r) => r >= 0.5 },
+        // A figure with its ceiling (the note), judged by its two parts below (issue 60).
         note: sqlite
           ? `${split}; row size = mean bytes of the measured persist points (documents ${Math.round(result.meanDocumentBytes)} B, journal entries smaller); the same rows in transactions of ${result.rawBatch} commit at ${Math.round(result.rawBatchedRowsPerSecond).toLocaleString('en-US')} rows/s — what group commit reaches when many instances write together (scenario 3); one instance's writes follow each other, one transaction each`
           : `${split}; the limit is measured on the same server, one connection`,
+      },
+      // A persist point judged by its two parts, each beside the raw one-row commit of the same run (issue 60).
+      {
+        scenario: title,
+        measure: `${label}: the store's put per persist point, call to settle`,
+        thresher: { value: result.storeMicrosPerPersist / 1000, unit: 'ms' },
+        peer: { value: rawMicros / 1000, unit: 'ms', what: 'a raw one-row commit, same run' },
+        ratio: ratio(result.storeMicrosPerPersist, rawMicros),
+        target: sqlite ? { text: '≤ 1.3×', holds: (r) => r <= 1.3 } : { text: '≤ 1.4×', holds: (r) => r <= 1.4 },
+      },
+      {
+        scenario: title,
+        measure: `${label}: the engine's own time per persist point`,
+        thresher: { value: engineMicros / 1000, unit: 'ms' },
+        peer: { value: rawMicros / 1000, unit: 'ms', what: 'a raw one-row commit, same run' },
+        ratio: ratio(engineMicros, rawMicros),
+        target: { text: '≤ 0.45×', holds: (r) => r <= 0.45 },
       },
     );
   }

@@ -61,6 +61,8 @@ export async function run(ctx) {
   });
   ctx.shared.peerVersion = peer.peerVersion;
   ctx.shared.peerInMemory = { n, instancesPerSecond: peer.instancesPerSecond, peakRssBytes: peer.peakRssBytes };
+  // What recover() is judged beside (scenario 10): Thresher's own instances/s in memory, in the same run.
+  ctx.shared.thresherInMemory = { instancesPerSecond: thresher.instancesPerSecond };
   const peerName = `bpmn-engine ${peer.peerVersion}`;
   return [
     {
