@@ -82,7 +82,7 @@ describe('the incidents across instances', () => {
     const batchPage = posted.headers.get('location')!;
     expect(batchPage).toMatch(/^\/batches\/\d+$/);
     let shown = await view.page(batchPage);
-    for (let n = 0; n < 100 && !shown.includes('data-state="COMPLETED"'); n++) {
+    for (let n = 0; n < 500 && !shown.includes('data-state="COMPLETED"'); n++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       shown = await view.page(batchPage);
     }

@@ -42,7 +42,7 @@ describe('migrating the instances of a process version', () => {
     expect(posted.status).toBe(303);
     const batchPage = posted.headers.get('location')!;
     let shown = await view.page(batchPage);
-    for (let n = 0; n < 100 && !shown.includes('data-state="COMPLETED"'); n++) {
+    for (let n = 0; n < 500 && !shown.includes('data-state="COMPLETED"'); n++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       shown = await view.page(batchPage);
     }
