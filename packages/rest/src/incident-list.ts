@@ -7,8 +7,6 @@
  */
 import type { RowCondition } from '@thresher/checkpoint';
 import type { Engine } from '@thresher/engine';
-import { startBatch } from './batch/create.js';
-import { type BatchRead, readBatch } from './batch/records.js';
 import { InstanceKeys } from './instance-keys.js';
 import { INCIDENTS } from './ops/searches.js';
 import { bodyOf, KINDS } from './projection/instance-rows.js';
@@ -113,35 +111,6 @@ export class IncidentList {
       });
     }
     return { items, total: found.page.totalItems };
-  }
-
-  /**
-   * Retry every open incident of a group as one batch operation (`RESOLVE_INCIDENT`, restricted to the group's element
-   * and message): its key. A `BatchRunner` on the store does it.
-   */
-  async retryGroup(group: { processId: string; elementId: string; errorMessage: string }): Promise<string> {
-    await this.#projection.caughtUp();
-    const where: RowCondition[] = [{ op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' }];
-    const instances = new Set<string>();
-    for await (const row of allRows(this.#projection.repository, { kind: KINDS.incident, where })) {
-      const body = bodyOf(row);
-      const same =
-        String(body.processDefinitionId) === group.processId &&
-        String(body.elementId) === group.elementId &&
-        String(body.errorMessage ?? '') === group.errorMessage;
-      if (same) instances.add(String(body.processInstanceKey));
-    }
-    const spec = {
-      type: 'RESOLVE_INCIDENT' as const,
-      only: { elementId: group.elementId, errorMessage: group.errorMessage },
-    };
-    const filter = { processInstanceKey: { $in: [...instances] } };
-    return (await startBatch(this.#projection.repository, spec, filter)).batchOperationKey;
-  }
-
-  /** A batch operation as the store has it now (its record and items), or undefined. */
-  batch(key: string): Promise<BatchRead | undefined> {
-    return readBatch(this.#projection.repository, key);
   }
 
   /** Resolves once the list shows every change logged before the call. */

@@ -107,11 +107,12 @@ for (const [n, id] of [ids[0], ids[5], ids[8]].entries()) {
 }
 const projection = new SearchProjection(engine, repository);
 await projection.caughtUp();
+const batchList = new BatchList(engine, projection);
 const server = await startUiServer({
   engine,
   tasks: new TaskList(engine, projection),
   incidents: new IncidentList(engine, projection),
-  batchList: new BatchList(engine, projection),
+  batchList,
 });
 const browser = await chromium.launch({
   executablePath: process.env.THRESHER_CHROMIUM ?? '/usr/bin/chromium',
@@ -138,7 +139,7 @@ await shot('/incidents', 'ui-incidents');
 // A group of incidents retried as one batch operation (the card is still declined: its items fail, by name).
 const [group] = await new IncidentList(engine, projection).groups();
 if (group) {
-  const key = await new IncidentList(engine, projection).retryGroup(group);
+  const key = await batchList.retryGroup(group);
   const runner = new BatchRunner(engine, repository);
   await runner.drain();
   await runner.close();

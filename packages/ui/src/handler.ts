@@ -47,7 +47,10 @@ export interface UiOptions {
    * one is made; without it, a runner elsewhere on the store does them.
    */
   batches?: Pick<BatchRunner, 'poke'>;
-  /** What a process page's migration form makes its batch with, and where batch pages read progress. */
+  /**
+   * What the view's batch operations are made with (a process page's migration, an incident group's retry), and what
+   * `/batches/:key` reads: `new BatchList(engine, projection)`. Without it the view offers neither.
+   */
   batchList?: BatchList;
   /** Linked Camunda forms by form id (`zeebe:formDefinition formId`), for the user tasks that name one. */
   forms?: LinkedForms;
@@ -128,10 +131,14 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
       return send(res, 200, await processPage(ctx, engine, models, parts[1] ?? '', version, limit, url.searchParams));
     }
     if (parts[0] === 'incidents' && parts.length === 1) {
-      return send(res, 200, await incidentsPage(ctx, options.incidents, url.searchParams));
+      return send(
+        res,
+        200,
+        await incidentsPage(ctx, options.incidents, url.searchParams, options.batchList !== undefined),
+      );
     }
     if (parts[0] === 'batches' && parts.length === 2) {
-      return send(res, 200, await batchPage(ctx, options.batchList ?? options.incidents, parts[1] ?? ''));
+      return send(res, 200, await batchPage(ctx, options.batchList, parts[1] ?? ''));
     }
     if (parts[0] === 'tasks' && parts.length === 1) {
       return send(res, 200, await tasksPage(ctx, options.tasks, url.searchParams));
@@ -174,12 +181,12 @@ export function createUiHandler(engine: Engine, options: UiOptions = {}): UiHand
       );
     }
     if (name === 'retry-group') {
-      if (instanceId !== GROUPS_SUBJECT || options.incidents === undefined) {
-        throw new UiError(UiErrorCode.BadRequest, 'retrying a group needs the incidents page and its list');
+      if (instanceId !== GROUPS_SUBJECT || options.batchList === undefined) {
+        throw new UiError(UiErrorCode.BadRequest, 'retrying a group needs the incidents page and a batch list');
       }
       const group = { processId: '', elementId: '', errorMessage: '' };
       for (const key of Object.keys(group) as (keyof typeof group)[]) group[key] = fields.get(key)?.[0] ?? '';
-      const batchKey = await options.incidents.retryGroup(group);
+      const batchKey = await options.batchList.retryGroup(group);
       options.batches?.poke();
       res.writeHead(303, { Location: `${base}/batches/${encodeURIComponent(batchKey)}` });
       res.end();

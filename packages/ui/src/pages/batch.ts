@@ -4,17 +4,13 @@
  *
  * @module
  */
-import type { BatchRead } from '@thresher/rest';
+import type { BatchList } from '@thresher/rest';
 import { UiError, UiErrorCode } from '../errors.js';
 import { type Html, html } from '../html.js';
 import { dateText, layout, type PageContext } from './layout.js';
 
-export async function batchPage(
-  ctx: PageContext,
-  reader: { batch(key: string): Promise<BatchRead | undefined> } | undefined,
-  key: string,
-): Promise<Html> {
-  const read = reader === undefined ? undefined : await reader.batch(key);
+export async function batchPage(ctx: PageContext, batches: BatchList | undefined, key: string): Promise<Html> {
+  const read = batches === undefined ? undefined : await batches.batch(key);
   if (read === undefined) throw new UiError(UiErrorCode.NotFound, `no batch operation ${key} in this store`);
   const { batch, items } = read;
   const running = batch.state === 'CREATED' || batch.state === 'ACTIVE';

@@ -21,6 +21,8 @@ export async function incidentsPage(
   ctx: PageContext,
   incidents: IncidentList | undefined,
   params: URLSearchParams,
+  /** Whether a whole group can be retried as one batch operation (the view has a `BatchList`). */
+  batches = false,
 ): Promise<Html> {
   if (incidents === undefined) {
     return layout(ctx, {
@@ -37,11 +39,11 @@ export async function incidentsPage(
     if (value !== null) group[name] = value;
   }
   const opened = Object.keys(group).length > 0;
-  const body = opened ? await members(ctx, incidents, group, params) : groups(ctx, await incidents.groups());
+  const body = opened ? await members(ctx, incidents, group, params) : groups(ctx, await incidents.groups(), batches);
   return layout(ctx, { title: 'Incidents', live: 'all', body: html`<h1>Incidents</h1>${body}` });
 }
 
-function groups(ctx: PageContext, found: IncidentGroup[]): Html {
+function groups(ctx: PageContext, found: IncidentGroup[], batches: boolean): Html {
   if (found.length === 0) return html`<p class="empty" id="no-incidents">No open incident.</p>`;
   const total = found.reduce((sum, group) => sum + group.count, 0);
   return html`<p class="sub" id="incident-count">${total} open incident${total === 1 ? '' : 's'} in ${found.length} group${found.length === 1 ? '' : 's'}</p>
@@ -54,7 +56,7 @@ function groups(ctx: PageContext, found: IncidentGroup[]): Html {
     });
     return html`<tr data-group="${query.toString()}"><td>${group.processId}</td><td>${group.elementId}</td><td>${group.errorType}</td>
 <td class="message"><a href="${ctx.base}/incidents?${query.toString()}">${group.errorMessage || '(no message)'}</a></td><td class="num">${group.count}</td>
-<td>${actionForm(ctx, GROUPS_SUBJECT, 'retry-group', `Retry all ${group.count}`, html`<input type="hidden" name="processId" value="${group.processId}"><input type="hidden" name="elementId" value="${group.elementId}"><input type="hidden" name="errorMessage" value="${group.errorMessage}">`, '', `Retry the ${group.count} incidents of this group as one batch operation?`)}</td></tr>`;
+<td>${batches && actionForm(ctx, GROUPS_SUBJECT, 'retry-group', `Retry all ${group.count}`, html`<input type="hidden" name="processId" value="${group.processId}"><input type="hidden" name="elementId" value="${group.elementId}"><input type="hidden" name="errorMessage" value="${group.errorMessage}">`, '', `Retry the ${group.count} incidents of this group as one batch operation?`)}</td></tr>`;
   })}</tbody></table>`;
 }
 
