@@ -61,7 +61,7 @@ export function enter(ctx: StepContext, track: TrackRecord): void {
       const locals = mapOrIncident(ctx, track, node.io.inputs, ctx.state.visible(track.scopePath), 'enter');
       if (!locals) return;
       // A modification may have given the activation variables of its own; its input mappings win over them.
-      track.locals = { ...track.locals, ...locals };
+      track.locals = track.locals === null ? locals : { ...track.locals, ...locals };
     }
   }
   if (listens && runListeners(ctx, track, 'start', 'enter')) return;

@@ -25,7 +25,7 @@ export function openScope(ctx: StepContext, host: TrackRecord, node: SubProcessN
   const mapped = host.listening ? {} : mapOrIncident(ctx, host, node.io.inputs, ctx.state.visible(parent), 'enter');
   if (!mapped) return;
   // A modification may have given the activation variables of its own; its input mappings win over them.
-  const data = { ...host.locals, ...mapped };
+  const data = host.locals === null ? mapped : { ...host.locals, ...mapped };
   // An ad-hoc sub-process's elements are chosen before its scope opens: a wrong choice opens nothing.
   const elements = node.adHoc
     ? elementsToActivate(ctx, host, node as AdHocNode, { ...ctx.state.visible(parent), ...data })
