@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
+import { deployAndCreate, PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
 
 /**
  * A batch cancellation of 500 instances made on one `thresher serve` of two sharing a PostgreSQL store; that server
@@ -52,19 +52,7 @@ describe('a batch operation shared by two thresher serve processes on one Postgr
       const store = schemas.store();
       const a = await serve(store);
       const b = await serve(store);
-      const form = new FormData();
-      form.append('resources', new Blob([WAITING]), 'waiting.bpmn');
-      expect((await fetch(`${a.url}/deployments`, { method: 'POST', body: form })).status).toBe(200);
-      const keys: string[] = [];
-      let asked = 0;
-      const create = async (url: string) => {
-        while (asked < INSTANCES) {
-          asked += 1;
-          const response = await post(`${url}/process-instances`, { processDefinitionId: 'waiting' });
-          keys.push(((await response.json()) as { processInstanceKey: string }).processInstanceKey);
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, (_, index) => create(index % 2 === 0 ? a.url : b.url)));
+      const keys = await deployAndCreate([a.url, b.url], WAITING, 'waiting', INSTANCES);
 
       const made = await post(`${a.url}/process-instances/cancellation`, {
         filter: { processDefinitionId: 'waiting' },

@@ -304,3 +304,30 @@ export async function serveOn(
 export function postJson(url: string, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
+
+/**
+ * Deploy `bpmn` through the API of `urls[0]`, then create `count` instances of `processId` through 8 clients spread
+ * over `urls` in turn: their keys.
+ */
+export async function deployAndCreate(
+  urls: string[],
+  bpmn: string,
+  processId: string,
+  count: number,
+): Promise<string[]> {
+  const form = new FormData();
+  form.append('resources', new Blob([bpmn]), `${processId}.bpmn`);
+  const deployed = await fetch(`${urls[0]}/deployments`, { method: 'POST', body: form });
+  if (deployed.status !== 200) throw new Error(`deploying ${processId}: ${deployed.status} ${await deployed.text()}`);
+  const keys: string[] = [];
+  let asked = 0;
+  const create = async (url: string) => {
+    while (asked < count) {
+      asked += 1;
+      const response = await postJson(`${url}/process-instances`, { processDefinitionId: processId });
+      keys.push(((await response.json()) as { processInstanceKey: string }).processInstanceKey);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, (_, index) => create(urls[index % urls.length]!)));
+  return keys;
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
+import { deployAndCreate, PG_URL, postJson, serveOn, type spawnThresher, TestSchemas, Workspace } from './helpers.js';
 
 /**
  * Two `thresher serve` processes on one PostgreSQL store, three job workers spread over them talking Camunda's REST
@@ -87,20 +87,7 @@ describe('two thresher serve processes on one PostgreSQL', () => {
       const store = schemas.store();
       const a = await serve(store);
       const b = await serve(store);
-      const form = new FormData();
-      form.append('resources', new Blob([TWO_JOBS]), 'two-jobs.bpmn');
-      expect((await fetch(`${a.url}/deployments`, { method: 'POST', body: form })).status).toBe(200);
-
-      const keys: string[] = [];
-      let asked = 0;
-      const create = async (url: string) => {
-        while (asked < INSTANCES) {
-          asked += 1;
-          const response = await post(`${url}/process-instances`, { processDefinitionId: 'two-jobs' });
-          keys.push(((await response.json()) as { processInstanceKey: string }).processInstanceKey);
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, (_, index) => create(index % 2 === 0 ? a.url : b.url)));
+      const keys = await deployAndCreate([a.url, b.url], TWO_JOBS, 'two-jobs', INSTANCES);
 
       const tally: Tally = { activated: new Map(), completed: new Map(), unanswered: new Set() };
       let bAlive = true;
