@@ -83,22 +83,16 @@ export function putCheckpoint(
         : undefined;
     sql.insertInstance.run(instanceParams(checkpoint, lease));
     insertSubscriptions(sql, checkpoint);
-    insertCheckpoint(sql, checkpoint);
+    sql.insertStep.run(checkpointParams(checkpoint));
     return lease;
   }
   const release = checkpoint.release === true && checkpoint.fence !== undefined;
   updates.run(row, instanceParams(checkpoint), release);
   sql.deleteSubscriptions.run(instanceId);
   insertSubscriptions(sql, checkpoint);
-  insertCheckpoint(sql, checkpoint);
+  sql.insertStep.run(checkpointParams(checkpoint));
   if (checkpoint.keepLast !== undefined) pruneCheckpoints(sql, instanceId, checkpoint.keepLast);
   return claim ? leaseWithPut(sql, checkpoint, release) : undefined;
-}
-
-/** The checkpoint row, and the log entry its put files. */
-function insertCheckpoint(sql: Statements, checkpoint: PutCheckpoint): void {
-  sql.insertCheckpoint.run(checkpointParams(checkpoint));
-  if (checkpoint.log !== undefined) sql.insertLog.run(checkpoint.instanceId, checkpoint.seq, checkpoint.log);
 }
 
 function insertSubscriptions(sql: Statements, { instanceId, meta }: PutCheckpoint): void {
@@ -117,7 +111,7 @@ export function rewriteCheckpoint(sql: Statements, checkpoint: RewriteCheckpoint
   const current = stored && { digest: stored.digest, bytes: stored.document };
   if (decideRewrite(checkpoint, current) === 'replay') return;
   sql.rewriteCheckpoint.run(rewriteParams(checkpoint));
-  if (checkpoint.log !== undefined) sql.insertLogIfNone.run(instanceId, seq, checkpoint.log);
+  if (checkpoint.log !== undefined) sql.insertLogIfNone.run({ instance_id: instanceId, seq, entry: checkpoint.log });
 }
 
 /**
@@ -175,9 +169,12 @@ export function inIdsOrder(rows: PlacedRow[]): PlacedRow[] {
 /** A page of an instance's history ({@link historyRange} of `list`'s options), in its order. */
 export function readHistory(sql: Statements, instanceId: string, range: HistoryRange): StoredCheckpoint[] {
   const statement = range.order === 'desc' ? sql.selectHistoryDesc : sql.selectHistory;
+  // Below kept_from only log entries are left: the range starts past them rather than walking them.
+  const keptFrom = (sql.selectKeptFrom.get(instanceId) as { kept_from: number | null } | undefined)?.kept_from;
+  const after = Math.max(range.after ?? Number.NEGATIVE_INFINITY, (keptFrom ?? Number.NEGATIVE_INFINITY) - 1);
   const rows = statement.all({
     instance_id: instanceId,
-    after: range.after ?? Number.NEGATIVE_INFINITY,
+    after,
     before: range.before ?? Number.POSITIVE_INFINITY,
     limit: range.limit ?? -1,
   }) as CheckpointRow[];
@@ -199,9 +196,9 @@ export function readLog(sql: Statements, after: number, instanceId: string | nul
 /** `delete`: every row of the instance, explicitly (the cascades are a second line of defence). */
 export function deleteInstance(sql: Statements, instanceId: string): void {
   sql.raisePositionFloor.run();
-  sql.deleteLog.run(instanceId);
+  sql.raiseSerialFloor.run();
   sql.deleteWrites.run(instanceId);
-  sql.deleteCheckpoints.run(instanceId);
+  sql.deleteSteps.run(instanceId);
   sql.deleteSubscriptions.run(instanceId);
   sql.deleteJobs.run(instanceId);
   sql.deleteInstance.run(instanceId);
@@ -215,16 +212,23 @@ export function copyInstance(sql: Statements, sourceId: string, targetId: string
   const ids = { source: sourceId, target: targetId };
   // The instance row first: the others reference it. The lease is not copied.
   sql.copyInstance.run(ids);
-  sql.copyCheckpoints.run(ids);
-  sql.copyLog.run(ids);
+  sql.copySteps.run(ids);
   sql.copyWrites.run(ids);
   sql.copySubscriptions.run(ids);
 }
 
-/** `prune`: the checkpoints (and their entries) older than the `keepLast`-th latest go. */
+/**
+ * `prune`: the checkpoints (and their journal entries) older than the `keepLast`-th latest go; their steps' log
+ * entries stay. Only the steps from kept_from on are visited, and kept_from moves up to the cutoff.
+ */
 export function pruneCheckpoints(sql: Statements, instanceId: string, keepLast: number): void {
-  const cutoff = sql.selectPruneCutoff.get(instanceId, keepLast - 1) as { seq: number } | undefined;
-  if (cutoff === undefined) return;
-  sql.pruneWrites.run(instanceId, cutoff.seq);
-  sql.pruneCheckpoints.run(instanceId, cutoff.seq);
+  const found = sql.selectPruneCutoff.get({ instance_id: instanceId, offset: keepLast - 1 }) as
+    | { seq: number; kept_from: number | null }
+    | undefined;
+  if (found === undefined || (found.kept_from !== null && found.kept_from >= found.seq)) return;
+  const range = { instance_id: instanceId, from: found.kept_from ?? Number.NEGATIVE_INFINITY, cutoff: found.seq };
+  sql.pruneWrites.run(instanceId, found.seq);
+  sql.pruneCheckpoints.run(range);
+  sql.pruneSteps.run(range);
+  sql.setKeptFrom.run(range);
 }

@@ -314,6 +314,63 @@ export const MIGRATIONS: readonly Migration[] = [
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    description: "a step's checkpoint and log entry in one row; serials past the newest, with no sequence written",
+    rebuildsTables: true,
+    sql: `
+      -- A put wrote a checkpoint (its row and its key's b-tree) and a log entry (its row and its (instance, seq)
+      -- index): four b-trees, each a page to sync. One row per step now holds both, under one (instance, seq) index.
+      -- The checkpoint columns are NULL once it is pruned; entry is NULL when its put filed none (no log entry).
+      -- The rowid is the log position, as the log's was: never handed out twice (position_floor).
+      CREATE TABLE steps (
+        instance_id       TEXT    NOT NULL REFERENCES instances (instance_id) ON DELETE CASCADE,
+        seq               INTEGER NOT NULL,
+        parent_seq        INTEGER,
+        schema            INTEGER,
+        definition_digest TEXT,
+        digest            TEXT,
+        document          BLOB,
+        entry             BLOB
+      );
+      INSERT INTO steps (rowid, instance_id, seq, parent_seq, schema, definition_digest, digest, document, entry)
+        SELECT l.rowid, l.instance_id, l.seq, c.parent_seq, c.schema, c.definition_digest, c.digest, c.document, l.entry
+        FROM log l LEFT JOIN checkpoints c ON c.instance_id = l.instance_id AND c.seq = l.seq;
+      UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM log), 0)) WHERE name = 'position_floor';
+      -- Checkpoints whose put filed no entry: rowids past every position handed out (they are no log entries).
+      INSERT INTO steps (rowid, instance_id, seq, parent_seq, schema, definition_digest, digest, document, entry)
+        SELECT (SELECT value FROM sequences WHERE name = 'position_floor') + ROW_NUMBER() OVER (ORDER BY c.rowid),
+          c.instance_id, c.seq, c.parent_seq, c.schema, c.definition_digest, c.digest, c.document, NULL
+        FROM checkpoints c
+        WHERE NOT EXISTS (SELECT 1 FROM log l WHERE l.instance_id = c.instance_id AND l.seq = c.seq);
+      CREATE UNIQUE INDEX steps_of_instance ON steps (instance_id, seq);
+      -- The journal now references the steps; same columns, same order.
+      CREATE TABLE writes_rebuilt (
+        instance_id TEXT    NOT NULL,
+        seq         INTEGER NOT NULL,
+        task_id     TEXT    NOT NULL,
+        idx         INTEGER NOT NULL,
+        ord         INTEGER NOT NULL,
+        value       BLOB    NOT NULL,
+        PRIMARY KEY (instance_id, seq, task_id, idx),
+        FOREIGN KEY (instance_id, seq) REFERENCES steps (instance_id, seq) ON DELETE CASCADE
+      );
+      INSERT INTO writes_rebuilt SELECT instance_id, seq, task_id, idx, ord, value FROM writes;
+      DROP TABLE writes;
+      ALTER TABLE writes_rebuilt RENAME TO writes;
+      CREATE UNIQUE INDEX writes_in_order ON writes (instance_id, seq, ord);
+      DROP TABLE log;
+      DROP TABLE checkpoints;
+      -- The oldest seq whose checkpoint may be stored (NULL: none was pruned): the rows below it hold log entries
+      -- only, so history and prune start their range here instead of walking them.
+      ALTER TABLE instances ADD COLUMN kept_from INTEGER;
+      UPDATE instances SET kept_from =
+          (SELECT MIN(s.seq) FROM steps s WHERE s.instance_id = instances.instance_id AND s.document IS NOT NULL)
+        WHERE EXISTS (SELECT 1 FROM steps s WHERE s.instance_id = instances.instance_id AND s.document IS NULL);
+      -- A new instance's serial is one past the newest and past this floor, which a delete raises first: the
+      -- trigger wrote the sequences row (a page) with every new instance.
+      DROP TRIGGER instances_serial;
+    `,
+  },
 ];
 
 /** The schema version this build creates and understands: the number of migrations. */

@@ -96,7 +96,7 @@ export function instanceParams(checkpoint: PutCheckpoint, lease?: Lease): Record
   };
 }
 
-/** `insertCheckpoint`'s parameters. */
+/** `insertStep`'s parameters: the checkpoint and the log entry its put files (none: NULL). */
 export function checkpointParams(checkpoint: PutCheckpoint): Record<string, unknown> {
   return {
     instance_id: checkpoint.instanceId,
@@ -106,6 +106,7 @@ export function checkpointParams(checkpoint: PutCheckpoint): Record<string, unkn
     definition_digest: checkpoint.definitionDigest,
     digest: checkpoint.digest,
     document: checkpoint.bytes,
+    entry: checkpoint.log ?? null,
   };
 }
 

@@ -9,12 +9,14 @@ import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 const CHECKPOINT_COLUMNS_OF_C = checkpointColumnsOf('c');
 
-/** The next position (rowid) in the log: past the newest entry and past every deleted one. */
-const NEXT_POSITION = `(SELECT MAX(COALESCE((SELECT MAX(rowid) FROM log), 0), value) + 1
+/** The next position (rowid) in the log: past the newest step and past every deleted one. */
+const NEXT_POSITION = `(SELECT MAX(COALESCE((SELECT MAX(rowid) FROM steps), 0), value) + 1
       FROM sequences WHERE name = 'position_floor')`;
 
-/** The log entry filed with checkpoint `c`, as its row's `log` column (NULL when its put filed none). */
-const LOG_OF_C = '(SELECT l.entry FROM log l WHERE l.instance_id = c.instance_id AND l.seq = c.seq) AS log';
+/** The log entry filed with step `c`'s checkpoint, as its row's `log` column (NULL when its put filed none). */
+const LOG_OF_C = 'c.entry AS log';
+/** A step whose checkpoint is stored (not pruned). */
+const STORED = 'document IS NOT NULL';
 
 /** The checkpoint `picked` selects, with its log entry, joined with its journal entries in filing order. */
 function checkpointWithWrites(picked: string): string {
@@ -27,10 +29,11 @@ const INSTANCE_COLUMNS =
 /** What an instance row is read with: its columns and its serial. */
 const INSTANCE_READ = `${INSTANCE_COLUMNS}, serial`;
 /**
- * A new instance's serial (schema 15): one past the last handed out; the `instances_serial` trigger moves the
- * sequence on as the row goes in, so the next insert of the transaction takes the number after.
+ * A new instance's serial: one past the newest (through `instances_by_serial`) and past the floor a delete of
+ * the newest raised, so no number is handed out twice and no put writes the sequences row.
  */
-const NEXT_SERIAL = "(SELECT value + 1 FROM sequences WHERE name = 'instance_serial')";
+const NEXT_SERIAL = `(SELECT MAX(COALESCE((SELECT MAX(serial) FROM instances), 0), value) + 1
+      FROM sequences WHERE name = 'instance_serial')`;
 /**
  * The root of an instance's call tree from its parent's row (`rootIdOf` of `@thresher/checkpoint/store-kit`): its own id
  * for a root, else the parent's root_id, else (the parent is not stored) the parent's id.
@@ -46,7 +49,7 @@ const MESSAGE_COLUMNS = 'id, name, correlation_key, variables, published_at, exp
 
 /** Every fixed statement, by name. Named parameters (`@name`) bind from objects. */
 export const SQL = {
-  selectDocument: 'SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  selectDocument: `SELECT document FROM steps WHERE instance_id = ? AND seq = ? AND ${STORED}`,
   selectLatestSeq: 'SELECT latest_seq FROM instances WHERE instance_id = ?',
   // What put decides on, in one read: the seq, the indexed columns it may change, and the held lease.
   selectPutState: `SELECT ${INSTANCE_READ}, lease_owner, lease_token, lease_expires_at
@@ -62,19 +65,21 @@ export const SQL = {
     WHERE instance_id IN (SELECT value FROM json_each(?)) ORDER BY instance_id, ord`,
   // The parent link rule: whether a named parent is stored.
   instanceExists: 'SELECT 1 AS present FROM instances WHERE instance_id = ?',
-  insertCheckpoint: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
-    VALUES (@instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document)`,
-  // The rowid is the entry's position in the log: one past the newest, or past the floor a delete of the newest
-  // left (SQLite would hand a deleted newest rowid out again, and a reader that saw it would skip one).
-  insertLog: `INSERT INTO log (rowid, instance_id, seq, entry) VALUES (${NEXT_POSITION}, ?, ?, ?)`,
-  // A rewrite's entry, unless the checkpoint has one.
-  insertLogIfNone: `INSERT INTO log (rowid, instance_id, seq, entry) VALUES (${NEXT_POSITION}, ?, ?, ?)
-    ON CONFLICT (instance_id, seq) DO NOTHING`,
+  // A step: its checkpoint and the log entry its put filed (entry NULL: none). The rowid is the entry's position
+  // in the log: one past the newest, or past the floor a delete of the newest left (SQLite would hand a deleted
+  // newest rowid out again, and a reader that saw it would skip one).
+  insertStep: `INSERT INTO steps (rowid, ${CHECKPOINT_COLUMNS}, entry)
+    VALUES (${NEXT_POSITION}, @instance_id, @seq, @parent_seq, @schema, @definition_digest, @digest, @document,
+      @entry)`,
+  // A rewrite's entry, unless the checkpoint has one: the step moves to the next position, past every one a
+  // reader may have read.
+  insertLogIfNone: `UPDATE steps SET rowid = ${NEXT_POSITION}, entry = @entry
+    WHERE instance_id = @instance_id AND seq = @seq AND entry IS NULL`,
 
-  selectDigestAndDocument: 'SELECT digest, document FROM checkpoints WHERE instance_id = ? AND seq = ?',
+  selectDigestAndDocument: `SELECT digest, document FROM steps WHERE instance_id = ? AND seq = ? AND ${STORED}`,
   // Only what a schema migration changes: seq, parent_seq, definition_digest, writes and the index stay.
-  rewriteCheckpoint: `UPDATE checkpoints SET schema = @schema, digest = @digest, document = @document
-    WHERE instance_id = @instance_id AND seq = @seq`,
+  rewriteCheckpoint: `UPDATE steps SET schema = @schema, digest = @digest, document = @document
+    WHERE instance_id = @instance_id AND seq = @seq AND ${STORED}`,
 
   // What a repeated (task_id, idx) is compared with: a repeat must be the same bytes.
   selectWrite: 'SELECT value FROM writes WHERE instance_id = ? AND seq = ? AND task_id = ? AND idx = ?',
@@ -86,23 +91,29 @@ export const SQL = {
   // A checkpoint and its journal in one statement, so one snapshot serves both without a transaction around
   // two: a row per entry in filing order, or one row with NULL entry columns when it has none.
   selectLatest: checkpointWithWrites(
-    `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1`,
+    `SELECT ${CHECKPOINT_COLUMNS}, entry FROM steps WHERE instance_id = ? AND ${STORED} ORDER BY seq DESC LIMIT 1`,
   ),
-  selectAtSeq: checkpointWithWrites(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE instance_id = ? AND seq = ?`),
+  selectAtSeq: checkpointWithWrites(
+    `SELECT ${CHECKPOINT_COLUMNS}, entry FROM steps WHERE instance_id = ? AND seq = ? AND ${STORED}`,
+  ),
   // The latest checkpoint of each id of @ids (a JSON array of distinct ids) with its journal, each row with its
   // id's place (at) and its entry's (ord). No ORDER BY: SQLite would sort every row, documents and all, in a
   // temporary b-tree (~30% of the read), while its plan already yields them in that order; `inIdsOrder` checks.
   selectLatestOfMany: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C}, w.task_id, w.idx, w.value, j.key AS at, w.ord
     FROM json_each(@ids) AS j
-    JOIN checkpoints c ON c.instance_id = j.value
-      AND c.seq = (SELECT MAX(seq) FROM checkpoints m WHERE m.instance_id = j.value)
+    JOIN steps c ON c.instance_id = j.value
+      AND c.seq = (SELECT MAX(seq) FROM steps m WHERE m.instance_id = j.value) AND c.${STORED}
     LEFT JOIN writes w ON w.instance_id = c.instance_id AND w.seq = c.seq`,
   // A page of history between exclusive bounds; an absent bound is bound as -Infinity or Infinity, which every
   // integer seq passes (a finite default would leave out the seq it names). LIMIT -1 means no limit in SQLite.
-  selectHistory: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM checkpoints c
-    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before ORDER BY c.seq LIMIT @limit`,
-  selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM checkpoints c
-    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before ORDER BY c.seq DESC LIMIT @limit`,
+  // @after is past the instance's kept_from: the steps below it have no checkpoint.
+  selectHistory: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM steps c
+    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before AND c.${STORED}
+    ORDER BY c.seq LIMIT @limit`,
+  selectHistoryDesc: `SELECT ${CHECKPOINT_COLUMNS_OF_C}, ${LOG_OF_C} FROM steps c
+    WHERE c.instance_id = @instance_id AND c.seq > @after AND c.seq < @before AND c.${STORED}
+    ORDER BY c.seq DESC LIMIT @limit`,
+  selectKeptFrom: 'SELECT kept_from FROM instances WHERE instance_id = ?',
   selectWritesBetween: `SELECT seq, task_id, idx, value FROM writes
     WHERE instance_id = ? AND seq >= ? AND seq <= ? ORDER BY seq, ord`,
 
@@ -186,35 +197,43 @@ export const SQL = {
   deleteJobs: 'DELETE FROM jobs WHERE instance_id = ?',
 
   // The copy keeps the source's parent, so its root is derived as a put's would be: a copied root roots itself.
-  copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, serial)
+  copyInstance: `INSERT INTO instances (${INSTANCE_COLUMNS}, kept_from, serial)
     SELECT @target, latest_seq, definition_digest, status, process_id, definition_id, business_key, parent_id,
-      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END, ended_at, ${NEXT_SERIAL}
+      call_node_id, due_at, CASE WHEN parent_id IS NULL THEN @target ELSE root_id END, ended_at, kept_from,
+      ${NEXT_SERIAL}
     FROM instances WHERE instance_id = @source`,
-  copyCheckpoints: `INSERT INTO checkpoints (${CHECKPOINT_COLUMNS})
-    SELECT @target, seq, parent_seq, schema, definition_digest, digest, document
-    FROM checkpoints WHERE instance_id = @source`,
-  copyLog: `INSERT INTO log (rowid, instance_id, seq, entry)
-    SELECT ${NEXT_POSITION} - 1 + ROW_NUMBER() OVER (ORDER BY seq), @target, seq, entry
-    FROM log WHERE instance_id = @source`,
-  // Before a delete: no position handed out so far is handed out again.
-  raisePositionFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM log), 0))
+  // New positions, in the source's seq order.
+  copySteps: `INSERT INTO steps (rowid, ${CHECKPOINT_COLUMNS}, entry)
+    SELECT ${NEXT_POSITION} - 1 + ROW_NUMBER() OVER (ORDER BY seq), @target, seq, parent_seq, schema,
+      definition_digest, digest, document, entry
+    FROM steps WHERE instance_id = @source`,
+  // Before a delete: no position and no serial handed out so far is handed out again.
+  raisePositionFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(rowid) FROM steps), 0))
     WHERE name = 'position_floor'`,
-  selectLog: `SELECT rowid AS position, instance_id, seq, entry FROM log
-    WHERE rowid > @after ORDER BY rowid LIMIT @limit`,
-  selectLogOf: `SELECT rowid AS position, instance_id, seq, entry FROM log
-    WHERE instance_id = @instance_id AND rowid > @after ORDER BY rowid LIMIT @limit`,
+  raiseSerialFloor: `UPDATE sequences SET value = MAX(value, COALESCE((SELECT MAX(serial) FROM instances), 0))
+    WHERE name = 'instance_serial'`,
+  selectLog: `SELECT rowid AS position, instance_id, seq, entry FROM steps
+    WHERE rowid > @after AND entry IS NOT NULL ORDER BY rowid LIMIT @limit`,
+  selectLogOf: `SELECT rowid AS position, instance_id, seq, entry FROM steps
+    WHERE instance_id = @instance_id AND rowid > @after AND entry IS NOT NULL ORDER BY rowid LIMIT @limit`,
   copyWrites: `INSERT INTO writes (instance_id, seq, task_id, idx, ord, value)
     SELECT @target, seq, task_id, idx, ord, value FROM writes WHERE instance_id = @source`,
   copySubscriptions: `INSERT INTO subscriptions (instance_id, ord, name, key)
     SELECT @target, ord, name, key FROM subscriptions WHERE instance_id = @source`,
 
-  // The seq of the keepLast-th latest checkpoint: everything older goes.
-  selectPruneCutoff: 'SELECT seq FROM checkpoints WHERE instance_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+  // The seq of the keepLast-th latest checkpoint (and where pruning starts): everything older goes.
+  selectPruneCutoff: `SELECT seq, (SELECT kept_from FROM instances WHERE instance_id = @instance_id) AS kept_from
+    FROM steps WHERE instance_id = @instance_id AND ${STORED} ORDER BY seq DESC LIMIT 1 OFFSET @offset`,
   pruneWrites: 'DELETE FROM writes WHERE instance_id = ? AND seq < ?',
-  pruneCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ? AND seq < ?',
+  // The steps between kept_from and the cutoff: a log entry stays without its checkpoint, a step with none goes.
+  pruneCheckpoints: `UPDATE steps SET parent_seq = NULL, schema = NULL, definition_digest = NULL, digest = NULL,
+      document = NULL
+    WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff AND entry IS NOT NULL`,
+  pruneSteps: `DELETE FROM steps
+    WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff AND entry IS NULL`,
+  setKeptFrom: 'UPDATE instances SET kept_from = @cutoff WHERE instance_id = @instance_id',
 
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
-  deleteLog: 'DELETE FROM log WHERE instance_id = ?',
 
   // The readers of the log, and the last position all of them have read whole (0: one has read no entry whole).
   upsertReader: `INSERT INTO readers (name, position, cursor) VALUES (?, ?, ?)
@@ -228,9 +247,10 @@ export const SQL = {
     WHERE i.ended_at IS NOT NULL AND i.ended_at <= @ended_before AND i.status <> 'running'
       AND i.lease_owner IS NULL
       AND NOT EXISTS (SELECT 1 FROM instances c WHERE c.parent_id = i.instance_id AND c.status = 'running')
-      AND NOT EXISTS (SELECT 1 FROM log l WHERE l.instance_id = i.instance_id AND l.rowid > @read_to)
+      AND NOT EXISTS (SELECT 1 FROM steps l
+        WHERE l.instance_id = i.instance_id AND l.rowid > @read_to AND l.entry IS NOT NULL)
     ORDER BY i.ended_at, i.instance_id LIMIT @limit`,
-  deleteCheckpoints: 'DELETE FROM checkpoints WHERE instance_id = ?',
+  deleteSteps: 'DELETE FROM steps WHERE instance_id = ?',
   deleteSubscriptions: 'DELETE FROM subscriptions WHERE instance_id = ?',
   deleteInstance: 'DELETE FROM instances WHERE instance_id = ?',
 

@@ -34,9 +34,9 @@ export function sqliteInitializer(directory: string): RepositoryContractInitiali
     alterStoredBytes: (repository, instanceId, seq, alter) => {
       const db = new Database(repository.path);
       try {
-        const select = db.prepare('SELECT document FROM checkpoints WHERE instance_id = ? AND seq = ?');
+        const select = db.prepare('SELECT document FROM steps WHERE instance_id = ? AND seq = ?');
         const row = select.get(instanceId, seq) as { document: Buffer };
-        db.prepare('UPDATE checkpoints SET document = ? WHERE instance_id = ? AND seq = ?').run(
+        db.prepare('UPDATE steps SET document = ? WHERE instance_id = ? AND seq = ?').run(
           alter(new Uint8Array(row.document)),
           instanceId,
           seq,

@@ -195,9 +195,7 @@ describe('group commit on SQLite', () => {
       expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'THRESHER_STORE_UPGRADED' } });
     }
     const after = new Database(path, { readonly: true });
-    expect(after.prepare('SELECT instance_id, seq FROM checkpoints').all()).toEqual([
-      { instance_id: 'order-1', seq: 1 },
-    ]);
+    expect(after.prepare('SELECT instance_id, seq FROM steps').all()).toEqual([{ instance_id: 'order-1', seq: 1 }]);
     after.close();
     await repository.close();
   });

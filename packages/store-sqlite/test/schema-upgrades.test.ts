@@ -285,7 +285,7 @@ describe('a process of this build across an upgrade by another process', () => {
       expect(outcome.message).toContain(`migrated to schema ${SCHEMA_VERSION + 1}`);
       const db = new Database(path, { readonly: true });
       try {
-        expect(db.prepare("SELECT seq FROM checkpoints WHERE instance_id = 'order-1'").pluck().all()).toEqual([1]);
+        expect(db.prepare("SELECT seq FROM steps WHERE instance_id = 'order-1'").pluck().all()).toEqual([1]);
       } finally {
         db.close();
       }
@@ -467,7 +467,7 @@ describe('schema version 8: instances WITHOUT ROWID', () => {
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       db.prepare("DELETE FROM instances WHERE instance_id = 'order-1'").run();
       const left = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-      expect([left('checkpoints'), left('writes'), left('subscriptions')]).toEqual([0, 0, 0]);
+      expect([left('steps'), left('writes'), left('subscriptions')]).toEqual([0, 0, 0]);
     } finally {
       db.close();
     }
@@ -491,7 +491,7 @@ describe('schema version 8: instances WITHOUT ROWID', () => {
     try {
       expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(after.pragma('foreign_key_check')).toEqual([
-        { table: 'checkpoints', rowid: expect.any(Number), parent: 'instances', fkid: 0 },
+        { table: 'steps', rowid: expect.any(Number), parent: 'instances', fkid: 0 },
       ]);
     } finally {
       after.close();
@@ -562,5 +562,80 @@ describe('schema version 10: instance serials', () => {
       ['order-e', 5],
     ]);
     expect((await repository.instances({ serial: 2 })).map(({ instanceId }) => instanceId)).toEqual(['order-b']);
+  });
+});
+
+describe('schema version 13: a step in one row', () => {
+  it("should keep a version-12 file's checkpoints, pruned log entries, journal and positions, and hand out no position or serial twice", async () => {
+    // given a version-12 file: order-1 with seq 1 pruned (its log entry kept), seq 2 and 3 stored, a journal
+    // entry on 3; order-2 with a checkpoint whose put filed no log entry; positions up to 5 handed out
+    const path = join(directory, 'v12.db');
+    const db = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 12)) db.exec(migration.sql);
+    db.pragma('user_version = 12');
+    const instance = db.prepare(
+      `INSERT INTO instances (instance_id, latest_seq, definition_digest, status, process_id, definition_id, root_id,
+        serial) VALUES (?, ?, 'dd', 'running', 'p', 'd', ?, ?)`,
+    );
+    instance.run('order-1', 3, 'order-1', 1);
+    instance.run('order-2', 1, 'order-2', 2);
+    const stored = db.prepare(
+      `INSERT INTO checkpoints (instance_id, seq, parent_seq, schema, definition_digest, digest, document)
+        VALUES (?, ?, ?, 1, 'dd', ?, ?)`,
+    );
+    stored.run('order-1', 2, 1, 'digest-2', Buffer.from('two'));
+    stored.run('order-1', 3, 2, 'digest-3', Buffer.from('three'));
+    stored.run('order-2', 1, null, 'digest-b', Buffer.from('b'));
+    const log = db.prepare('INSERT INTO log (rowid, instance_id, seq, entry) VALUES (?, ?, ?, ?)');
+    log.run(1, 'order-1', 1, Buffer.from('e1'));
+    log.run(2, 'order-1', 2, Buffer.from('e2'));
+    log.run(4, 'order-1', 3, Buffer.from('e3'));
+    db.prepare(
+      "INSERT INTO writes (instance_id, seq, task_id, idx, ord, value) VALUES ('order-1', 3, 't', 0, 0, ?)",
+    ).run(Buffer.from('w'));
+    db.prepare("UPDATE sequences SET value = 5 WHERE name = 'position_floor'").run();
+    db.close();
+
+    // when this build opens it
+    const repository = open(path);
+
+    // then the stored checkpoints read as before, with their entries and journal; the pruned one stays unreadable
+    expect((await repository.list('order-1')).map(({ seq, log }) => [seq, log && Buffer.from(log).toString()])).toEqual(
+      [
+        [2, 'e2'],
+        [3, 'e3'],
+      ],
+    );
+    expect((await repository.get('order-1'))?.writes.map(({ taskId }) => taskId)).toEqual(['t']);
+    expect(await repository.get('order-1', 1)).toBeUndefined();
+    expect((await repository.get('order-2'))?.seq).toBe(1);
+    // the log keeps its positions, the pruned step's entry included, and the entry-less checkpoint is none of it
+    expect((await repository.history()).map(({ position, seq }) => [position, seq])).toEqual([
+      ['1', 1],
+      ['2', 2],
+      ['4', 3],
+    ]);
+
+    // when order-1 is pruned to its latest and order-3 files a log entry, then order-3 is deleted and order-4 made
+    await repository.prune('order-1', { keepLast: 1 });
+    await repository.put({ ...checkpoint('order-3', 1), log: utf8('e-3') });
+    const [, , , entry] = await repository.history();
+    await repository.delete('order-3');
+    await repository.put(checkpoint('order-4', 1));
+
+    // then order-1 keeps its entries without the pruned checkpoint, positions move past every one handed out,
+    // and serials past the deleted instance's
+    expect((await repository.list('order-1')).map(({ seq }) => seq)).toEqual([3]);
+    expect((await repository.history({ instanceId: 'order-1' })).map(({ seq }) => seq)).toEqual([1, 2, 3]);
+    expect(Number(entry!.position)).toBeGreaterThan(5);
+    await repository.put({ ...checkpoint('order-4', 2), log: utf8('e-4') });
+    expect(Number((await repository.history({ after: entry!.position }))[0]!.position)).toBeGreaterThan(
+      Number(entry!.position),
+    );
+    expect((await repository.instances()).map(({ instanceId, serial }) => [instanceId, serial])).toEqual([
+      ['order-1', 1],
+      ['order-2', 2],
+      ['order-4', 4],
+    ]);
   });
 });

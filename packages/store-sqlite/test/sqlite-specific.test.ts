@@ -100,16 +100,15 @@ describe('createSqliteRepository', () => {
         .pluck()
         .all();
       expect(tables).toEqual([
-        'checkpoints',
         'deployments',
         'instances',
         'jobs',
-        'log',
         'messages',
         'projections',
         'readers',
         'search_rows',
         'sequences',
+        'steps',
         'subscriptions',
         'writes',
       ]);
@@ -178,7 +177,7 @@ describe('createSqliteRepository', () => {
     } finally {
       after.close();
     }
-    expect(SCHEMA_VERSION).toBe(12);
+    expect(SCHEMA_VERSION).toBe(13);
     expect(await repository.get('order-1')).toEqual({
       instanceId: 'order-1',
       seq: 1,
@@ -413,7 +412,7 @@ describe('SqliteRepository', () => {
 
     const db = raw(repository.path);
     try {
-      const row = db.prepare('SELECT typeof(document) AS type, document FROM checkpoints').get() as {
+      const row = db.prepare('SELECT typeof(document) AS type, document FROM steps').get() as {
         type: string;
         document: Buffer;
       };
@@ -483,7 +482,7 @@ describe('SqliteRepository', () => {
     const db = raw(repository.path);
     try {
       const count = (table: string) => db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
-      const tables = ['instances', 'checkpoints', 'writes', 'subscriptions'];
+      const tables = ['instances', 'steps', 'writes', 'subscriptions'];
       expect(tables.map(count)).toEqual([0, 0, 0, 0]);
     } finally {
       db.close();
