@@ -219,7 +219,8 @@ export function copyInstance(sql: Statements, sourceId: string, targetId: string
 
 /**
  * `prune`: the checkpoints (and their journal entries) older than the `keepLast`-th latest go; their steps' log
- * entries stay. Only the steps from kept_from on are visited, and kept_from moves up to the cutoff.
+ * entries stay, each a row of its own again at its position. Only the steps from kept_from on are visited, and
+ * kept_from moves up to the cutoff.
  */
 export function pruneCheckpoints(sql: Statements, instanceId: string, keepLast: number): void {
   const found = sql.selectPruneCutoff.get({ instance_id: instanceId, offset: keepLast - 1 }) as
@@ -228,7 +229,9 @@ export function pruneCheckpoints(sql: Statements, instanceId: string, keepLast: 
   if (found === undefined || (found.kept_from !== null && found.kept_from >= found.seq)) return;
   const range = { instance_id: instanceId, from: found.kept_from ?? Number.NEGATIVE_INFINITY, cutoff: found.seq };
   sql.pruneWrites.run(instanceId, found.seq);
-  sql.pruneCheckpoints.run(range);
+  const entries = sql.selectPrunedEntries.all(range) as { position: number; seq: number; entry: Uint8Array }[];
   sql.pruneSteps.run(range);
+  for (const { position, seq, entry } of entries)
+    sql.insertEntry.run({ position, instance_id: instanceId, seq, entry });
   sql.setKeptFrom.run(range);
 }

@@ -225,12 +225,13 @@ export const SQL = {
   selectPruneCutoff: `SELECT seq, (SELECT kept_from FROM instances WHERE instance_id = @instance_id) AS kept_from
     FROM steps WHERE instance_id = @instance_id AND ${STORED} ORDER BY seq DESC LIMIT 1 OFFSET @offset`,
   pruneWrites: 'DELETE FROM writes WHERE instance_id = ? AND seq < ?',
-  // The steps between kept_from and the cutoff: a log entry stays without its checkpoint, a step with none goes.
-  pruneCheckpoints: `UPDATE steps SET parent_seq = NULL, schema = NULL, definition_digest = NULL, digest = NULL,
-      document = NULL
+  // The steps between kept_from and the cutoff: each goes, and its log entry (if any) comes back alone at the same
+  // position. Not an UPDATE to NULL: SQLite leaves a row made smaller where it was, a leaf of its own (a step row
+  // fills one), and the file would keep a page for every entry; a delete merges the emptied leaf away.
+  selectPrunedEntries: `SELECT rowid AS position, seq, entry FROM steps
     WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff AND entry IS NOT NULL`,
-  pruneSteps: `DELETE FROM steps
-    WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff AND entry IS NULL`,
+  pruneSteps: 'DELETE FROM steps WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff',
+  insertEntry: 'INSERT INTO steps (rowid, instance_id, seq, entry) VALUES (@position, @instance_id, @seq, @entry)',
   setKeptFrom: 'UPDATE instances SET kept_from = @cutoff WHERE instance_id = @instance_id',
 
   deleteWrites: 'DELETE FROM writes WHERE instance_id = ?',
