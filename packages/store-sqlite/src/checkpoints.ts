@@ -229,9 +229,9 @@ export function pruneCheckpoints(sql: Statements, instanceId: string, keepLast: 
   if (found === undefined || (found.kept_from !== null && found.kept_from >= found.seq)) return;
   const range = { instance_id: instanceId, from: found.kept_from ?? Number.NEGATIVE_INFINITY, cutoff: found.seq };
   sql.pruneWrites.run(instanceId, found.seq);
-  const entries = sql.selectPrunedEntries.all(range) as { position: number; seq: number; entry: Uint8Array }[];
-  sql.pruneSteps.run(range);
-  for (const { position, seq, entry } of entries)
-    sql.insertEntry.run({ position, instance_id: instanceId, seq, entry });
+  const pruned = sql.pruneSteps.all(range) as { position: number; seq: number; entry: Uint8Array | null }[];
+  for (const { position, seq, entry } of pruned) {
+    if (entry !== null) sql.insertEntry.run({ position, instance_id: instanceId, seq, entry });
+  }
   sql.setKeptFrom.run(range);
 }

@@ -228,9 +228,8 @@ export const SQL = {
   // The steps between kept_from and the cutoff: each goes, and its log entry (if any) comes back alone at the same
   // position. Not an UPDATE to NULL: SQLite leaves a row made smaller where it was, a leaf of its own (a step row
   // fills one), and the file would keep a page for every entry; a delete merges the emptied leaf away.
-  selectPrunedEntries: `SELECT rowid AS position, seq, entry FROM steps
-    WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff AND entry IS NOT NULL`,
-  pruneSteps: 'DELETE FROM steps WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff',
+  pruneSteps: `DELETE FROM steps WHERE instance_id = @instance_id AND seq >= @from AND seq < @cutoff
+    RETURNING rowid AS position, seq, entry`,
   insertEntry: 'INSERT INTO steps (rowid, instance_id, seq, entry) VALUES (@position, @instance_id, @seq, @entry)',
   setKeptFrom: 'UPDATE instances SET kept_from = @cutoff WHERE instance_id = @instance_id',
 
