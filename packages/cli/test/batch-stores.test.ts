@@ -1,4 +1,4 @@
-import type { Repository } from '@thresher/checkpoint';
+import type { Repository, RowSearch } from '@thresher/checkpoint';
 import { Engine } from '@thresher/engine';
 import { BatchRunner, readBatch, SearchProjection, startBatch } from '@thresher/rest';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,53 @@ describe.each(STORES)('the batch operation record on %s', (_name, url) => {
     expect(new Set(statuses)).toEqual(new Set(['terminated']));
     await first.close();
     await second.close();
+  });
+
+  it("should have a runner read a chunk's items to claim and finish them, not the whole batch", async () => {
+    const repository = await openStore(parseStoreUrl(url(), workspace.dir), { create: true });
+    open.push(repository);
+    const engine = new Engine({ repository });
+    await engine.deploy(WAITING);
+    for (let n = 0; n < 60; n++) await engine.start('w');
+    const projection = new SearchProjection(engine, repository);
+    await projection.caughtUp();
+    await projection.close();
+    const { batchOperationKey: key } = await startBatch(
+      repository,
+      { type: 'CANCEL_PROCESS_INSTANCE' },
+      { processDefinitionId: 'w' },
+    );
+    let itemRowsRead = 0;
+    const counting = new Proxy(repository, {
+      get(target, property) {
+        if (property !== 'searchRows') {
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (search: RowSearch) => {
+          const page = await target.searchRows(search);
+          if (search.kind === 'batchOperationItem') itemRowsRead += page.rows.length;
+          return page;
+        };
+      },
+    });
+    const runner = new BatchRunner(engine, counting, { chunk: 5 });
+    const perChunk: number[] = [];
+    for (;;) {
+      itemRowsRead = 0;
+      if (!(await runner.runOnce())) break;
+      perChunk.push(itemRowsRead);
+    }
+    await runner.close();
+
+    // A claim reads at most a chunk of unclaimed items and a chunk whose claim ran out; a finish the chunk's items and
+    // one more left to do than it finished: 4 × 5 + 1, where the whole batch is 60.
+    expect(perChunk).toHaveLength(12);
+    expect(Math.max(...perChunk)).toBeLessThanOrEqual(21);
+    const read = (await readBatch(repository, key))!;
+    expect(read.batch).toMatchObject({ state: 'COMPLETED', operationsCompletedCount: 60 });
+    expect(read.items.filter((item) => item.state === 'COMPLETED')).toHaveLength(60);
+    await engine.close();
   });
 
   it('should make a batch matching nothing completed at once, written at its first version', async () => {

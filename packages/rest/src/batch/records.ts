@@ -4,7 +4,7 @@
  * over the version it read (the store's conditional `putRows`), so of several engines changing one batch at once
  * one wins and the others read again: an item is claimed by one runner at a time, and finished once.
  */
-import type { Repository, SearchRow } from '@thresher/checkpoint';
+import { MAX_ROW_LIMIT, type Repository, type RowCondition, type SearchRow } from '@thresher/checkpoint';
 import { allRows } from '../projection/kept-rows.js';
 import { BODY } from '../projection/row-search.js';
 
@@ -150,14 +150,69 @@ export async function createBatch(repository: Repository, batch: BatchRecord, it
 
 /** A batch with its items as stored now, or undefined when no batch has the key. */
 export async function readBatch(repository: Repository, key: string): Promise<BatchRead | undefined> {
+  return readBatchWith(repository, key, [{}]);
+}
+
+/** A batch's record alone (its items not read), or undefined when no batch has the key. */
+export async function readBatchRecord(repository: Repository, key: string): Promise<BatchRecord | undefined> {
+  return (await readBatchWith(repository, key, []))?.batch;
+}
+
+/**
+ * Which of a batch's items a change reads: those with these keys (`itemKeys`) passing every test of `where`, the
+ * first `limit` of them in key order; no field: every item. A runner's claim and finish read only what they may
+ * change, so a chunk costs the same in a batch of ten items and in one of a million.
+ */
+export interface ItemSelection {
+  itemKeys?: readonly string[];
+  where?: RowCondition[];
+  limit?: number;
+}
+
+/** The items still to do (claimed or not). */
+export const ACTIVE_ITEMS: RowCondition = { op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' };
+
+/** The batch with the items any of `selections` picks (each item once, in key order), read at one version. */
+async function readBatchWith(
+  repository: Repository,
+  key: string,
+  selections: readonly ItemSelection[],
+): Promise<BatchRead | undefined> {
   const version = await repository.projectionPosition(writer(key));
   const found = await repository.searchRows({ kind: BATCH_KINDS.batch, keys: [key], limit: 1 });
   const row = found.rows[0];
   if (row === undefined) return undefined;
+  const items = new Map<string, ItemRecord>();
+  for (const selection of selections) {
+    for (const item of await selectedItems(repository, key, selection)) items.set(item.itemKey, item);
+  }
+  const sorted = [...items.values()].sort((a, b) => compareKeys(a.itemKey, b.itemKey));
+  return { batch: batchOf(row), items: sorted, version };
+}
+
+async function selectedItems(repository: Repository, key: string, selection: ItemSelection): Promise<ItemRecord[]> {
+  const { itemKeys, where = [], limit } = selection;
+  if (itemKeys?.length === 0 || limit === 0) return [];
+  const search = {
+    kind: BATCH_KINDS.item,
+    ...(itemKeys === undefined ? {} : { keys: itemKeys.map((itemKey) => `${key}-${itemKey}`) }),
+    where: [{ op: 'eq' as const, field: 'batchOperationKey', type: 'key' as const, value: key }, ...where],
+  };
   const items: ItemRecord[] = [];
-  const where = [{ op: 'eq' as const, field: 'batchOperationKey', type: 'key' as const, value: key }];
-  for await (const item of allRows(repository, { kind: BATCH_KINDS.item, where })) items.push(itemOf(item));
-  return { batch: batchOf(row), items, version };
+  if (limit !== undefined && limit <= MAX_ROW_LIMIT) {
+    for (const row of (await repository.searchRows({ ...search, limit })).rows) items.push(itemOf(row));
+    return items;
+  }
+  for await (const row of allRows(repository, search)) {
+    items.push(itemOf(row));
+    if (items.length === limit) break;
+  }
+  return items;
+}
+
+/** Item keys are decimal numbers, ordered as the store orders row keys of a batch (shorter first, then by digit). */
+function compareKeys(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 interface Changes<T> {
@@ -168,15 +223,17 @@ interface Changes<T> {
 
 /**
  * Change a batch as `change` says, over the version read; read again and ask again when another writer went first.
- * `change` returns the rows to write (none: nothing to change) and a result; it may be asked several times.
+ * `change` sees the items `selections` pick (every item by default) and returns the rows to write (none: nothing
+ * to change) and a result; it may be asked several times.
  */
 export async function changeBatch<T>(
   repository: Repository,
   key: string,
   change: (read: BatchRead) => Changes<T> | Promise<Changes<T>>,
+  selections: readonly ItemSelection[] = [{}],
 ): Promise<T> {
   for (;;) {
-    const read = await readBatch(repository, key);
+    const read = await readBatchWith(repository, key, selections);
     if (read === undefined) throw new Error(`no batch operation ${key}`);
     const { batch, items = [], result } = await change(read);
     if (batch === undefined && items.length === 0) return result;

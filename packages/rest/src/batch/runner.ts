@@ -9,6 +9,7 @@ import type { Repository } from '@thresher/checkpoint';
 import { activationScope, type Engine, EngineError, EngineErrorCode, type InstanceView } from '@thresher/engine';
 import { InstanceKeys } from '../instance-keys.js';
 import {
+  ACTIVE_ITEMS,
   type BatchRecord,
   type BatchState,
   changeBatch,
@@ -117,71 +118,104 @@ export class BatchRunner {
     await this.#running;
   }
 
-  /** Claim up to a chunk of the batch's unclaimed items (or those whose claim ran out). */
+  /**
+   * Claim up to a chunk of the batch's unclaimed items (or those whose claim ran out): it reads a chunk of each
+   * (and as many more as it leaves to other engines), not the batch's every item.
+   */
   private async claim(key: string): Promise<ItemRecord[]> {
     const now = Date.now();
-    return changeBatch(this.repository, key, async ({ batch, items }) => {
-      if (batch.state !== 'CREATED' && batch.state !== 'ACTIVE') return { result: [] };
-      const mine = (item: ItemRecord) => (this.#heldElsewhere.get(`${key}-${item.itemKey}`) ?? 0) <= now;
-      const free = items
-        .filter((item) => item.state === 'ACTIVE' && (item.claimedUntil ?? 0) <= now && mine(item))
-        .slice(0, this.#chunk);
-      const claimed: ItemRecord[] = [];
-      for (const item of free) {
-        const planned =
-          item.planned ??
-          (batch.spec.type === 'RESOLVE_INCIDENT' ? await this.incidentsOf(item, batch.spec.only) : null);
-        claimed.push({ ...item, claimedBy: this.#owner, claimedUntil: now + this.#ttl, planned });
-      }
-      const active = batch.state === 'CREATED' ? { ...batch, state: 'ACTIVE' as const } : undefined;
-      return { ...(active === undefined ? {} : { batch: active }), items: claimed, result: claimed };
-    });
+    const limit = this.#chunk + this.#leftToOthers(key, now);
+    const unclaimed = [ACTIVE_ITEMS, { op: 'exists' as const, field: 'claimedUntil', value: false }];
+    const ranOut = [ACTIVE_ITEMS, { op: 'lte' as const, field: 'claimedUntil', type: 'number' as const, value: now }];
+    const read = [
+      { where: unclaimed, limit },
+      { where: ranOut, limit },
+    ];
+    return changeBatch(
+      this.repository,
+      key,
+      async ({ batch, items }) => {
+        if (batch.state !== 'CREATED' && batch.state !== 'ACTIVE') return { result: [] };
+        const mine = (item: ItemRecord) => (this.#heldElsewhere.get(`${key}-${item.itemKey}`) ?? 0) <= now;
+        const free = items
+          .filter((item) => item.state === 'ACTIVE' && (item.claimedUntil ?? 0) <= now && mine(item))
+          .slice(0, this.#chunk);
+        const claimed: ItemRecord[] = [];
+        for (const item of free) {
+          const planned =
+            item.planned ??
+            (batch.spec.type === 'RESOLVE_INCIDENT' ? await this.incidentsOf(item, batch.spec.only) : null);
+          claimed.push({ ...item, claimedBy: this.#owner, claimedUntil: now + this.#ttl, planned });
+        }
+        const active = batch.state === 'CREATED' ? { ...batch, state: 'ACTIVE' as const } : undefined;
+        return { ...(active === undefined ? {} : { batch: active }), items: claimed, result: claimed };
+      },
+      read,
+    );
+  }
+
+  /** How many of the batch's items this runner leaves to other engines now; those it may take again are forgotten. */
+  #leftToOthers(key: string, now: number): number {
+    let count = 0;
+    for (const [item, until] of this.#heldElsewhere) {
+      if (until <= now) this.#heldElsewhere.delete(item);
+      else if (item.startsWith(`${key}-`)) count++;
+    }
+    return count;
   }
 
   /**
    * Record the outcomes of items still open (one another runner finished first counts once, as it recorded); an item
-   * whose instance another engine held goes back unclaimed, for a runner of that engine.
+   * whose instance another engine held goes back unclaimed, for a runner of that engine. It reads the items it
+   * records, and no more of those left to do than tell whether any is.
    */
   private async finish(key: string, outcomes: ReadonlyMap<string, Outcome>): Promise<void> {
     const at = new Date().toISOString();
-    await changeBatch(this.repository, key, ({ batch, items }) => {
-      const finished: ItemRecord[] = [];
-      const released: ItemRecord[] = [];
-      for (const item of items) {
-        const outcome = outcomes.get(item.itemKey);
-        if (outcome === undefined || item.state !== 'ACTIVE') continue;
-        if (outcome.state === 'HELD') {
-          if (item.claimedBy === this.#owner) released.push({ ...item, claimedBy: null, claimedUntil: null });
-          continue;
+    const read = [{ itemKeys: [...outcomes.keys()] }, { where: [ACTIVE_ITEMS], limit: outcomes.size + 1 }];
+    await changeBatch(
+      this.repository,
+      key,
+      ({ batch, items }) => {
+        const finished: ItemRecord[] = [];
+        const released: ItemRecord[] = [];
+        for (const item of items) {
+          const outcome = outcomes.get(item.itemKey);
+          if (outcome === undefined || item.state !== 'ACTIVE') continue;
+          if (outcome.state === 'HELD') {
+            if (item.claimedBy === this.#owner) released.push({ ...item, claimedBy: null, claimedUntil: null });
+            continue;
+          }
+          finished.push({
+            ...item,
+            state: outcome.state,
+            errorMessage: outcome.error,
+            processedDate: at,
+            claimedBy: null,
+            claimedUntil: null,
+          });
         }
-        finished.push({
-          ...item,
-          state: outcome.state,
-          errorMessage: outcome.error,
-          processedDate: at,
-          claimedBy: null,
-          claimedUntil: null,
-        });
-      }
-      if (finished.length === 0) return { items: released, result: undefined };
-      const failed = finished.filter((item) => item.state === 'FAILED').length;
-      const counted: BatchRecord = {
-        ...batch,
-        operationsFailedCount: batch.operationsFailedCount + failed,
-        operationsCompletedCount: batch.operationsCompletedCount + finished.length - failed,
-      };
-      const done = new Set(finished.map((item) => item.itemKey));
-      const left = items.some((item) => item.state === 'ACTIVE' && !done.has(item.itemKey));
-      const ended = !left && (counted.state === 'ACTIVE' || counted.state === 'CREATED');
-      const state: BatchState =
-        counted.operationsFailedCount === 0
-          ? 'COMPLETED'
-          : counted.operationsFailedCount === counted.operationsTotalCount
-            ? 'FAILED'
-            : 'PARTIALLY_COMPLETED';
-      const changed = ended ? { ...counted, state, endDate: at } : counted;
-      return { batch: changed, items: [...finished, ...released], result: undefined };
-    });
+        if (finished.length === 0) return { items: released, result: undefined };
+        const failed = finished.filter((item) => item.state === 'FAILED').length;
+        const counted: BatchRecord = {
+          ...batch,
+          operationsFailedCount: batch.operationsFailedCount + failed,
+          operationsCompletedCount: batch.operationsCompletedCount + finished.length - failed,
+        };
+        // The read holds one more item left to do than were finished, when there are that many: then one is not.
+        const done = new Set(finished.map((item) => item.itemKey));
+        const left = items.some((item) => item.state === 'ACTIVE' && !done.has(item.itemKey));
+        const ended = !left && (counted.state === 'ACTIVE' || counted.state === 'CREATED');
+        const state: BatchState =
+          counted.operationsFailedCount === 0
+            ? 'COMPLETED'
+            : counted.operationsFailedCount === counted.operationsTotalCount
+              ? 'FAILED'
+              : 'PARTIALLY_COMPLETED';
+        const changed = ended ? { ...counted, state, endDate: at } : counted;
+        return { batch: changed, items: [...finished, ...released], result: undefined };
+      },
+      read,
+    );
   }
 
   private async incidentsOf(item: ItemRecord, only?: { elementId: string; errorMessage: string }): Promise<string[]> {

@@ -7,12 +7,13 @@
 import { z } from 'zod';
 import { startBatch } from '../batch/create.js';
 import {
+  ACTIVE_ITEMS,
   BATCH_KINDS,
   type BatchRecord,
   type BatchSpec,
   type BatchState,
   changeBatch,
-  readBatch,
+  readBatchRecord,
 } from '../batch/records.js';
 import type { Call, Operation } from '../operation.js';
 import { notFound, Problem, ProblemKind } from '../problem.js';
@@ -123,23 +124,28 @@ function transition(to: BatchState, from: readonly BatchState[], verb: string): 
   return async (call) => {
     const batchKey = call.params.batchOperationKey!;
     const { repository } = projectionOf(call);
-    if ((await readBatch(repository, batchKey)) === undefined) throw notFound('batch operation', batchKey);
-    const refused = await changeBatch(repository, batchKey, ({ batch, items }) => {
-      if (!from.includes(batch.state)) return { result: batch.state };
-      const changed: BatchRecord = {
-        ...batch,
-        state: to,
-        ...(to === 'CANCELED' ? { endDate: new Date().toISOString() } : {}),
-      };
-      // A cancelled batch's items not done are cancelled with it.
-      const cancelled =
-        to === 'CANCELED'
-          ? items
-              .filter((item) => item.state === 'ACTIVE')
-              .map((item) => ({ ...item, state: 'CANCELED' as const, claimedBy: null, claimedUntil: null }))
-          : [];
-      return { batch: changed, items: cancelled, result: null };
-    });
+    if ((await readBatchRecord(repository, batchKey)) === undefined) throw notFound('batch operation', batchKey);
+    const refused = await changeBatch(
+      repository,
+      batchKey,
+      ({ batch, items }) => {
+        if (!from.includes(batch.state)) return { result: batch.state };
+        const changed: BatchRecord = {
+          ...batch,
+          state: to,
+          ...(to === 'CANCELED' ? { endDate: new Date().toISOString() } : {}),
+        };
+        // A cancelled batch's items not done are cancelled with it.
+        const cancelled =
+          to === 'CANCELED'
+            ? items
+                .filter((item) => item.state === 'ACTIVE')
+                .map((item) => ({ ...item, state: 'CANCELED' as const, claimedBy: null, claimedUntil: null }))
+            : [];
+        return { batch: changed, items: cancelled, result: null };
+      },
+      to === 'CANCELED' ? [{ where: [ACTIVE_ITEMS] }] : [],
+    );
     if (refused !== null) {
       throw new Problem(ProblemKind.InvalidArgument, `batch operation ${batchKey} is ${refused}: it cannot be ${verb}`);
     }
