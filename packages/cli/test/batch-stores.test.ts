@@ -26,6 +26,17 @@ const WAITING = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+/** A batch cancelling `count` instances of WAITING the engine starts, as the projection finds them; its key. */
+async function cancelBatchOver(engine: Engine, repository: Repository, count: number): Promise<string> {
+  await engine.deploy(WAITING);
+  for (let n = 0; n < count; n++) await engine.start('w');
+  const projection = new SearchProjection(engine, repository);
+  await projection.caughtUp();
+  await projection.close();
+  const made = await startBatch(repository, { type: 'CANCEL_PROCESS_INSTANCE' }, { processDefinitionId: 'w' });
+  return made.batchOperationKey;
+}
+
 const STORES: [string, () => string][] = [
   ['memory', () => 'memory:'],
   ['SQLite', () => `sqlite:${workspace.path(`batch-${Math.random().toString(36).slice(2)}.db`)}`],
@@ -40,17 +51,7 @@ describe.each(STORES)('the batch operation record on %s', (_name, url) => {
     // Two engines on one store (memory: one repository object, as two engines of one process would share it).
     const first = new Engine({ repository, owner: 'first' });
     const second = new Engine({ repository, owner: 'second' });
-    await first.deploy(WAITING);
-    for (let n = 0; n < 40; n++) await first.start('w');
-    const projection = new SearchProjection(first, repository);
-    await projection.caughtUp();
-    await projection.close();
-
-    const { batchOperationKey: key } = await startBatch(
-      repository,
-      { type: 'CANCEL_PROCESS_INSTANCE' },
-      { processDefinitionId: 'w' },
-    );
+    const key = await cancelBatchOver(first, repository, 40);
     // A runner that claims a chunk and dies: its claim runs out (1 ms) and the others take its items.
     const dead = new BatchRunner(first, repository, { owner: 'dead', claimTtlMs: 1, chunk: 5 });
     const claimedByDead = await (dead as unknown as { claim(key: string): Promise<unknown[]> }).claim(key);
@@ -89,16 +90,7 @@ describe.each(STORES)('the batch operation record on %s', (_name, url) => {
     const repository = await openStore(parseStoreUrl(url(), workspace.dir), { create: true });
     open.push(repository);
     const engine = new Engine({ repository });
-    await engine.deploy(WAITING);
-    for (let n = 0; n < 60; n++) await engine.start('w');
-    const projection = new SearchProjection(engine, repository);
-    await projection.caughtUp();
-    await projection.close();
-    const { batchOperationKey: key } = await startBatch(
-      repository,
-      { type: 'CANCEL_PROCESS_INSTANCE' },
-      { processDefinitionId: 'w' },
-    );
+    const key = await cancelBatchOver(engine, repository, 60);
     let itemRowsRead = 0;
     const counting = new Proxy(repository, {
       get(target, property) {

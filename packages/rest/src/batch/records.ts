@@ -4,7 +4,8 @@
  * over the version it read (the store's conditional `putRows`), so of several engines changing one batch at once
  * one wins and the others read again: an item is claimed by one runner at a time, and finished once.
  */
-import { MAX_ROW_LIMIT, type Repository, type RowCondition, type SearchRow } from '@thresher/checkpoint';
+import type { Repository, RowCondition, SearchRow } from '@thresher/checkpoint';
+import { MAX_ROW_LIMIT } from '@thresher/checkpoint';
 import { allRows } from '../projection/kept-rows.js';
 import { BODY } from '../projection/row-search.js';
 
