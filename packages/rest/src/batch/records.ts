@@ -173,7 +173,10 @@ export interface ItemSelection {
 /** The items still to do (claimed or not). */
 export const ACTIVE_ITEMS: RowCondition = { op: 'eq', field: 'state', type: 'text', value: 'ACTIVE' };
 
-/** The batch with the items any of `selections` picks (each item once, in key order), read at one version. */
+/**
+ * The batch with the items any of `selections` picks, read at one version: each item once, in the order the
+ * selections read them (one selection: the store's key order).
+ */
 async function readBatchWith(
   repository: Repository,
   key: string,
@@ -187,8 +190,7 @@ async function readBatchWith(
   for (const selection of selections) {
     for (const item of await selectedItems(repository, key, selection)) items.set(item.itemKey, item);
   }
-  const sorted = [...items.values()].sort((a, b) => compareKeys(a.itemKey, b.itemKey));
-  return { batch: batchOf(row), items: sorted, version };
+  return { batch: batchOf(row), items: [...items.values()], version };
 }
 
 async function selectedItems(repository: Repository, key: string, selection: ItemSelection): Promise<ItemRecord[]> {
@@ -209,11 +211,6 @@ async function selectedItems(repository: Repository, key: string, selection: Ite
     if (items.length === limit) break;
   }
   return items;
-}
-
-/** Item keys are decimal numbers, ordered as the store orders row keys of a batch (shorter first, then by digit). */
-function compareKeys(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 interface Changes<T> {
